@@ -1,0 +1,96 @@
+// plugrt SDK: the interfaces a backend implements for compiled programs.
+// Every method has an UNIMPLEMENTED default so a backend grows into them.
+#ifndef PLUGRT_SDK_EXECUTABLE_H_
+#define PLUGRT_SDK_EXECUTABLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "sdk/buffer.h"
+#include "sdk/device.h"
+#include "sdk/event.h"
+#include "sdk/types.h"
+
+namespace plugrt::sdk {
+
+// A program handed to Compile: `format` is "mlir" (text or bytecode) or
+// "hlo"; `code` is the bytes.
+struct Program {
+  std::string_view format;
+  std::string_view code;
+};
+
+// A compiled program, not bound to devices.
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  virtual std::string_view name() const = 0;
+  virtual int64_t num_replicas() const = 0;
+  virtual int64_t num_partitions() const = 0;
+  virtual size_t num_outputs() const = 0;
+  virtual StatusOr<int64_t> size_of_generated_code_in_bytes() const {
+    return Unimplemented("PJRT_Executable_SizeOfGeneratedCodeInBytes");
+  }
+  virtual StatusOr<std::vector<PJRT_Buffer_Type>> output_element_types() const {
+    return Unimplemented("PJRT_Executable_OutputElementTypes");
+  }
+  virtual StatusOr<std::vector<std::vector<int64_t>>> output_dimensions() const {
+    return Unimplemented("PJRT_Executable_OutputDimensions");
+  }
+  virtual StatusOr<std::vector<std::string>> output_memory_kinds() const {
+    return Unimplemented("PJRT_Executable_OutputMemoryKinds");
+  }
+  // The program after the backend's passes, in `format` ("mlir").
+  virtual StatusOr<std::string> optimized_program(std::string* format) const {
+    (void)format;
+    return Unimplemented("PJRT_Executable_OptimizedProgram");
+  }
+  virtual StatusOr<std::string> Serialize() const {
+    return Unimplemented("PJRT_Executable_Serialize");
+  }
+  virtual StatusOr<std::string> fingerprint() const {
+    return Unimplemented("PJRT_Executable_Fingerprint");
+  }
+  virtual StatusOr<Attributes> cost_analysis() const {
+    return Unimplemented("PJRT_Executable_GetCostAnalysis");
+  }
+};
+
+struct ExecuteOptions {
+  int64_t launch_id = 0;
+  std::vector<int64_t> non_donatable_input_indices;
+};
+
+struct ExecuteResult {
+  // outputs[i][j]: output j of the i-th device's execution.
+  std::vector<std::vector<std::unique_ptr<Buffer>>> outputs;
+  // One per device: fires when that device's work ends, with its error.
+  std::vector<EventRef> device_complete_events;
+};
+
+// A compiled program bound to a client's devices.
+class LoadedExecutable {
+ public:
+  virtual ~LoadedExecutable() = default;
+  // Shared so that a PJRT_Executable handle may outlive this object.
+  virtual std::shared_ptr<Executable> executable() const = 0;
+  virtual std::vector<Device*> addressable_devices() const = 0;
+  virtual void Delete() = 0;
+  virtual bool is_deleted() const = 0;
+  // argument_lists[i] are the arguments for addressable device i (or for
+  // `execute_device` alone when it is set).
+  virtual StatusOr<ExecuteResult> Execute(const std::vector<std::vector<Buffer*>>& argument_lists,
+                                          Device* execute_device,
+                                          const ExecuteOptions& options) {
+    (void)argument_lists, (void)execute_device, (void)options;
+    return Unimplemented("PJRT_LoadedExecutable_Execute");
+  }
+};
+
+}  // namespace plugrt::sdk
+
+#endif  // PLUGRT_SDK_EXECUTABLE_H_
