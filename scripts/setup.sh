@@ -8,6 +8,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgtest-dev libgmock-dev        # tests
   libbenchmark-dev                 # benchmarks
+  libcli11-dev                     # command-line parsing for tools/plugrt
 )
 
 missing=()
