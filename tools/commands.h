@@ -1,0 +1,37 @@
+// plugrt CLI: the subcommands and what they share.
+#ifndef PLUGRT_TOOLS_COMMANDS_H_
+#define PLUGRT_TOOLS_COMMANDS_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "client/client.h"
+#include "common/status.h"
+
+namespace CLI {
+class App;
+}
+
+namespace plugrt::tools {
+
+// Options every subcommand that talks to a plugin takes.
+struct PluginOptions {
+  std::string plugin_path;       // empty: the built-in CPU plugin
+  std::optional<int> devices;    // --devices N: cpu_device_count create option
+};
+void AddPluginOptions(CLI::App& command, PluginOptions& options);
+
+// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the library beside
+// this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
+std::string DefaultPluginPath();
+
+// Loads the plugin and creates a client as `options` say.
+StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options);
+
+// Each Register* adds one subcommand; its callback stores the exit code.
+void RegisterDevicesCommand(CLI::App& app, int& exit_code);
+
+}  // namespace plugrt::tools
+
+#endif  // PLUGRT_TOOLS_COMMANDS_H_

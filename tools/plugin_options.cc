@@ -1,0 +1,45 @@
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+
+#include "tools/commands.h"
+
+namespace plugrt::tools {
+
+void AddPluginOptions(CLI::App& command, PluginOptions& options) {
+  command.add_option("--plugin", options.plugin_path,
+                     "PJRT plugin to load (a shared library exporting GetPjrtApi); "
+                     "default: the built-in CPU plugin");
+  command.add_option("--devices", options.devices,
+                     "number of devices to create (sets the cpu_device_count create option)")
+      ->check(CLI::Range(1, 1024));
+}
+
+std::string DefaultPluginPath() {
+  if (const char* env = std::getenv("PLUGRT_CPU_PLUGIN"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::error_code error;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return PLUGRT_DEFAULT_PLUGIN_NAME;  // let dlopen search its paths
+  std::filesystem::path beside_lib = exe.parent_path().parent_path() / "lib" / PLUGRT_DEFAULT_PLUGIN_NAME;
+  if (std::filesystem::exists(beside_lib)) return beside_lib.string();
+  std::filesystem::path beside_exe = exe.parent_path() / PLUGRT_DEFAULT_PLUGIN_NAME;
+  if (std::filesystem::exists(beside_exe)) return beside_exe.string();
+  return beside_lib.string();  // the error message names the expected place
+}
+
+StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
+  std::string path = options.plugin_path.empty() ? DefaultPluginPath() : options.plugin_path;
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
+  ClientOptions client_options;
+  if (options.devices) {
+    client_options.create_options.push_back(
+        NamedValue{"cpu_device_count", static_cast<int64_t>(*options.devices)});
+  }
+  return Client::Create(std::move(plugin), client_options);
+}
+
+}  // namespace plugrt::tools
