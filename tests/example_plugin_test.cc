@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "client/client.h"
 #include "testutil/plugin_env.h"
+#include "testutil/run_command.h"
 
 namespace plugrt {
 namespace {
@@ -51,15 +51,10 @@ TEST(ExamplePluginTest, RejectsUnknownCreateOption) {
 }
 
 TEST(ExamplePluginTest, CliDevicesWithPlugin) {
-  std::string command =
-      std::string(PLUGRT_CLI_PATH) + " devices --plugin " + PLUGRT_EXAMPLE_PLUGIN_PATH + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  char chunk[512];
-  while (size_t n = fread(chunk, 1, sizeof(chunk), pipe)) output.append(chunk, n);
-  int status = pclose(pipe);
-  EXPECT_EQ(status, 0) << output;
+  testing::CommandResult result =
+      testing::RunCli(std::string("devices --plugin ") + PLUGRT_EXAMPLE_PLUGIN_PATH);
+  const std::string& output = result.output;
+  EXPECT_EQ(result.exit_code, 0) << output;
   EXPECT_NE(output.find("platform: example"), std::string::npos) << output;
   EXPECT_NE(output.find("example_plugin_version=1"), std::string::npos) << output;
   EXPECT_NE(output.find("ExampleDevice(id=0)"), std::string::npos) << output;

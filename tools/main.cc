@@ -11,6 +11,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   plugrt::tools::RegisterDevicesCommand(app, exit_code);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version exit 0; usage errors exit 2, as is customary.
+    return app.exit(error) == 0 ? 0 : 2;
+  }
   return exit_code;
 }
