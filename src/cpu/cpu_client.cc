@@ -1,0 +1,211 @@
+#include "cpu/cpu_client.h"
+
+#include "cpu/cpu_buffer.h"
+#include "cpu/cpu_version.h"
+#include "cpu/host_transfer.h"
+
+namespace plugrt::cpu {
+
+StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions& options) {
+  PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options.create_options));
+  return std::make_unique<CpuClient>(parsed, options.kv_store);
+}
+
+CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store)
+    : kv_store_(std::move(kv_store)),
+      topology_(std::make_unique<CpuTopology>(options.num_devices)),
+      work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
+  for (int i = 0; i < options.num_devices; ++i) {
+    auto device = std::make_unique<CpuDevice>(topology_->description(i), /*local_hardware_id=*/i,
+                                              /*first_memory_id=*/i * kNumMemoryKinds);
+    cpu_devices_.push_back(device.get());
+    devices_.push_back(device.get());
+    for (sdk::Memory* memory : device->memories()) memories_.push_back(memory);
+    owned_devices_.push_back(std::move(device));
+  }
+}
+
+CpuClient::~CpuClient() { work_queue_.reset(); }
+
+std::string_view CpuClient::platform_name() const { return kPlatformName; }
+std::string_view CpuClient::platform_version() const { return kPlatformVersion; }
+
+StatusOr<sdk::Device*> CpuClient::LookupDevice(int id) const {
+  if (id < 0 || id >= static_cast<int>(devices_.size())) {
+    return NotFound("no CPU device with id ", id, "; this client has ids 0..",
+                    devices_.size() - 1);
+  }
+  return devices_[id];
+}
+
+StatusOr<sdk::Device*> CpuClient::LookupAddressableDevice(int local_hardware_id) const {
+  if (local_hardware_id < 0 || local_hardware_id >= static_cast<int>(devices_.size())) {
+    return NotFound("no addressable CPU device with local hardware id ", local_hardware_id,
+                    "; this client has 0..", devices_.size() - 1);
+  }
+  return devices_[local_hardware_id];
+}
+
+StatusOr<std::vector<int>> CpuClient::DefaultDeviceAssignment(int num_replicas,
+                                                              int num_partitions) const {
+  if (num_replicas < 1 || num_partitions < 1) {
+    return InvalidArgument("DefaultDeviceAssignment needs at least one replica and partition, got ",
+                           num_replicas, " replicas x ", num_partitions, " partitions");
+  }
+  const int64_t needed = static_cast<int64_t>(num_replicas) * num_partitions;
+  if (needed > static_cast<int64_t>(devices_.size())) {
+    return InvalidArgument("DefaultDeviceAssignment: ", num_replicas, " replicas x ",
+                           num_partitions, " partitions need ", needed,
+                           " devices but this client has ", devices_.size(),
+                           " (set the cpu_device_count option)");
+  }
+  std::vector<int> assignment(static_cast<size_t>(needed));
+  for (int64_t i = 0; i < needed; ++i) assignment[i] = cpu_devices_[i]->id();
+  return assignment;
+}
+
+StatusOr<const sdk::TopologyDescription*> CpuClient::topology() const {
+  return static_cast<const sdk::TopologyDescription*>(topology_.get());
+}
+
+CpuDevice* CpuClient::FindDevice(const sdk::Device* device) const {
+  if (device == nullptr) return nullptr;
+  const int index = device->local_hardware_id();
+  if (index < 0 || index >= static_cast<int>(cpu_devices_.size())) return nullptr;
+  return cpu_devices_[index] == device ? cpu_devices_[index] : nullptr;
+}
+
+CpuMemory* CpuClient::FindMemory(const sdk::Memory* memory) const {
+  if (memory == nullptr) return nullptr;
+  const int id = memory->id();
+  if (id < 0 || id >= static_cast<int>(memories_.size()) || memories_[id] != memory) {
+    return nullptr;
+  }
+  // memories_ holds only CpuMemory objects.
+  return static_cast<CpuMemory*>(memories_[id]);
+}
+
+void CpuClient::RunWhenReady(const sdk::EventRef& event, std::function<void(const Status&)> fn) {
+  WorkQueue* queue = work_queue_.get();
+  event->OnReady([queue, fn = std::move(fn)](const Status& status) {
+    queue->Schedule([fn, status] { fn(status); });
+  });
+}
+
+StatusOr<CpuMemory*> CpuClient::ResolveMemory(sdk::Device* device, sdk::Memory* memory,
+                                              std::string_view operation) const {
+  if (memory != nullptr) {
+    CpuMemory* found = FindMemory(memory);
+    if (found == nullptr) {
+      return InvalidArgument(operation, ": the memory does not belong to this client");
+    }
+    return found;
+  }
+  CpuDevice* found = FindDevice(device);
+  if (found == nullptr) {
+    return InvalidArgument(operation, ": ",
+                           device == nullptr ? "neither a device nor a memory was given"
+                                             : "the device does not belong to this client");
+  }
+  return found->device_memory();
+}
+
+namespace {
+// Only the dense row-major device layout exists on this backend.
+Status CheckDeviceLayout(const std::optional<sdk::Layout>& layout, const ElementFormat& format,
+                         const std::vector<int64_t>& dims, std::string_view operation) {
+  if (!layout.has_value() || IsRowMajorLayout(*layout, dims.size())) return OkStatus();
+  if (layout->type == PJRT_Buffer_MemoryLayout_Type_Strides && !format.packed &&
+      IsDenseRowMajor(format, dims, layout->byte_strides)) {
+    return OkStatus();
+  }
+  return Unimplemented(operation,
+                       ": the CPU backend stores arrays only in the dense row-major layout; "
+                       "the requested device layout is not supported");
+}
+}  // namespace
+
+StatusOr<sdk::HostBufferResult> CpuClient::BufferFromHostBuffer(const sdk::HostBufferArgs& args) {
+  constexpr std::string_view kOp = "BufferFromHostBuffer";
+  PLUGRT_ASSIGN_OR_RETURN(CpuMemory* memory, ResolveMemory(args.device, args.memory, kOp));
+  PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, GetElementFormat(args.type));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t count, ElementCount(args.dims));
+  PLUGRT_RETURN_IF_ERROR(CheckDeviceLayout(args.device_layout, format, args.dims, kOp));
+  std::vector<int64_t> strides = DenseHostStrides(format, args.dims);
+  if (args.byte_strides.has_value()) {
+    PLUGRT_RETURN_IF_ERROR(CheckHostStrides(args.dims, *args.byte_strides));
+    strides = *args.byte_strides;
+  }
+  if (args.data == nullptr && count > 0) {
+    return InvalidArgument(kOp, ": host data pointer is null for ", count, " elements");
+  }
+  const size_t device_bytes = DeviceByteSize(format, count);
+
+  sdk::HostBufferResult result;
+  const bool zero_copy_requested =
+      args.semantics == PJRT_HostBufferSemantics_kImmutableZeroCopy ||
+      args.semantics == PJRT_HostBufferSemantics_kMutableZeroCopy;
+  const bool aligned = reinterpret_cast<uintptr_t>(args.data) % kZeroCopyAlignment == 0;
+  if (zero_copy_requested && !format.packed && aligned && count > 0 &&
+      IsDenseRowMajor(format, args.dims, strides)) {
+    // The buffer aliases the caller's array; the caller learns that we are
+    // done with it when the storage goes (Delete, destruction, or the last
+    // external reference or in-flight copy letting go).
+    sdk::EventRef done = sdk::Event::Create();
+    StorageRef alias = BufferStorage::Alias(
+        const_cast<void*>(args.data), device_bytes,
+        /*writable=*/args.semantics == PJRT_HostBufferSemantics_kMutableZeroCopy,
+        [done] { done->Set(OkStatus()); });
+    result.buffer = std::make_unique<CpuBuffer>(this, memory, format, args.dims, std::move(alias),
+                                                sdk::Event::MakeReady());
+    result.done_with_host_buffer = std::move(done);
+    return result;
+  }
+
+  PLUGRT_ASSIGN_OR_RETURN(StorageRef storage,
+                          BufferStorage::Allocate(device_bytes, memory->accounting()));
+  if (args.semantics == PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes && count > 0) {
+    // The caller keeps the data alive until done_with_host_buffer fires, so
+    // the copy can leave the calling thread.
+    sdk::EventRef ready = sdk::Event::Create();
+    sdk::EventRef done = sdk::Event::Create();
+    work_queue_->Schedule([format, dims = args.dims, src = args.data, strides, storage, ready,
+                           done]() mutable {
+      CopyHostToDevice(format, dims, src, strides, storage->data());
+      storage.reset();  // before signalling: the buffer may be gone already
+      ready->Set(OkStatus());
+      done->Set(OkStatus());
+    });
+    result.buffer =
+        std::make_unique<CpuBuffer>(this, memory, format, args.dims, std::move(storage), ready);
+    result.done_with_host_buffer = std::move(done);
+    return result;
+  }
+  // kImmutableOnlyDuringCall, and zero-copy requests we cannot honour: the
+  // data is copied before returning.
+  if (count > 0) CopyHostToDevice(format, args.dims, args.data, strides, storage->data());
+  result.buffer = std::make_unique<CpuBuffer>(this, memory, format, args.dims, std::move(storage),
+                                              sdk::Event::MakeReady());
+  result.done_with_host_buffer = sdk::Event::MakeReady();
+  return result;
+}
+
+StatusOr<std::unique_ptr<sdk::Buffer>> CpuClient::CreateViewOfDeviceBuffer(
+    const sdk::ViewArgs& args) {
+  constexpr std::string_view kOp = "CreateViewOfDeviceBuffer";
+  PLUGRT_ASSIGN_OR_RETURN(CpuMemory* memory, ResolveMemory(args.device, args.memory, kOp));
+  PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, GetElementFormat(args.type));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t count, ElementCount(args.dims));
+  PLUGRT_RETURN_IF_ERROR(CheckDeviceLayout(args.layout, format, args.dims, kOp));
+  if (args.device_buffer_ptr == nullptr && count > 0) {
+    return InvalidArgument(kOp, ": device_buffer_ptr is null for ", count, " elements");
+  }
+  // The storage runs on_delete once, when the last user of the memory lets
+  // go: the view's Delete or destruction, or a later in-flight copy.
+  StorageRef alias = BufferStorage::Alias(args.device_buffer_ptr, DeviceByteSize(format, count),
+                                          /*writable=*/true, args.on_delete);
+  return std::unique_ptr<sdk::Buffer>(new CpuBuffer(this, memory, format, args.dims,
+                                                    std::move(alias), sdk::Event::MakeReady()));
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,76 @@
+// plugrt CPU backend: a client over N virtual CPU devices in this process.
+#ifndef PLUGRT_CPU_CPU_CLIENT_H_
+#define PLUGRT_CPU_CPU_CLIENT_H_
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cpu/cpu_device.h"
+#include "cpu/cpu_options.h"
+#include "cpu/cpu_topology.h"
+#include "cpu/work_queue.h"
+#include "sdk/client.h"
+#include "sdk/plugin.h"
+
+namespace plugrt::cpu {
+
+class CpuClient final : public sdk::Client {
+ public:
+  // Zero-copy host buffers must start on this boundary (enough for every
+  // element type, C128 included, and for vector loads by kernels).
+  static constexpr size_t kZeroCopyAlignment = 16;
+  static constexpr int kWorkerThreads = 2;
+
+  static StatusOr<std::unique_ptr<CpuClient>> Create(const sdk::ClientOptions& options);
+  CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store);
+  // Waits for queued transfers to finish before the devices go away.
+  ~CpuClient() override;
+
+  std::string_view platform_name() const override;
+  std::string_view platform_version() const override;
+  int process_index() const override { return 0; }
+  const std::vector<sdk::Device*>& devices() const override { return devices_; }
+  const std::vector<sdk::Device*>& addressable_devices() const override { return devices_; }
+  const std::vector<sdk::Memory*>& addressable_memories() const override { return memories_; }
+  StatusOr<sdk::Device*> LookupDevice(int id) const override;
+  StatusOr<sdk::Device*> LookupAddressableDevice(int local_hardware_id) const override;
+  StatusOr<std::vector<int>> DefaultDeviceAssignment(int num_replicas,
+                                                     int num_partitions) const override;
+  StatusOr<const sdk::TopologyDescription*> topology() const override;
+
+  StatusOr<sdk::HostBufferResult> BufferFromHostBuffer(const sdk::HostBufferArgs& args) override;
+  StatusOr<std::unique_ptr<sdk::Buffer>> CreateViewOfDeviceBuffer(
+      const sdk::ViewArgs& args) override;
+
+  // Shared with buffers and (later) executables.
+  // This client's object behind `device` / `memory`, or null when it belongs
+  // to another client.
+  CpuDevice* FindDevice(const sdk::Device* device) const;
+  CpuMemory* FindMemory(const sdk::Memory* memory) const;
+  const std::vector<CpuDevice*>& cpu_devices() const { return cpu_devices_; }
+  WorkQueue& work_queue() { return *work_queue_; }
+  // Runs `fn` with `event`'s status on the worker queue once it fires.
+  void RunWhenReady(const sdk::EventRef& event, std::function<void(const Status&)> fn);
+  // The framework's key-value store (null when none was given), for
+  // multi-process setups.
+  const std::shared_ptr<sdk::KeyValueStore>& kv_store() const { return kv_store_; }
+
+ private:
+  // The memory a transfer targets: `memory`, or `device`'s default.
+  StatusOr<CpuMemory*> ResolveMemory(sdk::Device* device, sdk::Memory* memory,
+                                     std::string_view operation) const;
+
+  std::shared_ptr<sdk::KeyValueStore> kv_store_;
+  std::unique_ptr<CpuTopology> topology_;
+  std::vector<std::unique_ptr<CpuDevice>> owned_devices_;
+  std::vector<CpuDevice*> cpu_devices_;
+  std::vector<sdk::Device*> devices_;
+  std::vector<sdk::Memory*> memories_;  // index == memory id
+  // Last member, so it is joined before anything its tasks touch is gone.
+  std::unique_ptr<WorkQueue> work_queue_;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_CPU_CLIENT_H_

@@ -1,0 +1,66 @@
+#include "cpu/work_queue.h"
+
+namespace plugrt::cpu {
+
+namespace {
+void RunGuarded(std::function<void()>& task) {
+  try {
+    task();
+  } catch (...) {
+    // A task reports failure through the events it completes; an exception
+    // here is a bug, but it must not take the process down.
+  }
+}
+}  // namespace
+
+WorkQueue::WorkQueue(int num_threads) {
+  if (num_threads < 1) num_threads = 1;
+  threads_.reserve(num_threads);
+  for (int i = 0; i < num_threads; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+}
+
+WorkQueue::~WorkQueue() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+  // A task queued by another thread after the last worker left would be
+  // lost; run such stragglers here. From now on Schedule runs tasks inline.
+  std::deque<std::function<void()>> leftovers;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    leftovers.swap(tasks_);
+  }
+  for (auto& task : leftovers) RunGuarded(task);
+}
+
+void WorkQueue::Schedule(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!stopped_) {
+      tasks_.push_back(std::move(task));
+      cv_.notify_one();
+      return;
+    }
+  }
+  RunGuarded(task);
+}
+
+void WorkQueue::WorkerLoop() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      if (tasks_.empty()) return;  // stopping, and nothing left to drain
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    RunGuarded(task);
+  }
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,43 @@
+// plugrt CPU backend: a small pool of worker threads for asynchronous
+// transfers (and, later, program execution).
+#ifndef PLUGRT_CPU_WORK_QUEUE_H_
+#define PLUGRT_CPU_WORK_QUEUE_H_
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace plugrt::cpu {
+
+// First-in first-out. The destructor lets every queued task finish (tasks
+// may queue more while it waits) and joins the threads; so it must not run
+// on one of the queue's own threads.
+class WorkQueue {
+ public:
+  explicit WorkQueue(int num_threads);
+  ~WorkQueue();
+  WorkQueue(const WorkQueue&) = delete;
+  WorkQueue& operator=(const WorkQueue&) = delete;
+
+  // Tasks must not throw; one that does is stopped there and its exception
+  // dropped, so that no exception escapes a worker. Once the workers have
+  // exited, Schedule runs the task on the calling thread.
+  void Schedule(std::function<void()> task);
+
+ private:
+  void WorkerLoop();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_WORK_QUEUE_H_
