@@ -31,6 +31,10 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options);
 
 // Each Register* adds one subcommand; its callback stores the exit code.
 void RegisterDevicesCommand(CLI::App& app, int& exit_code);
+void RegisterRunCommand(CLI::App& app, int& exit_code);
+// `conformance`, and the hidden `conformance-file` it runs each file in.
+void RegisterConformanceCommands(CLI::App& app, int& exit_code);
+void RegisterConformanceFileCommand(CLI::App& app, int& exit_code);
 
 }  // namespace plugrt::tools
 

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   plugrt::tools::RegisterDevicesCommand(app, exit_code);
+  plugrt::tools::RegisterRunCommand(app, exit_code);
+  plugrt::tools::RegisterConformanceCommands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -105,6 +105,20 @@ PLUGRT_API_SLOT(PJRT_TopologyDescription_GetDeviceDescriptions);
 PLUGRT_API_SLOT(PJRT_TopologyDescription_Serialize);
 PLUGRT_API_SLOT(PJRT_TopologyDescription_Deserialize);
 PLUGRT_API_SLOT(PJRT_TopologyDescription_Attributes);
+PLUGRT_API_SLOT(PJRT_Client_Compile);
+PLUGRT_API_SLOT(PJRT_Executable_Destroy);
+PLUGRT_API_SLOT(PJRT_Executable_Name);
+PLUGRT_API_SLOT(PJRT_Executable_NumReplicas);
+PLUGRT_API_SLOT(PJRT_Executable_NumPartitions);
+PLUGRT_API_SLOT(PJRT_Executable_NumOutputs);
+PLUGRT_API_SLOT(PJRT_Executable_OutputElementTypes);
+PLUGRT_API_SLOT(PJRT_Executable_OutputDimensions);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_Destroy);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_GetExecutable);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_AddressableDevices);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_Delete);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_IsDeleted);
+PLUGRT_API_SLOT(PJRT_LoadedExecutable_Execute);
 
 // Whether `api`'s table has the slot ending at byte `end` (the rest of the
 // check, non-null, needs the typed slot).

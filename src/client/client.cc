@@ -1,5 +1,6 @@
 #include "client/client.h"
 
+#include <cstring>
 #include <utility>
 
 #include "client/api_call.h"
@@ -218,6 +219,40 @@ StatusOr<Buffer> Client::CreateViewOfDeviceBuffer(void* device_ptr, PJRT_Buffer_
   callback.release();
   if (args.buffer == nullptr) return Internal("plugin returned a null view buffer");
   return Buffer(handle_, api(), args.buffer);
+}
+
+StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text, std::string_view format,
+                                           std::string_view compile_options) const {
+  PJRT_Program program;
+  std::memset(&program, 0, sizeof(program));
+  program.struct_size = PJRT_Program_STRUCT_SIZE;
+  // The field is non-const because other calls write through it; Compile
+  // only reads.
+  program.code = const_cast<char*>(program_text.data());
+  program.code_size = program_text.size();
+  program.format = format.data();
+  program.format_size = format.size();
+
+  auto args = NewArgs<PJRT_Client_Compile_Args>();
+  args.client = raw();
+  args.program = &program;
+  args.compile_options = compile_options.data();
+  args.compile_options_size = compile_options.size();
+  PLUGRT_RETURN_IF_ERROR(Call(api(), args));
+  if (args.executable == nullptr) return Internal("plugin's Compile returned a null executable");
+
+  auto get = NewArgs<PJRT_LoadedExecutable_GetExecutable_Args>();
+  get.loaded_executable = args.executable;
+  Status status = Call(api(), get);
+  if (status.ok() && get.executable == nullptr) {
+    status = Internal("plugin returned a null PJRT_Executable for a compiled program");
+  }
+  if (!status.ok()) {
+    // Frees the loaded executable on the way out.
+    LoadedExecutable discard(handle_, api(), args.executable, nullptr);
+    return status;
+  }
+  return LoadedExecutable(handle_, api(), args.executable, get.executable);
 }
 
 }  // namespace plugrt

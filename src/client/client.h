@@ -6,12 +6,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "client/buffer.h"
 #include "client/device.h"
 #include "client/event.h"
+#include "client/executable.h"
 #include "client/key_value_store.h"
 #include "client/layout.h"
 #include "client/plugin.h"
@@ -82,6 +84,13 @@ class Client {
                                             const Device& device,
                                             std::function<void()> on_delete = {},
                                             const std::optional<Layout>& layout = std::nullopt) const;
+
+  // Compiles a program (format "mlir": StableHLO text or bytecode; "hlo")
+  // and loads it onto this client's devices. `compile_options` is a
+  // serialized xla.CompileOptionsProto, passed through as it is.
+  StatusOr<LoadedExecutable> Compile(std::string_view program_text,
+                                     std::string_view format = "mlir",
+                                     std::string_view compile_options = "") const;
 
   PJRT_Client* raw() const;
   const PJRT_Api* api() const;

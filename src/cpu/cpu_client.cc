@@ -1,5 +1,7 @@
 #include "cpu/cpu_client.h"
 
+#include "cpu/cpu_executable.h"
+
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
@@ -206,6 +208,31 @@ StatusOr<std::unique_ptr<sdk::Buffer>> CpuClient::CreateViewOfDeviceBuffer(
                                           /*writable=*/true, args.on_delete);
   return std::unique_ptr<sdk::Buffer>(new CpuBuffer(this, memory, format, args.dims,
                                                     std::move(alias), sdk::Event::MakeReady()));
+}
+
+}  // namespace plugrt::cpu
+
+namespace plugrt::cpu {
+
+StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
+    const sdk::Program& program, std::string_view compile_options) {
+  (void)compile_options;  // Compile options are decoded in a later issue.
+  if (program.format != "mlir") {
+    return InvalidArgument("program format '", program.format,
+                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          CpuExecutable::Compile(program.code, "<program>"));
+  const int64_t needed = executable->num_replicas() * executable->num_partitions();
+  if (needed > static_cast<int64_t>(cpu_devices_.size())) {
+    return InvalidArgument("the program needs ", needed, " devices (",
+                           executable->num_replicas(), " replicas x ",
+                           executable->num_partitions(), " partitions); the client has ",
+                           cpu_devices_.size());
+  }
+  std::vector<CpuDevice*> devices(cpu_devices_.begin(), cpu_devices_.begin() + needed);
+  return std::unique_ptr<sdk::LoadedExecutable>(
+      new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
 }
 
 }  // namespace plugrt::cpu

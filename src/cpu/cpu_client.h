@@ -40,6 +40,10 @@ class CpuClient final : public sdk::Client {
   StatusOr<const sdk::TopologyDescription*> topology() const override;
 
   StatusOr<sdk::HostBufferResult> BufferFromHostBuffer(const sdk::HostBufferArgs& args) override;
+  // StableHLO text ("mlir" format); runs on the first
+  // num_replicas * num_partitions devices.
+  StatusOr<std::unique_ptr<sdk::LoadedExecutable>> Compile(
+      const sdk::Program& program, std::string_view compile_options) override;
   StatusOr<std::unique_ptr<sdk::Buffer>> CreateViewOfDeviceBuffer(
       const sdk::ViewArgs& args) override;
 

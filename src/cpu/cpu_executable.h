@@ -1,0 +1,66 @@
+// plugrt CPU backend: compiled StableHLO programs (sdk::Executable) and their
+// binding to a client's devices (sdk::LoadedExecutable).
+#ifndef PLUGRT_CPU_CPU_EXECUTABLE_H_
+#define PLUGRT_CPU_CPU_EXECUTABLE_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cpu/exec/program.h"
+#include "sdk/executable.h"
+
+namespace plugrt::cpu {
+
+class CpuClient;
+class CpuDevice;
+
+class CpuExecutable final : public sdk::Executable {
+ public:
+  // Parses, checks and compiles StableHLO text. `file_name` names the text
+  // in error messages.
+  static StatusOr<std::shared_ptr<CpuExecutable>> Compile(std::string_view code,
+                                                          std::string_view file_name);
+
+  std::string_view name() const override { return name_; }
+  int64_t num_replicas() const override { return num_replicas_; }
+  int64_t num_partitions() const override { return num_partitions_; }
+  size_t num_outputs() const override;
+  StatusOr<std::vector<PJRT_Buffer_Type>> output_element_types() const override;
+  StatusOr<std::vector<std::vector<int64_t>>> output_dimensions() const override;
+  StatusOr<std::vector<std::string>> output_memory_kinds() const override;
+
+  const Program& program() const { return *program_; }
+
+ private:
+  std::string name_;
+  int64_t num_replicas_ = 1;
+  int64_t num_partitions_ = 1;
+  std::shared_ptr<const Program> program_;
+};
+
+class CpuLoadedExecutable final : public sdk::LoadedExecutable {
+ public:
+  // `devices[r * num_partitions + p]` runs replica r, partition p.
+  CpuLoadedExecutable(CpuClient* client, std::shared_ptr<CpuExecutable> executable,
+                      std::vector<CpuDevice*> devices);
+
+  std::shared_ptr<sdk::Executable> executable() const override { return executable_; }
+  std::vector<sdk::Device*> addressable_devices() const override;
+  void Delete() override { deleted_ = true; }
+  bool is_deleted() const override { return deleted_; }
+  StatusOr<sdk::ExecuteResult> Execute(const std::vector<std::vector<sdk::Buffer*>>& argument_lists,
+                                       sdk::Device* execute_device,
+                                       const sdk::ExecuteOptions& options) override;
+
+ private:
+  CpuClient* client_;
+  std::shared_ptr<CpuExecutable> executable_;
+  std::vector<CpuDevice*> devices_;
+  std::atomic<bool> deleted_{false};
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_CPU_EXECUTABLE_H_

@@ -1,0 +1,90 @@
+// plugrt CPU executor: how one IR op becomes executable.
+//
+// Compilation turns each shlo::Operation into a CompiledOp once: attributes
+// are decoded, shapes checked and kernels chosen at compile time, so Execute
+// does no string or attribute look-ups. Ops with regions (reduce, sort, map,
+// scatter, while, ...) get their regions compiled into CompiledRegions they
+// call at run time.
+#ifndef PLUGRT_CPU_EXEC_COMPILED_OP_H_
+#define PLUGRT_CPU_EXEC_COMPILED_OP_H_
+
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "cpu/exec/value.h"
+#include "stablehlo/ir.h"
+
+namespace plugrt::cpu {
+
+class CollectiveHub;  // rendezvous of the devices of one execution
+
+// What one execution on one device knows about itself.
+struct ExecContext {
+  int64_t replica_id = 0;
+  int64_t partition_id = 0;
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+  CollectiveHub* collectives = nullptr;  // null when running on one device
+  // The interpreter's innermost running frame, through which nested regions
+  // read values they capture from enclosing regions. Internal to the
+  // interpreter; ops pass the context through unchanged.
+  const void* frame = nullptr;
+};
+
+// A compiled region (one block): run it with the block's arguments, get the
+// operands of its terminator (stablehlo.return / func.return).
+class CompiledRegion {
+ public:
+  virtual ~CompiledRegion() = default;
+  virtual StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
+                                             ExecContext& context) const = 0;
+  // Convenience for scalar bodies (reduce, sort comparators, scatter
+  // updates): every argument and result is a tensor.
+  StatusOr<std::vector<Tensor>> RunTensors(const std::vector<Tensor>& arguments,
+                                           ExecContext& context) const;
+};
+
+class CompiledOp {
+ public:
+  virtual ~CompiledOp() = default;
+  // One RtValue per op result.
+  virtual StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
+                                                 ExecContext& context) const = 0;
+};
+
+// Handed to the per-group compile functions.
+class CompileContext {
+ public:
+  virtual ~CompileContext() = default;
+  virtual StatusOr<std::shared_ptr<const CompiledRegion>> CompileRegion(
+      const shlo::Region& region) = 0;
+  // Function bodies, for func.call.
+  virtual StatusOr<std::shared_ptr<const CompiledRegion>> CompileFunction(
+      std::string_view name) = 0;
+};
+
+// An error for op `op` that names its location and name:
+// "file:3:7: stablehlo.add: <message>".
+Status OpError(const shlo::Operation& op, StatusCode code, const std::string& message);
+
+// Per-group compile functions: each handles the codes of its group and
+// returns UNIMPLEMENTED (naming the op) for ops it does not handle.
+using CompileOpFn = StatusOr<std::unique_ptr<CompiledOp>> (*)(const shlo::Operation& op,
+                                                              CompileContext& context);
+// Elementwise math, comparisons, conversions, bitwise ops, iota, constant-free
+// pointwise ops (src/cpu/exec/elementwise_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation& op,
+                                                           CompileContext& context);
+// Shape and data movement: broadcast, reshape, transpose, slice, dynamic
+// slices, concatenate, pad, reverse, gather, scatter (src/cpu/exec/data_movement_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operation& op,
+                                                            CompileContext& context);
+// Reductions, windows, sort, map, dot, convolution, fft, linear algebra, rng
+// (src/cpu/exec/compute_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileComputeOp(const shlo::Operation& op,
+                                                       CompileContext& context);
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_EXEC_COMPILED_OP_H_

@@ -1,0 +1,149 @@
+// plugrt CPU executor: CompileComputeOp, the entry of the compute-op group
+// (reductions, windows, sort, map, dot, convolution, fft, linear algebra,
+// batch norm, rng), and the helpers its compile functions share.
+#include "cpu/exec/compute_ops_util.h"
+
+namespace plugrt::cpu {
+namespace compute {
+
+Status CheckTensors(const shlo::Operation& op, int operands, int results) {
+  if (operands >= 0 && op.operands.size() != static_cast<size_t>(operands)) {
+    return Invalid(op, StrCat("expects ", operands, " operands, has ", op.operands.size()));
+  }
+  if (results >= 0 && op.results.size() != static_cast<size_t>(results)) {
+    return Invalid(op, StrCat("expects ", results, " results, has ", op.results.size()));
+  }
+  auto check = [&](const shlo::Type& type, const char* what) -> Status {
+    if (type.kind() == shlo::Type::Kind::kUnsupported) {
+      return OpError(op, StatusCode::kUnimplemented,
+                     StrCat(what, " type ", type.unsupported_text(),
+                            " is not supported (quantized types are not implemented)"));
+    }
+    if (!type.is_tensor()) {
+      return Invalid(op, StrCat(what, "s must be tensors, not ", type.ToString()));
+    }
+    return OkStatus();
+  };
+  for (const shlo::Value* v : op.operands) PLUGRT_RETURN_IF_ERROR(check(v->type, "operand"));
+  for (const auto& v : op.results) PLUGRT_RETURN_IF_ERROR(check(v->type, "result"));
+  return OkStatus();
+}
+
+OpTag TagOf(const shlo::Operation& op) {
+  return OpTag{StrCat(op.location.ToString(), ": ", op.name), op.operands.size()};
+}
+
+StatusOr<std::vector<Tensor>> OperandTensors(const OpTag& op, const Operands& in) {
+  std::vector<Tensor> tensors;
+  tensors.reserve(in.size());
+  for (const RtValue& v : in) {
+    if (v.kind != RtValue::Kind::kTensor) return Invalid(op, "operands must be tensors");
+    tensors.push_back(v.tensor);
+  }
+  if (tensors.size() != op.num_operands) {
+    return Invalid(op, StrCat("got ", tensors.size(), " operands, expected ", op.num_operands));
+  }
+  return tensors;
+}
+
+std::vector<RtValue> Wrap(std::vector<Tensor> tensors) {
+  std::vector<RtValue> values;
+  values.reserve(tensors.size());
+  for (Tensor& t : tensors) values.push_back(RtValue::Of(std::move(t)));
+  return values;
+}
+
+namespace {
+template <typename T>
+StatusOr<T> Annotate(const shlo::Operation& op, std::string_view name, StatusOr<T> value) {
+  if (value.ok()) return value;
+  return Invalid(op, StrCat("attribute ", name, ": ", value.status().message()));
+}
+}  // namespace
+
+StatusOr<std::vector<int64_t>> IntListAttr(const shlo::Operation& op, std::string_view name,
+                                           std::vector<int64_t> fallback) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  return Annotate(op, name, shlo::AttrToIntList(*attr));
+}
+
+StatusOr<int64_t> IntAttr(const shlo::Operation& op, std::string_view name, int64_t fallback) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  return Annotate(op, name, shlo::AttrToInt(*attr));
+}
+
+StatusOr<bool> BoolAttr(const shlo::Operation& op, std::string_view name, bool fallback) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  return Annotate(op, name, shlo::AttrToBool(*attr));
+}
+
+StatusOr<double> FloatAttr(const shlo::Operation& op, std::string_view name, double fallback) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  return Annotate(op, name, shlo::AttrToFloat(*attr));
+}
+
+StatusOr<std::string> EnumAttr(const shlo::Operation& op, std::string_view name,
+                               std::string fallback) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  return Annotate(op, name, shlo::AttrToEnumValue(*attr));
+}
+
+StatusOr<std::vector<int64_t>> FieldList(const shlo::Operation& op, const shlo::Attribute& attr,
+                                         std::string_view field) {
+  const shlo::Attribute* f = attr.field(field);
+  if (f == nullptr) return std::vector<int64_t>{};
+  return Annotate(op, field, shlo::AttrToIntList(*f));
+}
+
+StatusOr<int64_t> FieldInt(const shlo::Operation& op, const shlo::Attribute& attr,
+                           std::string_view field) {
+  const shlo::Attribute* f = attr.field(field);
+  if (f == nullptr) return int64_t{0};
+  return Annotate(op, field, shlo::AttrToInt(*f));
+}
+
+ScalarBody BodyOf(std::shared_ptr<const CompiledRegion> region, ExecContext& context) {
+  return [region = std::move(region), &context](const std::vector<Tensor>& args) {
+    return region->RunTensors(args, context);
+  };
+}
+
+}  // namespace compute
+
+StatusOr<std::unique_ptr<CompiledOp>> CompileComputeOp(const shlo::Operation& op,
+                                                       CompileContext& context) {
+  using shlo::OpCode;
+  using namespace compute;  // NOLINT: the per-op compile functions
+  switch (op.code) {
+    case OpCode::kReduce: return CompileReduce(op, context);
+    case OpCode::kReduceWindow: return CompileReduceWindow(op, context);
+    case OpCode::kSelectAndScatter: return CompileSelectAndScatter(op, context);
+    case OpCode::kSort: return CompileSort(op, context);
+    case OpCode::kMap: return CompileMap(op, context);
+    case OpCode::kDot: return CompileDot(op);
+    case OpCode::kDotGeneral: return CompileDotGeneral(op);
+    case OpCode::kConvolution:
+    case OpCode::kDynamicConv: return CompileConvolution(op);
+    case OpCode::kFft: return CompileFft(op);
+    case OpCode::kTriangularSolve: return CompileTriangularSolve(op);
+    case OpCode::kCholesky: return CompileCholesky(op);
+    case OpCode::kBatchNormInference:
+    case OpCode::kBatchNormTraining:
+    case OpCode::kBatchNormGrad: return CompileBatchNorm(op);
+    case OpCode::kRng: return CompileRng(op);
+    case OpCode::kRngBitGenerator: return CompileRngBitGenerator(op);
+    case OpCode::kEinsum:
+    case OpCode::kUnaryEinsum:
+      return OpError(op, StatusCode::kUnimplemented,
+                     "einsum is deprecated and not implemented; express it with dot_general");
+    default:
+      return OpError(op, StatusCode::kUnimplemented, "not a compute op");
+  }
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,293 @@
+#include "cpu/exec/interpreter.h"
+
+#include <utility>
+
+namespace plugrt::cpu {
+namespace {
+
+using shlo::OpCode;
+
+// Where an operand lives at run time: `depth` frames up, in `slot`.
+struct ValueRef {
+  int depth = 0;
+  int slot = 0;
+};
+
+struct Step {
+  const shlo::Operation* ir = nullptr;
+  std::unique_ptr<CompiledOp> op;
+  std::vector<ValueRef> operands;
+  std::vector<int> results;
+  std::vector<int> release;  // slots dead after this step
+};
+
+struct Frame {
+  std::vector<RtValue> slots;
+  const Frame* parent = nullptr;
+};
+
+class RegionImpl final : public CompiledRegion {
+ public:
+  RegionImpl(size_t num_arguments, int num_slots, std::vector<Step> steps,
+             std::vector<ValueRef> returns)
+      : num_arguments_(num_arguments),
+        num_slots_(num_slots),
+        steps_(std::move(steps)),
+        returns_(std::move(returns)) {}
+
+  StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
+                                     ExecContext& context) const override {
+    if (arguments.size() != num_arguments_) {
+      return InvalidArgument("region expects ", num_arguments_, " arguments, got ",
+                             arguments.size());
+    }
+    Frame frame;
+    frame.slots.resize(num_slots_);
+    frame.parent = static_cast<const Frame*>(context.frame);
+    for (size_t i = 0; i < arguments.size(); ++i) frame.slots[i] = std::move(arguments[i]);
+
+    const void* saved = context.frame;
+    context.frame = &frame;
+    Status status = RunSteps(frame, context);
+    context.frame = saved;
+    if (!status.ok()) return status;
+
+    std::vector<RtValue> results;
+    results.reserve(returns_.size());
+    for (const ValueRef& ref : returns_) results.push_back(Lookup(frame, ref));
+    return results;
+  }
+
+ private:
+  static const RtValue& Lookup(const Frame& frame, const ValueRef& ref) {
+    const Frame* f = &frame;
+    for (int i = 0; i < ref.depth; ++i) f = f->parent;
+    return f->slots[ref.slot];
+  }
+
+  Status RunSteps(Frame& frame, ExecContext& context) const {
+    std::vector<RtValue> operands;
+    for (const Step& step : steps_) {
+      operands.clear();
+      for (const ValueRef& ref : step.operands) operands.push_back(Lookup(frame, ref));
+      StatusOr<std::vector<RtValue>> results = step.op->Execute(operands, context);
+      if (!results.ok()) {
+        const Status& error = results.status();
+        // Errors from kernels carry no location: add the op's.
+        const std::string location = step.ir->location.ToString();
+        if (error.message().rfind(location, 0) == 0) return error;
+        return Status(error.code(),
+                      StrCat(location, ": ", step.ir->name, ": ", error.message()));
+      }
+      if (results->size() != step.results.size()) {
+        return OpError(*step.ir, StatusCode::kInternal,
+                       StrCat("produced ", results->size(), " results, expected ",
+                              step.results.size()));
+      }
+      for (size_t i = 0; i < step.results.size(); ++i) {
+        frame.slots[step.results[i]] = std::move((*results)[i]);
+      }
+      for (int slot : step.release) frame.slots[slot] = RtValue();
+    }
+    return OkStatus();
+  }
+
+  size_t num_arguments_;
+  int num_slots_;
+  std::vector<Step> steps_;
+  std::vector<ValueRef> returns_;
+};
+
+bool IsTerminator(OpCode code) { return code == OpCode::kReturn || code == OpCode::kFuncReturn; }
+
+}  // namespace
+
+StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileRegion(
+    const shlo::Region& region) {
+  if (region.blocks.size() != 1) {
+    return InvalidArgument("regions must have exactly one block, found ", region.blocks.size());
+  }
+  return CompileBlock(region.front(), /*isolated=*/false);
+}
+
+StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileFunction(
+    std::string_view name) {
+  if (auto it = functions_.find(name); it != functions_.end()) return it->second;
+  const shlo::Function* function = module_.FindFunction(name);
+  if (function == nullptr) return NotFound("no function @", name, " in the module");
+  if (in_progress_.count(name) > 0) {
+    return InvalidArgument(function->location.ToString(), ": function @", name,
+                           " calls itself; recursion is not allowed in StableHLO");
+  }
+  if (function->body == nullptr || function->body->blocks.size() != 1) {
+    return InvalidArgument(function->location.ToString(), ": function @", name,
+                           " must have a body of exactly one block");
+  }
+  in_progress_.insert(std::string(name));
+  StatusOr<std::shared_ptr<const CompiledRegion>> compiled =
+      CompileBlock(function->body->front(), /*isolated=*/true);
+  in_progress_.erase(in_progress_.find(name));
+  if (!compiled.ok()) return compiled.status();
+  functions_.emplace(std::string(name), *compiled);
+  return compiled;
+}
+
+StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
+    const shlo::Block& block, bool isolated) {
+  Scope scope;
+  scope.isolated = isolated;
+  for (const auto& argument : block.arguments) scope.slots[argument.get()] = scope.next_slot++;
+
+  // Finds `value` in this scope or an enclosing one (marking captures).
+  auto resolve = [this](const shlo::Value* value) -> StatusOr<ValueRef> {
+    for (int depth = 0; depth < static_cast<int>(scopes_.size()); ++depth) {
+      Scope* s = scopes_[scopes_.size() - 1 - depth];
+      if (auto it = s->slots.find(value); it != s->slots.end()) {
+        if (depth > 0) s->captured[it->second] = true;
+        return ValueRef{depth, it->second};
+      }
+      if (s->isolated) break;
+    }
+    return InvalidArgument("value %", value->name, " is used but not defined in scope");
+  };
+
+  scopes_.push_back(&scope);
+  struct PopScope {
+    std::vector<Scope*>& scopes;
+    ~PopScope() { scopes.pop_back(); }
+  } pop{scopes_};
+
+  std::vector<Step> steps;
+  std::vector<ValueRef> returns;
+  std::vector<int> last_use;  // per slot: index of the last step reading it
+  bool terminated = false;
+  for (const auto& op_ptr : block.operations) {
+    const shlo::Operation& op = *op_ptr;
+    if (terminated) {
+      return OpError(op, StatusCode::kInvalidArgument, "operation after the block's terminator");
+    }
+    std::vector<ValueRef> operands;
+    for (const shlo::Value* operand : op.operands) {
+      StatusOr<ValueRef> ref = resolve(operand);
+      if (!ref.ok()) return OpError(op, StatusCode::kInvalidArgument, ref.status().message());
+      operands.push_back(*ref);
+    }
+    if (IsTerminator(op.code)) {
+      returns = std::move(operands);
+      terminated = true;
+      continue;
+    }
+    scope.captured.resize(scope.next_slot, false);
+    StatusOr<std::unique_ptr<CompiledOp>> compiled = CompileAnyOp(op, *this);
+    if (!compiled.ok()) return compiled.status();
+
+    Step step;
+    step.ir = &op;
+    step.op = std::move(*compiled);
+    step.operands = std::move(operands);
+    for (const auto& result : op.results) {
+      int slot = scope.next_slot++;
+      scope.slots[result.get()] = slot;
+      step.results.push_back(slot);
+    }
+    const int index = static_cast<int>(steps.size());
+    last_use.resize(scope.next_slot, -1);
+    for (const ValueRef& ref : step.operands) {
+      if (ref.depth == 0) last_use[ref.slot] = index;
+    }
+    for (int slot : step.results) last_use[slot] = index;
+    steps.push_back(std::move(step));
+  }
+  if (!terminated) {
+    return InvalidArgument("a block ends without a return (stablehlo.return / func.return)");
+  }
+
+  // Free each slot after its last reader, unless a nested region captures it
+  // or the block returns it.
+  scope.captured.resize(scope.next_slot, false);
+  last_use.resize(scope.next_slot, -1);
+  std::vector<bool> keep(scope.next_slot, false);
+  for (const ValueRef& ref : returns) {
+    if (ref.depth == 0) keep[ref.slot] = true;
+  }
+  for (int slot = 0; slot < scope.next_slot; ++slot) {
+    if (keep[slot] || scope.captured[slot] || last_use[slot] < 0) continue;
+    steps[last_use[slot]].release.push_back(slot);
+  }
+  return std::shared_ptr<const CompiledRegion>(std::make_shared<RegionImpl>(
+      block.arguments.size(), scope.next_slot, std::move(steps), std::move(returns)));
+}
+
+StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
+                                                   CompileContext& context) {
+  for (const auto& result : op.results) {
+    if (result->type.kind() == shlo::Type::Kind::kUnsupported) {
+      return OpError(op, StatusCode::kUnimplemented,
+                     StrCat("type ", result->type.unsupported_text(),
+                            " is not supported (quantized types are not implemented)"));
+    }
+  }
+  switch (op.code) {
+    case OpCode::kAbs: case OpCode::kAdd: case OpCode::kAnd: case OpCode::kAtan2:
+    case OpCode::kBitcastConvert: case OpCode::kCbrt: case OpCode::kCeil: case OpCode::kClamp:
+    case OpCode::kCompare: case OpCode::kComplex: case OpCode::kConvert: case OpCode::kCosine:
+    case OpCode::kCountLeadingZeros: case OpCode::kDivide: case OpCode::kExponential:
+    case OpCode::kExponentialMinusOne: case OpCode::kFloor: case OpCode::kImag:
+    case OpCode::kIsFinite: case OpCode::kLog: case OpCode::kLogPlusOne: case OpCode::kLogistic:
+    case OpCode::kMaximum: case OpCode::kMinimum: case OpCode::kMultiply: case OpCode::kNegate:
+    case OpCode::kNot: case OpCode::kOr: case OpCode::kPopcnt: case OpCode::kPower:
+    case OpCode::kReal: case OpCode::kReducePrecision: case OpCode::kRemainder:
+    case OpCode::kRoundNearestAfz: case OpCode::kRoundNearestEven: case OpCode::kRsqrt:
+    case OpCode::kSelect: case OpCode::kShiftLeft: case OpCode::kShiftRightArithmetic:
+    case OpCode::kShiftRightLogical: case OpCode::kSign: case OpCode::kSine: case OpCode::kSqrt:
+    case OpCode::kSubtract: case OpCode::kTan: case OpCode::kTanh: case OpCode::kXor:
+    case OpCode::kIota: case OpCode::kUniformQuantize: case OpCode::kUniformDequantize:
+      return CompileElementwiseOp(op, context);
+
+    case OpCode::kBroadcast: case OpCode::kBroadcastInDim: case OpCode::kReshape:
+    case OpCode::kTranspose: case OpCode::kSlice: case OpCode::kDynamicSlice:
+    case OpCode::kDynamicUpdateSlice: case OpCode::kConcatenate: case OpCode::kPad:
+    case OpCode::kReverse: case OpCode::kGather: case OpCode::kScatter:
+    case OpCode::kGetDimensionSize: case OpCode::kSetDimensionSize:
+    case OpCode::kDynamicBroadcastInDim: case OpCode::kDynamicIota: case OpCode::kDynamicPad:
+    case OpCode::kDynamicReshape: case OpCode::kRealDynamicSlice: case OpCode::kDynamicGather:
+    case OpCode::kTorchIndexSelect:
+      return CompileDataMovementOp(op, context);
+
+    case OpCode::kReduce: case OpCode::kReduceWindow: case OpCode::kSelectAndScatter:
+    case OpCode::kSort: case OpCode::kMap: case OpCode::kDot: case OpCode::kDotGeneral:
+    case OpCode::kConvolution: case OpCode::kDynamicConv: case OpCode::kFft:
+    case OpCode::kTriangularSolve: case OpCode::kCholesky: case OpCode::kRng:
+    case OpCode::kRngBitGenerator: case OpCode::kBatchNormGrad: case OpCode::kBatchNormInference:
+    case OpCode::kBatchNormTraining: case OpCode::kEinsum: case OpCode::kUnaryEinsum:
+      return CompileComputeOp(op, context);
+
+    case OpCode::kAllGather: case OpCode::kAllReduce: case OpCode::kAllToAll:
+    case OpCode::kCollectiveBroadcast: case OpCode::kCollectivePermute:
+    case OpCode::kCrossReplicaSum: case OpCode::kReduceScatter:
+      return CompileCollectiveOp(op, context);
+
+    case OpCode::kCustomCall: case OpCode::kCheckExpectEq: case OpCode::kCheckExpectEqConst:
+    case OpCode::kCheckExpectAlmostEq: case OpCode::kCheckExpectAlmostEqConst:
+    case OpCode::kCheckExpectClose: case OpCode::kCheckExpectSerializedEq:
+      return CompileCheckOp(op, context);
+
+    case OpCode::kInfeed: case OpCode::kOutfeed: case OpCode::kSend: case OpCode::kRecv:
+      return OpError(op, StatusCode::kUnimplemented,
+                     "host transfers (infeed, outfeed, send, recv) are not implemented yet");
+
+    case OpCode::kUnknown:
+      if (op.name == "interpreter.run_parallel") return CompileRunParallelOp(op, context);
+      if (op.name.rfind("chlo.", 0) == 0) {
+        return OpError(op, StatusCode::kUnimplemented,
+                       "CHLO ops must be lowered to StableHLO before execution; this op has no "
+                       "lowering yet");
+      }
+      return OpError(op, StatusCode::kUnimplemented, "unknown operation");
+
+    default:
+      return CompileControlFlowOp(op, context);
+  }
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,62 @@
+// plugrt CPU executor: compiles IR regions into slot-based step lists and
+// runs them. One ProgramCompiler compiles one module; the CompiledRegions it
+// returns are immutable and may run concurrently (each run has its own frame).
+#ifndef PLUGRT_CPU_EXEC_INTERPRETER_H_
+#define PLUGRT_CPU_EXEC_INTERPRETER_H_
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cpu/exec/compiled_op.h"
+
+namespace plugrt::cpu {
+
+class ProgramCompiler final : public CompileContext {
+ public:
+  explicit ProgramCompiler(const shlo::Module& module) : module_(module) {}
+
+  StatusOr<std::shared_ptr<const CompiledRegion>> CompileRegion(const shlo::Region& region) override;
+  StatusOr<std::shared_ptr<const CompiledRegion>> CompileFunction(std::string_view name) override;
+
+ private:
+  // Values visible while compiling one region: its own slots, and through
+  // the enclosing scopes, values it captures.
+  struct Scope {
+    std::unordered_map<const shlo::Value*, int> slots;
+    int next_slot = 0;
+    std::vector<bool> captured;  // slot read by a nested region
+    bool isolated = false;       // a function body: no captures past it
+  };
+  StatusOr<std::shared_ptr<const CompiledRegion>> CompileBlock(const shlo::Block& block,
+                                                               bool isolated);
+
+  const shlo::Module& module_;
+  std::vector<Scope*> scopes_;
+  std::map<std::string, std::shared_ptr<const CompiledRegion>, std::less<>> functions_;
+  std::set<std::string, std::less<>> in_progress_;
+};
+
+// Compiles one op of any kind (dispatching on its code to the op groups).
+StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
+                                                   CompileContext& context);
+
+// Ops of the executor itself: control flow, tuples, constants, tokens, ids,
+// calls (control_flow_ops.cc) and the conformance checks (check_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation& op,
+                                                           CompileContext& context);
+StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
+                                                     CompileContext& context);
+// Collectives over the devices of one execution (collective_ops.cc), and
+// the conformance corpus' "interpreter.run_parallel" (run_parallel.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation& op,
+                                                          CompileContext& context);
+StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation& op,
+                                                           CompileContext& context);
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_EXEC_INTERPRETER_H_

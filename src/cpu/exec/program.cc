@@ -1,0 +1,31 @@
+#include "cpu/exec/program.h"
+
+#include "cpu/exec/interpreter.h"
+
+namespace plugrt::cpu {
+
+StatusOr<std::shared_ptr<const Program>> Program::Compile(
+    std::shared_ptr<const shlo::Module> module) {
+  const shlo::Function* entry = module->EntryFunction();
+  if (entry == nullptr) {
+    return InvalidArgument(module->location.ToString(),
+                           ": the program has no entry function (@main or a single public "
+                           "function)");
+  }
+  ProgramCompiler compiler(*module);
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body,
+                          compiler.CompileFunction(entry->name));
+  auto program = std::shared_ptr<Program>(new Program());
+  program->module_ = std::move(module);
+  program->entry_ = entry;
+  program->body_ = std::move(body);
+  return std::shared_ptr<const Program>(std::move(program));
+}
+
+StatusOr<std::vector<RtValue>> Program::Run(std::vector<RtValue> arguments,
+                                            ExecContext& context) const {
+  context.frame = nullptr;
+  return body_->Run(std::move(arguments), context);
+}
+
+}  // namespace plugrt::cpu

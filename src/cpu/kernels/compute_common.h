@@ -1,0 +1,57 @@
+// plugrt CPU kernels: shared helpers of the compute kernels (reductions,
+// windows, sort, dot, convolution, fft, linear algebra).
+//
+// Arithmetic kernels work in a wide "domain" type (double, complex<double>,
+// int64_t, uint64_t): operands are converted once into a domain buffer, the
+// loops run over plain C++ values, and the result is rounded once into the
+// result's element type. This keeps the per-element type switch out of the
+// inner loops and gives f16/bf16/f8 a single rounding at the end.
+#ifndef PLUGRT_CPU_KERNELS_COMPUTE_COMMON_H_
+#define PLUGRT_CPU_KERNELS_COMPUTE_COMMON_H_
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "common/status.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt::cpu {
+
+using Complex = std::complex<double>;
+
+// Every element of `t` converted to D (one of double, Complex, int64_t,
+// uint64_t). Integers convert by value (sign-extended for signed kinds);
+// complex to real keeps the real part.
+template <typename D>
+std::vector<D> ToDomain(const Tensor& t);
+
+// A tensor of `type` and `dims` holding `values` rounded/truncated to `type`
+// (integers wrap modulo 2^width; i1 is value != 0).
+template <typename D>
+Tensor FromDomain(ElementType type, std::vector<int64_t> dims, const std::vector<D>& values);
+
+// The domain a result type computes in.
+enum class Domain { kReal, kComplex, kSigned, kUnsigned };
+Domain DomainOf(ElementType type);
+
+// A scalar body (reduce, sort comparator, map, select, scatter): rank-0
+// tensors in, rank-0 tensors out.
+using ScalarBody = std::function<StatusOr<std::vector<Tensor>>(const std::vector<Tensor>&)>;
+
+// A rank-0 tensor holding element `index` of `t` (a byte copy).
+Tensor ScalarAt(const Tensor& t, int64_t index);
+// Copies the single element of rank-0 `scalar` into element `index` of `t`.
+void StoreScalar(const Tensor& scalar, Tensor& t, int64_t index);
+
+// Row-major strides of `dims` in elements.
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
+int64_t NumElements(const std::vector<int64_t>& dims);
+
+// Advances a multi-index over `dims` in row-major order; false after the last.
+bool NextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& dims);
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_COMPUTE_COMMON_H_

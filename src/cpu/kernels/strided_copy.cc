@@ -1,0 +1,131 @@
+#include "cpu/kernels/strided_copy.h"
+
+#include <cstring>
+
+namespace plugrt::cpu {
+namespace {
+
+// An element moved as an opaque block of N bytes.
+template <int N>
+struct Bytes {
+  std::byte b[N];
+};
+
+// Inner loop over one strided row of `count` elements of N bytes (strides in
+// bytes).
+template <int N>
+void CopyRow(const std::byte* src, int64_t src_step, std::byte* dst, int64_t dst_step,
+             int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(dst, src, N);
+    src += src_step;
+    dst += dst_step;
+  }
+}
+
+using RowFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t);
+
+RowFn RowFor(int element_bytes) {
+  switch (element_bytes) {
+    case 1: return &CopyRow<1>;
+    case 2: return &CopyRow<2>;
+    case 4: return &CopyRow<4>;
+    case 8: return &CopyRow<8>;
+    case 16: return &CopyRow<16>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+StatusOr<int64_t> CheckedElementCount(const std::vector<int64_t>& dims) {
+  // 2^40 elements is far beyond any host; the cap keeps products from
+  // overflowing int64 on the way.
+  constexpr int64_t kMaxElements = int64_t{1} << 40;
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return InvalidArgument("negative dimension size ", d);
+    if (d == 0) return int64_t{0};
+  }
+  for (int64_t d : dims) {
+    if (count > kMaxElements / d) {
+      return ResourceExhausted("tensor of more than 2^40 elements requested");
+    }
+    count *= d;
+  }
+  return count;
+}
+
+void FillElements(std::byte* dst, int64_t count, const std::byte* value, int element_bytes) {
+  if (count <= 0) return;
+  std::memcpy(dst, value, element_bytes);
+  // Doubling copies keep this memcpy-bound for any element size.
+  int64_t done = 1;
+  while (done < count) {
+    int64_t chunk = done < count - done ? done : count - done;
+    std::memcpy(dst + done * element_bytes, dst, static_cast<size_t>(chunk * element_bytes));
+    done += chunk;
+  }
+}
+
+void StridedCopy(const std::byte* src, const std::vector<int64_t>& src_strides, std::byte* dst,
+                 const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& dims,
+                 int element_bytes) {
+  // Normalise: drop unit dims, then merge neighbours that are contiguous in
+  // both views, so common cases become a few long runs.
+  std::vector<int64_t> size, ss, ds;
+  size.reserve(dims.size());
+  ss.reserve(dims.size());
+  ds.reserve(dims.size());
+  for (size_t k = 0; k < dims.size(); ++k) {
+    if (dims[k] == 0) return;
+    if (dims[k] == 1) continue;
+    if (!size.empty() && ss.back() == src_strides[k] * dims[k] &&
+        ds.back() == dst_strides[k] * dims[k]) {
+      size.back() *= dims[k];
+      ss.back() = src_strides[k];
+      ds.back() = dst_strides[k];
+      continue;
+    }
+    size.push_back(dims[k]);
+    ss.push_back(src_strides[k]);
+    ds.push_back(dst_strides[k]);
+  }
+  if (size.empty()) {
+    std::memcpy(dst, src, element_bytes);
+    return;
+  }
+  const int64_t eb = element_bytes;
+  const int rank = static_cast<int>(size.size());
+  const int64_t inner = size.back();
+  const bool contiguous = ss.back() == 1 && ds.back() == 1;
+  const int64_t inner_src_step = ss.back() * eb;
+  const int64_t inner_dst_step = ds.back() * eb;
+  RowFn row = RowFor(element_bytes);
+
+  std::vector<int64_t> index(rank, 0);
+  while (true) {
+    if (contiguous) {
+      std::memcpy(dst, src, static_cast<size_t>(inner * eb));
+    } else if (row != nullptr) {
+      row(src, inner_src_step, dst, inner_dst_step, inner);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) {
+        std::memcpy(dst + i * inner_dst_step, src + i * inner_src_step, element_bytes);
+      }
+    }
+    // Advance the outer dimensions like an odometer.
+    int k = rank - 2;
+    for (; k >= 0; --k) {
+      src += ss[k] * eb;
+      dst += ds[k] * eb;
+      if (++index[k] < size[k]) break;
+      src -= ss[k] * size[k] * eb;
+      dst -= ds[k] * size[k] * eb;
+      index[k] = 0;
+    }
+    if (k < 0) return;
+  }
+}
+
+}  // namespace plugrt::cpu

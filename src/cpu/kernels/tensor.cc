@@ -1,0 +1,71 @@
+#include "cpu/kernels/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace plugrt::cpu {
+namespace {
+
+// Kernels vectorise best over cache-line aligned storage.
+constexpr size_t kAlignment = 64;
+
+int64_t CountElements(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+std::shared_ptr<void> AllocateZeroed(size_t bytes) {
+  // Never allocate zero bytes so data() is a valid pointer even when empty.
+  size_t rounded = ((bytes == 0 ? 1 : bytes) + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = ::operator new(rounded, std::align_val_t(kAlignment));
+  std::memset(p, 0, rounded);
+  return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t(kAlignment)); });
+}
+
+}  // namespace
+
+Tensor::Tensor(ElementType type, std::vector<int64_t> dims)
+    : type_(type), dims_(std::move(dims)), num_elements_(CountElements(dims_)) {
+  storage_ = AllocateZeroed(byte_size());
+  data_ = static_cast<std::byte*>(storage_.get());
+}
+
+Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
+               std::byte* data)
+    : type_(type),
+      dims_(std::move(dims)),
+      num_elements_(CountElements(dims_)),
+      storage_(std::move(keepalive)),
+      data_(data) {}
+
+size_t Tensor::byte_size() const {
+  return static_cast<size_t>(num_elements_) * static_cast<size_t>(shlo::StorageBytes(type_));
+}
+
+Tensor Tensor::Clone() const {
+  Tensor copy(type_, dims_);
+  size_t bytes = byte_size();
+  if (bytes != 0 && data_ != nullptr) std::memcpy(copy.data_, data_, bytes);
+  return copy;
+}
+
+Tensor Tensor::Reshaped(std::vector<int64_t> dims) const {
+  Tensor view = *this;
+  view.dims_ = std::move(dims);
+  // Callers promise the same element count; keep it consistent with dims.
+  view.num_elements_ = CountElements(view.dims_);
+  return view;
+}
+
+std::vector<int64_t> Tensor::Strides() const {
+  std::vector<int64_t> strides(dims_.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims_.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dims_[i + 1];
+  }
+  return strides;
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,68 @@
+// plugrt CPU kernels: Tensor, the runtime value the kernels read and write.
+#ifndef PLUGRT_CPU_KERNELS_TENSOR_H_
+#define PLUGRT_CPU_KERNELS_TENSOR_H_
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "stablehlo/element_type.h"
+
+namespace plugrt::cpu {
+
+using shlo::ElementType;
+
+// A dense, row-major array in host memory. Copies share storage (cheap);
+// kernels never write into a tensor they did not create, except through
+// MutableData() on a tensor they own alone.
+//
+// Storage format, StorageBytes(type) bytes per element, little-endian:
+//   i1 -> uint8_t 0/1;  si2/si4/si8 -> int8_t;  ui2/ui4/ui8 -> uint8_t;
+//   wider integers -> intN_t/uintN_t;  f8/f6/f4 kinds -> uint8_t bit pattern;
+//   f16, bf16 -> uint16_t bit pattern;  f32 -> float;  f64 -> double;
+//   complex<f32> -> std::complex<float>;  complex<f64> -> std::complex<double>.
+// Sub-byte integers hold their value sign- or zero-extended to the byte.
+class Tensor {
+ public:
+  Tensor() = default;
+  // Zero-filled.
+  Tensor(ElementType type, std::vector<int64_t> dims);
+  // Wraps existing storage (e.g. a device buffer) without copying; `keepalive`
+  // owns it.
+  Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
+         std::byte* data);
+
+  ElementType type() const { return type_; }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  int64_t rank() const { return static_cast<int64_t>(dims_.size()); }
+  int64_t num_elements() const { return num_elements_; }
+  size_t byte_size() const;
+
+  const std::byte* data() const { return data_; }
+  std::byte* MutableData() { return data_; }
+  template <typename T>
+  const T* as() const { return reinterpret_cast<const T*>(data_); }
+  template <typename T>
+  T* mutable_as() { return reinterpret_cast<T*>(data_); }
+
+  // A deep copy with its own storage.
+  Tensor Clone() const;
+  // Same storage, other dims (same element count).
+  Tensor Reshaped(std::vector<int64_t> dims) const;
+
+  // Row-major strides in elements.
+  std::vector<int64_t> Strides() const;
+
+ private:
+  ElementType type_ = ElementType::kF32;
+  std::vector<int64_t> dims_;
+  int64_t num_elements_ = 1;
+  std::shared_ptr<void> storage_;
+  std::byte* data_ = nullptr;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_TENSOR_H_

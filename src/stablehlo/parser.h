@@ -1,0 +1,39 @@
+// plugrt StableHLO: MLIR text -> IR module.
+//
+// Reads what StableHLO and JAX emit: modules with attributes, func.func
+// functions, the generic op form, the pretty forms of StableHLO ops (turned
+// into the generic form's attributes, so later stages see one shape per op),
+// CHLO and check/interpreter ops (kept as written, code kUnknown where the op
+// list has no code). Errors name file:line:col and what was expected.
+#ifndef PLUGRT_STABLEHLO_PARSER_H_
+#define PLUGRT_STABLEHLO_PARSER_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "stablehlo/ir.h"
+
+namespace plugrt::shlo {
+
+// Parses a whole file or one `// -----` section: a `module` (named or not,
+// with attributes), or bare top-level func.func ops (wrapped in an unnamed
+// module). Errors: INVALID_ARGUMENT "file:line:col: message".
+StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name);
+// The same for a section that starts at line `first_line` of its file, so
+// that locations name lines of the whole file.
+StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
+                                              int first_line);
+
+// One `// -----`-separated part of a file (the interpreter's test format).
+struct SourceSection {
+  std::string_view text;
+  int first_line = 1;  // line of the file where `text` starts
+};
+// Splits on lines starting with `// -----`; a file without them is one section.
+std::vector<SourceSection> SplitSections(std::string_view text);
+
+}  // namespace plugrt::shlo
+
+#endif  // PLUGRT_STABLEHLO_PARSER_H_

@@ -1,0 +1,178 @@
+// `plugrt run` as a user runs it: the example MLP, .npy inputs and outputs,
+// replicated programs, and the errors for bad files and bad usage.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "testutil/run_command.h"
+
+// .npy writing and reading for the test's own files: the CLI's sources.
+#include "../tools/element_decode.cc"
+#include "../tools/npy.cc"
+
+namespace plugrt::testing {
+namespace {
+
+using tools::HostArray;
+
+const std::filesystem::path kSourceRoot = std::filesystem::path(__FILE__).parent_path().parent_path();
+
+std::string TempDir(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("cli_run_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+HostArray Floats(std::vector<int64_t> dims, std::vector<float> values) {
+  HostArray array{PJRT_Buffer_Type_F32, std::move(dims), {}};
+  array.data.resize(values.size() * sizeof(float));
+  std::memcpy(array.data.data(), values.data(), array.data.size());
+  return array;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Skips the test while the plugin cannot compile programs.
+#define SKIP_IF_NO_COMPILER(result)                                           \
+  if (Contains((result).output, "PJRT_Client_Compile") &&                     \
+      Contains((result).output, "UNIMPLEMENTED")) {                           \
+    GTEST_SKIP() << "plugin does not compile yet: " << (result).output;       \
+  }
+
+constexpr const char* kAddProgram = R"(
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<i32>) {
+  %0 = stablehlo.add %a, %b : tensor<2x3xf32>
+  %c = stablehlo.constant dense<7> : tensor<i32>
+  return %0, %c : tensor<2x3xf32>, tensor<i32>
+}
+)";
+
+TEST(CliRunTest, RunsTheExampleMlp) {
+  CommandResult result = RunCli("run " + (kSourceRoot / "examples/mlp.mlir").string());
+  SKIP_IF_NO_COMPILER(result);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Contains(result.output, "output 0: f32[4,4]\n")) << result.output;
+  // Softmax rows of the example's constant network (computed independently
+  // in double precision: 0.15911279, 0.22803541, 0.32216246, 0.29068933).
+  EXPECT_TRUE(Contains(result.output, "array([[0.159112")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "0.2280354")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "0.449011")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "]], dtype=float32)")) << result.output;
+}
+
+TEST(CliRunTest, InputsAndOutputFolder) {
+  const std::string dir = TempDir("io");
+  WriteText(dir + "/add.mlir", kAddProgram);
+  ASSERT_TRUE(tools::WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
+  ASSERT_TRUE(tools::WriteNpyFile(dir + "/b.npy", Floats({2, 3}, {0.5, 0.5, 0.5, 1, 1, 1})).ok());
+  CommandResult result = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy -i " + dir +
+                                "/b.npy --output " + dir + "/out");
+  SKIP_IF_NO_COMPILER(result);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Contains(result.output,
+                       "output 0: f32[2,3]\n"
+                       "array([[1.5, 2.5, 3.5],\n"
+                       "       [5. , 6. , 7. ]], dtype=float32)\n"
+                       "output 1: s32[]\n"
+                       "array(7, dtype=int32)\n"))
+      << result.output;
+
+  StatusOr<HostArray> out0 = tools::ReadNpyFile(dir + "/out/out0.npy");
+  ASSERT_TRUE(out0.ok()) << out0.status().ToString();
+  EXPECT_EQ(out0->dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(out0->data, Floats({2, 3}, {1.5, 2.5, 3.5, 5, 6, 7}).data);
+  StatusOr<HostArray> out1 = tools::ReadNpyFile(dir + "/out/out1.npy");
+  ASSERT_TRUE(out1.ok()) << out1.status().ToString();
+  EXPECT_EQ(out1->type, PJRT_Buffer_Type_S32);
+  EXPECT_TRUE(out1->dims.empty());
+}
+
+TEST(CliRunTest, ReplicatedProgramRunsOnEveryDevice) {
+  const std::string dir = TempDir("replicas");
+  WriteText(dir + "/r.mlir", R"(
+module @r attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
+  func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.multiply %x, %x : tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_TRUE(tools::WriteNpyFile(dir + "/x.npy", Floats({2}, {3, -1})).ok());
+  CommandResult result = RunCli("run " + dir + "/r.mlir --devices 2 --input " + dir +
+                                "/x.npy --output " + dir + "/out");
+  SKIP_IF_NO_COMPILER(result);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Contains(result.output, "output 0 (device 0): f32[2]\narray([9., 1.], dtype=float32)"))
+      << result.output;
+  EXPECT_TRUE(Contains(result.output, "output 0 (device 1): f32[2]")) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/out/device1_out0.npy"));
+}
+
+TEST(CliRunTest, BadFilesAreNamedAndExitOne) {
+  const std::string dir = TempDir("errors");
+  WriteText(dir + "/add.mlir", kAddProgram);
+  WriteText(dir + "/not.npy", "hello");
+
+  CommandResult missing = RunCli("run " + dir + "/missing.mlir");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(Contains(missing.output, dir + "/missing.mlir: cannot open the file"))
+      << missing.output;
+
+  CommandResult missing_input = RunCli("run " + dir + "/add.mlir --input " + dir + "/none.npy");
+  EXPECT_EQ(missing_input.exit_code, 1);
+  EXPECT_TRUE(Contains(missing_input.output, dir + "/none.npy: cannot open the file"))
+      << missing_input.output;
+
+  CommandResult bad_npy = RunCli("run " + dir + "/add.mlir --input " + dir + "/not.npy");
+  EXPECT_EQ(bad_npy.exit_code, 1);
+  EXPECT_TRUE(Contains(bad_npy.output, dir + "/not.npy: not a .npy file")) << bad_npy.output;
+
+  CommandResult entry = RunCli("run " + dir + "/add.mlir --entry other");
+  EXPECT_EQ(entry.exit_code, 1);
+  EXPECT_TRUE(Contains(entry.output, "UNIMPLEMENTED")) << entry.output;
+
+  CommandResult folder = RunCli("run " + dir);
+  EXPECT_EQ(folder.exit_code, 1);
+  EXPECT_TRUE(Contains(folder.output, "is a directory")) << folder.output;
+}
+
+TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
+  const std::string dir = TempDir("runtime_errors");
+  WriteText(dir + "/add.mlir", kAddProgram);
+  WriteText(dir + "/broken.mlir", "func.func @main() {\n  %0 = stablehlo.nope\n}\n");
+  ASSERT_TRUE(tools::WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
+
+  CommandResult broken = RunCli("run " + dir + "/broken.mlir");
+  SKIP_IF_NO_COMPILER(broken);
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir: compile failed:")) << broken.output;
+
+  // One input for a program of two arguments.
+  CommandResult too_few = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy");
+  EXPECT_EQ(too_few.exit_code, 1);
+  EXPECT_TRUE(Contains(too_few.output, "execution failed")) << too_few.output;
+  EXPECT_TRUE(Contains(too_few.output, "INVALID_ARGUMENT")) << too_few.output;
+}
+
+TEST(CliRunTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunCli("run").exit_code, 2);
+  EXPECT_EQ(RunCli("run a.mlir --devices 0").exit_code, 2);
+  EXPECT_EQ(RunCli("run a.mlir --no-such-flag").exit_code, 2);
+  CommandResult help = RunCli("run --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(Contains(help.output, "--input")) << help.output;
+  EXPECT_TRUE(Contains(help.output, "--output")) << help.output;
+}
+
+}  // namespace
+}  // namespace plugrt::testing

@@ -1,0 +1,149 @@
+// `plugrt conformance` on a temporary corpus: collection, per-file and
+// per-section verdicts, the closing counts, JSON, --fail-below, timeouts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "testutil/run_command.h"
+
+namespace plugrt::testing {
+namespace {
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::string Fresh(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("conformance_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// A program that checks itself, passing or not.
+std::string SelfCheck(int expected) {
+  return "func.func public @main() -> tensor<2xi32> {\n"
+         "  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n"
+         "  %b = stablehlo.add %a, %a : tensor<2xi32>\n"
+         "  %e = stablehlo.constant dense<[2, " + std::to_string(expected) + "]> : tensor<2xi32>\n"
+         "  stablehlo.custom_call @check.expect_eq(%b, %e) {has_side_effect = true} : "
+         "(tensor<2xi32>, tensor<2xi32>) -> ()\n"
+         "  return %b : tensor<2xi32>\n"
+         "}\n";
+}
+
+// Collection, reporting and JSON need no working compiler: files that do
+// not parse fail (or are unsupported while the plugin cannot compile).
+TEST(ConformanceRunnerTest, CollectsReportsAndWritesJson) {
+  const std::string dir = Fresh("collect");
+  WriteText(dir + "/b_garbage.mlir", "this is not a program\n");
+  WriteText(dir + "/sub/deeper/a_garbage.mlir", "neither is this\n");
+  WriteText(dir + "/sub/notes.txt", "not collected\n");
+  WriteText(dir + "/sections.mlir",
+            "// RUN: header comment\n\nnot a program\n\n// -----\n\nstill not\n// -----\n"
+            "// only a comment: not a section\n");
+  const std::string json = dir + "/../conformance_collect.json";
+  CommandResult result = RunCli("conformance " + dir + " --jobs 2 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string& out = result.output;
+  EXPECT_TRUE(Contains(out, dir + "/b_garbage.mlir: ")) << out;
+  EXPECT_TRUE(Contains(out, dir + "/sub/deeper/a_garbage.mlir: ")) << out;
+  EXPECT_FALSE(Contains(out, "notes.txt")) << out;
+  EXPECT_TRUE(Contains(out, dir + "/sections.mlir: section 1 (line 1): ")) << out;
+  EXPECT_TRUE(Contains(out, "sections: 0 passed, 4 failed\n")) << out;
+  // The closing line counts files.
+  EXPECT_TRUE(out.size() >= 19 && out.substr(out.size() - 19) == "0 passed, 3 failed\n") << out;
+
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.front(), '[') << text;
+  EXPECT_TRUE(Contains(text, "\"file\": \"" + dir + "/sections.mlir\"")) << text;
+  EXPECT_TRUE(Contains(text, "\"sections_passed\": 0, \"sections_total\": 2")) << text;
+  EXPECT_TRUE(Contains(text, "\"seconds\": ")) << text;
+  EXPECT_TRUE(Contains(text, "\"status\": \"fail\"") || Contains(text, "\"status\": \"unsupported\""))
+      << text;
+  // Files in sorted order: b_garbage, sections, sub/deeper/a_garbage.
+  EXPECT_LT(text.find("b_garbage"), text.find("sections.mlir"));
+  EXPECT_LT(text.find("sections.mlir"), text.find("a_garbage"));
+
+  CommandResult below = RunCli("conformance " + dir + " --fail-below 1");
+  EXPECT_EQ(below.exit_code, 1) << below.output;
+  EXPECT_TRUE(Contains(below.output, "below --fail-below 1")) << below.output;
+  EXPECT_EQ(RunCli("conformance " + dir + " --fail-below 0").exit_code, 0);
+}
+
+TEST(ConformanceRunnerTest, BadPathsAndUsage) {
+  const std::string dir = Fresh("paths");
+  CommandResult missing = RunCli("conformance " + dir + "/nothing-here");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(Contains(missing.output, "nothing-here: no such file or directory")) << missing.output;
+  CommandResult empty = RunCli("conformance " + dir);
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_TRUE(Contains(empty.output, "no .mlir files")) << empty.output;
+  EXPECT_EQ(RunCli("conformance").exit_code, 2);
+  EXPECT_EQ(RunCli("conformance " + dir + " --jobs 0").exit_code, 2);
+  WriteText(dir + "/one.mlir", "not a program\n");
+  CommandResult no_plugin = RunCli("conformance " + dir + " --plugin " + dir + "/no-plugin.so");
+  EXPECT_EQ(no_plugin.exit_code, 1);
+  EXPECT_TRUE(Contains(no_plugin.output, "no-plugin.so")) << no_plugin.output;
+  EXPECT_FALSE(Contains(no_plugin.output, "passed")) << no_plugin.output;
+  CommandResult help = RunCli("--help");
+  EXPECT_FALSE(Contains(help.output, "conformance-file")) << help.output;
+}
+
+TEST(ConformanceRunnerTest, PassFailSectionsAndTimeout) {
+  const std::string dir = Fresh("execute");
+  WriteText(dir + "/pass.mlir", SelfCheck(4));
+  CommandResult probe = RunCli("conformance " + dir);
+  if (!Contains(probe.output, "1 passed, 0 failed")) {
+    GTEST_SKIP() << "the plugin does not execute self-checking programs yet: " << probe.output;
+  }
+  WriteText(dir + "/fail.mlir", SelfCheck(5));
+  WriteText(dir + "/mixed.mlir", SelfCheck(4) + "\n// -----\n\n" + SelfCheck(9));
+  WriteText(dir + "/loop.mlir", R"(func.func public @main() -> tensor<i64> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %r = stablehlo.while(%i = %zero) : tensor<i64>
+  cond {
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %t : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %n = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %n : tensor<i64>
+  }
+  return %r : tensor<i64>
+}
+)");
+  const std::string json = dir + "/../conformance_execute.json";
+  CommandResult result = RunCli("conformance " + dir + " --timeout 2 --json " + json);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string& out = result.output;
+  // The failing check names the file, line and mismatch.
+  EXPECT_TRUE(Contains(out, "FAIL " + dir + "/fail.mlir: ")) << out;
+  EXPECT_TRUE(Contains(out, dir + "/fail.mlir:5:")) << out;
+  // The second section starts after its separator, on line 10 of
+  // mixed.mlir; its error location is the file's line (11 + 4).
+  EXPECT_TRUE(Contains(out, "FAIL " + dir + "/mixed.mlir: section 2 (line 10): ")) << out;
+  EXPECT_TRUE(Contains(out, dir + "/mixed.mlir:15:")) << out;
+  EXPECT_TRUE(Contains(out, "TIMEOUT " + dir + "/loop.mlir: timed out after 2 s")) << out;
+  EXPECT_FALSE(Contains(out, "pass.mlir")) << out;
+  EXPECT_TRUE(Contains(out, "sections: 2 passed, 3 failed\n")) << out;
+  EXPECT_TRUE(Contains(out, "1 passed, 3 failed\n")) << out;
+
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(Contains(text, "\"status\": \"timeout\"")) << text;
+  EXPECT_TRUE(Contains(text, "\"status\": \"pass\", \"reason\": \"\", \"sections_passed\": 1"))
+      << text;
+  EXPECT_TRUE(Contains(text, "\"sections_passed\": 1, \"sections_total\": 2")) << text;
+}
+
+}  // namespace
+}  // namespace plugrt::testing

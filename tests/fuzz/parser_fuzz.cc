@@ -1,0 +1,31 @@
+// libFuzzer entry point for the StableHLO parser and printer: any input must
+// give a module or an INVALID_ARGUMENT error, and a parsed module must print
+// to text that parses again. Not part of the normal build (tests/fuzz/ is not
+// globbed). Build and run from the repository root:
+//
+//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined \
+//     -Iinclude -Isrc tests/fuzz/parser_fuzz.cc src/stablehlo/*.cc \
+//     src/common/status.cc -o /tmp/parser_fuzz
+//   mkdir -p /tmp/fuzz_corpus && cp ../shared/stablehlo/interpret/*.mlir /tmp/fuzz_corpus/
+//   /tmp/parser_fuzz -max_total_time=60 -max_len=65536 /tmp/fuzz_corpus
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto module = plugrt::shlo::ParseModule(text, "fuzz.mlir");
+  if (!module.ok()) {
+    if (module.status().code() != plugrt::StatusCode::kInvalidArgument) std::abort();
+    return 0;
+  }
+  std::string printed = plugrt::shlo::PrintModule(**module);
+  auto again = plugrt::shlo::ParseModule(printed, "printed.mlir");
+  // A module whose print does not parse back is a printer or parser bug.
+  if (!again.ok() || plugrt::shlo::PrintModule(**again) != printed) std::abort();
+  return 0;
+}

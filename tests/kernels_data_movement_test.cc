@@ -1,0 +1,271 @@
+// Data-movement kernels on small inputs, mostly the StableHLO spec's own
+// examples, across element byte sizes.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/index_values.h"
+#include "cpu/kernels/strided_copy.h"
+
+namespace plugrt::cpu {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+template <typename T>
+Tensor Make(ElementType type, Dims dims, const std::vector<T>& values) {
+  Tensor t(type, std::move(dims));
+  EXPECT_EQ(static_cast<size_t>(t.num_elements()), values.size());
+  if (!values.empty()) std::memcpy(t.MutableData(), values.data(), values.size() * sizeof(T));
+  return t;
+}
+Tensor I64(Dims dims, const std::vector<int64_t>& values) {
+  return Make(ElementType::kSI64, std::move(dims), values);
+}
+Tensor ScalarI64(int64_t v) { return I64({}, {v}); }
+
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  std::vector<T> out(static_cast<size_t>(t.num_elements()));
+  if (!out.empty()) std::memcpy(out.data(), t.data(), out.size() * sizeof(T));
+  return out;
+}
+std::vector<int64_t> I64Values(const Tensor& t) { return Values<int64_t>(t); }
+
+TEST(BroadcastInDim, SpecExample) {
+  Tensor operand = I64({1, 3}, {1, 2, 3});
+  auto r = BroadcastInDim(operand, {2, 3, 2}, {2, 1});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->dims(), (Dims{2, 3, 2}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+}
+
+TEST(BroadcastInDim, ScalarAndExpandingDims) {
+  auto r = BroadcastInDim(Make<float>(ElementType::kF32, {}, {2.5f}), {2, 2}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Values<float>(*r), (std::vector<float>{2.5f, 2.5f, 2.5f, 2.5f}));
+  // The dynamic_broadcast_in_dim interpreter test: 3x1 -> 3x2x2 with dims [0, 2].
+  auto r2 = BroadcastInDim(I64({3, 1}, {1, 2, 3}), {3, 2, 2}, {0, 2});
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(I64Values(*r2), (std::vector<int64_t>{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
+}
+
+TEST(BroadcastInDim, RejectsBadArguments) {
+  Tensor operand = I64({3}, {1, 2, 3});
+  EXPECT_EQ(BroadcastInDim(operand, {2, 4}, {1}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(BroadcastInDim(operand, {3, 3}, {2}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(BroadcastInDim(operand, {3, 3}, {}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(BroadcastInDim(operand, {3, -1}, {0}).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Reshape, KeepsElementsAndChecksCount) {
+  Tensor operand = I64({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto r = Reshape(operand, {3, 2});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->dims(), (Dims{3, 2}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(Reshape(operand, {4, 2}).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Transpose, SpecExample) {
+  Tensor operand = I64({2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  auto r = Transpose(operand, {2, 1, 0});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->dims(), (Dims{2, 3, 2}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 7, 3, 9, 5, 11, 2, 8, 4, 10, 6, 12}));
+}
+
+TEST(Transpose, EveryElementSize) {
+  // 2x3 -> 3x2 for 1-, 2-, 4-, 8- and 16-byte elements.
+  auto i8 = Transpose(Make<int8_t>(ElementType::kSI8, {2, 3}, {1, 2, 3, 4, 5, 6}), {1, 0});
+  ASSERT_TRUE(i8.ok());
+  EXPECT_EQ(Values<int8_t>(*i8), (std::vector<int8_t>{1, 4, 2, 5, 3, 6}));
+  auto bf = Transpose(Make<uint16_t>(ElementType::kBF16, {2, 3}, {1, 2, 3, 4, 5, 6}), {1, 0});
+  ASSERT_TRUE(bf.ok());
+  EXPECT_EQ(Values<uint16_t>(*bf), (std::vector<uint16_t>{1, 4, 2, 5, 3, 6}));
+  auto f = Transpose(Make<float>(ElementType::kF32, {2, 3}, {1, 2, 3, 4, 5, 6}), {1, 0});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(Values<float>(*f), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  using C = std::complex<double>;
+  auto c = Transpose(Make<C>(ElementType::kC128, {2, 3},
+                             {C(1, -1), C(2, -2), C(3, -3), C(4, -4), C(5, -5), C(6, -6)}),
+                     {1, 0});
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(Values<C>(*c),
+            (std::vector<C>{C(1, -1), C(4, -4), C(2, -2), C(5, -5), C(3, -3), C(6, -6)}));
+  auto i4 = Transpose(Make<int8_t>(ElementType::kSI4, {2, 2}, {-8, 7, -1, 0}), {1, 0});
+  ASSERT_TRUE(i4.ok());
+  EXPECT_EQ(Values<int8_t>(*i4), (std::vector<int8_t>{-8, -1, 7, 0}));
+}
+
+TEST(Transpose, RejectsNonPermutation) {
+  Tensor operand = I64({2, 2}, {1, 2, 3, 4});
+  EXPECT_EQ(Transpose(operand, {0, 0}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Transpose(operand, {0, 2}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Transpose(operand, {0}).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Slice, SpecExample) {
+  Tensor operand = I64({3, 6}, {0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1});
+  auto r = Slice(operand, {0, 2}, {3, 6}, {2, 3});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->dims(), (Dims{2, 2}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 1, 1, 1}));
+}
+
+TEST(Slice, ContiguousRowsAndEmpty) {
+  Tensor operand = I64({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  auto r = Slice(operand, {1, 1}, {3, 3}, {1, 1});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{5, 6, 9, 10}));
+  auto empty = Slice(operand, {1, 2}, {1, 4}, {1, 1});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->dims(), (Dims{0, 2}));
+}
+
+TEST(Slice, RejectsOutOfRange) {
+  Tensor operand = I64({4}, {1, 2, 3, 4});
+  EXPECT_FALSE(Slice(operand, {0}, {5}, {1}).ok());
+  EXPECT_FALSE(Slice(operand, {-1}, {2}, {1}).ok());
+  EXPECT_FALSE(Slice(operand, {3}, {2}, {1}).ok());
+  EXPECT_FALSE(Slice(operand, {0}, {2}, {0}).ok());
+}
+
+TEST(DynamicSlice, SpecExampleClampsStart) {
+  Tensor operand = I64({4, 4}, {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0});
+  auto r = DynamicSlice(operand, {-1, 3}, {2, 2});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 1, 1, 1}));
+  auto far = DynamicSlice(I64({5}, {0, 1, 2, 3, 4}), {100}, {2});
+  ASSERT_TRUE(far.ok());
+  EXPECT_EQ(I64Values(*far), (std::vector<int64_t>{3, 4}));
+  EXPECT_FALSE(DynamicSlice(operand, {0, 0}, {5, 1}).ok());
+  EXPECT_FALSE(DynamicSlice(operand, {0}, {1, 1}).ok());
+}
+
+TEST(DynamicUpdateSlice, SpecExampleClampsAndLeavesOperand) {
+  Tensor operand = I64({4, 4}, {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1});
+  Tensor update = I64({2, 2}, {1, 1, 1, 1});
+  auto r = DynamicUpdateSlice(operand, update, {-1, 3});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(I64Values(*r), std::vector<int64_t>(16, 1));
+  EXPECT_EQ(I64Values(operand),
+            (std::vector<int64_t>{1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}));
+  auto mid = DynamicUpdateSlice(I64({2, 3}, {0, 0, 0, 0, 0, 0}), I64({1, 2}, {7, 8}), {1, 1});
+  ASSERT_TRUE(mid.ok());
+  EXPECT_EQ(I64Values(*mid), (std::vector<int64_t>{0, 0, 0, 0, 7, 8}));
+  EXPECT_FALSE(DynamicUpdateSlice(update, operand, {0, 0}).ok());
+}
+
+TEST(Concatenate, SpecExampleAndInnerDimension) {
+  auto r = Concatenate({I64({3, 2}, {1, 2, 3, 4, 5, 6}), I64({1, 2}, {7, 8})}, 0);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->dims(), (Dims{4, 2}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  auto c = Concatenate({I64({2, 1}, {1, 2}), I64({2, 0}, {}), I64({2, 2}, {3, 4, 5, 6})}, 1);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->dims(), (Dims{2, 3}));
+  EXPECT_EQ(I64Values(*c), (std::vector<int64_t>{1, 3, 4, 2, 5, 6}));
+  EXPECT_FALSE(Concatenate({I64({2, 1}, {1, 2}), I64({3, 1}, {1, 2, 3})}, 1).ok());
+  EXPECT_FALSE(Concatenate({I64({2}, {1, 2})}, 1).ok());
+  EXPECT_FALSE(Concatenate({}, 0).ok());
+}
+
+TEST(Pad, SpecExampleWithNegativeEdgesAndInterior) {
+  Tensor operand =
+      I64({5, 4}, {0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 5, 6, 0, 0, 0, 0, 0});
+  auto r = Pad(operand, ScalarI64(-1), {1, -1}, {1, -1}, {0, 1});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->dims(), (Dims{7, 5}));
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{-1, -1, -1, -1, -1,  //
+                                                 -1, 0,  -1, 0,  -1,  //
+                                                 -1, 1,  -1, 2,  -1,  //
+                                                 -1, 3,  -1, 4,  -1,  //
+                                                 -1, 5,  -1, 6,  -1,  //
+                                                 -1, 0,  -1, 0,  -1,  //
+                                                 -1, -1, -1, -1, -1}));
+}
+
+TEST(Pad, OneDimensionalCases) {
+  Tensor operand = I64({3}, {1, 2, 3});
+  auto interior = Pad(operand, ScalarI64(0), {2}, {1}, {1});
+  ASSERT_TRUE(interior.ok());
+  EXPECT_EQ(I64Values(*interior), (std::vector<int64_t>{0, 0, 1, 0, 2, 0, 3, 0}));
+  // Cropping into the interior padding: [1 p p 2 p p 3] without its first element.
+  auto crop = Pad(operand, ScalarI64(9), {-1}, {0}, {2});
+  ASSERT_TRUE(crop.ok());
+  EXPECT_EQ(I64Values(*crop), (std::vector<int64_t>{9, 9, 2, 9, 9, 3}));
+  // Cropping more than the operand leaves only padding.
+  auto gone = Pad(operand, ScalarI64(7), {-5}, {3}, {0});
+  ASSERT_TRUE(gone.ok());
+  EXPECT_EQ(I64Values(*gone), (std::vector<int64_t>{7}));
+  auto high_crop = Pad(operand, ScalarI64(7), {1}, {-2}, {0});
+  ASSERT_TRUE(high_crop.ok());
+  EXPECT_EQ(I64Values(*high_crop), (std::vector<int64_t>{7, 1}));
+  auto empty = Pad(I64({0}, {}), ScalarI64(4), {1}, {1}, {3});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(I64Values(*empty), (std::vector<int64_t>{4, 4}));
+}
+
+TEST(Pad, RejectsBadPaddings) {
+  Tensor operand = I64({3}, {1, 2, 3});
+  EXPECT_FALSE(Pad(operand, ScalarI64(0), {-4}, {0}, {0}).ok());
+  EXPECT_FALSE(Pad(operand, ScalarI64(0), {0}, {0}, {-1}).ok());
+  EXPECT_FALSE(Pad(operand, Make<float>(ElementType::kF32, {}, {0}), {0}, {0}, {0}).ok());
+  EXPECT_FALSE(Pad(operand, ScalarI64(0), {0, 0}, {0}, {0}).ok());
+  EXPECT_FALSE(Pad(operand, ScalarI64(0), {0}, {0}, {int64_t{1} << 39}).ok());
+}
+
+TEST(Reverse, SpecExample) {
+  Tensor operand = I64({3, 2}, {1, 2, 3, 4, 5, 6});
+  auto r = Reverse(operand, {1});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(I64Values(*r), (std::vector<int64_t>{2, 1, 4, 3, 6, 5}));
+  auto both = Reverse(operand, {0, 1});
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(I64Values(*both), (std::vector<int64_t>{6, 5, 4, 3, 2, 1}));
+  auto none = Reverse(operand, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(I64Values(*none), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_FALSE(Reverse(operand, {2}).ok());
+  EXPECT_FALSE(Reverse(operand, {0, 0}).ok());
+}
+
+TEST(IndexValues, WidensEveryIntegerType) {
+  auto u8 = IndexValues(Make<uint8_t>(ElementType::kUI8, {2}, {200, 3}));
+  ASSERT_TRUE(u8.ok());
+  EXPECT_EQ(*u8, (std::vector<int64_t>{200, 3}));
+  auto s32 = IndexValues(Make<int32_t>(ElementType::kSI32, {2}, {-7, 9}));
+  ASSERT_TRUE(s32.ok());
+  EXPECT_EQ(*s32, (std::vector<int64_t>{-7, 9}));
+  auto u64 = IndexValues(Make<uint64_t>(ElementType::kUI64, {1}, {~uint64_t{0}}));
+  ASSERT_TRUE(u64.ok());
+  EXPECT_EQ((*u64)[0], INT64_MAX);
+  EXPECT_FALSE(IndexValues(Make<float>(ElementType::kF32, {1}, {1})).ok());
+  EXPECT_FALSE(ScalarIndexValue(I64({2}, {1, 2})).ok());
+}
+
+TEST(StridedCopy, OddElementSizeAndFill) {
+  // 6-byte elements take the generic path.
+  std::vector<std::byte> src(12), dst(12);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = std::byte(i);
+  StridedCopy(src.data() + 6, {-1}, dst.data(), {1}, {2}, 6);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(dst[i], std::byte(6 + i));
+    EXPECT_EQ(dst[6 + i], std::byte(i));
+  }
+  std::vector<int32_t> filled(5, 0);
+  int32_t value = 42;
+  FillElements(reinterpret_cast<std::byte*>(filled.data()), 5,
+               reinterpret_cast<const std::byte*>(&value), 4);
+  EXPECT_EQ(filled, std::vector<int32_t>(5, 42));
+  EXPECT_FALSE(CheckedElementCount({int64_t{1} << 30, int64_t{1} << 30}).ok());
+  EXPECT_EQ(*CheckedElementCount({3, 0, int64_t{1} << 62}), 0);
+}
+
+}  // namespace
+}  // namespace plugrt::cpu

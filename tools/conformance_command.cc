@@ -1,0 +1,478 @@
+// `plugrt conformance PATH...`: runs every .mlir file under the paths, each
+// in its own child process (`plugrt conformance-file FILE`) so that a crash
+// or hang costs one file, N at a time, and reports pass/fail per file and
+// per section.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "tools/commands.h"
+#include "tools/conformance_protocol.h"
+
+extern char** environ;
+
+namespace plugrt::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ConformanceOptions {
+  PluginOptions plugin;
+  std::vector<std::string> paths;
+  int jobs = 0;  // 0: one per core
+  double timeout_seconds = 60;
+  std::string json_path;
+  bool verbose = false;
+  std::optional<int> fail_below;
+};
+
+struct SectionResult {
+  int index = 0;
+  int line = 0;
+  bool passed = false;
+  std::string code;
+  std::string reason;
+};
+
+struct FileResult {
+  std::string file;
+  std::string status;  // pass, fail, unsupported, timeout, crash
+  std::string reason;
+  int sections_total = 0;
+  std::vector<SectionResult> sections;
+  double seconds = 0;
+
+  int sections_passed() const {
+    return static_cast<int>(
+        std::count_if(sections.begin(), sections.end(), [](auto& s) { return s.passed; }));
+  }
+};
+
+StatusOr<std::vector<std::string>> CollectFiles(const std::vector<std::string>& paths) {
+  std::set<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    auto status = std::filesystem::status(path, error);
+    if (error || !std::filesystem::exists(status)) {
+      return NotFound(path, ": no such file or directory");
+    }
+    if (std::filesystem::is_directory(status)) {
+      std::filesystem::recursive_directory_iterator it(path, error), end;
+      if (error) return InvalidArgument(path, ": cannot list the folder (", error.message(), ")");
+      for (; it != end; it.increment(error)) {
+        if (error) return InvalidArgument(path, ": cannot list the folder (", error.message(), ")");
+        if (it->is_regular_file() && it->path().extension() == ".mlir") {
+          files.insert(it->path().string());
+        }
+      }
+    } else {
+      files.insert(path);
+    }
+  }
+  return std::vector<std::string>(files.begin(), files.end());
+}
+
+// One child process and what it has said so far.
+struct Child {
+  size_t file_index = 0;
+  pid_t pid = -1;
+  int out_fd = -1;
+  int err_fd = -1;
+  Clock::time_point start;
+  std::string out;  // unparsed stdout
+  std::string err;  // the tail of stderr
+  bool timed_out = false;
+  bool done = false;  // said "done"
+  FileResult result;
+};
+
+constexpr size_t kStderrTail = 4096;
+
+void ParseLine(Child& child, const std::string& line) {
+  if (line.rfind(kConformancePrefix, 0) != 0) return;  // the plugin's own chatter
+  std::istringstream words(line.substr(kConformancePrefix.size()));
+  std::string word;
+  words >> word;
+  if (word == "sections") {
+    words >> child.result.sections_total;
+  } else if (word == "section") {
+    SectionResult section;
+    std::string verdict;
+    words >> section.index >> section.line >> verdict;
+    section.passed = verdict == "pass";
+    if (!section.passed) {
+      words >> section.code;
+      std::getline(words >> std::ws, section.reason);
+    }
+    child.result.sections.push_back(std::move(section));
+  } else if (word == "done") {
+    child.done = true;
+  }
+}
+
+// Reads what is available; false at end of file.
+bool Drain(int fd, std::string& into) {
+  char buffer[4096];
+  ssize_t n = read(fd, buffer, sizeof(buffer));
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n <= 0) return false;
+  into.append(buffer, static_cast<size_t>(n));
+  return true;
+}
+
+void ConsumeStdout(Child& child) {
+  size_t newline;
+  while ((newline = child.out.find('\n')) != std::string::npos) {
+    ParseLine(child, child.out.substr(0, newline));
+    child.out.erase(0, newline + 1);
+  }
+}
+
+StatusOr<Child> Spawn(const std::string& exe, const std::string& file, size_t index,
+                      const ConformanceOptions& options) {
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) return Internal("pipe: ", std::strerror(errno));
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return Internal("pipe: ", std::strerror(errno));
+  }
+  std::vector<std::string> args = {exe, std::string(kConformanceFileCommand), file};
+  if (!options.plugin.plugin_path.empty()) {
+    args.push_back("--plugin");
+    args.push_back(options.plugin.plugin_path);
+  }
+  if (options.plugin.devices) {
+    args.push_back("--devices");
+    args.push_back(std::to_string(*options.plugin.devices));
+  }
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return Internal("cannot start ", exe, ": ", std::strerror(rc));
+  }
+  Child child;
+  child.file_index = index;
+  child.pid = pid;
+  child.out_fd = out_pipe[0];
+  child.err_fd = err_pipe[0];
+  child.start = Clock::now();
+  child.result.file = file;
+  return child;
+}
+
+std::string LastLine(const std::string& text) {
+  size_t end = text.find_last_not_of("\n\r ");
+  if (end == std::string::npos) return "";
+  size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+}
+
+// Where a child that stopped early was: the section after its last report.
+std::string WhereStopped(const FileResult& result) {
+  if (result.sections_total <= 1) return "";
+  return StrCat(" (in section ", result.sections.size() + 1, " of ", result.sections_total, ")");
+}
+
+void Finish(Child& child, int wait_status, double timeout_seconds) {
+  FileResult& r = child.result;
+  r.seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
+  if (child.timed_out) {
+    r.status = "timeout";
+    r.reason = StrCat("timed out after ", timeout_seconds, " s", WhereStopped(r));
+    return;
+  }
+  if (WIFSIGNALED(wait_status)) {
+    int sig = WTERMSIG(wait_status);
+    r.status = "crash";
+    r.reason = StrCat("killed by signal ", sig, " (", strsignal(sig), ")", WhereStopped(r));
+    std::string last = LastLine(child.err);
+    if (!last.empty()) r.reason += ": " + last;
+    return;
+  }
+  if (!child.done) {
+    int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+    std::string last = LastLine(child.err);
+    // A clean non-zero exit is the child's own error (e.g. the plugin did
+    // not load); anything else stopped it mid-run.
+    r.status = code != 0 && r.sections_total == 0 ? "fail" : "crash";
+    r.reason = last.empty() ? StrCat("exited with code ", code, WhereStopped(r))
+                            : last + WhereStopped(r);
+    return;
+  }
+  if (r.sections_total == 0) {
+    r.status = "fail";
+    r.reason = "the file holds no program";
+    return;
+  }
+  const SectionResult* first_failure = nullptr;
+  bool only_unimplemented = true;
+  for (const SectionResult& s : r.sections) {
+    if (s.passed) continue;
+    if (first_failure == nullptr) first_failure = &s;
+    only_unimplemented &= s.code == "UNIMPLEMENTED";
+  }
+  if (first_failure == nullptr && r.sections_passed() == r.sections_total) {
+    r.status = "pass";
+    return;
+  }
+  if (first_failure == nullptr) {
+    r.status = "fail";
+    r.reason = "not every section reported";
+    return;
+  }
+  r.status = only_unimplemented ? "unsupported" : "fail";
+  r.reason = first_failure->code + ": " + first_failure->reason;
+  if (r.sections_total > 1) {
+    r.reason = StrCat("section ", first_failure->index, " (line ", first_failure->line, "): ",
+                      r.reason);
+  }
+}
+
+// Runs every file, at most `jobs` at a time; results in file order.
+StatusOr<std::vector<FileResult>> RunAll(const std::vector<std::string>& files,
+                                         const ConformanceOptions& options, int jobs) {
+  std::error_code error;
+  std::string exe = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (error) return Internal("cannot find this executable (/proc/self/exe): ", error.message());
+  const auto limit = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options.timeout_seconds));
+
+  std::vector<FileResult> results(files.size());
+  std::deque<size_t> pending;
+  for (size_t i = 0; i < files.size(); ++i) pending.push_back(i);
+  std::vector<std::unique_ptr<Child>> running;
+  size_t finished = 0;
+
+  while (!pending.empty() || !running.empty()) {
+    while (!pending.empty() && static_cast<int>(running.size()) < jobs) {
+      size_t index = pending.front();
+      pending.pop_front();
+      StatusOr<Child> child = Spawn(exe, files[index], index, options);
+      if (!child.ok()) {
+        for (auto& c : running) kill(c->pid, SIGKILL);
+        return child.status();
+      }
+      running.push_back(std::make_unique<Child>(std::move(*child)));
+    }
+
+    std::vector<pollfd> fds;
+    for (auto& c : running) {
+      if (c->out_fd >= 0) fds.push_back({c->out_fd, POLLIN, 0});
+      if (c->err_fd >= 0) fds.push_back({c->err_fd, POLLIN, 0});
+    }
+    // Wake up at least every 50 ms to check deadlines and reap children.
+    poll(fds.data(), fds.size(), 50);
+
+    const auto now = Clock::now();
+    for (auto it = running.begin(); it != running.end();) {
+      Child& c = **it;
+      for (const pollfd& p : fds) {
+        if (p.revents == 0) continue;
+        if (p.fd == c.out_fd && !Drain(c.out_fd, c.out)) {
+          close(c.out_fd);
+          c.out_fd = -1;
+        } else if (p.fd == c.err_fd && !Drain(c.err_fd, c.err)) {
+          close(c.err_fd);
+          c.err_fd = -1;
+        }
+      }
+      ConsumeStdout(c);
+      if (c.err.size() > 2 * kStderrTail) c.err.erase(0, c.err.size() - kStderrTail);
+      if (!c.timed_out && now - c.start > limit) {
+        c.timed_out = true;
+        kill(c.pid, SIGKILL);
+      }
+      int wait_status = 0;
+      bool exited = false;
+      if (c.out_fd < 0 && c.err_fd < 0) {
+        exited = waitpid(c.pid, &wait_status, c.timed_out ? 0 : WNOHANG) == c.pid;
+      }
+      if (!exited) {
+        ++it;
+        continue;
+      }
+      if (!c.out.empty()) {
+        c.out += '\n';
+        ConsumeStdout(c);
+      }
+      Finish(c, wait_status, options.timeout_seconds);
+      ++finished;
+      if (options.verbose) {
+        std::cout << "[" << finished << "/" << files.size() << "] "
+                  << c.result.status << " " << c.result.file;
+        if (!c.result.reason.empty()) std::cout << ": " << c.result.reason;
+        std::cout << std::endl;
+      }
+      results[c.file_index] = std::move(c.result);
+      it = running.erase(it);
+    }
+  }
+  return results;
+}
+
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
+          out += buffer;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+Status WriteJson(const std::string& path, const std::vector<FileResult>& results) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) return InvalidArgument(path, ": cannot create the file (", std::strerror(errno), ")");
+  out << "[\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const FileResult& r = results[i];
+    out << "  {\"file\": " << JsonString(r.file) << ", \"status\": " << JsonString(r.status)
+        << ", \"reason\": " << JsonString(r.reason)
+        << ", \"sections_passed\": " << r.sections_passed()
+        << ", \"sections_total\": " << r.sections_total << ", \"seconds\": " << std::fixed
+        << std::setprecision(3) << r.seconds << "}" << (i + 1 < results.size() ? "," : "")
+        << "\n";
+  }
+  out << "]\n";
+  out.close();
+  if (!out) return Internal(path, ": error writing the file");
+  return OkStatus();
+}
+
+// The exit code: 0 when the run happened (failures are the measurement),
+// 1 below --fail-below passes.
+StatusOr<int> RunConformance(const ConformanceOptions& options) {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> files, CollectFiles(options.paths));
+  if (files.empty()) return NotFound("no .mlir files under the given paths");
+  {
+    // A plugin that does not load would fail every file the same way: say
+    // so once instead.
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
+  }
+  int jobs = options.jobs > 0 ? options.jobs
+                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<FileResult> results, RunAll(files, options, jobs));
+
+  std::ostream& out = std::cout;
+  int passed = 0, sections_passed = 0, sections_total = 0;
+  std::map<std::string, int> by_status;
+  for (const FileResult& r : results) {
+    by_status[r.status]++;
+    passed += r.status == "pass";
+    sections_passed += r.sections_passed();
+    sections_total += r.sections_total;
+    if (r.status == "pass") continue;
+    std::string label = r.status;
+    std::transform(label.begin(), label.end(), label.begin(), ::toupper);
+    out << label << " " << r.file << ": " << r.reason << "\n";
+    if (options.verbose && r.sections_total > 1) {
+      for (const SectionResult& s : r.sections) {
+        if (!s.passed) {
+          out << "    section " << s.index << " (line " << s.line << "): " << s.code << ": "
+              << s.reason << "\n";
+        }
+      }
+    }
+  }
+  if (!options.json_path.empty()) PLUGRT_RETURN_IF_ERROR(WriteJson(options.json_path, results));
+  const int failed = static_cast<int>(results.size()) - passed;
+  out << "sections: " << sections_passed << " passed, " << sections_total - sections_passed
+      << " failed\n";
+  if (failed > 0) {
+    out << "failures:";
+    for (const auto& [status, count] : by_status) {
+      if (status != "pass") out << " " << status << "=" << count;
+    }
+    out << "\n";
+  }
+  out << passed << " passed, " << failed << " failed" << std::endl;
+  if (options.fail_below && passed < *options.fail_below) {
+    std::cerr << "plugrt conformance: " << passed << " files passed, below --fail-below "
+              << *options.fail_below << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ConformanceOptions>();
+  CLI::App* command = app.add_subcommand(
+      "conformance",
+      "Run every .mlir file under the paths, each in its own process, and report pass/fail");
+  command->add_option("paths", options->paths, "files or folders (searched recursively)")
+      ->required();
+  command->add_option("--jobs,-j", options->jobs, "files run at once (default: one per core)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--timeout", options->timeout_seconds,
+                      "seconds one file may take before it is killed (default 60)")
+      ->check(CLI::Range(0.001, 1e6));
+  command->add_option("--json", options->json_path, "also write the results as JSON to FILE");
+  command->add_option("--fail-below", options->fail_below,
+                      "exit 1 if fewer than N files pass")
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--verbose,-v", options->verbose,
+                    "report each file as it finishes and every failing section");
+  AddPluginOptions(*command, options->plugin);
+  command->callback([options, &exit_code] {
+    StatusOr<int> code = RunConformance(*options);
+    if (!code.ok()) {
+      std::cerr << "plugrt conformance: " << code.status().ToString() << "\n";
+      exit_code = 1;
+      return;
+    }
+    exit_code = *code;
+  });
+  RegisterConformanceFileCommand(app, exit_code);
+}
+
+}  // namespace plugrt::tools

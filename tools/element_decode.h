@@ -1,0 +1,34 @@
+// plugrt CLI: reading single elements of host arrays of any PJRT element
+// type, for printing and for widening types NumPy lacks.
+#ifndef PLUGRT_TOOLS_ELEMENT_DECODE_H_
+#define PLUGRT_TOOLS_ELEMENT_DECODE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "pjrt_c_api.h"
+
+namespace plugrt::tools {
+
+enum class ElementKind { kBool, kSigned, kUnsigned, kFloat, kComplex, kOther };
+ElementKind KindOf(PJRT_Buffer_Type type);
+
+// Floats narrower than 32 bits that need decoding (f16, bf16, f8*, f4).
+bool IsNarrowFloat(PJRT_Buffer_Type type);
+
+// The value of element `index` of a dense host array (one element per byte
+// for sub-byte types, little-endian). Callers pick the one for KindOf(type);
+// ReadComplex reads the real part into `re` and the imaginary into `im`.
+int64_t ReadSigned(PJRT_Buffer_Type type, const std::byte* data, size_t index);
+uint64_t ReadUnsigned(PJRT_Buffer_Type type, const std::byte* data, size_t index);
+double ReadFloat(PJRT_Buffer_Type type, const std::byte* data, size_t index);
+void ReadComplex(PJRT_Buffer_Type type, const std::byte* data, size_t index, double& re,
+                 double& im);
+
+// The NumPy (or ml_dtypes) name of the type: "float32", "bfloat16", "int4".
+std::string_view NumpyTypeName(PJRT_Buffer_Type type);
+
+}  // namespace plugrt::tools
+
+#endif  // PLUGRT_TOOLS_ELEMENT_DECODE_H_

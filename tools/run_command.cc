@@ -1,0 +1,161 @@
+// `plugrt run PROGRAM.mlir`: compiles a program, uploads .npy inputs,
+// executes it and prints (or saves) the outputs.
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "client/element_type.h"
+#include "client/executable.h"
+#include "tools/array_format.h"
+#include "tools/commands.h"
+#include "tools/element_decode.h"
+#include "tools/npy.h"
+
+namespace plugrt::tools {
+namespace {
+
+struct RunOptions {
+  PluginOptions plugin;
+  std::string program;
+  std::vector<std::string> inputs;
+  std::string entry = "main";
+  std::string output_dir;
+};
+
+StatusOr<std::string> ReadTextFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return InvalidArgument(path, ": is a directory, not a program file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path, ": cannot open the file (", std::strerror(errno), ")");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return InvalidArgument(path, ": error reading the file");
+  return contents.str();
+}
+
+// Output file for output `index` of device `device` (of `devices`).
+std::string OutputName(size_t index, size_t device, size_t devices) {
+  if (devices == 1) return "out" + std::to_string(index) + ".npy";
+  return "device" + std::to_string(device) + "_out" + std::to_string(index) + ".npy";
+}
+
+Status Run(const RunOptions& options) {
+  if (options.entry != "main") {
+    // PJRT_Program carries no entry name and the CPU plugin runs @main.
+    return Unimplemented("--entry ", options.entry,
+                         ": choosing an entry function other than 'main' is not implemented "
+                         "(PJRT_Program has no entry field; the plugin runs @main)");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string program, ReadTextFile(options.program));
+  std::vector<HostArray> inputs;
+  for (const std::string& path : options.inputs) {
+    PLUGRT_ASSIGN_OR_RETURN(HostArray array, ReadNpyFile(path));
+    inputs.push_back(std::move(array));
+  }
+
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
+  StatusOr<LoadedExecutable> compiled = client->Compile(program);
+  if (!compiled.ok()) {
+    return Status(compiled.status().code(),
+                  StrCat(options.program, ": compile failed: ", compiled.status().message()));
+  }
+  LoadedExecutable& executable = *compiled;
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
+  if (devices.empty()) return FailedPrecondition("the compiled program has no devices to run on");
+
+  // Every device gets the same inputs (replicated programs).
+  std::vector<std::vector<Buffer>> uploaded(devices.size());
+  std::vector<std::vector<Buffer*>> argument_lists(devices.size());
+  for (size_t d = 0; d < devices.size(); ++d) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Client::HostBuffer host(inputs[i].data.data(), inputs[i].type, inputs[i].dims);
+      auto result = client->BufferFromHostBuffer(host, devices[d]);
+      if (!result.ok()) {
+        return Status(result.status().code(), StrCat(options.inputs[i], ": upload failed: ",
+                                                     result.status().message()));
+      }
+      PLUGRT_RETURN_IF_ERROR(result->second.Await());
+      uploaded[d].push_back(std::move(result->first));
+    }
+    for (Buffer& buffer : uploaded[d]) argument_lists[d].push_back(&buffer);
+  }
+
+  StatusOr<std::vector<std::vector<Buffer>>> outputs = executable.Execute(argument_lists);
+  if (!outputs.ok()) {
+    return Status(outputs.status().code(),
+                  StrCat(options.program, ": execution failed: ", outputs.status().message()));
+  }
+
+  if (!options.output_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.output_dir, error);
+    if (error) {
+      return InvalidArgument(options.output_dir, ": cannot create the output folder (",
+                             error.message(), ")");
+    }
+  }
+  std::ostream& out = std::cout;
+  for (size_t d = 0; d < outputs->size(); ++d) {
+    const std::vector<Buffer>& row = (*outputs)[d];
+    for (size_t o = 0; o < row.size(); ++o) {
+      PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, row[o].element_type());
+      PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, row[o].dimensions());
+      out << "output " << o;
+      if (outputs->size() > 1) out << " (device " << d << ")";
+      out << ": " << ShapeString(type, dims) << "\n";
+      if (type == PJRT_Buffer_Type_TOKEN) {
+        out << "token\n";
+        continue;
+      }
+      PLUGRT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, row[o].ToHostVector());
+      PLUGRT_ASSIGN_OR_RETURN(std::string text, FormatArray(type, dims, bytes.data(), bytes.size()));
+      out << text << "\n";
+      if (!options.output_dir.empty()) {
+        std::string path = (std::filesystem::path(options.output_dir) /
+                            OutputName(o, d, outputs->size()))
+                               .string();
+        HostArray array{type, dims, std::move(bytes)};
+        PLUGRT_ASSIGN_OR_RETURN(NpySaveType save, NpySaveTypeFor(type));
+        PLUGRT_RETURN_IF_ERROR(WriteNpyFile(path, array));
+        if (save.widened) {
+          std::cerr << "note: " << path << ": " << ElementTypeName(type)
+                    << " has no NumPy dtype; saved as " << NumpyTypeName(save.saved_type)
+                    << "\n";
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterRunCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "Compile a StableHLO program, run it on .npy inputs and print its outputs");
+  command->add_option("program", options->program, "program file (StableHLO MLIR text)")
+      ->required();
+  command->add_option("--input,-i", options->inputs,
+                      "a .npy file for each argument of @main, in order (repeat the option)");
+  command->add_option("--entry", options->entry,
+                      "entry function (only 'main' is supported for now)");
+  command->add_option("--output,-o", options->output_dir,
+                      "folder to write the outputs to as out0.npy, out1.npy, ...");
+  AddPluginOptions(*command, options->plugin);
+  command->callback([options, &exit_code] {
+    Status status = Run(*options);
+    if (!status.ok()) {
+      std::cerr << "plugrt run: " << status.ToString() << "\n";
+      exit_code = 1;
+    }
+  });
+}
+
+}  // namespace plugrt::tools
