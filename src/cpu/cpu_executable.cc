@@ -9,6 +9,7 @@
 #include "cpu/cpu_device.h"
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/literal.h"
+#include "stablehlo/chlo_lowering.h"
 #include "stablehlo/parser.h"
 
 namespace plugrt::cpu {
@@ -79,6 +80,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view
     return Unimplemented("MLIR bytecode programs are not supported yet; send StableHLO as text");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ParseModule(code, file_name));
+  PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
   std::shared_ptr<const shlo::Module> module = std::move(parsed);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program, Program::Compile(module));
 
@@ -193,8 +195,10 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     context.partition_id = static_cast<int64_t>(d) % partitions;
     context.collectives = hub ? &*hub : nullptr;
     results[d] = program.Run(std::move(arguments[d]), context);
-    // A failed device must not leave its peers waiting in a collective.
+    // A finished or failed device must not leave its peers waiting in a
+    // collective.
     if (hub && !results[d].ok()) hub->Abort(results[d].status());
+    if (hub) hub->Finished(static_cast<int64_t>(d));
   };
   if (devices.size() == 1) {
     run_one(0);

@@ -209,6 +209,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
     } else if (name == "check.expect_almost_eq") {
       spec.comparison = Comparison::kAbsolute;
       spec.tolerance = 1e-3;
+    } else if (name.rfind("plugrt.", 0) == 0) {
+      return CompileMathCustomCall(op, name);
     } else {
       return OpError(op, StatusCode::kUnimplemented,
                      StrCat("no custom call target '", name, "' is registered"));

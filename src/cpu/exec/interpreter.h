@@ -50,6 +50,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation
                                                            CompileContext& context);
 StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
                                                      CompileContext& context);
+// Custom calls the CHLO lowering emits for special functions
+// ("plugrt.math.lgamma", ...; math_custom_calls.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileMathCustomCall(const shlo::Operation& op,
+                                                            std::string_view target);
 // Collectives over the devices of one execution (collective_ops.cc), and
 // the conformance corpus' "interpreter.run_parallel" (run_parallel.cc).
 StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation& op,
