@@ -183,6 +183,56 @@ class CheckOp final : public CompiledOp {
   CheckSpec spec_;
 };
 
+// interpreter.probe records its operand (a deep copy, as a serialized file
+// would hold it) and passes it through; check.expect_serialized_eq compares
+// a value with the recording of the same probe id, bit for bit.
+class ProbeOp final : public CompiledOp {
+ public:
+  explicit ProbeOp(std::string id) : id_(std::move(id)) {}
+  Results Execute(const std::vector<RtValue>& operands, ExecContext& context) const override {
+    if (operands.size() != 1 || operands[0].kind != RtValue::Kind::kTensor) {
+      return InvalidArgument("interpreter.probe takes one tensor");
+    }
+    if (context.probes == nullptr) return FailedPrecondition("no probe store in this run");
+    (*context.probes)[id_] = operands[0].tensor.Clone();
+    return operands;
+  }
+
+ private:
+  std::string id_;
+};
+
+class SerializedEqOp final : public CompiledOp {
+ public:
+  explicit SerializedEqOp(std::string id) : id_(std::move(id)) {}
+  Results Execute(const std::vector<RtValue>& operands, ExecContext& context) const override {
+    if (operands.size() != 1 || operands[0].kind != RtValue::Kind::kTensor) {
+      return InvalidArgument("check.expect_serialized_eq takes one tensor");
+    }
+    if (context.probes == nullptr) return FailedPrecondition("no probe store in this run");
+    auto it = context.probes->find(id_);
+    if (it == context.probes->end()) {
+      return MakeError(StatusCode::kAborted, "check.expect_serialized_eq failed: no probe '", id_,
+                       "' was recorded");
+    }
+    CheckSpec spec;
+    spec.name = "check.expect_serialized_eq";
+    PLUGRT_RETURN_IF_ERROR(Compare(spec, operands[0].tensor, it->second));
+    return std::vector<RtValue>{};
+  }
+
+ private:
+  std::string id_;
+};
+
+StatusOr<std::string> ProbeId(const shlo::Operation& op) {
+  const shlo::Attribute* id = op.attribute("probe_id");
+  if (id == nullptr || id->kind != shlo::Attribute::Kind::kString) {
+    return OpError(op, StatusCode::kInvalidArgument, "needs a string attribute 'probe_id'");
+  }
+  return id->str;
+}
+
 StatusOr<double> OptionalFloat(const shlo::Operation& op, std::string_view name, double fallback) {
   const shlo::Attribute* attr = op.attribute(name);
   if (attr == nullptr) return fallback;
@@ -221,6 +271,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
     return std::unique_ptr<CompiledOp>(new CheckOp(std::move(spec)));
   }
 
+  if (op.name == "interpreter.probe") {
+    PLUGRT_ASSIGN_OR_RETURN(std::string id, ProbeId(op));
+    return std::unique_ptr<CompiledOp>(new ProbeOp(std::move(id)));
+  }
   spec.name = op.name;
   switch (op.code) {
     case OpCode::kCheckExpectEq:
@@ -239,10 +293,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
       spec.max_ulp = static_cast<int64_t>(max_ulp);
       break;
     }
-    case OpCode::kCheckExpectSerializedEq:
-      return OpError(op, StatusCode::kUnimplemented,
-                     "check.expect_serialized_eq needs probe serialization, which is not "
-                     "implemented");
+    case OpCode::kCheckExpectSerializedEq: {
+      PLUGRT_ASSIGN_OR_RETURN(std::string id, ProbeId(op));
+      return std::unique_ptr<CompiledOp>(new SerializedEqOp(std::move(id)));
+    }
     default:
       return OpError(op, StatusCode::kUnimplemented, "unknown check");
   }

@@ -8,7 +8,9 @@
 #ifndef PLUGRT_CPU_EXEC_COMPILED_OP_H_
 #define PLUGRT_CPU_EXEC_COMPILED_OP_H_
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -30,6 +32,9 @@ struct ExecContext {
   // read values they capture from enclosing regions. Internal to the
   // interpreter; ops pass the context through unchanged.
   const void* frame = nullptr;
+  // Values recorded by interpreter.probe in this run, by probe id (for
+  // check.expect_serialized_eq). Program::Run provides one when unset.
+  std::map<std::string, Tensor, std::less<>>* probes = nullptr;
 };
 
 // A compiled region (one block): run it with the block's arguments, get the
