@@ -114,6 +114,17 @@ TEST(CollectiveHubTest, AMissingPeerTurnsIntoDeadlineExceeded) {
   EXPECT_FALSE(hub.abort_status().ok());
 }
 
+TEST(CollectiveHubTest, APeerThatFinishedWithoutComingFailsTheExchangeAtOnce) {
+  CollectiveHub hub(2, 1);  // the default, long timeout: this must not wait for it
+  StatusOr<std::vector<std::vector<Tensor>>> got = Status(StatusCode::kUnknown, "not run");
+  std::thread waiter([&] { got = hub.Exchange("my_op", {0, 1}, 0, {I64({1})}); });
+  hub.Finished(1);
+  waiter.join();
+  EXPECT_EQ(got.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(got.status().message().find("finished without entering"), std::string::npos)
+      << got.status().message();
+}
+
 // ---- process groups ----------------------------------------------------------
 
 std::vector<int64_t> GroupOf(GroupMode mode, std::vector<std::vector<int64_t>> groups,
@@ -269,6 +280,29 @@ module @m {
   }
 })");
   EXPECT_FALSE(results.ok());
+}
+
+TEST(RunParallelTest, ProcessesThatDisagreeAboutCollectivesFailFast) {
+  auto results = RunText(R"(
+module @m {
+  func.func @gathers() -> tensor<4xi64> {
+    %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %1 = "stablehlo.all_gather"(%0) {all_gather_dim = 0 : i64,
+        replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<4xi64>
+    return %1 : tensor<4xi64>
+  }
+  func.func @skips() -> tensor<4xi64> {
+    %0 = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+    return %0 : tensor<4xi64>
+  }
+  func.func @main() -> (tensor<4xi64>, tensor<4xi64>) {
+    %r:2 = "interpreter.run_parallel"() {programs = [[@gathers], [@skips]]}
+        : () -> (tensor<4xi64>, tensor<4xi64>)
+    return %r#0, %r#1 : tensor<4xi64>, tensor<4xi64>
+  }
+})");
+  EXPECT_EQ(results.status().code(), StatusCode::kFailedPrecondition)
+      << results.status().ToString();
 }
 
 TEST(RunParallelTest, ResultsComeInProcessOrder) {

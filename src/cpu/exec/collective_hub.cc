@@ -20,6 +20,7 @@ CollectiveHub::CollectiveHub(int64_t num_replicas, int64_t num_partitions,
     : num_replicas_(std::max<int64_t>(num_replicas, 1)),
       num_partitions_(std::max<int64_t>(num_partitions, 1)),
       timeout_(timeout),
+      finished_(static_cast<size_t>(num_replicas_ * num_partitions_), false),
       sequence_(static_cast<size_t>(num_replicas_ * num_partitions_)) {}
 
 StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
@@ -59,18 +60,36 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
   ++slot.arrived;
   if (slot.arrived == group.size()) changed_.notify_all();
 
+  // The members that have not deposited yet, as text.
+  auto missing = [&] {
+    std::string text;
+    for (size_t i = 0; i < group.size(); ++i) {
+      if (!slot.present[i]) text += StrCat(text.empty() ? "" : ", ", group[i]);
+    }
+    return text;
+  };
+  auto finished_member_missing = [&] {
+    for (size_t i = 0; i < group.size(); ++i) {
+      if (!slot.present[i] && finished_[static_cast<size_t>(group[i])]) return true;
+    }
+    return false;
+  };
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   while (slot.arrived < group.size() && aborted_.ok()) {
+    if (finished_member_missing()) {
+      aborted_ = FailedPrecondition("collective '", key, "' over processes ", GroupString(group),
+                                    ": process(es) ", missing(),
+                                    " finished without entering it (do all processes run the "
+                                    "same collectives in the same order?)");
+      changed_.notify_all();
+      break;
+    }
     if (changed_.wait_until(lock, deadline) == std::cv_status::timeout &&
         slot.arrived < group.size() && aborted_.ok()) {
-      std::string missing;
-      for (size_t i = 0; i < group.size(); ++i) {
-        if (!slot.present[i]) missing += StrCat(missing.empty() ? "" : ", ", group[i]);
-      }
       aborted_ = Status(
           StatusCode::kDeadlineExceeded,
           StrCat("collective '", key, "' over processes ", GroupString(group), ": process ",
-                 self, " waited ", timeout_.count(), " ms for process(es) ", missing,
+                 self, " waited ", timeout_.count(), " ms for process(es) ", missing(),
                  ", which never arrived (do all processes run the same collectives in the "
                  "same order?)"));
       changed_.notify_all();
@@ -91,6 +110,13 @@ bool CollectiveHub::Abort(const Status& reason) {
   aborted_ = reason.ok() ? Status(StatusCode::kAborted, "collectives aborted") : reason;
   changed_.notify_all();
   return true;
+}
+
+void CollectiveHub::Finished(int64_t self) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (self < 0 || self >= num_processes()) return;
+  finished_[static_cast<size_t>(self)] = true;
+  changed_.notify_all();
 }
 
 Status CollectiveHub::abort_status() const {

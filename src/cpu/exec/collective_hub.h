@@ -59,6 +59,10 @@ class CollectiveHub {
   // at once: a process that fails calls this so that its peers do not wait
   // for it. The first reason wins; returns whether this call was the first.
   bool Abort(const Status& reason);
+  // Process `self` has finished its program: a peer still waiting for it in
+  // an exchange would wait forever, so such exchanges fail (and abort the
+  // hub) at once instead of at the timeout.
+  void Finished(int64_t self);
   // OK until aborted, then the first abort reason.
   Status abort_status() const;
 
@@ -79,6 +83,7 @@ class CollectiveHub {
   std::condition_variable changed_;
   Status aborted_;
   std::map<SlotKey, Slot> slots_;
+  std::vector<bool> finished_;  // per process
   // Per process: how many exchanges it has entered per (key, group).
   std::vector<std::map<std::pair<std::string, std::vector<int64_t>>, int64_t>> sequence_;
 };

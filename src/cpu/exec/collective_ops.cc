@@ -552,9 +552,11 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveBroadcast(const shlo::Ope
     std::vector<int64_t> roots(data_count, 0);
     if (dynamic_root) {
       const std::vector<int64_t> values = ToDomain<int64_t>(mine.back());
-      for (size_t i = 0; i < data_count; ++i) {
-        roots[i] = values.size() == 1 ? values[0] : values.at(i);
+      if (values.size() != 1 && values.size() != data_count) {
+        return InvalidArgument("the root operand has ", values.size(), " elements, expected ",
+                               data_count);
       }
+      for (size_t i = 0; i < data_count; ++i) roots[i] = values[values.size() == 1 ? 0 : i];
       mine.pop_back();
     }
     PLUGRT_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> group, FindGroup(spec, ctx));

@@ -279,6 +279,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
     case OpCode::kUnknown:
       if (op.name == "interpreter.run_parallel") return CompileRunParallelOp(op, context);
       if (op.name == "interpreter.probe") return CompileCheckOp(op, context);
+      if (op.name == "stablehlo.collective_reduce") return CompileCollectiveOp(op, context);
       if (op.name.rfind("chlo.", 0) == 0) {
         return OpError(op, StatusCode::kUnimplemented,
                        "CHLO ops must be lowered to StableHLO before execution; this op has no "

@@ -4,7 +4,7 @@
 // Operands go to the processes in order (each takes as many as its function
 // has inputs); the results are the processes' results, concatenated in
 // process order.
-#include <mutex>
+#include <exception>
 #include <thread>
 #include <utility>
 
@@ -34,8 +34,6 @@ class RunParallelOp final : public CompiledOp {
     }
     CollectiveHub hub(num_replicas_, num_partitions_);
     std::vector<Results> results(count, Status(StatusCode::kUnknown, "did not run"));
-    std::mutex mutex;
-    size_t first_failure = count;
 
     auto run = [&](size_t p) {
       ExecContext context;
@@ -45,22 +43,24 @@ class RunParallelOp final : public CompiledOp {
       context.num_partitions = num_partitions_;
       context.collectives = &hub;
       context.frame = nullptr;  // a callee sees only its arguments
-      std::vector<RtValue> arguments(
-          operands.begin() + static_cast<std::ptrdiff_t>(p * arguments_per_process_),
-          operands.begin() + static_cast<std::ptrdiff_t>((p + 1) * arguments_per_process_));
-      results[p] = programs_[p]->Run(std::move(arguments), context);
-      if (!results[p].ok()) {
-        const Status& error = results[p].status();
-        // Wake the peers waiting for this process; remember who failed first
-        // so that the error reported is the cause, not an echo of it.
-        Status reason(error.code(), StrCat("process (replica ", context.replica_id,
-                                           ", partition ", context.partition_id,
-                                           "): ", error.message()));
-        if (hub.Abort(reason)) {
-          std::lock_guard<std::mutex> lock(mutex);
-          first_failure = p;
-        }
+      try {
+        std::vector<RtValue> arguments(
+            operands.begin() + static_cast<std::ptrdiff_t>(p * arguments_per_process_),
+            operands.begin() + static_cast<std::ptrdiff_t>((p + 1) * arguments_per_process_));
+        results[p] = programs_[p]->Run(std::move(arguments), context);
+      } catch (const std::exception& e) {
+        // Nothing may escape a thread (it would terminate the process).
+        results[p] = Internal("unexpected exception: ", e.what());
       }
+      if (!results[p].ok()) {
+        // Wake the peers waiting for this process. The hub keeps the first
+        // reason, so the run reports the cause rather than its echoes.
+        const Status& error = results[p].status();
+        hub.Abort(Status(error.code(),
+                         StrCat("process (replica ", context.replica_id, ", partition ",
+                                context.partition_id, "): ", error.message())));
+      }
+      hub.Finished(static_cast<int64_t>(p));  // after any Abort: the cause comes first
     };
 
     if (count == 1) {
@@ -78,10 +78,7 @@ class RunParallelOp final : public CompiledOp {
       }
       for (std::thread& thread : threads) thread.join();
     }
-
-    Status failure = hub.abort_status();
-    if (first_failure < count) return hub.abort_status();
-    if (!failure.ok()) return failure;  // e.g. no thread could start
+    PLUGRT_RETURN_IF_ERROR(hub.abort_status());
 
     std::vector<RtValue> all;
     for (Results& process : results) {
