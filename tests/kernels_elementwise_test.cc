@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -365,7 +366,7 @@ TEST(ConvertTest, IntsBoolsComplexAndNarrowFloats) {
   EXPECT_EQ(Values<uint64_t>(zi), (std::vector<uint64_t>{0, 2}));
   Tensor zb(ElementType::kI1, {2});
   ConvertElements(z, zb);
-  EXPECT_EQ(Values<uint8_t>(zb), (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(Values<uint8_t>(zb), (std::vector<uint8_t>{0, 1}));  // real part only
   // Float to narrow float rounds once, with each format's overflow rule.
   Tensor big = Make<float>(ElementType::kF32, {1000.0f, 1.0f});
   Tensor e4(ElementType::kF8E4M3FN, {2});
@@ -407,6 +408,13 @@ TEST(BitcastConvertTest, SameAndDifferentWidths) {
   Tensor u4(ElementType::kUI4, {1, 2});
   ASSERT_TRUE(BitcastConvertElements(nib, u4).ok());
   EXPECT_EQ(Values<uint8_t>(u4), (std::vector<uint8_t>{15, 9}));
+  // i1 <-> wider types: one bit per i1 element, lowest first.
+  Tensor bits(ElementType::kI1, {8});
+  ASSERT_TRUE(BitcastConvertElements(Make<uint8_t>(ElementType::kUI8, {0xA1}, true), bits).ok());
+  EXPECT_EQ(Values<uint8_t>(bits), (std::vector<uint8_t>{1, 0, 0, 0, 0, 1, 0, 1}));
+  Tensor byte(ElementType::kUI8, {});
+  ASSERT_TRUE(BitcastConvertElements(bits, byte).ok());
+  EXPECT_EQ(Values<uint8_t>(byte)[0], 0xA1);
   Tensor wrong(ElementType::kSI32, {2});
   EXPECT_FALSE(BitcastConvertElements(f, wrong).ok());
 }
@@ -431,6 +439,11 @@ TEST(ReducePrecisionTest, MantissaAndExponent) {
   EXPECT_TRUE(std::isinf(v[2]));
   EXPECT_EQ(v[3], 0.0f);
   EXPECT_EQ(v[0], 1.0f + std::ldexp(1.0f, -8));  // exact with 10 mantissa bits
+  // No mantissa bits: NaN becomes infinity of its sign.
+  Tensor d = Make<double>(ElementType::kF64, {std::bit_cast<double>(uint64_t{0x7FFFFFFFFFFFFFFF})});
+  Tensor dout(ElementType::kF64, {1});
+  GetReducePrecisionKernel(ElementType::kF64)(d, 5, 0, dout);
+  EXPECT_EQ(std::bit_cast<uint64_t>(Values<double>(dout)[0]), 0x7FF0000000000000u);
   EXPECT_EQ(GetReducePrecisionKernel(ElementType::kSI32), nullptr);
 }
 

@@ -422,7 +422,7 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
       const ElementType t = operand_type(0);
       const int in_bits = shlo::BitWidth(t);
       const int out_bits = shlo::BitWidth(plan.result_type);
-      if ((in_bits == 1) != (out_bits == 1) || (in_bits % out_bits != 0 && out_bits % in_bits != 0)) {
+      if (in_bits % out_bits != 0 && out_bits % in_bits != 0) {
         return OpError(op, StatusCode::kInvalidArgument,
                        StrCat("cannot bitcast ", shlo::ElementTypeName(t), " to ",
                               shlo::ElementTypeName(plan.result_type)));

@@ -86,7 +86,7 @@ void StoreLoop(const CanonBlock& block, int64_t count, typename Traits<Out>::Sto
       if constexpr (K == Canon::kSigned) v = block.s[i] != 0;
       else if constexpr (K == Canon::kUnsigned) v = block.u[i] != 0;
       else if constexpr (K == Canon::kReal) v = block.f[i] != 0;
-      else v = block.c[i] != std::complex<double>(0);
+      else v = block.c[i].real() != 0;  // like complex -> int: the real part
     } else if constexpr (IsIntT(Out)) {
       // Integer to integer keeps the low bits (two's complement wrap).
       if constexpr (K == Canon::kSigned) v = static_cast<C>(block.s[i]);

@@ -17,7 +17,7 @@ using namespace kernels;  // NOLINT: kernel-internal helpers
 // mantissa bits. Mantissa: round to nearest even at `man` bits. Exponent:
 // values above the reduced range become infinity, values at or below its
 // smallest normal exponent become zero (the reduced format has no
-// subnormals). NaN stays NaN unless no mantissa bits are left.
+// subnormals). NaN stays NaN unless no mantissa bits are left (then infinity).
 uint64_t ReduceBits(uint64_t bits, int src_exp, int src_man, int exp, int man) {
   const uint64_t sign_mask = uint64_t{1} << (src_exp + src_man);
   const uint64_t exp_mask = ((uint64_t{1} << src_exp) - 1) << src_man;
@@ -43,7 +43,10 @@ uint64_t ReduceBits(uint64_t bits, int src_exp, int src_man, int exp, int man) {
       x = signed_zero;
     }
   }
-  if (is_nan && man > 0) return bits;
+  if (is_nan) {
+    // With no mantissa bits left a NaN cannot be told from infinity.
+    return man > 0 ? bits : (bits & sign_mask) | exp_mask;
+  }
   return x;
 }
 
