@@ -179,6 +179,13 @@ PLUGRT_INSTANTIATE_DOMAIN_(int64_t)
 PLUGRT_INSTANTIATE_DOMAIN_(uint64_t)
 #undef PLUGRT_INSTANTIATE_DOMAIN_
 
+
+StepRounding ElementStepRounding(ElementType type) {
+  if (type == ElementType::kF32 || type == ElementType::kC64) return StepRounding::kFloat;
+  if (shlo::IsFloat(type) && type != ElementType::kF64) return StepRounding::kElement;
+  return StepRounding::kNone;
+}
+
 Domain DomainOf(ElementType type) {
   if (shlo::IsComplex(type)) return Domain::kComplex;
   if (shlo::IsFloat(type)) return Domain::kReal;

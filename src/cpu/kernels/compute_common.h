@@ -12,10 +12,12 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "common/status.h"
 #include "cpu/kernels/tensor.h"
+#include "stablehlo/float_format.h"
 
 namespace plugrt::cpu {
 
@@ -35,6 +37,32 @@ Tensor FromDomain(ElementType type, std::vector<int64_t> dims, const std::vector
 // The domain a result type computes in.
 enum class Domain { kReal, kComplex, kSigned, kUnsigned };
 Domain DomainOf(ElementType type);
+
+// Rounding applied after every arithmetic step of an accumulation, so a
+// wide domain reproduces arithmetic in a narrower type: kNone (the domain's
+// own precision), kFloat (IEEE single; exact emulation of float adds and
+// multiplies in double), kElement (the element type's own format, e.g.
+// bf16, through EncodeFloat/DecodeFloat).
+enum class StepRounding { kNone, kFloat, kElement };
+
+template <StepRounding R, typename D>
+inline D RoundStep(D v, ElementType type) {
+  if constexpr (R == StepRounding::kNone || std::is_integral_v<D>) {
+    return v;
+  } else if constexpr (std::is_same_v<D, Complex>) {
+    return Complex(RoundStep<R, double>(v.real(), type), RoundStep<R, double>(v.imag(), type));
+  } else if constexpr (R == StepRounding::kFloat) {
+    return static_cast<double>(static_cast<float>(v));
+  } else {
+    ElementType real = shlo::IsComplex(type) ? shlo::ComplexComponent(type) : type;
+    return shlo::DecodeFloat(real, shlo::EncodeFloat(real, v));
+  }
+}
+
+// The rounding that makes arithmetic in `type` exact for real and complex
+// floats: kNone for f64/c128 and integers, kFloat for f32/c64, kElement for
+// narrower floats.
+StepRounding ElementStepRounding(ElementType type);
 
 // A scalar body (reduce, sort comparator, map, select, scatter): rank-0
 // tensors in, rank-0 tensors out.

@@ -29,7 +29,7 @@ Status CheckDimensionSet(int64_t a, int64_t b, const std::vector<int64_t>& spati
   return OkStatus();
 }
 
-template <typename D>
+template <typename D, StepRounding R>
 Tensor ConvolutionIn(const Tensor& lhs, const Tensor& rhs, const ConvolutionConfig& c,
                      ElementType result_type, const std::vector<int64_t>& out_dims) {
   const size_t ns = c.input_spatial_dimensions.size();
@@ -95,7 +95,8 @@ Tensor ConvolutionIn(const Tensor& lhs, const Tensor& rhs, const ConvolutionConf
         const int64_t rf = rs[c.kernel_input_feature_dimension];
         lhs_off += feature_group * in_features * lf;
         for (int64_t f = 0; f < in_features; ++f) {
-          acc = acc + a[lhs_off + f * lf] * b[rhs_off + f * rf];
+          acc = RoundStep<R>(acc + RoundStep<R>(a[lhs_off + f * lf] * b[rhs_off + f * rf], result_type),
+                             result_type);
         }
       }
       NextIndex(k, kernel_sizes);
@@ -177,12 +178,22 @@ StatusOr<std::vector<int64_t>> ConvolutionResultDims(const std::vector<int64_t>&
 Tensor Convolution(const Tensor& lhs, const Tensor& rhs, const ConvolutionConfig& config,
                    ElementType result_type) {
   std::vector<int64_t> out_dims = ConvolutionResultDims(lhs.dims(), rhs.dims(), config).value();
+  // As dot_general: double for f64/c128, single precision steps otherwise.
+  const bool wide = result_type == ElementType::kF64 || result_type == ElementType::kC128;
   switch (DomainOf(result_type)) {
-    case Domain::kReal: return ConvolutionIn<double>(lhs, rhs, config, result_type, out_dims);
-    case Domain::kComplex: return ConvolutionIn<Complex>(lhs, rhs, config, result_type, out_dims);
+    case Domain::kReal:
+      return wide ? ConvolutionIn<double, StepRounding::kNone>(lhs, rhs, config, result_type,
+                                                               out_dims)
+                  : ConvolutionIn<double, StepRounding::kFloat>(lhs, rhs, config, result_type,
+                                                                out_dims);
+    case Domain::kComplex:
+      return wide ? ConvolutionIn<Complex, StepRounding::kNone>(lhs, rhs, config, result_type,
+                                                                out_dims)
+                  : ConvolutionIn<Complex, StepRounding::kFloat>(lhs, rhs, config, result_type,
+                                                                 out_dims);
     default: break;
   }
-  return ConvolutionIn<uint64_t>(lhs, rhs, config, result_type, out_dims);
+  return ConvolutionIn<uint64_t, StepRounding::kNone>(lhs, rhs, config, result_type, out_dims);
 }
 
 }  // namespace plugrt::cpu

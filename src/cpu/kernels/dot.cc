@@ -43,12 +43,15 @@ std::vector<D> Permute(const std::vector<D>& values, const std::vector<int64_t>&
   return out;
 }
 
-template <typename D>
-D MulAdd(D acc, D a, D b) {
-  return acc + a * b;  // D is double, Complex or uint64_t (wraps)
+// acc + a * b with the product and the sum each rounded as arithmetic in
+// the accumulation type would (D is double, Complex or uint64_t, which
+// wraps).
+template <typename D, StepRounding R>
+D MulAdd(D acc, D a, D b, ElementType type) {
+  return RoundStep<R>(acc + RoundStep<R>(a * b, type), type);
 }
 
-template <typename D>
+template <typename D, StepRounding R>
 Tensor DotIn(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dd,
              ElementType result_type, const std::vector<int64_t>& result_dims) {
   std::vector<int64_t> lhs_free = FreeDims(lhs.rank(), dd.lhs_batching, dd.lhs_contracting);
@@ -78,7 +81,7 @@ Tensor DotIn(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dd,
       for (int64_t q = 0; q < k; ++q) {
         const D aiq = ap[i * k + q];
         const D* brow = bp + q * n;
-        for (int64_t j = 0; j < n; ++j) crow[j] = MulAdd(crow[j], aiq, brow[j]);
+        for (int64_t j = 0; j < n; ++j) crow[j] = MulAdd<D, R>(crow[j], aiq, brow[j], result_type);
       }
     }
   }
@@ -137,14 +140,22 @@ StatusOr<std::vector<int64_t>> DotResultDims(const std::vector<int64_t>& lhs_dim
 Tensor DotGeneral(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
                   ElementType result_type) {
   std::vector<int64_t> result_dims = DotResultDims(lhs.dims(), rhs.dims(), dims).value();
+  // f64 and c128 accumulate in double; every other float type in single
+  // precision (narrow types are widened to f32 for the products, as XLA
+  // does), rounding each step so results match float arithmetic.
+  const bool wide = result_type == ElementType::kF64 || result_type == ElementType::kC128;
   switch (DomainOf(result_type)) {
-    case Domain::kReal: return DotIn<double>(lhs, rhs, dims, result_type, result_dims);
-    case Domain::kComplex: return DotIn<Complex>(lhs, rhs, dims, result_type, result_dims);
+    case Domain::kReal:
+      return wide ? DotIn<double, StepRounding::kNone>(lhs, rhs, dims, result_type, result_dims)
+                  : DotIn<double, StepRounding::kFloat>(lhs, rhs, dims, result_type, result_dims);
+    case Domain::kComplex:
+      return wide ? DotIn<Complex, StepRounding::kNone>(lhs, rhs, dims, result_type, result_dims)
+                  : DotIn<Complex, StepRounding::kFloat>(lhs, rhs, dims, result_type, result_dims);
     default: break;
   }
   // Integers and i1: sign-extended operands multiply and add modulo 2^64,
   // whose low bits are the result type's wrapped value (nonzero -> true for i1).
-  return DotIn<uint64_t>(lhs, rhs, dims, result_type, result_dims);
+  return DotIn<uint64_t, StepRounding::kNone>(lhs, rhs, dims, result_type, result_dims);
 }
 
 }  // namespace plugrt::cpu

@@ -8,21 +8,26 @@
 namespace plugrt::cpu {
 namespace {
 
+// Transforms run in extended precision so f64 results keep (nearly) full
+// accuracy even for the O(n^2) path of non-power-of-two lengths.
+using Wide = std::complex<long double>;
+
 // e^(sign * 2 pi i * k / n), with k reduced mod n first so large products
 // keep full precision.
-Complex Twiddle(int64_t k, int64_t n, double sign) {
-  double angle = sign * 2.0 * std::numbers::pi * static_cast<double>(k % n) / static_cast<double>(n);
-  return Complex(std::cos(angle), std::sin(angle));
+Wide Twiddle(int64_t k, int64_t n, long double sign) {
+  long double angle = sign * 2.0L * std::numbers::pi_v<long double> *
+                      static_cast<long double>(k % n) / static_cast<long double>(n);
+  return Wide(std::cos(angle), std::sin(angle));
 }
 
 // In-place unnormalised transform of `x` (sign -1 forward, +1 inverse).
-void Transform1D(std::vector<Complex>& x, double sign) {
+void Transform1D(std::vector<Wide>& x, long double sign) {
   const int64_t n = static_cast<int64_t>(x.size());
   if (n <= 1) return;
   if ((n & (n - 1)) != 0) {
-    std::vector<Complex> out(x.size());
+    std::vector<Wide> out(x.size());
     for (int64_t k = 0; k < n; ++k) {
-      Complex sum = 0;
+      Wide sum = 0;
       for (int64_t j = 0; j < n; ++j) sum += x[j] * Twiddle(j * k, n, sign);
       out[k] = sum;
     }
@@ -40,8 +45,8 @@ void Transform1D(std::vector<Complex>& x, double sign) {
     const int64_t half = len / 2;
     for (int64_t start = 0; start < n; start += len) {
       for (int64_t j = 0; j < half; ++j) {
-        Complex w = Twiddle(j, len, sign);
-        Complex u = x[start + j], v = x[start + j + half] * w;
+        Wide w = Twiddle(j, len, sign);
+        Wide u = x[start + j], v = x[start + j + half] * w;
         x[start + j] = u + v;
         x[start + j + half] = u - v;
       }
@@ -55,12 +60,15 @@ void TransformAlong(std::vector<Complex>& data, const std::vector<int64_t>& dims
   const int64_t length = dims[dim];
   const int64_t stride = RowMajorStrides(dims)[dim];
   const int64_t total = NumElements(dims);
-  std::vector<Complex> line(static_cast<size_t>(length));
+  std::vector<Wide> line(static_cast<size_t>(length));
   for (int64_t start = 0; start < total; ++start) {
     if ((start / stride) % length != 0) continue;
-    for (int64_t i = 0; i < length; ++i) line[i] = data[start + i * stride];
+    for (int64_t i = 0; i < length; ++i) line[i] = Wide(data[start + i * stride]);
     Transform1D(line, sign);
-    for (int64_t i = 0; i < length; ++i) data[start + i * stride] = line[i];
+    for (int64_t i = 0; i < length; ++i) {
+      data[start + i * stride] = Complex(static_cast<double>(line[i].real()),
+                                         static_cast<double>(line[i].imag()));
+    }
   }
 }
 

@@ -183,20 +183,38 @@ Status ForEachWindowElement(const std::vector<int64_t>& operand_dims, const Wind
   return OkStatus();
 }
 
-template <typename D, ReduceKind K>
-std::vector<D> ReduceWindowLoop(const Tensor& input, const Tensor& init,
-                                const WindowGeometry& window,
-                                const std::vector<int64_t>& result_dims) {
+// Each step rounds to the element type, as the body's op on that type
+// would: windows are small and their order is fixed, so this reproduces the
+// spec's results bit for bit for narrow floats too.
+template <typename D, ReduceKind K, StepRounding R>
+std::vector<D> ReduceWindowLoopRounded(const Tensor& input, const Tensor& init,
+                                       const WindowGeometry& window,
+                                       const std::vector<int64_t>& result_dims) {
+  const ElementType type = init.type();
   std::vector<D> in = ToDomain<D>(input);
   const D init_value = ToDomain<D>(init)[0];
   std::vector<D> out(static_cast<size_t>(NumElements(result_dims)), init_value);
   Status ignored = ForEachWindowElement(input.dims(), window, result_dims,
                                         [&](int64_t o, int64_t i) {
-                                          out[o] = Apply<D, K>(out[o], i < 0 ? init_value : in[i]);
+                                          out[o] = RoundStep<R>(Apply<D, K>(out[o], i < 0 ? init_value : in[i]), type);
                                           return OkStatus();
                                         });
   ignored.IgnoreError();  // the callback never fails
   return out;
+}
+
+template <typename D, ReduceKind K>
+std::vector<D> ReduceWindowLoop(const Tensor& input, const Tensor& init,
+                                const WindowGeometry& window,
+                                const std::vector<int64_t>& result_dims) {
+  switch (ElementStepRounding(init.type())) {
+    case StepRounding::kNone:
+      return ReduceWindowLoopRounded<D, K, StepRounding::kNone>(input, init, window, result_dims);
+    case StepRounding::kFloat:
+      return ReduceWindowLoopRounded<D, K, StepRounding::kFloat>(input, init, window, result_dims);
+    case StepRounding::kElement: break;
+  }
+  return ReduceWindowLoopRounded<D, K, StepRounding::kElement>(input, init, window, result_dims);
 }
 
 template <typename D>
