@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-// The CLI's sources are compiled into this test directly.
-#include "../tools/array_format.cc"
-#include "../tools/element_decode.cc"
+// The CLI's pieces, from the plugrt_tools library.
+#include "tools/array_format.h"
+#include "tools/element_decode.h"
 
 namespace plugrt::tools {
 namespace {

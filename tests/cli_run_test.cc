@@ -9,9 +9,9 @@
 
 #include "testutil/run_command.h"
 
-// .npy writing and reading for the test's own files: the CLI's sources.
-#include "../tools/element_decode.cc"
-#include "../tools/npy.cc"
+// .npy writing and reading for the test's own files, from plugrt_tools.
+#include "tools/element_decode.h"
+#include "tools/npy.h"
 
 namespace plugrt::testing {
 namespace {

@@ -10,10 +10,9 @@
 #include "client/element_type.h"
 #include "testutil/plugin_env.h"
 
-// The CLI's sources are compiled into this test directly (the plugrt
-// executable is their only other home).
-#include "../tools/element_decode.cc"
-#include "../tools/npy.cc"
+// The CLI's pieces, from the plugrt_tools library.
+#include "tools/element_decode.h"
+#include "tools/npy.h"
 
 namespace plugrt::tools {
 namespace {

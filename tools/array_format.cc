@@ -1,6 +1,4 @@
-// Sibling headers by plain name: tests compile this file directly, without
-// the source root on their include path.
-#include "array_format.h"
+#include "tools/array_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,7 +7,7 @@
 #include <unordered_map>
 
 #include "client/element_type.h"
-#include "element_decode.h"
+#include "tools/element_decode.h"
 
 namespace plugrt::tools {
 namespace {

@@ -1,6 +1,4 @@
-// Sibling headers by plain name: tests compile this file directly, without
-// the source root on their include path.
-#include "element_decode.h"
+#include "tools/element_decode.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,6 +1,4 @@
-// Sibling headers by plain name: tests compile this file directly, without
-// the source root on their include path.
-#include "npy.h"
+#include "tools/npy.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +9,7 @@
 #include <sstream>
 
 #include "client/element_type.h"
-#include "element_decode.h"
+#include "tools/element_decode.h"
 
 namespace plugrt::tools {
 namespace {
