@@ -5,11 +5,15 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string_view>
 #include <vector>
 
+#include "cpu/exec/program.h"
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/index_values.h"
 #include "cpu/kernels/strided_copy.h"
+#include "stablehlo/parser.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -265,6 +269,61 @@ TEST(StridedCopy, OddElementSizeAndFill) {
   EXPECT_EQ(filled, std::vector<int32_t>(5, 42));
   EXPECT_FALSE(CheckedElementCount({int64_t{1} << 30, int64_t{1} << 30}).ok());
   EXPECT_EQ(*CheckedElementCount({3, 0, int64_t{1} << 62}), 0);
+}
+
+// Parses, compiles and runs a program with no arguments.
+StatusOr<std::vector<RtValue>> RunProgram(std::string_view text) {
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ParseModule(text, "test.mlir"));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
+                          Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module))));
+  ExecContext context;
+  return program->Run({}, context);
+}
+
+TEST(DataMovementOps, DeprecatedBroadcastRealDynamicSliceAndSetDimensionSize) {
+  auto r = RunProgram(R"(
+func.func @main() -> (tensor<2x3xi64>, tensor<2xi64>, tensor<3xi64>, tensor<i32>) {
+  %v = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %0 = "stablehlo.broadcast"(%v) {broadcast_sizes = array<i64: 2>}
+    : (tensor<3xi64>) -> tensor<2x3xi64>
+  %start = stablehlo.constant dense<[0]> : tensor<1xi64>
+  %limit = stablehlo.constant dense<[3]> : tensor<1xi64>
+  %strides = stablehlo.constant dense<[2]> : tensor<1xi64>
+  %1 = "stablehlo.real_dynamic_slice"(%v, %start, %limit, %strides)
+    : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %size = stablehlo.constant dense<3> : tensor<i32>
+  %2 = "stablehlo.set_dimension_size"(%v, %size) {dimension = 0 : i64}
+    : (tensor<3xi64>, tensor<i32>) -> tensor<3xi64>
+  %3 = "stablehlo.get_dimension_size"(%0) {dimension = 1 : i64} : (tensor<2x3xi64>) -> tensor<i32>
+  func.return %0, %1, %2, %3 : tensor<2x3xi64>, tensor<2xi64>, tensor<3xi64>, tensor<i32>
+})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 4u);
+  EXPECT_EQ(I64Values((*r)[0].tensor), (std::vector<int64_t>{1, 2, 3, 1, 2, 3}));
+  EXPECT_EQ(I64Values((*r)[1].tensor), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(I64Values((*r)[2].tensor), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(Values<int32_t>((*r)[3].tensor), (std::vector<int32_t>{3}));
+}
+
+TEST(DataMovementOps, WrongResultTypeIsAnError) {
+  auto r = RunProgram(R"(
+func.func @main() -> tensor<2x2xi64> {
+  %v = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %0 = stablehlo.transpose %v, dims = [1, 0] : (tensor<2x3xi64>) -> tensor<2x2xi64>
+  func.return %0 : tensor<2x2xi64>
+})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("stablehlo.transpose"), std::string::npos)
+      << r.status().message();
+  auto missing = RunProgram(R"(
+func.func @main() -> tensor<3xi64> {
+  %v = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %0 = "stablehlo.reverse"(%v) : (tensor<3xi64>) -> tensor<3xi64>
+  func.return %0 : tensor<3xi64>
+})");
+  EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -5,9 +5,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string_view>
 #include <vector>
 
+#include "cpu/exec/program.h"
 #include "cpu/kernels/gather_scatter.h"
+#include "stablehlo/parser.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -301,6 +305,128 @@ TEST(TorchIndexSelect, SelectsRowsAndBatches) {
 
   EXPECT_FALSE(TorchIndexSelect(operand, I64({1}, {0}), 2, 0).ok());
   EXPECT_FALSE(TorchIndexSelect(batched, I64({3, 1}, {0, 0, 0}), 1, 1).ok());
+}
+
+// Parses, compiles and runs a program with no arguments.
+StatusOr<std::vector<RtValue>> RunProgram(std::string_view text) {
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ParseModule(text, "test.mlir"));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
+                          Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module))));
+  ExecContext context;
+  return program->Run({}, context);
+}
+
+TEST(ScatterOp, RunsTheUpdateRegionPerElement) {
+  auto r = RunProgram(R"(
+func.func @main() -> tensor<4xi64> {
+  %input = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %indices = stablehlo.constant dense<[[3], [0], [3]]> : tensor<3x1xi64>
+  %updates = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
+  %0 = "stablehlo.scatter"(%input, %indices, %updates) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %m = stablehlo.multiply %a, %b : tensor<i64>
+    stablehlo.return %m : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4xi64>, tensor<3x1xi64>, tensor<3xi64>) -> tensor<4xi64>
+  func.return %0 : tensor<4xi64>
+})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ(I64Values((*r)[0].tensor), (std::vector<int64_t>{20, 2, 3, 1200}));
+}
+
+TEST(ScatterOp, VariadicRegionAndReplaceRegion) {
+  // Two inputs whose region keeps the larger update pair (argmax-like), and
+  // a plain overwrite region.
+  auto r = RunProgram(R"(
+func.func @main() -> (tensor<3xf32>, tensor<3xi32>, tensor<3xi32>) {
+  %v = stablehlo.constant dense<[0.0, 0.0, 0.0]> : tensor<3xf32>
+  %i = stablehlo.constant dense<[-1, -1, -1]> : tensor<3xi32>
+  %idx = stablehlo.constant dense<[[1], [1], [2]]> : tensor<3x1xi32>
+  %uv = stablehlo.constant dense<[5.0, 7.0, 1.0]> : tensor<3xf32>
+  %ui = stablehlo.constant dense<[10, 11, 12]> : tensor<3xi32>
+  %0:2 = "stablehlo.scatter"(%v, %i, %idx, %uv, %ui) ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = stablehlo.compare GT, %b, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nv = stablehlo.select %gt, %b, %a : tensor<i1>, tensor<f32>
+    %ni = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+    stablehlo.return %nv, %ni : tensor<f32>, tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<3xf32>, tensor<3xi32>, tensor<3x1xi32>, tensor<3xf32>, tensor<3xi32>)
+    -> (tensor<3xf32>, tensor<3xi32>)
+  %1 = "stablehlo.scatter"(%i, %idx, %ui) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<3xi32>, tensor<3x1xi32>, tensor<3xi32>) -> tensor<3xi32>
+  func.return %0#0, %0#1, %1 : tensor<3xf32>, tensor<3xi32>, tensor<3xi32>
+})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ(Values<float>((*r)[0].tensor), (std::vector<float>{0, 7, 1}));
+  EXPECT_EQ(Values<int32_t>((*r)[1].tensor), (std::vector<int32_t>{-1, 11, 12}));
+  EXPECT_EQ(Values<int32_t>((*r)[2].tensor), (std::vector<int32_t>{-1, 11, 12}));
+}
+
+TEST(ScatterOp, BadDimensionNumbersFailAtCompileTime) {
+  auto r = RunProgram(R"(
+func.func @main() -> tensor<4xi64> {
+  %input = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %indices = stablehlo.constant dense<[[3], [0]]> : tensor<2x1xi64>
+  %updates = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
+  %0 = "stablehlo.scatter"(%input, %indices, %updates) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    stablehlo.return %b : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4xi64>, tensor<2x1xi64>, tensor<3xi64>) -> tensor<4xi64>
+  func.return %0 : tensor<4xi64>
+})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("stablehlo.scatter"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(GatherOp, ChecksTheResultTypeAtCompileTime) {
+  auto r = RunProgram(R"(
+func.func @main() -> tensor<2xi64> {
+  %operand = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
+  %indices = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+  %0 = "stablehlo.gather"(%operand, %indices) {dimension_numbers = #stablehlo.gather<
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1>} : (tensor<3xi64>, tensor<2x1xi32>) -> tensor<2xi64>
+  func.return %0 : tensor<2xi64>
+})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(I64Values((*r)[0].tensor), (std::vector<int64_t>{30, 10}));
+  auto bad = RunProgram(R"(
+func.func @main() -> tensor<3xi64> {
+  %operand = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
+  %indices = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+  %0 = "stablehlo.gather"(%operand, %indices) {dimension_numbers = #stablehlo.gather<
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1>} : (tensor<3xi64>, tensor<2x1xi32>) -> tensor<3xi64>
+  func.return %0 : tensor<3xi64>
+})");
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(TorchIndexSelectOp, GenericForm) {
+  auto r = RunProgram(R"(
+func.func @main() -> tensor<2x2xi64> {
+  %operand = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %index = stablehlo.constant dense<[[0, 2], [1, 1]]> : tensor<2x2xi32>
+  %0 = "stablehlo.torch_index_select"(%operand, %index) {dim = 1 : i64, batch_dims = 1 : i64}
+    : (tensor<2x3xi64>, tensor<2x2xi32>) -> tensor<2x2xi64>
+  func.return %0 : tensor<2x2xi64>
+})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(I64Values((*r)[0].tensor), (std::vector<int64_t>{1, 3, 5, 5}));
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ struct ConformanceOptions {
   std::string json_path;
   bool verbose = false;
   std::optional<int> fail_below;
+  std::optional<int> sections_below;
 };
 
 struct SectionResult {
@@ -439,6 +440,11 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
               << *options.fail_below << "\n";
     return 1;
   }
+  if (options.sections_below && sections_passed < *options.sections_below) {
+    std::cerr << "plugrt conformance: " << sections_passed
+              << " sections passed, below --sections-below " << *options.sections_below << "\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -459,6 +465,10 @@ void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
   command->add_option("--json", options->json_path, "also write the results as JSON to FILE");
   command->add_option("--fail-below", options->fail_below,
                       "exit 1 if fewer than N files pass")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--sections-below", options->sections_below,
+                      "exit 1 if fewer than N sections pass (a file without `// -----` "
+                      "is one section)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--verbose,-v", options->verbose,
                     "report each file as it finishes and every failing section");

@@ -426,10 +426,18 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
     }
     case OpCode::kReshape:
     case OpCode::kDynamicReshape: {
-      PLUGRT_RETURN_IF_ERROR(CheckOperands(op, op.code == OpCode::kReshape ? 1 : 2));
+      const bool dynamic = op.code == OpCode::kDynamicReshape;
+      PLUGRT_RETURN_IF_ERROR(CheckOperands(op, dynamic ? 2 : 1));
       PLUGRT_ASSIGN_OR_RETURN(shlo::Type type, ResultType(op));
-      return MakeOp([type](const Operands& in, ExecContext&) -> Results {
+      return MakeOp([type, dynamic](const Operands& in, ExecContext&) -> Results {
         PLUGRT_ASSIGN_OR_RETURN(const Tensor* operand, In(in, 0));
+        if (dynamic) {
+          PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ListOperand(in, 1));
+          if (shape != type.dims()) {
+            return InvalidArgument("output_shape operand disagrees with the result type ",
+                                   type.ToString());
+          }
+        }
         return One(Reshape(*operand, type.dims()), type);
       });
     }
