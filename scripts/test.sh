@@ -13,7 +13,7 @@ scripts/build.sh build
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
 if [ "$SANITIZE" = 1 ]; then
-  scripts/build.sh build-asan -DPLUGRT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+  scripts/build.sh build-asan -DPLUGRT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 fi
