@@ -194,7 +194,7 @@ class ProbeOp final : public CompiledOp {
       return InvalidArgument("interpreter.probe takes one tensor");
     }
     if (context.probes == nullptr) return FailedPrecondition("no probe store in this run");
-    (*context.probes)[id_] = operands[0].tensor.Clone();
+    (*context.probes)[id_].push_back(operands[0].tensor.Clone());
     return operands;
   }
 
@@ -204,25 +204,26 @@ class ProbeOp final : public CompiledOp {
 
 class SerializedEqOp final : public CompiledOp {
  public:
-  explicit SerializedEqOp(std::string id) : id_(std::move(id)) {}
+  SerializedEqOp(std::string id, int64_t iteration) : id_(std::move(id)), iteration_(iteration) {}
   Results Execute(const std::vector<RtValue>& operands, ExecContext& context) const override {
     if (operands.size() != 1 || operands[0].kind != RtValue::Kind::kTensor) {
       return InvalidArgument("check.expect_serialized_eq takes one tensor");
     }
     if (context.probes == nullptr) return FailedPrecondition("no probe store in this run");
     auto it = context.probes->find(id_);
-    if (it == context.probes->end()) {
-      return MakeError(StatusCode::kAborted, "check.expect_serialized_eq failed: no probe '", id_,
-                       "' was recorded");
+    if (it == context.probes->end() || iteration_ >= static_cast<int64_t>(it->second.size())) {
+      return MakeError(StatusCode::kAborted, "check.expect_serialized_eq failed: probe '", id_,
+                       "' recorded no value for iteration ", iteration_);
     }
     CheckSpec spec;
     spec.name = "check.expect_serialized_eq";
-    PLUGRT_RETURN_IF_ERROR(Compare(spec, operands[0].tensor, it->second));
+    PLUGRT_RETURN_IF_ERROR(Compare(spec, operands[0].tensor, it->second[iteration_]));
     return std::vector<RtValue>{};
   }
 
  private:
   std::string id_;
+  int64_t iteration_;
 };
 
 StatusOr<std::string> ProbeId(const shlo::Operation& op) {
@@ -295,7 +296,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
     }
     case OpCode::kCheckExpectSerializedEq: {
       PLUGRT_ASSIGN_OR_RETURN(std::string id, ProbeId(op));
-      return std::unique_ptr<CompiledOp>(new SerializedEqOp(std::move(id)));
+      int64_t iteration = 0;
+      if (const shlo::Attribute* iter = op.attribute("iter")) {
+        PLUGRT_ASSIGN_OR_RETURN(iteration, shlo::AttrToInt(*iter));
+      }
+      if (iteration < 0) return OpError(op, StatusCode::kInvalidArgument, "iter must be >= 0");
+      return std::unique_ptr<CompiledOp>(new SerializedEqOp(std::move(id), iteration));
     }
     default:
       return OpError(op, StatusCode::kUnimplemented, "unknown check");

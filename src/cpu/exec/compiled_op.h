@@ -32,9 +32,10 @@ struct ExecContext {
   // read values they capture from enclosing regions. Internal to the
   // interpreter; ops pass the context through unchanged.
   const void* frame = nullptr;
-  // Values recorded by interpreter.probe in this run, by probe id (for
-  // check.expect_serialized_eq). Program::Run provides one when unset.
-  std::map<std::string, Tensor, std::less<>>* probes = nullptr;
+  // Values recorded by interpreter.probe in this run, by probe id, one per
+  // time the probe ran (for check.expect_serialized_eq). Program::Run
+  // provides one when unset.
+  std::map<std::string, std::vector<Tensor>, std::less<>>* probes = nullptr;
 };
 
 // A compiled region (one block): run it with the block's arguments, get the

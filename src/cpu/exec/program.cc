@@ -25,7 +25,7 @@ StatusOr<std::shared_ptr<const Program>> Program::Compile(
 StatusOr<std::vector<RtValue>> Program::Run(std::vector<RtValue> arguments,
                                             ExecContext& context) const {
   context.frame = nullptr;
-  std::map<std::string, Tensor, std::less<>> probes;
+  std::map<std::string, std::vector<Tensor>, std::less<>> probes;
   if (context.probes == nullptr) context.probes = &probes;
   StatusOr<std::vector<RtValue>> results = body_->Run(std::move(arguments), context);
   if (context.probes == &probes) context.probes = nullptr;
