@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/memory_stats.h"
 #include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
@@ -16,22 +17,6 @@ namespace plugrt {
 
 class Device;
 class Memory;
-
-// PJRT_Device_MemoryStats; optionals are empty where the plugin does not
-// report the value.
-struct MemoryStats {
-  int64_t bytes_in_use = 0;
-  std::optional<int64_t> peak_bytes_in_use;
-  std::optional<int64_t> num_allocs;
-  std::optional<int64_t> largest_alloc_size;
-  std::optional<int64_t> bytes_limit;
-  std::optional<int64_t> bytes_reserved;
-  std::optional<int64_t> peak_bytes_reserved;
-  std::optional<int64_t> bytes_reservable_limit;
-  std::optional<int64_t> largest_free_block_bytes;
-  std::optional<int64_t> pool_bytes;
-  std::optional<int64_t> peak_pool_bytes;
-};
 
 class DeviceDescription {
  public:

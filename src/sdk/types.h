@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/memory_stats.h"
 #include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
@@ -36,21 +37,7 @@ struct Layout {
   bool IsRowMajor() const;
 };
 
-// Memory statistics of one device. bytes_in_use is always reported; the rest
-// when the backend tracks them.
-struct MemoryStats {
-  int64_t bytes_in_use = 0;
-  std::optional<int64_t> peak_bytes_in_use;
-  std::optional<int64_t> num_allocs;
-  std::optional<int64_t> largest_alloc_size;
-  std::optional<int64_t> bytes_limit;
-  std::optional<int64_t> bytes_reserved;
-  std::optional<int64_t> peak_bytes_reserved;
-  std::optional<int64_t> bytes_reservable_limit;
-  std::optional<int64_t> largest_free_block_bytes;
-  std::optional<int64_t> pool_bytes;
-  std::optional<int64_t> peak_pool_bytes;
-};
+using plugrt::MemoryStats;  // common/memory_stats.h
 
 // Size in bits of one element of `type`; 0 for types without a fixed size
 // (PJRT_Buffer_Type_INVALID, TOKEN).
