@@ -73,7 +73,7 @@ T Element(const Attribute& attr, size_t i) {
 
 TEST(StablehloParserCorpus, EveryTestdataProgramParses) {
   auto files = MlirFiles(CorpusDir() / "testdata");
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+  if (files.empty()) GTEST_FAIL() << "corpus not found at " << CorpusDir();
   int parsed = 0;
   std::vector<std::string> failures;
   for (const auto& file : files) {
@@ -92,7 +92,7 @@ TEST(StablehloParserCorpus, EveryTestdataProgramParses) {
 
 TEST(StablehloParserCorpus, EveryInterpretSectionParses) {
   auto files = MlirFiles(CorpusDir() / "interpret");
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+  if (files.empty()) GTEST_FAIL() << "corpus not found at " << CorpusDir();
   int sections = 0, parsed = 0;
   std::vector<std::string> failures;
   for (const auto& file : files) {
@@ -131,7 +131,7 @@ TEST(StablehloParserCorpus, MutatedProgramsNeverCrash) {
   auto files = MlirFiles(CorpusDir() / "testdata");
   auto interpret = MlirFiles(CorpusDir() / "interpret");
   files.insert(files.end(), interpret.begin(), interpret.end());
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+  if (files.empty()) GTEST_FAIL() << "corpus not found at " << CorpusDir();
   std::mt19937 rng(20240607);
   const char kBytes[] = "%@#<>[](){}:,=\"x-0123456789.e^!? \n";
   int errors = 0, successes = 0;

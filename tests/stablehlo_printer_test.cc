@@ -144,7 +144,7 @@ TEST(StablehloPrinter, CorpusRoundTrip) {
       if (entry.path().extension() == ".mlir") files.push_back(entry.path());
     }
   }
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+  if (files.empty()) GTEST_FAIL() << "corpus not found at " << CorpusDir();
   std::sort(files.begin(), files.end());
   int programs = 0, identical = 0;
   for (const auto& file : files) {
