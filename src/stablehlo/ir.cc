@@ -9,6 +9,14 @@
 
 namespace plugrt::shlo {
 
+Attribute::Attribute() = default;
+Attribute::~Attribute() = default;
+Attribute::Attribute(const Attribute&) = default;
+Attribute::Attribute(Attribute&&) noexcept = default;
+Attribute& Attribute::operator=(const Attribute&) = default;
+Attribute& Attribute::operator=(Attribute&&) noexcept = default;
+
+
 // ---------------------------------------------------------------- Location
 
 std::string Location::ToString() const {

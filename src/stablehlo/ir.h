@@ -127,6 +127,15 @@ struct Attribute {
   std::vector<NamedAttribute> fields;     // kDictionary, kStruct
   std::shared_ptr<const DenseData> dense;  // kDenseElements
 
+  // Declared here and defaulted in ir.cc: `fields` holds pairs of this
+  // still-incomplete type, which clang with libstdc++ accepts only this way.
+  Attribute();
+  ~Attribute();
+  Attribute(const Attribute&);
+  Attribute(Attribute&&) noexcept;
+  Attribute& operator=(const Attribute&);
+  Attribute& operator=(Attribute&&) noexcept;
+
   static Attribute Unit();
   static Attribute Bool(bool value);
   static Attribute Integer(int64_t value, Type type = Type::Element(ElementType::kSI64));
