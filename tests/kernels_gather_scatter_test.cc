@@ -12,6 +12,7 @@
 #include "cpu/exec/program.h"
 #include "cpu/kernels/gather_scatter.h"
 #include "stablehlo/parser.h"
+#include "testutil/tensor_values.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -20,19 +21,14 @@ using Dims = std::vector<int64_t>;
 
 template <typename T>
 Tensor Make(ElementType type, Dims dims, const std::vector<T>& values) {
-  Tensor t(type, std::move(dims));
-  EXPECT_EQ(static_cast<size_t>(t.num_elements()), values.size());
-  if (!values.empty()) std::memcpy(t.MutableData(), values.data(), values.size() * sizeof(T));
-  return t;
+  return testing::MakeTensor(type, std::move(dims), values);
 }
 Tensor I64(Dims dims, const std::vector<int64_t>& values) {
   return Make(ElementType::kSI64, std::move(dims), values);
 }
 template <typename T>
 std::vector<T> Values(const Tensor& t) {
-  std::vector<T> out(static_cast<size_t>(t.num_elements()));
-  if (!out.empty()) std::memcpy(out.data(), t.data(), out.size() * sizeof(T));
-  return out;
+  return testing::TensorValues<T>(t);
 }
 std::vector<int64_t> I64Values(const Tensor& t) { return Values<int64_t>(t); }
 
