@@ -19,6 +19,7 @@
 #include "cpu/exec/process_groups.h"
 #include "cpu/exec/program.h"
 #include "stablehlo/parser.h"
+#include "testutil/corpus.h"
 #include "testutil/plugin_env.h"
 
 namespace plugrt::cpu {
@@ -418,29 +419,14 @@ module @fails attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 :
 
 // ---- the interpreter corpus ---------------------------------------------------
 
-std::filesystem::path CorpusDir() {
-  if (const char* env = std::getenv("PLUGRT_STABLEHLO_CORPUS")) {
-    return std::filesystem::path(env) / "interpret";
-  }
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "shared" /
-         "stablehlo" / "interpret";
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Every run_parallel section of these files uses only collectives, ids and
 // the ops around them; each must run with its checks passing.
 class CollectiveCorpusTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CollectiveCorpusTest, EverySectionPasses) {
-  const std::filesystem::path path = CorpusDir() / GetParam();
+  const std::filesystem::path path = testutil::CorpusDir() / "interpret" / GetParam();
   if (!std::filesystem::exists(path)) GTEST_FAIL() << "corpus not found at " << path;
-  const std::string text = ReadFile(path);
+  const std::string text = testutil::ReadFile(path);
   int sections = 0;
   int passed = 0;
   for (const shlo::SourceSection& section : shlo::SplitSections(text)) {

@@ -13,35 +13,15 @@
 
 #include "stablehlo/ir.h"
 #include "stablehlo/parser.h"
+#include "testutil/corpus.h"
 
 namespace plugrt::shlo {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The corpus lives beside the project (../shared/stablehlo seen from the
-// repository root); PLUGRT_STABLEHLO_CORPUS overrides.
-fs::path CorpusDir() {
-  if (const char* env = std::getenv("PLUGRT_STABLEHLO_CORPUS")) return env;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "shared" / "stablehlo";
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> MlirFiles(const fs::path& dir) {
-  std::vector<fs::path> files;
-  if (!fs::exists(dir)) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using testutil::CorpusDir;
+using testutil::MlirFiles;
+using testutil::ReadFile;
 
 std::unique_ptr<Module> MustParse(std::string_view text) {
   auto module = ParseModule(text, "test.mlir");

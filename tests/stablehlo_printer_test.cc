@@ -9,23 +9,15 @@
 #include "stablehlo/ir.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "testutil/corpus.h"
 
 namespace plugrt::shlo {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path CorpusDir() {
-  if (const char* env = std::getenv("PLUGRT_STABLEHLO_CORPUS")) return env;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "shared" / "stablehlo";
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testutil::CorpusDir;
+using testutil::MlirFiles;
+using testutil::ReadFile;
 
 // Structural equality of two functions' bodies: op names, codes, attributes,
 // types, operand wiring (by position) and regions.

@@ -11,6 +11,7 @@
 #include "cpu/exec/literal.h"
 #include "stablehlo/chlo_lowering.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/verifier.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -80,6 +81,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view
     return Unimplemented("MLIR bytecode programs are not supported yet; send StableHLO as text");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ParseModule(code, file_name));
+  PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
   std::shared_ptr<const shlo::Module> module = std::move(parsed);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program, Program::Compile(module));

@@ -5,6 +5,7 @@
 #ifndef PLUGRT_STABLEHLO_OP_CODE_H_
 #define PLUGRT_STABLEHLO_OP_CODE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -143,6 +144,12 @@ enum class OpCode : uint16_t {
   PLUGRT_SHLO_OPS(PLUGRT_SHLO_OP_ENUM_)
 #undef PLUGRT_SHLO_OP_ENUM_
 };
+
+// One more than the largest code: the size of tables indexed by OpCode.
+inline constexpr size_t kNumOpCodes = 1
+#define PLUGRT_SHLO_OP_COUNT_(code, name) +1
+    PLUGRT_SHLO_OPS(PLUGRT_SHLO_OP_COUNT_);
+#undef PLUGRT_SHLO_OP_COUNT_
 
 // The code of the op called `name` ("return" and "call" without a dialect
 // prefix are func's); kUnknown for anything else.

@@ -1,0 +1,116 @@
+// The verifier: every program of the conformance corpus verifies (before and
+// after the CHLO lowering), and the structural rules (signatures, calls,
+// terminators) reject what breaks them with a located, named rule. The
+// per-op rules have their own files (verifier_*_test.cc).
+#include <gtest/gtest.h>
+
+#include "stablehlo/chlo_lowering.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/verifier.h"
+#include "testutil/corpus.h"
+#include "testutil/verify_text.h"
+
+namespace plugrt::shlo {
+namespace {
+
+using testutil::ExpectValid;
+using testutil::ExpectViolation;
+
+// Parses, verifies, lowers CHLO and verifies again; "" when all is well.
+std::string VerifySection(std::string_view text, const std::string& file, int first_line) {
+  auto module = ParseModule(text, file, first_line);
+  if (!module.ok()) return "parse: " + module.status().ToString();
+  Status status = VerifyModule(**module);
+  if (!status.ok()) return "verify: " + status.ToString();
+  status = LowerChlo(**module);
+  if (!status.ok()) return "";  // lowering errors are the lowering's tests' business
+  status = VerifyModule(**module);
+  if (!status.ok()) return "verify after CHLO lowering: " + status.ToString();
+  return "";
+}
+
+TEST(VerifierCorpus, EveryTestdataProgramVerifies) {
+  auto files = testutil::MlirFiles(testutil::CorpusDir() / "testdata");
+  ASSERT_FALSE(files.empty()) << "corpus not found at " << testutil::CorpusDir();
+  int failures = 0;
+  for (const auto& file : files) {
+    std::string error = VerifySection(testutil::ReadFile(file), file.string(), 1);
+    if (!error.empty() && ++failures <= 20) ADD_FAILURE() << error;
+  }
+  EXPECT_EQ(failures, 0) << "of " << files.size() << " files";
+}
+
+TEST(VerifierCorpus, EveryInterpretSectionVerifies) {
+  auto files = testutil::MlirFiles(testutil::CorpusDir() / "interpret");
+  ASSERT_FALSE(files.empty()) << "corpus not found at " << testutil::CorpusDir();
+  int failures = 0;
+  int sections = 0;
+  for (const auto& file : files) {
+    const std::string text = testutil::ReadFile(file);
+    for (const SourceSection& section : SplitSections(text)) {
+      ++sections;
+      std::string error = VerifySection(section.text, file.string(), section.first_line);
+      if (!error.empty() && ++failures <= 20) ADD_FAILURE() << error;
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of " << sections << " sections";
+}
+
+// ------------------------------------------------------------ structure
+
+TEST(VerifierStructure, AcceptsAWellFormedProgram) {
+  ExpectValid(R"(
+func.func @helper(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %x, %x : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = func.call @helper(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)");
+}
+
+TEST(VerifierStructure, ReturnMustMatchTheFunctionResults) {
+  ExpectViolation(R"(
+func.func @main(%a: tensor<2xf32>) -> tensor<3xf32> {
+  return %a : tensor<2xf32>
+})",
+                  "test.mlir:3:3", "(structure)", "@main declares (tensor<3xf32>)");
+}
+
+TEST(VerifierStructure, CallsMustMatchTheCallee) {
+  ExpectViolation(R"(
+func.func private @helper(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = func.call @helper(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+})",
+                  "test.mlir:6:3", "func.call", "callee's signature");
+}
+
+TEST(VerifierStructure, CallsNeedAnExistingCallee) {
+  ExpectViolation(R"(
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = func.call @missing(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+                  "test.mlir:3:3", "no @missing");
+}
+
+TEST(VerifierStructure, RegionsEndWithStablehloReturn) {
+  ExpectViolation(R"(
+func.func @main(%a: tensor<2xf32>, %i: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.reduce"(%a, %i) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+})",
+                  "test.mlir:3:3", "each region ends with stablehlo.return");
+}
+
+}  // namespace
+}  // namespace plugrt::shlo
