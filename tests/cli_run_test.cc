@@ -139,7 +139,8 @@ TEST(CliRunTest, BadFilesAreNamedAndExitOne) {
 
   CommandResult entry = RunCli("run " + dir + "/add.mlir --entry other");
   EXPECT_EQ(entry.exit_code, 1);
-  EXPECT_TRUE(Contains(entry.output, "UNIMPLEMENTED")) << entry.output;
+  EXPECT_TRUE(Contains(entry.output, "NOT_FOUND")) << entry.output;
+  EXPECT_TRUE(Contains(entry.output, "no function @other")) << entry.output;
 
   CommandResult folder = RunCli("run " + dir);
   EXPECT_EQ(folder.exit_code, 1);
@@ -156,12 +157,39 @@ TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
   FAIL_IF_NO_COMPILER(broken);
   EXPECT_EQ(broken.exit_code, 1);
   EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir: compile failed:")) << broken.output;
+  // The plugin's location names the file, line and column.
+  EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir:3:1:")) << broken.output;
 
   // One input for a program of two arguments.
   CommandResult too_few = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy");
   EXPECT_EQ(too_few.exit_code, 1);
   EXPECT_TRUE(Contains(too_few.output, "execution failed")) << too_few.output;
   EXPECT_TRUE(Contains(too_few.output, "INVALID_ARGUMENT")) << too_few.output;
+}
+
+// --entry runs another function as the program; calls between functions,
+// including to the file's own @main, keep working.
+TEST(CliRunTest, EntryChoosesTheFunctionToRun) {
+  const std::string dir = TempDir("entry");
+  WriteText(dir + "/two.mlir", R"(
+func.func @main() -> tensor<2xi32> {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+// @main is called from @twice: the call must still reach it.
+func.func @twice() -> tensor<2xi32> {
+  %0 = func.call @main() : () -> tensor<2xi32>
+  %1 = stablehlo.add %0, %0 : tensor<2xi32>
+  return %1 : tensor<2xi32>
+}
+)");
+  CommandResult plain = RunCli("run " + dir + "/two.mlir");
+  FAIL_IF_NO_COMPILER(plain);
+  EXPECT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_TRUE(Contains(plain.output, "[1, 2]")) << plain.output;
+  CommandResult twice = RunCli("run " + dir + "/two.mlir --entry twice");
+  EXPECT_EQ(twice.exit_code, 0) << twice.output;
+  EXPECT_TRUE(Contains(twice.output, "[2, 4]")) << twice.output;
 }
 
 TEST(CliRunTest, UsageErrorsExitTwo) {

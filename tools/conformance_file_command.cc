@@ -12,6 +12,7 @@
 #include "client/executable.h"
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
+#include "tools/program_file.h"
 
 namespace plugrt::tools {
 namespace {
@@ -63,12 +64,7 @@ std::vector<Section> SplitSections(const std::string& file) {
 // The first line of an error, with the plugin's placeholder name for the
 // program text replaced by the file (section line numbers are the file's).
 std::string Reason(const std::string& message, const std::string& path) {
-  std::string line = message.substr(0, message.find('\n'));
-  const std::string placeholder = "<program>:";
-  for (size_t at = line.find(placeholder); at != std::string::npos;
-       at = line.find(placeholder, at + path.size() + 1)) {
-    line.replace(at, placeholder.size(), path + ":");
-  }
+  std::string line = NameProgramFile(message.substr(0, message.find('\n')), path);
   return line.empty() ? "(no message)" : line;
 }
 
@@ -82,11 +78,8 @@ Status RunSection(Client& client, const Section& section) {
 }
 
 Status RunFile(const std::string& path, const PluginOptions& plugin) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path, ": cannot open the file (", std::strerror(errno), ")");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  std::vector<Section> sections = SplitSections(contents.str());
+  PLUGRT_ASSIGN_OR_RETURN(std::string contents, ReadProgramFile(path));
+  std::vector<Section> sections = SplitSections(contents);
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(plugin));
 
   std::ostream& out = std::cout;

@@ -14,6 +14,7 @@
 #include "tools/commands.h"
 #include "tools/element_decode.h"
 #include "tools/npy.h"
+#include "tools/program_file.h"
 
 namespace plugrt::tools {
 namespace {
@@ -26,19 +27,6 @@ struct RunOptions {
   std::string output_dir;
 };
 
-StatusOr<std::string> ReadTextFile(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return InvalidArgument(path, ": is a directory, not a program file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path, ": cannot open the file (", std::strerror(errno), ")");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return InvalidArgument(path, ": error reading the file");
-  return contents.str();
-}
-
 // Output file for output `index` of device `device` (of `devices`).
 std::string OutputName(size_t index, size_t device, size_t devices) {
   if (devices == 1) return "out" + std::to_string(index) + ".npy";
@@ -46,13 +34,10 @@ std::string OutputName(size_t index, size_t device, size_t devices) {
 }
 
 Status Run(const RunOptions& options) {
-  if (options.entry != "main") {
-    // PJRT_Program carries no entry name and the CPU plugin runs @main.
-    return Unimplemented("--entry ", options.entry,
-                         ": choosing an entry function other than 'main' is not implemented "
-                         "(PJRT_Program has no entry field; the plugin runs @main)");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(std::string program, ReadTextFile(options.program));
+  PLUGRT_ASSIGN_OR_RETURN(std::string text, ReadProgramFile(options.program));
+  // PJRT_Program carries no entry name and plugins run @main.
+  StatusOr<std::string> program = SelectEntryFunction(text, options.entry);
+  if (!program.ok()) return NameProgramFile(program.status(), options.program);
   std::vector<HostArray> inputs;
   for (const std::string& path : options.inputs) {
     PLUGRT_ASSIGN_OR_RETURN(HostArray array, ReadNpyFile(path));
@@ -60,10 +45,11 @@ Status Run(const RunOptions& options) {
   }
 
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
-  StatusOr<LoadedExecutable> compiled = client->Compile(program);
+  StatusOr<LoadedExecutable> compiled = client->Compile(*program);
   if (!compiled.ok()) {
     return Status(compiled.status().code(),
-                  StrCat(options.program, ": compile failed: ", compiled.status().message()));
+                  StrCat(options.program, ": compile failed: ",
+                         NameProgramFile(compiled.status().message(), options.program)));
   }
   LoadedExecutable& executable = *compiled;
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
@@ -89,7 +75,8 @@ Status Run(const RunOptions& options) {
   StatusOr<std::vector<std::vector<Buffer>>> outputs = executable.Execute(argument_lists);
   if (!outputs.ok()) {
     return Status(outputs.status().code(),
-                  StrCat(options.program, ": execution failed: ", outputs.status().message()));
+                  StrCat(options.program, ": execution failed: ",
+                         NameProgramFile(outputs.status().message(), options.program)));
   }
 
   if (!options.output_dir.empty()) {
@@ -145,7 +132,7 @@ void RegisterRunCommand(CLI::App& app, int& exit_code) {
   command->add_option("--input,-i", options->inputs,
                       "a .npy file for each argument of @main, in order (repeat the option)");
   command->add_option("--entry", options->entry,
-                      "entry function (only 'main' is supported for now)");
+                      "function to run (default main); it runs as @main");
   command->add_option("--output,-o", options->output_dir,
                       "folder to write the outputs to as out0.npy, out1.npy, ...");
   AddPluginOptions(*command, options->plugin);
