@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "stablehlo/chlo_ragged_dot.h"
 #include "stablehlo/ir_builder.h"
 
 namespace plugrt::shlo {
@@ -140,9 +141,12 @@ class Lowering {
       PLUGRT_ASSIGN_OR_RETURN(replacements, TopK(b, *op));
     } else if (name == "scan") {
       PLUGRT_ASSIGN_OR_RETURN(replacements, Scan(b, *op));
-    } else if (name == "ragged_dot" || name == "minimum_broadcast_shapes") {
+    } else if (name == "ragged_dot") {
+      PLUGRT_ASSIGN_OR_RETURN(Value * v, LowerRaggedDot(b, *op));
+      replacements.push_back(v);
+    } else if (name == "minimum_broadcast_shapes") {
       return LoweringError(*op, StatusCode::kUnimplemented,
-                           "this CHLO op has no lowering yet in plugrt");
+                           "shape computations on dynamic shapes are not supported");
     } else {
       return LoweringError(*op, StatusCode::kUnimplemented, "no lowering for this CHLO op");
     }

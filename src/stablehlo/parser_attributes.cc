@@ -18,7 +18,7 @@ bool IsKnownStruct(std::string_view name) {
   return name == "stablehlo.dot" || name == "stablehlo.gather" || name == "stablehlo.scatter" ||
          name == "stablehlo.conv" || name == "stablehlo.channel_handle" ||
          name == "stablehlo.dot_algorithm" || name == "stablehlo.output_operand_alias" ||
-         name == "stablehlo.result_accuracy";
+         name == "stablehlo.result_accuracy" || name == "chlo.ragged_dot";
 }
 
 bool IsHexText(std::string_view text) {
