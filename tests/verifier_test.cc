@@ -100,6 +100,26 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
                   "test.mlir:3:3", "no @missing");
 }
 
+TEST(VerifierStructure, CompositeDecompositionMustExistAndMatch) {
+  const char* kProgram = R"(
+func.func private @my_add(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %x, %y : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.composite "my.add" %a, %a {decomposition = @DECOMP} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})";
+  auto with = [&](const std::string& decomposition) {
+    std::string text = kProgram;
+    text.replace(text.find("DECOMP"), 6, decomposition);
+    return text;
+  };
+  ExpectValid(with("my_add"));
+  ExpectViolation(with("missing"), "test.mlir:7:3", "(C2)", "no @missing");
+  ExpectViolation(with("main"), "test.mlir:7:3", "(C3)", "calls @main");
+}
+
 TEST(VerifierStructure, RegionsEndWithStablehloReturn) {
   ExpectViolation(R"(
 func.func @main(%a: tensor<2xf32>, %i: tensor<f32>) -> tensor<f32> {

@@ -389,35 +389,54 @@ class ModuleVerifier {
     return OkStatus();
   }
 
-  Status VerifyCall(const Operation& op) {
-    const Attribute* callee = op.attribute("callee");
+  // The op's operand and result types against `function`'s signature.
+  static Status CheckSignature(const Operation& op, const Function& function,
+                               std::string_view label, std::string_view rule) {
+    std::vector<Type> operands = verify::OperandTypes(op);
+    std::vector<Type> results = verify::ResultTypes(op);
+    bool match = operands.size() == function.input_types.size() &&
+                 results.size() == function.result_types.size();
+    for (size_t i = 0; match && i < operands.size(); ++i) {
+      match = verify::TypesCompatible(operands[i], function.input_types[i]);
+    }
+    for (size_t i = 0; match && i < results.size(); ++i) {
+      match = verify::TypesCompatible(results[i], function.result_types[i]);
+    }
+    if (match) return OkStatus();
+    return Violation(op, label, rule, "(", verify::TypesToString(operands), ") -> (",
+                     verify::TypesToString(results), ") calls @", function.name, " : (",
+                     verify::TypesToString(function.input_types), ") -> (",
+                     verify::TypesToString(function.result_types), ")");
+  }
+
+  // The function a symbol attribute of `op` names (func.call's callee, a
+  // composite's decomposition).
+  StatusOr<const Function*> Callee(const Operation& op, std::string_view attribute,
+                                   std::string_view label) const {
+    const Attribute* callee = op.attribute(attribute);
     if (callee == nullptr || callee->kind != Attribute::Kind::kSymbolRef) {
-      return Violation(op, kStructure, "func.call names its callee with a symbol", "got ",
+      return Violation(op, label, StrCat(attribute, " names a function with a symbol"), "got ",
                        callee == nullptr ? std::string("none") : callee->ToString());
     }
     const Function* function = module_.FindFunction(callee->str);
     if (function == nullptr) {
-      return Violation(op, kStructure, "the callee is a function of the module", "no @",
+      return Violation(op, label, StrCat(attribute, " is a function of the module"), "no @",
                        callee->str);
     }
-    std::vector<Type> operands = verify::OperandTypes(op);
-    std::vector<Type> results = verify::ResultTypes(op);
-    bool match = operands.size() == function->input_types.size() &&
-                 results.size() == function->result_types.size();
-    for (size_t i = 0; match && i < operands.size(); ++i) {
-      match = verify::TypesCompatible(operands[i], function->input_types[i]);
-    }
-    for (size_t i = 0; match && i < results.size(); ++i) {
-      match = verify::TypesCompatible(results[i], function->result_types[i]);
-    }
-    if (!match) {
-      return Violation(op, kStructure, "call types match the callee's signature", "(",
-                       verify::TypesToString(operands), ") -> (", verify::TypesToString(results),
-                       ") calls @", function->name, " : (",
-                       verify::TypesToString(function->input_types), ") -> (",
-                       verify::TypesToString(function->result_types), ")");
-    }
-    return OkStatus();
+    return function;
+  }
+
+  Status VerifyCall(const Operation& op) {
+    PLUGRT_ASSIGN_OR_RETURN(const Function* function, Callee(op, "callee", kStructure));
+    return CheckSignature(op, *function, kStructure, "call types match the callee's signature");
+  }
+
+  // composite's rules that need the module: (C2) the decomposition exists,
+  // (C3)/(C4) its signature is the op's.
+  Status VerifyCompositeDecomposition(const Operation& op) {
+    PLUGRT_ASSIGN_OR_RETURN(const Function* function, Callee(op, "decomposition", "C2"));
+    return CheckSignature(op, *function, "C3",
+                          "the decomposition takes the operands' types and returns the results'");
   }
 
   Status VerifyOp(const Operation& op) {
@@ -426,7 +445,9 @@ class ModuleVerifier {
     if (HasUnsupportedTypes(op)) return OkStatus();
     if (op.code == OpCode::kUnknown) return OkStatus();
     verify::CheckFn check = Checks().Get(op.code);
-    return check != nullptr ? check(op) : OkStatus();
+    if (check != nullptr) PLUGRT_RETURN_IF_ERROR(check(op));
+    if (op.code == OpCode::kComposite) return VerifyCompositeDecomposition(op);
+    return OkStatus();
   }
 
   const Module& module_;
