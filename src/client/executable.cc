@@ -188,16 +188,12 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
   for (auto& row : raw_outputs) output_rows.push_back(row.data());
   std::vector<PJRT_Event*> events(num_devices, nullptr);
 
-  PJRT_ExecuteOptions c_options;
-  std::memset(&c_options, 0, sizeof(c_options));
-  c_options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
-  c_options.launch_id = options.launch_id;
-  c_options.non_donatable_input_indices = options.non_donatable_input_indices.data();
-  c_options.num_non_donatable_input_indices = options.non_donatable_input_indices.size();
+  PLUGRT_ASSIGN_OR_RETURN(internal::CExecuteOptions c_options,
+                          internal::CExecuteOptions::Build(options, num_devices));
 
   auto args = NewArgs<PJRT_LoadedExecutable_Execute_Args>();
   args.executable = loaded_;
-  args.options = &c_options;
+  args.options = c_options.get();
   args.argument_lists = arg_rows.data();
   args.num_devices = num_devices;
   args.num_args = num_args;

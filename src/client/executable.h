@@ -12,6 +12,7 @@
 #include "client/buffer.h"
 #include "client/device.h"
 #include "client/event.h"
+#include "client/execute_options.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
 
@@ -20,15 +21,6 @@ namespace plugrt {
 namespace internal {
 struct ClientHandle;
 }
-
-struct ExecuteOptions {
-  // Nonzero: shared by all parts of one multi-device launch.
-  int launch_id = 0;
-  // Arguments the plugin must not donate (alias into outputs).
-  std::vector<int64_t> non_donatable_input_indices;
-  // Set: run on this one addressable device only (one argument list).
-  std::optional<Device> execute_device;
-};
 
 // What ExecuteAsync hands back: outputs[d][o] is output o of device d's
 // run; device_complete[d] completes (with the run's error, if any) when
