@@ -9,6 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev        # tests
   libbenchmark-dev                 # benchmarks
   libcli11-dev                     # command-line parsing for tools/plugrt
+  libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
 )
 
 missing=()

@@ -255,4 +255,11 @@ StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text, std::s
   return LoadedExecutable(handle_, api(), args.executable, get.executable);
 }
 
+StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text,
+                                           const CompileOptions& options,
+                                           std::string_view format) const {
+  const std::string encoded = EncodeCompileOptions(options);
+  return Compile(program_text, format, encoded);
+}
+
 }  // namespace plugrt

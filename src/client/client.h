@@ -18,6 +18,7 @@
 #include "client/layout.h"
 #include "client/plugin.h"
 #include "client/topology.h"
+#include "common/compile_options.h"
 #include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
@@ -91,6 +92,10 @@ class Client {
   StatusOr<LoadedExecutable> Compile(std::string_view program_text,
                                      std::string_view format = "mlir",
                                      std::string_view compile_options = "") const;
+  // The same with options built in C++: encodes them as an
+  // xla.CompileOptionsProto.
+  StatusOr<LoadedExecutable> Compile(std::string_view program_text, const CompileOptions& options,
+                                     std::string_view format = "mlir") const;
 
   PJRT_Client* raw() const;
   const PJRT_Api* api() const;

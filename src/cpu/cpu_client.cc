@@ -1,5 +1,8 @@
 #include "cpu/cpu_client.h"
 
+#include <climits>
+
+#include "common/compile_options.h"
 #include "cpu/cpu_executable.h"
 
 #include "cpu/cpu_buffer.h"
@@ -214,23 +217,79 @@ StatusOr<std::unique_ptr<sdk::Buffer>> CpuClient::CreateViewOfDeviceBuffer(
 
 namespace plugrt::cpu {
 
+namespace {
+
+// The devices an executable of `replicas` x `partitions` runs on,
+// devices[replica * partitions + partition]: the options' device assignment,
+// else for a single device the options' device_ordinal, else the first
+// devices in id order.
+StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t replicas,
+                                                int64_t partitions,
+                                                const CompileOptions& options) {
+  const std::vector<CpuDevice*>& all = client.cpu_devices();
+  const int64_t needed = replicas * partitions;
+  if (options.device_assignment) {
+    const DeviceAssignment& assignment = *options.device_assignment;
+    if (assignment.replicas != replicas || assignment.computations != partitions) {
+      return InvalidArgument("compile options: the device assignment is for ", assignment.replicas,
+                             " replicas x ", assignment.computations,
+                             " partitions but the program has ", replicas, " x ", partitions);
+    }
+    std::vector<CpuDevice*> devices;
+    for (int r = 0; r < assignment.replicas; ++r) {
+      for (int p = 0; p < assignment.computations; ++p) {
+        const int64_t id = assignment.device_id(r, p);
+        CpuDevice* found = nullptr;
+        if (id <= INT_MAX) {
+          StatusOr<sdk::Device*> device = client.LookupDevice(static_cast<int>(id));
+          if (device.ok()) found = client.FindDevice(*device);
+        }
+        if (found == nullptr) {
+          return InvalidArgument("compile options: the device assignment puts replica ", r,
+                                 ", partition ", p, " on device ", id,
+                                 ", which is not an addressable device of this client (ids 0..",
+                                 all.size() - 1, ")");
+        }
+        for (size_t k = 0; k < devices.size(); ++k) {
+          if (devices[k] == found) {
+            return InvalidArgument("compile options: the device assignment puts both replica ",
+                                   k / partitions, ", partition ", k % partitions,
+                                   " and replica ", r, ", partition ", p, " on device ", id);
+          }
+        }
+        devices.push_back(found);
+      }
+    }
+    return devices;
+  }
+  if (needed > static_cast<int64_t>(all.size())) {
+    return InvalidArgument("the program needs ", needed, " devices (", replicas, " replicas x ",
+                           partitions, " partitions); the client has ", all.size());
+  }
+  if (needed == 1 && options.device_ordinal >= 0) {
+    if (options.device_ordinal >= static_cast<int64_t>(all.size())) {
+      return InvalidArgument("compile options: device_ordinal ", options.device_ordinal,
+                             " is not a device of this client (0..", all.size() - 1, ")");
+    }
+    return std::vector<CpuDevice*>{all[options.device_ordinal]};
+  }
+  return std::vector<CpuDevice*>(all.begin(), all.begin() + needed);
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     const sdk::Program& program, std::string_view compile_options) {
-  (void)compile_options;  // Compile options are decoded in a later issue.
   if (program.format != "mlir") {
     return InvalidArgument("program format '", program.format,
                            "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
   }
+  PLUGRT_ASSIGN_OR_RETURN(CompileOptions options, DecodeCompileOptions(compile_options));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::Compile(program.code, "<program>"));
-  const int64_t needed = executable->num_replicas() * executable->num_partitions();
-  if (needed > static_cast<int64_t>(cpu_devices_.size())) {
-    return InvalidArgument("the program needs ", needed, " devices (",
-                           executable->num_replicas(), " replicas x ",
-                           executable->num_partitions(), " partitions); the client has ",
-                           cpu_devices_.size());
-  }
-  std::vector<CpuDevice*> devices(cpu_devices_.begin(), cpu_devices_.begin() + needed);
+                          CpuExecutable::Compile(program.code, "<program>", options));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
+                          AssignDevices(*this, executable->num_replicas(),
+                                        executable->num_partitions(), options));
   return std::unique_ptr<sdk::LoadedExecutable>(
       new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/compile_options.h"
 #include "cpu/exec/program.h"
 #include "sdk/executable.h"
 
@@ -19,9 +20,13 @@ class CpuDevice;
 class CpuExecutable final : public sdk::Executable {
  public:
   // Parses, checks and compiles StableHLO text. `file_name` names the text
-  // in error messages.
+  // in error messages. `options` must agree with the program: replica and
+  // partition counts with its mhlo.num_replicas / mhlo.num_partitions, argument
+  // layouts with its entry function's parameters. Device assignment is the
+  // loading client's business (CpuClient::Compile).
   static StatusOr<std::shared_ptr<CpuExecutable>> Compile(std::string_view code,
-                                                          std::string_view file_name);
+                                                          std::string_view file_name,
+                                                          const CompileOptions& options = {});
 
   std::string_view name() const override { return name_; }
   int64_t num_replicas() const override { return num_replicas_; }
@@ -32,11 +37,17 @@ class CpuExecutable final : public sdk::Executable {
   StatusOr<std::vector<std::string>> output_memory_kinds() const override;
 
   const Program& program() const { return *program_; }
+  // The options it was compiled with, as decoded.
+  const CompileOptions& compile_options() const { return compile_options_; }
+  // Partitions run one copy of the program each (SPMD); the CPU backend
+  // runs every partition that way, this records what was asked for.
+  bool use_spmd_partitioning() const { return compile_options_.use_spmd_partitioning; }
 
  private:
   std::string name_;
   int64_t num_replicas_ = 1;
   int64_t num_partitions_ = 1;
+  CompileOptions compile_options_;
   std::shared_ptr<const Program> program_;
 };
 
