@@ -17,6 +17,10 @@
 #include "cpu/exec/value.h"
 #include "stablehlo/ir.h"
 
+namespace plugrt::sdk {
+struct ExecuteOptions;
+}
+
 namespace plugrt::cpu {
 
 class CollectiveHub;  // rendezvous of the devices of one execution
@@ -28,6 +32,11 @@ struct ExecContext {
   int64_t num_replicas = 1;
   int64_t num_partitions = 1;
   CollectiveHub* collectives = nullptr;  // null when running on one device
+  // The PJRT execute options of this launch (host callbacks, launch id) and
+  // this device's position among the launch's devices (the index of its
+  // argument list); null outside a PJRT launch.
+  const sdk::ExecuteOptions* execute_options = nullptr;
+  int64_t device_index = 0;
   // The interpreter's innermost running frame, through which nested regions
   // read values they capture from enclosing regions. Internal to the
   // interpreter; ops pass the context through unchanged.
