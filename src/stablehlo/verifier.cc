@@ -54,6 +54,22 @@ bool TypesCompatible(const Type& a, const Type& b) {
   return false;
 }
 
+bool ListsCompatible(const std::vector<Type>& a, const std::vector<Type>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!TypesCompatible(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+bool ShapeIs(const Type& type, const std::vector<int64_t>& dims) {
+  if (!type.is_tensor() || type.rank() != static_cast<int64_t>(dims.size())) return false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!DimsCompatible(type.dims()[i], dims[i])) return false;
+  }
+  return true;
+}
+
 bool ContainsUnsupported(const Type& type) {
   if (type.kind() == Type::Kind::kUnsupported) return true;
   if (type.is_tuple()) {
@@ -72,6 +88,8 @@ std::string TypesToString(const std::vector<Type>& types) {
   }
   return text.empty() ? "()" : text;
 }
+
+std::string Shape(const Type& type) { return ListToString(type.dims()); }
 
 std::vector<Type> OperandTypes(const Operation& op) {
   std::vector<Type> types;
@@ -109,6 +127,19 @@ Status CheckAllTensors(const Operation& op) {
       return Violation(op, kStructure, "results are tensors", "result #", i, " has type ",
                        ResultType(op, i).ToString());
     }
+  }
+  return OkStatus();
+}
+
+Status CheckTensorCounts(const Operation& op, int operands, int results) {
+  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, operands, results));
+  return CheckAllTensors(op);
+}
+
+Status CheckRegionCount(const Operation& op, size_t count) {
+  if (op.regions.size() != count) {
+    return Violation(op, kStructure, "number of regions", "expected ", count, ", got ",
+                     op.regions.size());
   }
   return OkStatus();
 }
@@ -162,6 +193,42 @@ StatusOr<std::string> EnumAttr(const Operation& op, std::string_view name, std::
   return value;
 }
 
+StatusOr<bool> BoolAttr(const Operation& op, std::string_view name, bool fallback) {
+  const Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return fallback;
+  StatusOr<bool> value = AttrToBool(*attr);
+  if (!value.ok()) return AttrKindError(op, name, "a boolean", *attr);
+  return value;
+}
+
+StatusOr<std::string> OneOfEnum(const Operation& op, std::string_view name,
+                                const std::vector<std::string_view>& allowed,
+                                const std::string& fallback) {
+  if (op.attribute(name) == nullptr && fallback.empty()) {
+    return Violation(op, kStructure, StrCat("attribute '", name, "' is required"), "it is absent");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string value, EnumAttr(op, name, fallback));
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    std::string list;
+    for (std::string_view a : allowed) list += StrCat(list.empty() ? "" : ", ", a);
+    return Violation(op, kStructure, StrCat("'", name, "' is one of ", list), "got '", value,
+                     "'");
+  }
+  return value;
+}
+
+StatusOr<ChannelHandle> ChannelHandleAttr(const Operation& op) {
+  ChannelHandle channel;
+  const Attribute* attr = op.attribute("channel_handle");
+  if (attr == nullptr) return channel;
+  if (attr->kind != Attribute::Kind::kStruct) {
+    return AttrKindError(op, "channel_handle", "a #stablehlo.channel_handle", *attr);
+  }
+  PLUGRT_ASSIGN_OR_RETURN(channel.handle, FieldInt(op, *attr, "handle", 0));
+  PLUGRT_ASSIGN_OR_RETURN(channel.type, FieldInt(op, *attr, "type", 0));
+  return channel;
+}
+
 const Attribute* StructAttr(const Operation& op, std::string_view name) {
   const Attribute* attr = op.attribute(name);
   return attr != nullptr && attr->kind == Attribute::Kind::kStruct ? attr : nullptr;
@@ -183,6 +250,58 @@ StatusOr<int64_t> FieldInt(const Operation& op, const Attribute& attr, std::stri
   StatusOr<int64_t> result = AttrToInt(*value);
   if (!result.ok()) return AttrKindError(op, StrCat(attr.str, ".", field), "an integer", *value);
   return result;
+}
+
+Status SameElementType(const Operation& op, std::string_view label, std::string_view rule,
+                       const Type& a, const Type& b) {
+  if (a.element_type() == b.element_type()) return OkStatus();
+  return Violation(op, label, rule, ElementTypeName(a.element_type()), " vs ",
+                   ElementTypeName(b.element_type()));
+}
+
+Status SameType(const Operation& op, std::string_view label, std::string_view rule,
+                const Type& a, const Type& b) {
+  if (TypesCompatible(a, b)) return OkStatus();
+  return Violation(op, label, rule, a.ToString(), " vs ", b.ToString());
+}
+
+Status IntegerScalar(const Operation& op, size_t index, std::string_view label,
+                     std::string_view what) {
+  const Type& type = OperandType(op, index);
+  if (type.rank() == 0 && IsInteger(type.element_type())) return OkStatus();
+  return Violation(op, label, StrCat(what, " is a 0-dimensional tensor of integer type"),
+                   "operand #", index, " is ", type.ToString());
+}
+
+Status IntegerVector(const Operation& op, size_t index, std::string_view type_label,
+                     std::string_view size_label, std::string_view what, int64_t size,
+                     std::string_view size_rule) {
+  const Type& type = OperandType(op, index);
+  if (type.rank() != 1 || !IsInteger(type.element_type())) {
+    return Violation(op, type_label, StrCat(what, " is a 1-dimensional tensor of integer type"),
+                     "got ", type.ToString());
+  }
+  if (!DimsCompatible(type.dims()[0], size)) {
+    return Violation(op, size_label, size_rule, what, " has ", type.dims()[0],
+                     " elements, expected ", size);
+  }
+  return OkStatus();
+}
+
+bool Contains(const std::vector<int64_t>& values, int64_t value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+Status ListInRank(const Operation& op, std::string_view label, const NamedDims& list,
+                  std::string_view of, int64_t rank) {
+  if (AllInRange(list.values, 0, rank)) return OkStatus();
+  return Violation(op, label, StrCat("0 <= ", list.name, " < rank(", of, ")"),
+                   ListToString(list.values), " for rank ", rank);
 }
 
 bool AllUnique(const std::vector<int64_t>& values) {
@@ -224,18 +343,6 @@ std::vector<Type> RegionArgumentTypes(const Region& region) {
   for (const auto& argument : region.front().arguments) types.push_back(argument->type);
   return types;
 }
-
-namespace {
-
-bool ListsCompatible(const std::vector<Type>& a, const std::vector<Type>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!TypesCompatible(a[i], b[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Status CheckRegionSignature(const Operation& op, const Region& region, std::string_view what,
                             std::string_view label, std::string_view rule,
@@ -341,11 +448,7 @@ class ModuleVerifier {
     }
     const Operation& ret = *entry.operations.back();
     std::vector<Type> returned = verify::OperandTypes(ret);
-    bool match = returned.size() == function.result_types.size();
-    for (size_t i = 0; match && i < returned.size(); ++i) {
-      match = verify::TypesCompatible(returned[i], function.result_types[i]);
-    }
-    if (!match) {
+    if (!verify::ListsCompatible(returned, function.result_types)) {
       return Violation(ret, kStructure, "func.return operands match the function's result types",
                        "returns (", verify::TypesToString(returned), "), @", function.name,
                        " declares (", verify::TypesToString(function.result_types), ")");
@@ -394,15 +497,10 @@ class ModuleVerifier {
                                std::string_view label, std::string_view rule) {
     std::vector<Type> operands = verify::OperandTypes(op);
     std::vector<Type> results = verify::ResultTypes(op);
-    bool match = operands.size() == function.input_types.size() &&
-                 results.size() == function.result_types.size();
-    for (size_t i = 0; match && i < operands.size(); ++i) {
-      match = verify::TypesCompatible(operands[i], function.input_types[i]);
+    if (verify::ListsCompatible(operands, function.input_types) &&
+        verify::ListsCompatible(results, function.result_types)) {
+      return OkStatus();
     }
-    for (size_t i = 0; match && i < results.size(); ++i) {
-      match = verify::TypesCompatible(results[i], function.result_types[i]);
-    }
-    if (match) return OkStatus();
     return Violation(op, label, rule, "(", verify::TypesToString(operands), ") -> (",
                      verify::TypesToString(results), ") calls @", function.name, " : (",
                      verify::TypesToString(function.input_types), ") -> (",

@@ -5,8 +5,19 @@
 //
 // Errors are INVALID_ARGUMENT and read
 //   "file:line:col: stablehlo.op: violated rule (C3) <the rule>: <what was found>"
-// where (Cn) is the constraint's label in the StableHLO spec's section for
-// the op ("structure" for rules of the IR itself).
+// with one of three kinds of label:
+//   (Cn)        item n of the "Constraints" list of the op's section in the
+//               StableHLO spec. Ops the spec has no section for (legacy and
+//               extension ops) number their rules in their rule file, stated
+//               at the check.
+//   (In)        row n of the op's "Inputs" table: the kind of an operand
+//               (element type class, rank, tensor/token/tuple), or the values
+//               an attribute takes where the rule file checks that row itself.
+//   (structure) rules of the IR itself: operand, result and region counts;
+//               attribute presence and kinds read through the shared helpers
+//               (including an enum's allowed values); the kinds of results
+//               (the spec's "Outputs" table has no labels); function
+//               signatures, calls and region terminators.
 #ifndef PLUGRT_STABLEHLO_VERIFIER_H_
 #define PLUGRT_STABLEHLO_VERIFIER_H_
 

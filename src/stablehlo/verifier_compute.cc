@@ -16,20 +16,9 @@ namespace {
 
 bool IsDynamic(int64_t d) { return d == kDynamicSize; }
 
-std::string Shape(const Type& type) { return ListToString(type.dims()); }
-
 // `dim(type, axis)` with a negative axis counting from the back.
 int64_t DimAt(const Type& type, int64_t axis) {
   return type.dims()[static_cast<size_t>(axis < 0 ? type.rank() + axis : axis)];
-}
-
-// The tensor has `dims`, each '?' on either side matching anything.
-bool ShapeMatches(const Type& type, const std::vector<int64_t>& dims) {
-  if (type.rank() != static_cast<int64_t>(dims.size())) return false;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (!DimsCompatible(type.dims()[i], dims[i])) return false;
-  }
-  return true;
 }
 
 // `size % by = 0`, true when the size is unknown.
@@ -62,15 +51,6 @@ int64_t NumWindows(int64_t padded, int64_t window, int64_t stride) {
   return (padded - window) / stride + 1;
 }
 
-std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-bool Contains(const std::vector<int64_t>& values, int64_t v) {
-  return std::find(values.begin(), values.end(), v) != values.end();
-}
-
 // is_promotable(from, to): same kind (boolean, integer, float, complex) and
 // no narrower.
 bool IsPromotable(ElementType from, ElementType to) {
@@ -80,21 +60,15 @@ bool IsPromotable(ElementType from, ElementType to) {
   return same_kind && BitWidth(from) <= BitWidth(to);
 }
 
-std::string_view TypeName(ElementType type) { return ElementTypeName(type); }
-
 Status CheckOp(const Operation& op, int operands, int results, size_t regions = 0) {
-  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, operands, results));
-  PLUGRT_RETURN_IF_ERROR(CheckAllTensors(op));
-  if (op.regions.size() != regions) {
-    return Violation(op, kStructure, "number of regions", "expected ", regions, ", got ",
-                     op.regions.size());
-  }
-  return OkStatus();
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, operands, results));
+  return CheckRegionCount(op, regions);
 }
 
-// An element type from the op's Inputs/Outputs table ("tensor of
-// floating-point type").
-Status CheckElementKind(const Operation& op, const Type& type, std::string_view what,
+// An element type from the op's Inputs table (`label` In) or Outputs table
+// (kStructure): "tensor of floating-point type".
+Status CheckElementKind(const Operation& op, std::string_view label, const Type& type,
+                        std::string_view what,
                         bool allow_float, bool allow_complex, bool allow_integer = false,
                         bool allow_boolean = false) {
   const ElementType e = type.element_type();
@@ -112,43 +86,16 @@ Status CheckElementKind(const Operation& op, const Type& type, std::string_view 
   add(allow_boolean, "boolean");
   add(allow_float, "floating-point");
   add(allow_complex, "complex");
-  return Violation(op, kStructure, StrCat(what, " is a tensor of ", kinds, " type"), what, " is ",
+  return Violation(op, label, StrCat(what, " is a tensor of ", kinds, " type"), what, " is ",
                    type.ToString());
 }
 
-Status CheckRank(const Operation& op, const Type& type, std::string_view what, int64_t rank) {
+// A rank from the op's Inputs table (`label` In) or Outputs table (kStructure).
+Status CheckRank(const Operation& op, std::string_view label, const Type& type,
+                 std::string_view what, int64_t rank) {
   if (type.rank() == rank) return OkStatus();
-  return Violation(op, kStructure, StrCat(what, " is a ", rank, "-dimensional tensor"), what,
+  return Violation(op, label, StrCat(what, " is a ", rank, "-dimensional tensor"), what,
                    " is ", type.ToString());
-}
-
-StatusOr<bool> BoolAttr(const Operation& op, std::string_view name, bool fallback) {
-  const Attribute* attr = op.attribute(name);
-  if (attr == nullptr) return fallback;
-  StatusOr<bool> value = AttrToBool(*attr);
-  if (!value.ok()) {
-    return Violation(op, kStructure, StrCat("attribute '", name, "' is a boolean"), "got ",
-                     attr->ToString());
-  }
-  return value;
-}
-
-// An enum attribute whose value is one of `allowed`; absent: `fallback`, or a
-// violation when `fallback` is empty (required).
-StatusOr<std::string> OneOfEnum(const Operation& op, std::string_view name,
-                                const std::vector<std::string_view>& allowed,
-                                const std::string& fallback) {
-  if (op.attribute(name) == nullptr && fallback.empty()) {
-    return Violation(op, kStructure, StrCat("attribute '", name, "' is required"), "it is absent");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(std::string value, EnumAttr(op, name, fallback));
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    std::string list;
-    for (std::string_view a : allowed) list += StrCat(list.empty() ? "" : ", ", a);
-    return Violation(op, kStructure, StrCat("'", name, "' is one of ", list), "got '", value,
-                     "'");
-  }
-  return value;
 }
 
 // precision_config: absent, or `count` enums of DEFAULT, HIGH, HIGHEST.
@@ -226,7 +173,7 @@ Status CheckReductionBody(const Operation& op, const Region& region, std::string
   std::vector<Type> rets = RegionResultTypes(region);
   const std::string rule =
       n == 1 ? StrCat(what, " has type (tensor<E>, tensor<E>) -> tensor<E> with is_promotable(",
-                      TypeName(inputs[0]), ", E)")
+                      ElementTypeName(inputs[0]), ", E)")
              : StrCat(what,
                       " has type (tensor<E0>, ..., tensor<EN-1>, tensor<E0>, ..., tensor<EN-1>) "
                       "-> (tensor<E0>, ..., tensor<EN-1>) with is_promotable(element_type("
@@ -244,8 +191,8 @@ Status CheckReductionBody(const Operation& op, const Region& region, std::string
                        " are not the same rank-0 tensor type");
     }
     if (!IsPromotable(inputs[i], a.element_type())) {
-      return Violation(op, label, rule, found, ": ", TypeName(inputs[i]),
-                       " is not promotable to ", TypeName(a.element_type()));
+      return Violation(op, label, rule, found, ": ", ElementTypeName(inputs[i]),
+                       " is not promotable to ", ElementTypeName(a.element_type()));
     }
     body_types->push_back(a.element_type());
   }
@@ -264,24 +211,23 @@ Status CheckDotShapes(const Operation& op, const std::vector<int64_t>& lb,
                       const std::vector<int64_t>& rc) {
   const Type& lhs = OperandType(op, 0);
   const Type& rhs = OperandType(op, 1);
-  for (size_t i = 0; i < lb.size(); ++i) {
-    if (!DimsCompatible(DimAt(lhs, lb[i]), DimAt(rhs, rb[i]))) {
-      return Violation(op, "C9",
-                       "dim(lhs, lhs_batching_dimensions...) = "
-                       "dim(rhs, rhs_batching_dimensions...)",
-                       "batching pair #", i, ": dim(lhs, ", lb[i], ") = ",
-                       ListToString({DimAt(lhs, lb[i])}), ", dim(rhs, ", rb[i], ") = ",
-                       ListToString({DimAt(rhs, rb[i])}));
-    }
-  }
-  for (size_t i = 0; i < lc.size(); ++i) {
-    if (!DimsCompatible(DimAt(lhs, lc[i]), DimAt(rhs, rc[i]))) {
-      return Violation(op, "C10",
-                       "dim(lhs, lhs_contracting_dimensions...) = "
-                       "dim(rhs, rhs_contracting_dimensions...)",
-                       "contracting pair #", i, ": dim(lhs, ", lc[i], ") = ",
-                       ListToString({DimAt(lhs, lc[i])}), ", dim(rhs, ", rc[i], ") = ",
-                       ListToString({DimAt(rhs, rc[i])}));
+  // C9 the batching and C10 the contracting dimensions pair up equal sizes.
+  struct Pairs {
+    std::string_view label, kind;
+    const std::vector<int64_t>& l;
+    const std::vector<int64_t>& r;
+  };
+  for (const Pairs& p : {Pairs{"C9", "batching", lb, rb}, Pairs{"C10", "contracting", lc, rc}}) {
+    for (size_t i = 0; i < p.l.size(); ++i) {
+      const int64_t l = DimAt(lhs, p.l[i]);
+      const int64_t r = DimAt(rhs, p.r[i]);
+      if (!DimsCompatible(l, r)) {
+        return Violation(op, p.label,
+                         StrCat("dim(lhs, lhs_", p.kind, "_dimensions...) = dim(rhs, rhs_", p.kind,
+                                "_dimensions...)"),
+                         p.kind, " pair #", i, ": dim(lhs, ", p.l[i], ") = ", ListToString({l}),
+                         ", dim(rhs, ", p.r[i], ") = ", ListToString({r}));
+      }
     }
   }
   std::vector<int64_t> expected;
@@ -292,18 +238,14 @@ Status CheckDotShapes(const Operation& op, const std::vector<int64_t>& lb,
   for (int64_t d = 0; d < rhs.rank(); ++d) {
     if (!Contains(rb, d) && !Contains(rc, d)) expected.push_back(rhs.dims()[d]);
   }
-  if (!ShapeMatches(ResultType(op, 0), expected)) {
+  if (!ShapeIs(ResultType(op, 0), expected)) {
     return Violation(op, "C12",
                      "shape(result) = dim(lhs, lhs_batching_dimensions) + dim(lhs, "
                      "lhs_result_dimensions) + dim(rhs, rhs_result_dimensions)",
                      "result has shape ", Shape(ResultType(op, 0)), ", expected ",
                      ListToString(expected));
   }
-  if (lhs.element_type() != rhs.element_type()) {
-    return Violation(op, "C13", "element_type(lhs) = element_type(rhs)",
-                     TypeName(lhs.element_type()), " vs ", TypeName(rhs.element_type()));
-  }
-  return OkStatus();
+  return SameElementType(op, "C13", "element_type(lhs) = element_type(rhs)", lhs, rhs);
 }
 
 Status CheckDotGeneral(const Operation& op) {
@@ -339,22 +281,10 @@ Status CheckDotGeneral(const Operation& op) {
     return Violation(op, "C4", "is_unique(rhs_batching_dimensions + rhs_contracting_dimensions)",
                      ListToString(rb), " + ", ListToString(rc));
   }
-  if (!AllInRange(lb, 0, lr)) {
-    return Violation(op, "C5", "0 <= lhs_batching_dimensions < rank(lhs)", ListToString(lb),
-                     " for rank ", lr);
-  }
-  if (!AllInRange(lc, 0, lr)) {
-    return Violation(op, "C6", "0 <= lhs_contracting_dimensions < rank(lhs)", ListToString(lc),
-                     " for rank ", lr);
-  }
-  if (!AllInRange(rb, 0, rr)) {
-    return Violation(op, "C7", "0 <= rhs_batching_dimensions < rank(rhs)", ListToString(rb),
-                     " for rank ", rr);
-  }
-  if (!AllInRange(rc, 0, rr)) {
-    return Violation(op, "C8", "0 <= rhs_contracting_dimensions < rank(rhs)", ListToString(rc),
-                     " for rank ", rr);
-  }
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C5", {"lhs_batching_dimensions", lb}, "lhs", lr));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C6", {"lhs_contracting_dimensions", lc}, "lhs", lr));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C7", {"rhs_batching_dimensions", rb}, "rhs", rr));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C8", {"rhs_contracting_dimensions", rc}, "rhs", rr));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> precision, PrecisionConfig(op, "C11"));
   PLUGRT_RETURN_IF_ERROR(CheckDotShapes(op, lb, rb, lc, rc));
   // The dot algorithm, when given, leaves precision at DEFAULT and counts
@@ -436,7 +366,7 @@ Status CheckConvolution(const Operation& op) {
       return Violation(op, "C4", "shape(padding) = [N - 2, 2]", "padding has shape ", Shape(pad),
                        ", N - 2 = ", ns);
     }
-    PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, pad, "padding", false, false, true));
+    PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I4", pad, "padding", false, false, true));
   } else {
     PLUGRT_ASSIGN_OR_RETURN(padding, Padding(op, ns, "N - 2", "C4"));
   }
@@ -537,7 +467,7 @@ Status CheckConvolution(const Operation& op) {
     const int64_t window = Dilated(rhs.dims()[ks[s]], rhs_dilation[s]);
     expected[os[s]] = NumWindows(padded, window, strides[s]);
   }
-  if (!ShapeMatches(result, expected)) {
+  if (!ShapeIs(result, expected)) {
     return Violation(op, "C25",
                      "dim(result) is batch / batch_group_count, the kernel's output features "
                      "and num_windows per spatial dimension",
@@ -546,10 +476,8 @@ Status CheckConvolution(const Operation& op) {
   // The result's element type may differ (preferred_element_type, e.g. i8
   // inputs accumulating into i32), which the backend supports; lhs and rhs
   // must agree.
-  if (lhs.element_type() != rhs.element_type()) {
-    return Violation(op, "C27", "element_type(lhs) = element_type(rhs)",
-                     TypeName(lhs.element_type()), " vs ", TypeName(rhs.element_type()));
-  }
+  PLUGRT_RETURN_IF_ERROR(
+      SameElementType(op, "C27", "element_type(lhs) = element_type(rhs)", lhs, rhs));
   return OkStatus();
 }
 
@@ -575,7 +503,7 @@ StatusOr<size_t> CheckReduceOperands(const Operation& op, std::string_view count
   }
   for (size_t i = 0; i < n; ++i) {
     const Type& init = OperandType(op, n + i);
-    PLUGRT_RETURN_IF_ERROR(CheckRank(op, init, StrCat("init_values[", i, "]"), 0));
+    PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I2", init, StrCat("init_values[", i, "]"), 0));
     if (init.element_type() != OperandType(op, i).element_type()) {
       return Violation(op, type_label, "element_type(inputs...) = element_type(init_values...)",
                        "inputs[", i, "] is ", OperandType(op, i).ToString(), ", init_values[", i,
@@ -596,7 +524,7 @@ Status CheckResultElementTypes(const Operation& op, const std::vector<ElementTyp
   for (size_t i = 0; i < body.size(); ++i) {
     if (ResultType(op, i).element_type() != body[i]) {
       return Violation(op, label, "element_type(results[i]) = Ei", "results[", i, "] is ",
-                       ResultType(op, i).ToString(), ", E", i, " = ", TypeName(body[i]));
+                       ResultType(op, i).ToString(), ", E", i, " = ", ElementTypeName(body[i]));
     }
   }
   return OkStatus();
@@ -606,10 +534,7 @@ Status CheckReduce(const Operation& op) {
   PLUGRT_ASSIGN_OR_RETURN(size_t n, CheckReduceOperands(op, "C3", "C1", "C2"));
   const Type& input = OperandType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, RequiredIntListAttr(op, "dimensions"));
-  if (!AllInRange(dims, 0, input.rank())) {
-    return Violation(op, "C4", "0 <= dimensions < rank(inputs[0])", ListToString(dims),
-                     " for rank ", input.rank());
-  }
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C4", {"dimensions", dims}, "inputs[0]", input.rank()));
   if (!AllUnique(dims)) return Violation(op, "C5", "is_unique(dimensions)", ListToString(dims));
   std::vector<ElementType> body;
   PLUGRT_RETURN_IF_ERROR(
@@ -619,7 +544,7 @@ Status CheckReduce(const Operation& op) {
     if (!Contains(dims, d)) expected.push_back(input.dims()[d]);
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!ShapeMatches(ResultType(op, i), expected)) {
+    if (!ShapeIs(ResultType(op, i), expected)) {
       return Violation(op, "C7",
                        "shape(results...) = shape(inputs...) without the dimensions in "
                        "dimensions",
@@ -666,7 +591,7 @@ Status CheckReduceWindow(const Operation& op) {
     const int64_t padded = Padded(padding[2 * d], Dilated(in, base[d]), padding[2 * d + 1]);
     expected.push_back(NumWindows(padded, Dilated(window[d], wdil[d]), strides[d]));
   }
-  if (!ShapeMatches(ResultType(op, 0), expected)) {
+  if (!ShapeIs(ResultType(op, 0), expected)) {
     return Violation(op, "C15", "shape(results[0]) = num_windows", "results[0] has shape ",
                      Shape(ResultType(op, 0)), ", expected ", ListToString(expected));
   }
@@ -679,15 +604,11 @@ Status CheckSelectAndScatter(const Operation& op) {
   const Type& source = OperandType(op, 1);
   const Type& init = OperandType(op, 2);
   const int64_t rank = operand.rank();
-  if (operand.element_type() != source.element_type()) {
-    return Violation(op, "C1", "element_type(operand) = element_type(source)",
-                     TypeName(operand.element_type()), " vs ", TypeName(source.element_type()));
-  }
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, init, "init_value", 0));
-  if (init.element_type() != operand.element_type()) {
-    return Violation(op, "C3", "element_type(init_value) = element_type(operand)",
-                     TypeName(init.element_type()), " vs ", TypeName(operand.element_type()));
-  }
+  PLUGRT_RETURN_IF_ERROR(
+      SameElementType(op, "C1", "element_type(operand) = element_type(source)", operand, source));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I3", init, "init_value", 0));
+  PLUGRT_RETURN_IF_ERROR(
+      SameElementType(op, "C3", "element_type(init_value) = element_type(operand)", init, operand));
   const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window, IntListAttr(op, "window_dimensions", ones));
   PLUGRT_RETURN_IF_ERROR(
@@ -702,7 +623,7 @@ Status CheckSelectAndScatter(const Operation& op) {
     const int64_t padded = Padded(padding[2 * d], in, padding[2 * d + 1]);
     expected.push_back(NumWindows(padded, window[d], strides[d]));
   }
-  if (!ShapeMatches(source, expected)) {
+  if (!ShapeIs(source, expected)) {
     return Violation(op, "C2", "shape(source) = num_windows", "source has shape ", Shape(source),
                      ", expected ", ListToString(expected));
   }
@@ -722,7 +643,7 @@ Status CheckSelectAndScatter(const Operation& op) {
   }
   if (ResultType(op, 0).element_type() != body[0]) {
     return Violation(op, "C12", "element_type(result) = E", "result is ",
-                     ResultType(op, 0).ToString(), ", E = ", TypeName(body[0]));
+                     ResultType(op, 0).ToString(), ", E = ", ElementTypeName(body[0]));
   }
   return OkStatus();
 }
@@ -756,7 +677,7 @@ Status CheckFft(const Operation& op) {
                      type == "RFFT"    ? "RFFT takes a floating-point type to its complex type"
                      : type == "IRFFT" ? "IRFFT takes a complex type to its floating-point type"
                                        : "FFT and IFFT keep one complex element type",
-                     type, " from ", TypeName(in), " to ", TypeName(out));
+                     type, " from ", ElementTypeName(in), " to ", ElementTypeName(out));
   }
   if (l < 1 || l > 3) {
     return Violation(op, "C3", "1 <= size(fft_length) <= 3", "fft_length = ", ListToString(length));
@@ -785,7 +706,7 @@ Status CheckFft(const Operation& op) {
       last = length.back();
     }
   }
-  bool shape_ok = ShapeMatches(result, expected);
+  bool shape_ok = ShapeIs(result, expected);
   if (shape_ok && type == "IRFFT" && result.rank() > 0) {
     const int64_t r = result.dims().back();
     const int64_t o = operand.dims().back();
@@ -812,11 +733,8 @@ Status CheckTriangularSolve(const Operation& op) {
           .status());
   const Type& a = OperandType(op, 0);
   const Type& b = OperandType(op, 1);
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, a, "a", true, true));
-  if (a.element_type() != b.element_type()) {
-    return Violation(op, "C1", "element_type(a) = element_type(b)", TypeName(a.element_type()),
-                     " vs ", TypeName(b.element_type()));
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I1", a, "a", true, true));
+  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", "element_type(a) = element_type(b)", a, b));
   if (a.rank() < 2 || a.rank() != b.rank()) {
     return Violation(op, "C2", "2 <= rank(a) = rank(b)", "rank(a) = ", a.rank(),
                      ", rank(b) = ", b.rank());
@@ -835,22 +753,15 @@ Status CheckTriangularSolve(const Operation& op) {
                                : "dim(a, -2) = dim(a, -1) = dim(b, -1) (not left_side)",
                      "a is ", a.ToString(), ", b is ", b.ToString());
   }
-  if (!TypesCompatible(b, ResultType(op, 0))) {
-    return Violation(op, "C4", "type(b) = type(result)", b.ToString(), " vs ",
-                     ResultType(op, 0).ToString());
-  }
-  return OkStatus();
+  return SameType(op, "C4", "type(b) = type(result)", b, ResultType(op, 0));
 }
 
 Status CheckCholesky(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckOp(op, 1, 1));
   PLUGRT_RETURN_IF_ERROR(BoolAttr(op, "lower", false).status());
   const Type& a = OperandType(op, 0);
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, a, "a", true, true));
-  if (!TypesCompatible(a, ResultType(op, 0))) {
-    return Violation(op, "C1", "type(a) = type(result)", a.ToString(), " vs ",
-                     ResultType(op, 0).ToString());
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I1", a, "a", true, true));
+  PLUGRT_RETURN_IF_ERROR(SameType(op, "C1", "type(a) = type(result)", a, ResultType(op, 0)));
   if (a.rank() < 2) return Violation(op, "C2", "2 <= rank(a)", "a is ", a.ToString());
   if (!DimsCompatible(DimAt(a, -2), DimAt(a, -1))) {
     return Violation(op, "C3", "dim(a, -2) = dim(a, -1)", "a is ", a.ToString());
@@ -881,15 +792,16 @@ Status CheckRng(const Operation& op) {
   const Type& b = OperandType(op, 1);
   const Type& shape = OperandType(op, 2);
   const Type& result = ResultType(op, 0);
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, a, "a", 0));
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, b, "b", 0));
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, a, "a", true, false, true, true));
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, shape, "shape", 1));
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, shape, "shape", false, false, true));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I1", a, "a", 0));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I2", b, "b", 0));
+  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I1", a, "a", true, false, true, true));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I3", shape, "shape", 1));
+  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I3", shape, "shape", false, false, true));
   if (a.element_type() != b.element_type() || a.element_type() != result.element_type()) {
     return Violation(op, "C1", "element_type(a) = element_type(b) = element_type(result)",
-                     TypeName(a.element_type()), ", ", TypeName(b.element_type()), ", ",
-                     TypeName(result.element_type()));
+                     ElementTypeName(a.element_type()), ", ",
+                     ElementTypeName(b.element_type()), ", ",
+                     ElementTypeName(result.element_type()));
   }
   if (distribution == "NORMAL" && !IsFloat(a.element_type())) {
     return Violation(op, "C2", "is_float(a) when rng_distribution = NORMAL", "a is ",
@@ -897,7 +809,7 @@ Status CheckRng(const Operation& op) {
   }
   std::vector<int64_t> values;
   if (ConstantValues(*op.operands[2], &values)) {
-    if (!ShapeMatches(result, values)) {
+    if (!ShapeIs(result, values)) {
       return Violation(op, "C3", "shape(result) = shape", "result is ", result.ToString(),
                        ", shape = ", ListToString(values));
     }
@@ -916,12 +828,13 @@ Status CheckRngBitGenerator(const Operation& op) {
   PLUGRT_ASSIGN_OR_RETURN(std::string algorithm,
                           OneOfEnum(op, name, {"DEFAULT", "THREE_FRY", "PHILOX"}, "DEFAULT"));
   const Type& state = OperandType(op, 0);
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, state, "initial_state", 1));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I2", state, "initial_state", 1));
   if (state.element_type() != ElementType::kUI64) {
-    return Violation(op, kStructure, "initial_state is a tensor of type ui64", "initial_state is ",
+    return Violation(op, "I2", "initial_state is a tensor of type ui64", "initial_state is ",
                      state.ToString());
   }
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, ResultType(op, 1), "output", true, false, true));
+  PLUGRT_RETURN_IF_ERROR(
+      CheckElementKind(op, kStructure, ResultType(op, 1), "output", true, false, true));
   if (!TypesCompatible(state, ResultType(op, 0))) {
     return Violation(op, "C1", "type(initial_state) = type(output_state)", state.ToString(),
                      " vs ", ResultType(op, 0).ToString());
@@ -941,12 +854,23 @@ Status CheckRngBitGenerator(const Operation& op) {
 
 // --- batch_norm_* ------------------------------------------------------------------------
 
-// A 1-D operand or result whose size is the feature count, and its label.
+// A 1-D operand or result whose size is the feature count: the label of
+// its size rule and of its rank (its Inputs row, kStructure for results).
 struct SizedValue {
   const Type* type;
   std::string_view name;
   std::string_view label;
+  std::string_view rank_label;
 };
+
+// size(v) = dim(operand, feature_index), under v's label.
+Status CheckFeatureSize(const Operation& op, const SizedValue& v, int64_t feature_index) {
+  const int64_t features = OperandType(op, 0).dims()[feature_index];
+  if (DimsCompatible(v.type->dims()[0], features)) return OkStatus();
+  return Violation(op, v.label, StrCat("size(", v.name, ") = dim(operand, feature_index)"), v.name,
+                   " is ", v.type->ToString(), ", dim(operand, ", feature_index, ") = ",
+                   ListToString({features}));
+}
 
 // Shared by the three ops: the attributes, C1 (feature_index in range), C2
 // (one floating-point element type for the values `names` lists, operands
@@ -965,7 +889,7 @@ Status CheckBatchNorm(const Operation& op, const std::vector<const char*>& names
     return Violation(op, "C1", "0 <= feature_index < rank(operand)", "feature_index = ",
                      feature_index, ", rank(operand) = ", operand.rank());
   }
-  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, operand, "operand", true, false));
+  PLUGRT_RETURN_IF_ERROR(CheckElementKind(op, "I1", operand, "operand", true, false));
   std::vector<Type> all = OperandTypes(op);
   for (const Type& t : ResultTypes(op)) all.push_back(t);
   for (size_t i = 0; i < all.size() && i < names.size(); ++i) {
@@ -974,14 +898,9 @@ Status CheckBatchNorm(const Operation& op, const std::vector<const char*>& names
                        " is ", all[i].ToString(), ", operand is ", operand.ToString());
     }
   }
-  const int64_t features = operand.dims()[feature_index];
   for (const SizedValue& v : sized) {
-    PLUGRT_RETURN_IF_ERROR(CheckRank(op, *v.type, v.name, 1));
-    if (!DimsCompatible(v.type->dims()[0], features)) {
-      return Violation(op, v.label, StrCat("size(", v.name, ") = dim(operand, feature_index)"),
-                       v.name, " is ", v.type->ToString(), ", dim(operand, ", feature_index,
-                       ") = ", ListToString({features}));
-    }
+    PLUGRT_RETURN_IF_ERROR(CheckRank(op, v.rank_label, *v.type, v.name, 1));
+    PLUGRT_RETURN_IF_ERROR(CheckFeatureSize(op, v, feature_index));
   }
   return OkStatus();
 }
@@ -990,30 +909,24 @@ Status CheckBatchNormInference(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckOp(op, 5, 1));
   PLUGRT_RETURN_IF_ERROR(CheckBatchNorm(
       op, {"operand", "scale", "offset", "mean", "variance", "result"},
-      {{&OperandType(op, 1), "scale", "C3"},
-       {&OperandType(op, 2), "offset", "C4"},
-       {&OperandType(op, 3), "mean", "C5"},
-       {&OperandType(op, 4), "variance", "C6"}}));
-  if (!TypesCompatible(OperandType(op, 0), ResultType(op, 0))) {
-    return Violation(op, "C7", "type(operand) = type(result)", OperandType(op, 0).ToString(),
-                     " vs ", ResultType(op, 0).ToString());
-  }
-  return OkStatus();
+      {{&OperandType(op, 1), "scale", "C3", "I2"},
+       {&OperandType(op, 2), "offset", "C4", "I3"},
+       {&OperandType(op, 3), "mean", "C5", "I4"},
+       {&OperandType(op, 4), "variance", "C6", "I5"}}));
+  return SameType(op, "C7", "type(operand) = type(result)", OperandType(op, 0),
+                  ResultType(op, 0));
 }
 
 Status CheckBatchNormTraining(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckOp(op, 3, 3));
   PLUGRT_RETURN_IF_ERROR(CheckBatchNorm(
       op, {"operand", "scale", "offset", "output", "batch_mean", "batch_var"},
-      {{&OperandType(op, 1), "scale", "C3"},
-       {&OperandType(op, 2), "offset", "C4"},
-       {&ResultType(op, 1), "batch_mean", "C5"},
-       {&ResultType(op, 2), "batch_var", "C6"}}));
-  if (!TypesCompatible(OperandType(op, 0), ResultType(op, 0))) {
-    return Violation(op, "C7", "type(output) = type(operand)", ResultType(op, 0).ToString(),
-                     " vs ", OperandType(op, 0).ToString());
-  }
-  return OkStatus();
+      {{&OperandType(op, 1), "scale", "C3", "I2"},
+       {&OperandType(op, 2), "offset", "C4", "I3"},
+       {&ResultType(op, 1), "batch_mean", "C5", kStructure},
+       {&ResultType(op, 2), "batch_var", "C6", kStructure}}));
+  return SameType(op, "C7", "type(output) = type(operand)", ResultType(op, 0),
+                  OperandType(op, 0));
 }
 
 Status CheckBatchNormGrad(const Operation& op) {
@@ -1034,7 +947,7 @@ Status CheckBatchNormGrad(const Operation& op) {
                        operand.ToString());
     }
   }
-  PLUGRT_RETURN_IF_ERROR(CheckRank(op, scale, "scale", 1));
+  PLUGRT_RETURN_IF_ERROR(CheckRank(op, "I2", scale, "scale", 1));
   const Type* vec[] = {&OperandType(op, 2), &OperandType(op, 3), &ResultType(op, 1),
                        &ResultType(op, 2)};
   const char* vec_names[] = {"mean", "variance", "grad_scale", "grad_offset"};
@@ -1046,13 +959,7 @@ Status CheckBatchNormGrad(const Operation& op) {
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(int64_t feature_index, RequiredIntAttr(op, "feature_index"));
-  const int64_t features = operand.dims()[feature_index];
-  if (!DimsCompatible(scale.dims()[0], features)) {
-    return Violation(op, "C5", "size(scale) = dim(operand, feature_index)", "scale is ",
-                     scale.ToString(), ", dim(operand, ", feature_index, ") = ",
-                     ListToString({features}));
-  }
-  return OkStatus();
+  return CheckFeatureSize(op, {&scale, "scale", "C5", "I2"}, feature_index);
 }
 
 }  // namespace

@@ -19,40 +19,12 @@ bool IsScalarOf(const Type& type, ElementType element) {
 
 bool IsTensorOrToken(const Type& type) { return type.is_tensor() || type.is_token(); }
 
-bool ListsCompatible(const std::vector<Type>& a, const std::vector<Type>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!TypesCompatible(a[i], b[i])) return false;
-  }
-  return true;
-}
-
 // a * b, or kDynamicSize when either is unknown or the product overflows
 // (b > 0).
 int64_t MulOrDynamic(int64_t a, int64_t b) {
   if (a == kDynamicSize || b == kDynamicSize) return kDynamicSize;
   if (a > INT64_MAX / b || a < INT64_MIN / b) return kDynamicSize;
   return a * b;
-}
-
-Status CheckRegionCount(const Operation& op, size_t count) {
-  if (op.regions.size() != count) {
-    return Violation(op, kStructure, "number of regions", "expected ", count, ", got ",
-                     op.regions.size());
-  }
-  return OkStatus();
-}
-
-// An optional flag attribute (unit, bool or 0/1 integer).
-StatusOr<bool> FlagAttr(const Operation& op, std::string_view name) {
-  const Attribute* attr = op.attribute(name);
-  if (attr == nullptr) return false;
-  StatusOr<bool> value = AttrToBool(*attr);
-  if (!value.ok()) {
-    return Violation(op, kStructure, StrCat("attribute '", name, "' is a boolean"), "got ",
-                     attr->ToString());
-  }
-  return value;
 }
 
 // An optional attribute that must be a string when present.
@@ -63,25 +35,6 @@ Status OptionalStringAttr(const Operation& op, std::string_view name) {
                      attr->ToString());
   }
   return OkStatus();
-}
-
-// #stablehlo.channel_handle<handle = H, type = T>; absent: {0, 0}.
-struct ChannelHandle {
-  int64_t handle = 0;
-  int64_t type = 0;
-};
-
-StatusOr<ChannelHandle> ChannelHandleAttr(const Operation& op) {
-  ChannelHandle channel;
-  const Attribute* attr = op.attribute("channel_handle");
-  if (attr == nullptr) return channel;
-  if (attr->kind != Attribute::Kind::kStruct) {
-    return Violation(op, kStructure, "attribute 'channel_handle' is a #stablehlo.channel_handle",
-                     "got ", attr->ToString());
-  }
-  PLUGRT_ASSIGN_OR_RETURN(channel.handle, FieldInt(op, *attr, "handle", 0));
-  PLUGRT_ASSIGN_OR_RETURN(channel.type, FieldInt(op, *attr, "type", 0));
-  return channel;
 }
 
 // ---- process groups ------------------------------------------------------------
@@ -164,8 +117,7 @@ Status CheckCollectiveCounts(const Operation& op) {
   if (op.operands.empty()) {
     return Violation(op, kStructure, "number of operands", "expected at least 1, got 0");
   }
-  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, -1, static_cast<int>(op.operands.size())));
-  return CheckAllTensors(op);
+  return CheckTensorCounts(op, -1, static_cast<int>(op.operands.size()));
 }
 
 // The result of each operand has the operand's type.
@@ -434,7 +386,7 @@ Status CheckInputsAndToken(const Operation& op) {
 // 3 HOST_TO_DEVICE; 0 unset) follows is_host_transfer.
 Status CheckChannelType(const Operation& op, int64_t host_type, std::string_view host_name) {
   PLUGRT_ASSIGN_OR_RETURN(ChannelHandle channel, ChannelHandleAttr(op));
-  PLUGRT_ASSIGN_OR_RETURN(bool host, FlagAttr(op, "is_host_transfer"));
+  PLUGRT_ASSIGN_OR_RETURN(bool host, BoolAttr(op, "is_host_transfer", false));
   if (channel.type == 0) return OkStatus();
   const int64_t wanted = host ? host_type : 1;
   if (channel.type != wanted) {
@@ -480,42 +432,47 @@ Status CheckProcessId(const Operation& op) {
 
 // ---- collectives ------------------------------------------------------------------
 
-Status CheckAllReduce(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckCollectiveCounts(op));
+// The process-group attributes of all_reduce, all_gather and
+// reduce_scatter: replica_groups (CheckGroups under `unique` and `range`),
+// channel_handle and use_global_device_ids (CheckGlobalDeviceIds under
+// `global`). Returns the size of every process group when the attributes
+// fix it (groups of dim(replica_groups, 1) processes unless padded, and
+// not multiplied by num_partitions under cross_replica_and_partition), else
+// kDynamicSize.
+StatusOr<int64_t> CheckProcessGroups(const Operation& op, std::string_view unique,
+                                     std::string_view range, std::string_view global) {
   PLUGRT_ASSIGN_OR_RETURN(Groups groups, GroupsAttr(op, "replica_groups"));
-  PLUGRT_RETURN_IF_ERROR(CheckGroups(op, groups, "C1", "C3", true));
+  PLUGRT_RETURN_IF_ERROR(CheckGroups(op, groups, unique, range, true));
   PLUGRT_ASSIGN_OR_RETURN(ChannelHandle channel, ChannelHandleAttr(op));
-  PLUGRT_ASSIGN_OR_RETURN(bool global_ids, FlagAttr(op, "use_global_device_ids"));
-  PLUGRT_RETURN_IF_ERROR(CheckGlobalDeviceIds(op, "C4", channel, global_ids));
-  PLUGRT_RETURN_IF_ERROR(CheckReductionRegion(op, "C5"));
-  return CheckResultsMatchOperands(op, "C6");
-}
-
-// The size of every process group when the attributes fix it: groups of
-// dim(replica_groups, 1) processes unless padded, or (all_gather,
-// reduce_scatter) when cross_replica_and_partition multiplies them by
-// num_partitions.
-int64_t StaticGroupSize(const Groups& groups, const ChannelHandle& channel, bool global_ids) {
+  PLUGRT_ASSIGN_OR_RETURN(bool global_ids, BoolAttr(op, "use_global_device_ids", false));
+  PLUGRT_RETURN_IF_ERROR(CheckGlobalDeviceIds(op, global, channel, global_ids));
   if (!groups.present || groups.padded || groups.group_size <= 0) return kDynamicSize;
   if (channel.handle > 0 && !global_ids) return kDynamicSize;
   return groups.group_size;
+}
+
+// "group size" for an unknown group size, else the size.
+std::string GroupSizeText(int64_t size) {
+  return size == kDynamicSize ? std::string("group size") : std::to_string(size);
+}
+
+Status CheckAllReduce(const Operation& op) {
+  PLUGRT_RETURN_IF_ERROR(CheckCollectiveCounts(op));
+  PLUGRT_RETURN_IF_ERROR(CheckProcessGroups(op, "C1", "C3", "C4").status());
+  PLUGRT_RETURN_IF_ERROR(CheckReductionRegion(op, "C5"));
+  return CheckResultsMatchOperands(op, "C6");
 }
 
 Status CheckAllGather(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckCollectiveCounts(op));
   PLUGRT_ASSIGN_OR_RETURN(int64_t dim, RequiredIntAttr(op, "all_gather_dim"));
   PLUGRT_RETURN_IF_ERROR(CheckDimInRange(op, "C1", "all_gather_dim", dim));
-  PLUGRT_ASSIGN_OR_RETURN(Groups groups, GroupsAttr(op, "replica_groups"));
-  PLUGRT_RETURN_IF_ERROR(CheckGroups(op, groups, "C2", "C4", true));
-  PLUGRT_ASSIGN_OR_RETURN(ChannelHandle channel, ChannelHandleAttr(op));
-  PLUGRT_ASSIGN_OR_RETURN(bool global_ids, FlagAttr(op, "use_global_device_ids"));
-  PLUGRT_RETURN_IF_ERROR(CheckGlobalDeviceIds(op, "C5", channel, global_ids));
-  const int64_t size = StaticGroupSize(groups, channel, global_ids);
+  PLUGRT_ASSIGN_OR_RETURN(int64_t size, CheckProcessGroups(op, "C2", "C4", "C5"));
   return CheckResultShape(
       op, "C6",
       StrCat("type(result) = type(operand) except dim(result, all_gather_dim) = "
              "dim(operand, all_gather_dim) * ",
-             size == kDynamicSize ? std::string("group size") : std::to_string(size)),
+             GroupSizeText(size)),
       dim, [size](int64_t d) { return MulOrDynamic(d, size); });
 }
 
@@ -523,12 +480,7 @@ Status CheckReduceScatter(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckCollectiveCounts(op));
   PLUGRT_ASSIGN_OR_RETURN(int64_t dim, RequiredIntAttr(op, "scatter_dimension"));
   PLUGRT_RETURN_IF_ERROR(CheckDimInRange(op, "C2", "scatter_dimension", dim));
-  PLUGRT_ASSIGN_OR_RETURN(Groups groups, GroupsAttr(op, "replica_groups"));
-  PLUGRT_RETURN_IF_ERROR(CheckGroups(op, groups, "C3", "C5", true));
-  PLUGRT_ASSIGN_OR_RETURN(ChannelHandle channel, ChannelHandleAttr(op));
-  PLUGRT_ASSIGN_OR_RETURN(bool global_ids, FlagAttr(op, "use_global_device_ids"));
-  PLUGRT_RETURN_IF_ERROR(CheckGlobalDeviceIds(op, "C6", channel, global_ids));
-  const int64_t size = StaticGroupSize(groups, channel, global_ids);
+  PLUGRT_ASSIGN_OR_RETURN(int64_t size, CheckProcessGroups(op, "C3", "C5", "C6"));
   if (size != kDynamicSize) {
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const int64_t d = OperandType(op, i).dims()[static_cast<size_t>(dim)];
@@ -544,7 +496,7 @@ Status CheckReduceScatter(const Operation& op) {
       op, "C8",
       StrCat("type(result) = type(operand) except dim(result, scatter_dimension) = "
              "dim(operand, scatter_dimension) / ",
-             size == kDynamicSize ? std::string("group size") : std::to_string(size)),
+             GroupSizeText(size)),
       dim, [size](int64_t d) {
         return d == kDynamicSize || size == kDynamicSize ? kDynamicSize : d / size;
       });
@@ -632,7 +584,7 @@ Status CheckCollectivePermute(const Operation& op) {
 Status CheckCollectiveBroadcast(const Operation& op) {
   // has_dynamic_root (an extension the corpus uses): a last operand, a
   // rank-1 integer tensor of 1 or one-per-data-operand root positions.
-  PLUGRT_ASSIGN_OR_RETURN(bool dynamic_root, FlagAttr(op, "has_dynamic_root"));
+  PLUGRT_ASSIGN_OR_RETURN(bool dynamic_root, BoolAttr(op, "has_dynamic_root", false));
   const size_t data = op.operands.size() - (dynamic_root && !op.operands.empty() ? 1 : 0);
   if (data == 0) {
     return Violation(op, kStructure, "number of operands", "expected at least ",
@@ -717,7 +669,7 @@ Status CheckCustomCall(const Operation& op) {
     return Violation(op, kStructure, "call_target_name is a string", "got ",
                      target == nullptr ? std::string("none") : target->ToString());
   }
-  PLUGRT_RETURN_IF_ERROR(FlagAttr(op, "has_side_effect").status());
+  PLUGRT_RETURN_IF_ERROR(BoolAttr(op, "has_side_effect", false).status());
   int64_t api_version = 1;
   if (const Attribute* attr = op.attribute("api_version")) {
     static constexpr std::string_view kNames[] = {

@@ -68,17 +68,14 @@ Status CheckOperandClass(const Operation& op, size_t index, std::string_view nam
                    type.ToString());
 }
 
-// The result's element type is of `classes` (the spec's Outputs table).
+// The result's element type is of `classes` (the spec's Outputs table, whose
+// rows have no labels: kStructure).
 Status CheckResultClass(const Operation& op, std::string_view name, unsigned classes) {
   const Type& type = ResultType(op, 0);
   if (ClassOf(type.element_type()) & classes) return OkStatus();
-  return Violation(op, "outputs", StrCat("`", name, "` is a tensor of ", ClassText(classes), " type"),
-                   "got ", type.ToString());
-}
-
-Status CheckTensorCounts(const Operation& op, int operands, int results) {
-  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, operands, results));
-  return CheckAllTensors(op);
+  return Violation(op, kStructure,
+                   StrCat("`", name, "` is a tensor of ", ClassText(classes), " type"), "got ",
+                   type.ToString());
 }
 
 // "lhs tensor<2xf32>, rhs tensor<2xf32>, result tensor<2xf64>"
@@ -89,6 +86,16 @@ std::string Named(std::initializer_list<std::pair<std::string_view, const Type*>
     text += StrCat(name, " ", type->ToString());
   }
   return text;
+}
+
+// C1 of one-operand ops: the operand (called `x`) and the result (`y`) have
+// the same shape.
+Status CheckSameShape(const Operation& op, std::string_view x, std::string_view y) {
+  const Type& operand = OperandType(op, 0);
+  const Type& result = ResultType(op, 0);
+  if (ShapesCompatible(operand, result)) return OkStatus();
+  return Violation(op, "C1", StrCat("`", x, "` and `", y, "` have the same shape"),
+                   Named({{x, &operand}, {y, &result}}));
 }
 
 // ----------------------------------------------------- same-type elementwise
@@ -203,20 +210,12 @@ Status CheckIsFinite(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   PLUGRT_RETURN_IF_ERROR(CheckOperandClass(op, 0, "x", kFloating));
   PLUGRT_RETURN_IF_ERROR(CheckResultClass(op, "y", kBoolean));
-  if (!ShapesCompatible(OperandType(op, 0), ResultType(op, 0))) {
-    return Violation(op, "C1", "`x` and `y` have the same shape",
-                     Named({{"x", &OperandType(op, 0)}, {"y", &ResultType(op, 0)}}));
-  }
-  return OkStatus();
+  return CheckSameShape(op, "x", "y");
 }
 
 Status CheckConvert(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
-  if (!ShapesCompatible(OperandType(op, 0), ResultType(op, 0))) {
-    return Violation(op, "C1", "`operand` and `result` have the same shape",
-                     Named({{"operand", &OperandType(op, 0)}, {"result", &ResultType(op, 0)}}));
-  }
-  return OkStatus();
+  return CheckSameShape(op, "operand", "result");
 }
 
 Status CheckBitcastConvert(const Operation& op) {

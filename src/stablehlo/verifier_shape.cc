@@ -10,6 +10,7 @@
 // A '?' dimension is compatible with any size: rules that compare sizes only
 // reject sizes that are known to differ.
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,71 +21,47 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 
-std::string Shape(const Type& type) { return ListToString(type.dims()); }
-
-// `type` has rank size(expected) and each dim is compatible with `expected`'s.
-bool ShapeIs(const Type& type, const Dims& expected) {
-  if (type.rank() != static_cast<int64_t>(expected.size())) return false;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    if (!DimsCompatible(type.dims()[i], expected[i])) return false;
-  }
-  return true;
-}
-
-bool Contains(const Dims& values, int64_t value) {
-  return std::find(values.begin(), values.end(), value) != values.end();
-}
-
-Dims Concat(Dims a, const Dims& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 bool UniqueSorted(const Dims& values) {
   return AllUnique(values) && IsSortedAscending(values);
 }
 
 int64_t Size(const Dims& values) { return static_cast<int64_t>(values.size()); }
 
-std::string ElementName(const Type& type) {
-  return std::string(ElementTypeName(type.element_type()));
+// is_unique(list) and is_sorted(list).
+Status ListUniqueSorted(const Operation& op, std::string_view label, const NamedDims& list) {
+  if (UniqueSorted(list.values)) return OkStatus();
+  return Violation(op, label, StrCat("is_unique(", list.name, ") and is_sorted(", list.name, ")"),
+                   ListToString(list.values));
 }
 
-Status SameElementType(const Operation& op, std::string_view label, std::string_view rule,
-                       const Type& a, const Type& b) {
-  if (a.element_type() == b.element_type()) return OkStatus();
-  return Violation(op, label, rule, ElementName(a), " vs ", ElementName(b));
+Status ListSorted(const Operation& op, std::string_view label, const NamedDims& list) {
+  if (IsSortedAscending(list.values)) return OkStatus();
+  return Violation(op, label, StrCat("is_sorted(", list.name, ")"), ListToString(list.values));
 }
 
-// The operand at `index` is a 0-dimensional tensor of integer type.
-Status IntegerScalar(const Operation& op, size_t index, std::string_view label,
-                     std::string_view what) {
-  const Type& type = OperandType(op, index);
-  if (type.rank() == 0 && IsInteger(type.element_type())) return OkStatus();
-  return Violation(op, label, StrCat(what, " is a 0-dimensional tensor of integer type"),
-                   "operand #", index, " is ", type.ToString());
+// is_unique(a + b).
+Status ListsDisjoint(const Operation& op, std::string_view label, const NamedDims& a,
+                     const NamedDims& b) {
+  if (AllUnique(Concat(a.values, b.values))) return OkStatus();
+  return Violation(op, label, StrCat("is_unique(", a.name, " + ", b.name, ")"),
+                   ListToString(a.values), " and ", ListToString(b.values));
 }
 
-// The operand at `index` is a 1-dimensional integer tensor with `size`
-// elements (unchecked when `size` is '?').
-Status IntegerVector(const Operation& op, size_t index, std::string_view type_label,
-                     std::string_view size_label, std::string_view what, int64_t size,
-                     std::string_view size_rule) {
-  const Type& type = OperandType(op, index);
-  if (type.rank() != 1 || !IsInteger(type.element_type())) {
-    return Violation(op, type_label, StrCat(what, " is a 1-dimensional tensor of integer type"),
-                     "got ", type.ToString());
-  }
-  if (!DimsCompatible(type.dims()[0], size)) {
-    return Violation(op, size_label, size_rule, what, " has ", type.dims()[0],
-                     " elements, expected ", size);
-  }
-  return OkStatus();
+// 0 <= `name` = `value` < rank(`of`).
+Status DimInRank(const Operation& op, std::string_view label, std::string_view name,
+                 int64_t value, std::string_view of, int64_t rank) {
+  if (value >= 0 && value < rank) return OkStatus();
+  return Violation(op, label, StrCat("0 <= ", name, " < rank(", of, ")"), name, " ", value,
+                   " for rank ", rank);
 }
 
-Status CheckBasics(const Operation& op, int operands, int results) {
-  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, operands, results));
-  return CheckAllTensors(op);
+// shape(result) is `expected` (ShapeIs), else `rule` under `label`.
+Status CheckResultShape(const Operation& op, std::string_view label, std::string_view rule,
+                        const Dims& expected) {
+  const Type& result = ResultType(op, 0);
+  if (ShapeIs(result, expected)) return OkStatus();
+  return Violation(op, label, rule, "expected ", ListToString(expected), ", result is ",
+                   Shape(result));
 }
 
 // --- broadcasts ---------------------------------------------------------------
@@ -93,7 +70,7 @@ Status CheckBasics(const Operation& op, int operands, int results) {
 // C7-C10 on output_dimensions and the known (non)expanding dimensions).
 Status CheckBroadcastInDim(const Operation& op) {
   const bool dynamic = op.code == OpCode::kDynamicBroadcastInDim;
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, dynamic ? 2 : 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, dynamic ? 2 : 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(Dims dims, RequiredIntListAttr(op, "broadcast_dimensions"));
@@ -103,10 +80,8 @@ Status CheckBroadcastInDim(const Operation& op) {
     return Violation(op, "C2", "size(broadcast_dimensions) = rank(operand)",
                      ListToString(dims), " for rank ", operand.rank());
   }
-  if (!AllInRange(dims, 0, result.rank())) {
-    return Violation(op, "C3", "0 <= broadcast_dimensions < rank(result)", ListToString(dims),
-                     " for rank ", result.rank());
-  }
+  PLUGRT_RETURN_IF_ERROR(
+      ListInRank(op, "C3", {"broadcast_dimensions", dims}, "result", result.rank()));
   if (!AllUnique(dims)) {
     return Violation(op, "C4", "is_unique(broadcast_dimensions)", ListToString(dims));
   }
@@ -127,51 +102,35 @@ Status CheckBroadcastInDim(const Operation& op) {
   PLUGRT_ASSIGN_OR_RETURN(Dims expanding, IntListAttr(op, "known_expanding_dimensions", {}));
   PLUGRT_ASSIGN_OR_RETURN(Dims nonexpanding,
                           IntListAttr(op, "known_nonexpanding_dimensions", {}));
-  if (!AllUnique(Concat(expanding, nonexpanding))) {
-    return Violation(op, "C8",
-                     "is_unique(known_expanding_dimensions + known_nonexpanding_dimensions)",
-                     ListToString(expanding), " and ", ListToString(nonexpanding));
-  }
-  if (!AllInRange(expanding, 0, operand.rank())) {
-    return Violation(op, "C9", "0 <= known_expanding_dimensions < rank(operand)",
-                     ListToString(expanding), " for rank ", operand.rank());
-  }
-  if (!AllInRange(nonexpanding, 0, operand.rank())) {
-    return Violation(op, "C10", "0 <= known_nonexpanding_dimensions < rank(operand)",
-                     ListToString(nonexpanding), " for rank ", operand.rank());
-  }
-  return OkStatus();
+  const NamedDims expanding_list = {"known_expanding_dimensions", expanding};
+  const NamedDims nonexpanding_list = {"known_nonexpanding_dimensions", nonexpanding};
+  PLUGRT_RETURN_IF_ERROR(ListsDisjoint(op, "C8", expanding_list, nonexpanding_list));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C9", expanding_list, "operand", operand.rank()));
+  return ListInRank(op, "C10", nonexpanding_list, "operand", operand.rank());
 }
 
 // broadcast (legacy, no spec section): C1 element types match; C2 the result
 // shape is broadcast_sizes followed by the operand's shape.
 Status CheckBroadcast(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(Dims sizes, RequiredIntListAttr(op, "broadcast_sizes"));
   PLUGRT_RETURN_IF_ERROR(SameElementType(
       op, "C1", "element_type(operand) = element_type(result)", operand, result));
   const Dims expected = Concat(sizes, operand.dims());
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C2", "shape(result) = broadcast_sizes + shape(operand)", "expected ",
-                     ListToString(expected), ", result is ", Shape(result));
-  }
-  return OkStatus();
+  return CheckResultShape(op, "C2", "shape(result) = broadcast_sizes + shape(operand)", expected);
 }
 
 // --- concatenate ----------------------------------------------------------------
 
 Status CheckConcatenate(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, -1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, -1, 1));
   if (op.operands.empty()) return Violation(op, "C3", "0 < size(inputs)", "no inputs");
   const Type& first = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(int64_t dimension, RequiredIntAttr(op, "dimension"));
-  if (dimension < 0 || dimension >= first.rank()) {
-    return Violation(op, "C4", "0 <= dimension < rank(inputs[0])", "dimension ", dimension,
-                     " for rank ", first.rank());
-  }
+  PLUGRT_RETURN_IF_ERROR(DimInRank(op, "C4", "dimension", dimension, "inputs[0]", first.rank()));
   for (size_t i = 1; i < op.operands.size(); ++i) {
     PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", "same(element_type(inputs...))", first,
                                            OperandType(op, i)));
@@ -194,13 +153,10 @@ Status CheckConcatenate(const Operation& op) {
   }
   PLUGRT_RETURN_IF_ERROR(SameElementType(
       op, "C5", "element_type(result) = element_type(inputs[0])", result, first));
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C6",
-                     "shape(result) = shape(inputs[0]) except dim(result, dimension) is the "
-                     "sum of the inputs' dims",
-                     "expected ", ListToString(expected), ", result is ", Shape(result));
-  }
-  return OkStatus();
+  return CheckResultShape(op, "C6",
+                          "shape(result) = shape(inputs[0]) except dim(result, dimension) is the "
+                          "sum of the inputs' dims",
+                          expected);
 }
 
 // --- slices -------------------------------------------------------------------
@@ -221,7 +177,7 @@ Status CheckStartIndices(const Operation& op, size_t first, std::string_view sca
 }
 
 Status CheckDynamicSlice(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, -1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, -1, 1));
   if (op.operands.empty()) {
     return Violation(op, kStructure, "number of operands", "expected at least 1, got 0");
   }
@@ -252,7 +208,7 @@ Status CheckDynamicSlice(const Operation& op) {
 }
 
 Status CheckDynamicUpdateSlice(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, -1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, -1, 1));
   if (op.operands.size() < 2) {
     return Violation(op, kStructure, "number of operands", "expected at least 2, got ",
                      op.operands.size());
@@ -260,10 +216,7 @@ Status CheckDynamicUpdateSlice(const Operation& op) {
   const Type& operand = OperandType(op, 0);
   const Type& update = OperandType(op, 1);
   const Type& result = ResultType(op, 0);
-  if (!TypesCompatible(operand, result)) {
-    return Violation(op, "C1", "type(operand) = type(result)", operand.ToString(), " vs ",
-                     result.ToString());
-  }
+  PLUGRT_RETURN_IF_ERROR(SameType(op, "C1", "type(operand) = type(result)", operand, result));
   PLUGRT_RETURN_IF_ERROR(SameElementType(
       op, "C2", "element_type(update) = element_type(operand)", update, operand));
   if (update.rank() != operand.rank()) {
@@ -288,7 +241,7 @@ Status CheckDynamicUpdateSlice(const Operation& op) {
 }
 
 Status CheckSlice(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(Dims start, RequiredIntListAttr(op, "start_indices"));
@@ -316,10 +269,26 @@ Status CheckSlice(const Operation& op) {
     }
     expected[d] = (limit[d] - start[d] + strides[d] - 1) / strides[d];
   }
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C5",
-                     "shape(result) = ceil((limit_indices - start_indices) / strides)",
-                     "expected ", ListToString(expected), ", result is ", Shape(result));
+  return CheckResultShape(
+      op, "C5", "shape(result) = ceil((limit_indices - start_indices) / strides)", expected);
+}
+
+// The three operands from `first` on that hold what the static op's
+// attributes hold (real_dynamic_slice, dynamic_pad): 1-dimensional integer
+// tensors (`type_labels`) of rank(operand) elements (C2, `size_rule`); and
+// rank(result) = rank(operand) (`rank_label`).
+Status CheckDynamicLists(const Operation& op, size_t first, const char* const (&names)[3],
+                         const char* const (&type_labels)[3], std::string_view size_rule,
+                         std::string_view rank_label) {
+  const Type& operand = OperandType(op, 0);
+  const Type& result = ResultType(op, 0);
+  for (size_t i = 0; i < 3; ++i) {
+    PLUGRT_RETURN_IF_ERROR(IntegerVector(op, first + i, type_labels[i], "C2", names[i],
+                                         operand.rank(), size_rule));
+  }
+  if (result.rank() != operand.rank()) {
+    return Violation(op, rank_label, "rank(result) = rank(operand)", result.rank(), " vs ",
+                     operand.rank());
   }
   return OkStatus();
 }
@@ -328,42 +297,39 @@ Status CheckSlice(const Operation& op) {
 // types match; C2 start_indices, limit_indices and strides are 1-dimensional
 // integer tensors of size rank(operand); C5 rank(result) = rank(operand).
 Status CheckRealDynamicSlice(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 4, 1));
-  const Type& operand = OperandType(op, 0);
-  const Type& result = ResultType(op, 0);
-  PLUGRT_RETURN_IF_ERROR(SameElementType(
-      op, "C1", "element_type(operand) = element_type(result)", operand, result));
-  const char* names[] = {"start_indices", "limit_indices", "strides"};
-  for (size_t i = 1; i <= 3; ++i) {
-    PLUGRT_RETURN_IF_ERROR(IntegerVector(op, i, "C2", "C2", names[i - 1], operand.rank(),
-                                         "size(start_indices) = size(limit_indices) = "
-                                         "size(strides) = rank(operand)"));
-  }
-  if (result.rank() != operand.rank()) {
-    return Violation(op, "C5", "rank(result) = rank(operand)", result.rank(), " vs ",
-                     operand.rank());
-  }
-  return OkStatus();
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 4, 1));
+  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", "element_type(operand) = element_type(result)",
+                                         OperandType(op, 0), ResultType(op, 0)));
+  return CheckDynamicLists(
+      op, 1, {"start_indices", "limit_indices", "strides"}, {"C2", "C2", "C2"},
+      "size(start_indices) = size(limit_indices) = size(strides) = rank(operand)", "C5");
 }
 
 // --- pads -----------------------------------------------------------------------
 
-Status CheckPad(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 2, 1));
+// C1 and I2 of pad and dynamic_pad: operand, padding_value and result share
+// an element type; padding_value is 0-dimensional.
+Status CheckPaddingValue(const Operation& op) {
   const Type& operand = OperandType(op, 0);
   const Type& value = OperandType(op, 1);
-  const Type& result = ResultType(op, 0);
-  const int64_t rank = operand.rank();
-  PLUGRT_ASSIGN_OR_RETURN(Dims low, RequiredIntListAttr(op, "edge_padding_low"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims high, RequiredIntListAttr(op, "edge_padding_high"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims interior, IntListAttr(op, "interior_padding", Dims(rank, 0)));
   const char* rule1 = "element_type(operand) = element_type(padding_value) = element_type(result)";
   PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", rule1, operand, value));
-  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", rule1, operand, result));
+  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", rule1, operand, ResultType(op, 0)));
   if (value.rank() != 0) {
     return Violation(op, "I2", "padding_value is a 0-dimensional tensor", "got ",
                      value.ToString());
   }
+  return OkStatus();
+}
+
+Status CheckPad(const Operation& op) {
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 2, 1));
+  const Type& operand = OperandType(op, 0);
+  const int64_t rank = operand.rank();
+  PLUGRT_ASSIGN_OR_RETURN(Dims low, RequiredIntListAttr(op, "edge_padding_low"));
+  PLUGRT_ASSIGN_OR_RETURN(Dims high, RequiredIntListAttr(op, "edge_padding_high"));
+  PLUGRT_ASSIGN_OR_RETURN(Dims interior, IntListAttr(op, "interior_padding", Dims(rank, 0)));
+  PLUGRT_RETURN_IF_ERROR(CheckPaddingValue(op));
   if (Size(low) != rank || Size(high) != rank || Size(interior) != rank) {
     return Violation(op, "C2",
                      "size(edge_padding_low) = size(edge_padding_high) = size(interior_padding) "
@@ -381,49 +347,29 @@ Status CheckPad(const Operation& op) {
                       ? kDynamicSize
                       : dim + low[d] + std::max<int64_t>(dim - 1, 0) * interior[d] + high[d];
   }
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C4",
-                     "shape(result) = shape(operand) + edge_padding_low + "
-                     "max(shape(operand) - 1, 0) * interior_padding + edge_padding_high",
-                     "expected ", ListToString(expected), ", result is ", Shape(result));
-  }
-  return OkStatus();
+  return CheckResultShape(op, "C4",
+                          "shape(result) = shape(operand) + edge_padding_low + "
+                          "max(shape(operand) - 1, 0) * interior_padding + edge_padding_high",
+                          expected);
 }
 
 // dynamic_pad: the paddings are operands, so only their kinds, sizes and the
 // result's rank are static.
 Status CheckDynamicPad(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 5, 1));
-  const Type& operand = OperandType(op, 0);
-  const Type& value = OperandType(op, 1);
-  const Type& result = ResultType(op, 0);
-  const char* rule1 = "element_type(operand) = element_type(padding_value) = element_type(result)";
-  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", rule1, operand, value));
-  PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", rule1, operand, result));
-  if (value.rank() != 0) {
-    return Violation(op, "I2", "padding_value is a 0-dimensional tensor", "got ",
-                     value.ToString());
-  }
-  const char* names[] = {"edge_padding_low", "edge_padding_high", "interior_padding"};
-  const char* labels[] = {"I3", "I4", "I5"};
-  for (size_t i = 2; i <= 4; ++i) {
-    PLUGRT_RETURN_IF_ERROR(IntegerVector(op, i, labels[i - 2], "C2", names[i - 2],
-                                         operand.rank(),
-                                         "size(edge_padding_low) = size(edge_padding_high) = "
-                                         "size(interior_padding) = rank(operand)"));
-  }
-  if (result.rank() != operand.rank()) {
-    return Violation(op, "C4", "rank(result) = rank(operand)", result.rank(), " vs ",
-                     operand.rank());
-  }
-  return OkStatus();
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 5, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckPaddingValue(op));
+  return CheckDynamicLists(op, 2, {"edge_padding_low", "edge_padding_high", "interior_padding"},
+                           {"I3", "I4", "I5"},
+                           "size(edge_padding_low) = size(edge_padding_high) = "
+                           "size(interior_padding) = rank(operand)",
+                           "C4");
 }
 
 // --- reshapes -----------------------------------------------------------------
 
 Status CheckReshape(const Operation& op) {
   const bool dynamic = op.code == OpCode::kDynamicReshape;
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, dynamic ? 2 : 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, dynamic ? 2 : 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_RETURN_IF_ERROR(SameElementType(
@@ -442,7 +388,7 @@ Status CheckReshape(const Operation& op) {
 }
 
 Status CheckTranspose(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(Dims permutation, RequiredIntListAttr(op, "permutation"));
@@ -454,34 +400,23 @@ Status CheckTranspose(const Operation& op) {
   }
   Dims expected;
   for (int64_t p : permutation) expected.push_back(operand.dims()[p]);
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C3", "shape(result) = dim(operand, permutation...)", "expected ",
-                     ListToString(expected), ", result is ", Shape(result));
-  }
-  return OkStatus();
+  return CheckResultShape(op, "C3", "shape(result) = dim(operand, permutation...)", expected);
 }
 
 Status CheckReverse(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(Dims dims, RequiredIntListAttr(op, "dimensions"));
-  if (!TypesCompatible(operand, result)) {
-    return Violation(op, "C1", "type(operand) = type(result)", operand.ToString(), " vs ",
-                     result.ToString());
-  }
+  PLUGRT_RETURN_IF_ERROR(SameType(op, "C1", "type(operand) = type(result)", operand, result));
   if (!AllUnique(dims)) return Violation(op, "C2", "is_unique(dimensions)", ListToString(dims));
-  if (!AllInRange(dims, 0, result.rank())) {
-    return Violation(op, "C3", "0 <= dimensions < rank(result)", ListToString(dims),
-                     " for rank ", result.rank());
-  }
-  return OkStatus();
+  return ListInRank(op, "C3", {"dimensions", dims}, "result", result.rank());
 }
 
 // --- iota and dimension sizes -----------------------------------------------------
 
 Status CheckDynamicIota(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(int64_t dimension, RequiredIntAttr(op, "iota_dimension"));
   PLUGRT_RETURN_IF_ERROR(IntegerVector(op, 0, "I1", "C2", "output_shape", result.rank(),
@@ -494,14 +429,11 @@ Status CheckDynamicIota(const Operation& op) {
 }
 
 Status CheckGetDimensionSize(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 1, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 1, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(int64_t dimension, RequiredIntAttr(op, "dimension"));
-  if (dimension < 0 || dimension >= operand.rank()) {
-    return Violation(op, "C1", "0 <= dimension < rank(operand)", "dimension ", dimension,
-                     " for rank ", operand.rank());
-  }
+  PLUGRT_RETURN_IF_ERROR(DimInRank(op, "C1", "dimension", dimension, "operand", operand.rank()));
   if (result.rank() != 0 || result.element_type() != ElementType::kSI32) {
     return Violation(op, kStructure, "the result is a 0-dimensional tensor of type si32",
                      "got ", result.ToString());
@@ -513,14 +445,11 @@ Status CheckGetDimensionSize(const Operation& op) {
 // C2 size is a 0-dimensional integer tensor; C3 the result has the operand's
 // element type and shape except at `dimension`.
 Status CheckSetDimensionSize(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 2, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 2, 1));
   const Type& operand = OperandType(op, 0);
   const Type& result = ResultType(op, 0);
   PLUGRT_ASSIGN_OR_RETURN(int64_t dimension, RequiredIntAttr(op, "dimension"));
-  if (dimension < 0 || dimension >= operand.rank()) {
-    return Violation(op, "C1", "0 <= dimension < rank(operand)", "dimension ", dimension,
-                     " for rank ", operand.rank());
-  }
+  PLUGRT_RETURN_IF_ERROR(DimInRank(op, "C1", "dimension", dimension, "operand", operand.rank()));
   PLUGRT_RETURN_IF_ERROR(IntegerScalar(op, 1, "C2", "size"));
   bool same = operand.element_type() == result.element_type() && result.rank() == operand.rank();
   for (int64_t d = 0; same && d < operand.rank(); ++d) {
@@ -537,127 +466,191 @@ Status CheckSetDimensionSize(const Operation& op) {
 
 // --- gather and scatter --------------------------------------------------------------
 
+// How gather and scatter name the dimension numbers they share: the
+// attribute, the operand indexed and the indices, and the fields, in
+// gather's terms window (offset_dims), collapsed (collapsed_slice_dims),
+// operand batching, indices batching and index map (start_index_map).
+struct IndexedNames {
+  std::string_view attribute;     // its kind is #stablehlo.<kind>
+  std::string_view kind;
+  std::string_view operand;       // in rules
+  std::string_view operand_word;  // in details
+  std::string_view indices;
+  std::string_view fields[5];
+};
+
+constexpr IndexedNames kGatherNames = {
+    "dimension_numbers", "gather", "operand", "operand", "start_indices",
+    {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+     "start_indices_batching_dims", "start_index_map"}};
+constexpr IndexedNames kScatterNames = {
+    "scatter_dimension_numbers", "scatter", "inputs[0]", "input", "scatter_indices",
+    {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+     "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}};
+
+struct IndexedDims {
+  const IndexedNames* names;
+  const Type* operand;
+  const Type* indices;
+  NamedDims window, collapsed, operand_batching, indices_batching, index_map;
+  int64_t index_vector_dim;
+};
+
+StatusOr<IndexedDims> ReadIndexedDims(const Operation& op, const IndexedNames& names,
+                                      const Type& operand, const Type& indices) {
+  const Attribute* numbers = StructAttr(op, names.attribute);
+  if (numbers == nullptr) {
+    const Attribute* attr = op.attribute(names.attribute);
+    return Violation(op, kStructure,
+                     StrCat("attribute '", names.attribute, "' is a #stablehlo.", names.kind),
+                     attr == nullptr ? std::string("it is absent") : attr->ToString());
+  }
+  IndexedDims x{};
+  x.names = &names;
+  x.operand = &operand;
+  x.indices = &indices;
+  NamedDims* lists[] = {&x.window, &x.collapsed, &x.operand_batching, &x.indices_batching,
+                        &x.index_map};
+  for (size_t i = 0; i < 5; ++i) {
+    lists[i]->name = names.fields[i];
+    PLUGRT_ASSIGN_OR_RETURN(lists[i]->values, FieldList(op, *numbers, names.fields[i]));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(x.index_vector_dim, FieldInt(op, *numbers, "index_vector_dim", 0));
+  return x;
+}
+
+// rank(operand) = size(window) + size(collapsed) + size(operand batching).
+Status CheckIndexedRank(const Operation& op, std::string_view label, const IndexedDims& x) {
+  const int64_t rank = x.operand->rank();
+  if (Size(x.window.values) + Size(x.collapsed.values) + Size(x.operand_batching.values) ==
+      rank) {
+    return OkStatus();
+  }
+  return Violation(op, label,
+                   StrCat("rank(", x.names->operand, ") = size(", x.window.name, ") + size(",
+                          x.collapsed.name, ") + size(", x.operand_batching.name, ")"),
+                   "rank ", rank, ", ", x.window.name, " ", ListToString(x.window.values), ", ",
+                   x.collapsed.name, " ", ListToString(x.collapsed.values), ", ",
+                   x.operand_batching.name, " ", ListToString(x.operand_batching.values));
+}
+
+// 0 <= index_vector_dim <= rank(indices) (`range_label`); the index map has
+// one entry per index vector element (`size_label`).
+Status CheckIndexVector(const Operation& op, std::string_view range_label,
+                        std::string_view size_label, const IndexedDims& x) {
+  const Type& indices = *x.indices;
+  const int64_t ivd = x.index_vector_dim;
+  if (ivd < 0 || ivd > indices.rank()) {
+    return Violation(op, range_label,
+                     StrCat("0 <= index_vector_dim <= rank(", x.names->indices, ")"),
+                     "index_vector_dim ", ivd, " for rank ", indices.rank());
+  }
+  const int64_t count = ivd < indices.rank() ? indices.dims()[ivd] : 1;
+  if (DimsCompatible(Size(x.index_map.values), count)) return OkStatus();
+  return Violation(op, size_label,
+                   StrCat("size(", x.index_map.name, ") = dim(", x.names->indices,
+                          ", index_vector_dim) (1 when index_vector_dim = rank(",
+                          x.names->indices, "))"),
+                   x.index_map.name, " ", ListToString(x.index_map.values), ", expected ", count,
+                   " entries");
+}
+
+// The rules on the collapsed and batching dims, under `labels`: is_unique(
+// collapsed + operand batching), is_sorted(collapsed), collapsed in range,
+// is_sorted(operand batching), operand batching in range, indices batching
+// unique and sorted, indices batching in range, index_vector_dim not among
+// them, as many operand as indices batching dims, and their sizes agree.
+Status CheckBatchingDims(const Operation& op, const std::array<std::string_view, 10>& labels,
+                         const IndexedDims& x) {
+  const Type& operand = *x.operand;
+  const Type& indices = *x.indices;
+  const NamedDims& ob = x.operand_batching;
+  const NamedDims& ib = x.indices_batching;
+  PLUGRT_RETURN_IF_ERROR(ListsDisjoint(op, labels[0], x.collapsed, ob));
+  PLUGRT_RETURN_IF_ERROR(ListSorted(op, labels[1], x.collapsed));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, labels[2], x.collapsed, x.names->operand, operand.rank()));
+  PLUGRT_RETURN_IF_ERROR(ListSorted(op, labels[3], ob));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, labels[4], ob, x.names->operand, operand.rank()));
+  PLUGRT_RETURN_IF_ERROR(ListUniqueSorted(op, labels[5], ib));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, labels[6], ib, x.names->indices, indices.rank()));
+  if (Contains(ib.values, x.index_vector_dim)) {
+    return Violation(op, labels[7], StrCat("index_vector_dim not in ", ib.name),
+                     "index_vector_dim ", x.index_vector_dim, ", ", ib.name, " ",
+                     ListToString(ib.values));
+  }
+  if (ob.values.size() != ib.values.size()) {
+    return Violation(op, labels[8], StrCat("size(", ob.name, ") = size(", ib.name, ")"),
+                     ListToString(ob.values), " vs ", ListToString(ib.values));
+  }
+  for (size_t i = 0; i < ob.values.size(); ++i) {
+    if (!DimsCompatible(operand.dims()[ob.values[i]], indices.dims()[ib.values[i]])) {
+      return Violation(op, labels[9],
+                       StrCat("dim(", x.names->operand, ", ", ob.name, "...) = dim(",
+                              x.names->indices, ", ", ib.name, "...)"),
+                       x.names->operand_word, " ", Shape(operand), " dim ", ob.values[i],
+                       " vs indices ", Shape(indices), " dim ", ib.values[i]);
+    }
+  }
+  return OkStatus();
+}
+
+// is_unique(index map + operand batching) and the index map in range.
+Status CheckIndexMap(const Operation& op, std::string_view unique_label,
+                     std::string_view range_label, const IndexedDims& x) {
+  PLUGRT_RETURN_IF_ERROR(ListsDisjoint(op, unique_label, x.index_map, x.operand_batching));
+  return ListInRank(op, range_label, x.index_map, x.names->operand, x.operand->rank());
+}
+
+// The indices' dims but index_vector_dim (gather's batch dims, scatter's
+// update scatter dims).
+Dims IndexBatchSizes(const IndexedDims& x) {
+  Dims sizes;
+  for (int64_t d = 0; d < x.indices->rank(); ++d) {
+    if (d != x.index_vector_dim) sizes.push_back(x.indices->dims()[d]);
+  }
+  return sizes;
+}
+
+// `sizes` (one per operand dim) but at the collapsed and batching dims: the
+// sizes of the window dims.
+Dims WindowSizes(const IndexedDims& x, const Dims& sizes) {
+  Dims window;
+  for (int64_t d = 0; d < Size(sizes); ++d) {
+    if (!Contains(x.collapsed.values, d) && !Contains(x.operand_batching.values, d)) {
+      window.push_back(sizes[d]);
+    }
+  }
+  return window;
+}
+
 // gather and dynamic_gather (whose slice_sizes is an operand: the rules on
 // slice_sizes' values do not apply, the result's offset dims are unknown).
 Status CheckGather(const Operation& op) {
   const bool dynamic = op.code == OpCode::kDynamicGather;
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, dynamic ? 3 : 2, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, dynamic ? 3 : 2, 1));
   const Type& operand = OperandType(op, 0);
   const Type& indices = OperandType(op, 1);
   const Type& result = ResultType(op, 0);
-  const Attribute* numbers = StructAttr(op, "dimension_numbers");
-  if (numbers == nullptr) {
-    return Violation(op, kStructure, "attribute 'dimension_numbers' is a #stablehlo.gather",
-                     op.attribute("dimension_numbers") == nullptr
-                         ? std::string("it is absent")
-                         : op.attribute("dimension_numbers")->ToString());
-  }
-  PLUGRT_ASSIGN_OR_RETURN(Dims offset_dims, FieldList(op, *numbers, "offset_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims collapsed, FieldList(op, *numbers, "collapsed_slice_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims operand_batching, FieldList(op, *numbers, "operand_batching_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims indices_batching,
-                          FieldList(op, *numbers, "start_indices_batching_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims index_map, FieldList(op, *numbers, "start_index_map"));
-  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim,
-                          FieldInt(op, *numbers, "index_vector_dim", 0));
+  PLUGRT_ASSIGN_OR_RETURN(IndexedDims x, ReadIndexedDims(op, kGatherNames, operand, indices));
   Dims slice_sizes;
   if (!dynamic) {
     PLUGRT_ASSIGN_OR_RETURN(slice_sizes, RequiredIntListAttr(op, "slice_sizes"));
   }
   const int64_t rank = operand.rank();
-  const int64_t indices_rank = indices.rank();
 
   if (!IsInteger(indices.element_type())) {
     return Violation(op, "I2", "start_indices is a tensor of integer type", "got ",
                      indices.ToString());
   }
-  if (Size(offset_dims) + Size(collapsed) + Size(operand_batching) != rank) {
-    return Violation(op, "C1",
-                     "rank(operand) = size(offset_dims) + size(collapsed_slice_dims) + "
-                     "size(operand_batching_dims)",
-                     "rank ", rank, ", offset_dims ", ListToString(offset_dims),
-                     ", collapsed_slice_dims ", ListToString(collapsed),
-                     ", operand_batching_dims ", ListToString(operand_batching));
-  }
-  if (index_vector_dim < 0 || index_vector_dim > indices_rank) {
-    return Violation(op, "C2", "0 <= index_vector_dim <= rank(start_indices)",
-                     "index_vector_dim ", index_vector_dim, " for rank ", indices_rank);
-  }
-  const int64_t index_count =
-      index_vector_dim < indices_rank ? indices.dims()[index_vector_dim] : 1;
-  if (!DimsCompatible(Size(index_map), index_count)) {
-    return Violation(op, "C3",
-                     "size(start_index_map) = dim(start_indices, index_vector_dim) (1 when "
-                     "index_vector_dim = rank(start_indices))",
-                     "start_index_map ", ListToString(index_map), ", expected ", index_count,
-                     " entries");
-  }
-  if (!UniqueSorted(offset_dims)) {
-    return Violation(op, "C4", "is_unique(offset_dims) and is_sorted(offset_dims)",
-                     ListToString(offset_dims));
-  }
-  if (!AllInRange(offset_dims, 0, result.rank())) {
-    return Violation(op, "C5", "0 <= offset_dims < rank(result)", ListToString(offset_dims),
-                     " for rank ", result.rank());
-  }
-  if (!AllUnique(Concat(collapsed, operand_batching))) {
-    return Violation(op, "C6", "is_unique(collapsed_slice_dims + operand_batching_dims)",
-                     ListToString(collapsed), " and ", ListToString(operand_batching));
-  }
-  if (!IsSortedAscending(collapsed)) {
-    return Violation(op, "C7", "is_sorted(collapsed_slice_dims)", ListToString(collapsed));
-  }
-  if (!AllInRange(collapsed, 0, rank)) {
-    return Violation(op, "C8", "0 <= collapsed_slice_dims < rank(operand)",
-                     ListToString(collapsed), " for rank ", rank);
-  }
-  if (!IsSortedAscending(operand_batching)) {
-    return Violation(op, "C10", "is_sorted(operand_batching_dims)",
-                     ListToString(operand_batching));
-  }
-  if (!AllInRange(operand_batching, 0, rank)) {
-    return Violation(op, "C11", "0 <= operand_batching_dims < rank(operand)",
-                     ListToString(operand_batching), " for rank ", rank);
-  }
-  if (!UniqueSorted(indices_batching)) {
-    return Violation(op, "C13",
-                     "is_unique(start_indices_batching_dims) and "
-                     "is_sorted(start_indices_batching_dims)",
-                     ListToString(indices_batching));
-  }
-  if (!AllInRange(indices_batching, 0, indices_rank)) {
-    return Violation(op, "C14", "0 <= start_indices_batching_dims < rank(start_indices)",
-                     ListToString(indices_batching), " for rank ", indices_rank);
-  }
-  if (Contains(indices_batching, index_vector_dim)) {
-    return Violation(op, "C15", "index_vector_dim not in start_indices_batching_dims",
-                     "index_vector_dim ", index_vector_dim, ", start_indices_batching_dims ",
-                     ListToString(indices_batching));
-  }
-  if (operand_batching.size() != indices_batching.size()) {
-    return Violation(op, "C16",
-                     "size(operand_batching_dims) = size(start_indices_batching_dims)",
-                     ListToString(operand_batching), " vs ", ListToString(indices_batching));
-  }
-  for (size_t i = 0; i < operand_batching.size(); ++i) {
-    const int64_t a = operand.dims()[operand_batching[i]];
-    const int64_t b = indices.dims()[indices_batching[i]];
-    if (!DimsCompatible(a, b)) {
-      return Violation(op, "C17",
-                       "dim(operand, operand_batching_dims...) = "
-                       "dim(start_indices, start_indices_batching_dims...)",
-                       "operand ", Shape(operand), " dim ", operand_batching[i], " vs indices ",
-                       Shape(indices), " dim ", indices_batching[i]);
-    }
-  }
-  if (!AllUnique(Concat(index_map, operand_batching))) {
-    return Violation(op, "C18", "is_unique(start_index_map + operand_batching_dims)",
-                     ListToString(index_map), " and ", ListToString(operand_batching));
-  }
-  if (!AllInRange(index_map, 0, rank)) {
-    return Violation(op, "C19", "0 <= start_index_map < rank(operand)",
-                     ListToString(index_map), " for rank ", rank);
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckIndexedRank(op, "C1", x));
+  PLUGRT_RETURN_IF_ERROR(CheckIndexVector(op, "C2", "C3", x));
+  PLUGRT_RETURN_IF_ERROR(ListUniqueSorted(op, "C4", x.window));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C5", x.window, "result", result.rank()));
+  PLUGRT_RETURN_IF_ERROR(CheckBatchingDims(
+      op, {"C6", "C7", "C8", "C10", "C11", "C13", "C14", "C15", "C16", "C17"}, x));
+  PLUGRT_RETURN_IF_ERROR(CheckIndexMap(op, "C18", "C19", x));
+  const Dims& collapsed = x.collapsed.values;
+  const Dims& operand_batching = x.operand_batching.values;
   if (dynamic) {
     PLUGRT_RETURN_IF_ERROR(IntegerVector(op, 2, "I3", "C20", "slice_sizes", rank,
                                          "size(slice_sizes) = rank(operand)"));
@@ -689,16 +682,8 @@ Status CheckGather(const Operation& op) {
       }
     }
   }
-  Dims batch_sizes;
-  for (int64_t d = 0; d < indices_rank; ++d) {
-    if (d != index_vector_dim) batch_sizes.push_back(indices.dims()[d]);
-  }
-  Dims offset_sizes;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(collapsed, d) && !Contains(operand_batching, d)) {
-      offset_sizes.push_back(slice_sizes[d]);
-    }
-  }
+  const Dims batch_sizes = IndexBatchSizes(x);
+  const Dims offset_sizes = WindowSizes(x, slice_sizes);
   const char* rule22 =
       "shape(result) = combine(batch_dim_sizes, offset_dim_sizes) (start_indices' dims but "
       "index_vector_dim at the batch dims, slice_sizes but collapsed and batching dims at "
@@ -706,7 +691,7 @@ Status CheckGather(const Operation& op) {
   Dims expected;
   size_t next_batch = 0, next_offset = 0;
   for (int64_t d = 0; d < result.rank(); ++d) {
-    if (Contains(offset_dims, d)) {
+    if (Contains(x.window.values, d)) {
       if (next_offset < offset_sizes.size()) expected.push_back(offset_sizes[next_offset]);
       ++next_offset;
     } else {
@@ -718,10 +703,7 @@ Status CheckGather(const Operation& op) {
     return Violation(op, "C22", rule22, "result rank ", result.rank(), ", expected ",
                      batch_sizes.size() + offset_sizes.size());
   }
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C22", rule22, "expected ", ListToString(expected), ", result is ",
-                     Shape(result));
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckResultShape(op, "C22", rule22, expected));
   return SameElementType(op, "C23", "element_type(operand) = element_type(result)", operand,
                          result);
 }
@@ -746,24 +728,7 @@ Status CheckScatter(const Operation& op) {
   const Type& input = OperandType(op, 0);
   const Type& indices = OperandType(op, n);
   const Type& update = OperandType(op, n + 1);
-  const Attribute* numbers = StructAttr(op, "scatter_dimension_numbers");
-  if (numbers == nullptr) {
-    const Attribute* attr = op.attribute("scatter_dimension_numbers");
-    return Violation(op, kStructure,
-                     "attribute 'scatter_dimension_numbers' is a #stablehlo.scatter",
-                     attr == nullptr ? std::string("it is absent") : attr->ToString());
-  }
-  PLUGRT_ASSIGN_OR_RETURN(Dims window_dims, FieldList(op, *numbers, "update_window_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims inserted, FieldList(op, *numbers, "inserted_window_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims input_batching, FieldList(op, *numbers, "input_batching_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims indices_batching,
-                          FieldList(op, *numbers, "scatter_indices_batching_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(Dims to_operand,
-                          FieldList(op, *numbers, "scatter_dims_to_operand_dims"));
-  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim,
-                          FieldInt(op, *numbers, "index_vector_dim", 0));
-  const int64_t rank = input.rank();
-  const int64_t indices_rank = indices.rank();
+  PLUGRT_ASSIGN_OR_RETURN(IndexedDims x, ReadIndexedDims(op, kScatterNames, input, indices));
 
   for (size_t i = 1; i < n; ++i) {
     if (!ShapesCompatible(OperandType(op, i), input)) {
@@ -775,14 +740,7 @@ Status CheckScatter(const Operation& op) {
     return Violation(op, "I2", "scatter_indices is a tensor of integer type", "got ",
                      indices.ToString());
   }
-  if (Size(window_dims) + Size(inserted) + Size(input_batching) != rank) {
-    return Violation(op, "C2",
-                     "rank(inputs[0]) = size(update_window_dims) + size(inserted_window_dims) + "
-                     "size(input_batching_dims)",
-                     "rank ", rank, ", update_window_dims ", ListToString(window_dims),
-                     ", inserted_window_dims ", ListToString(inserted), ", input_batching_dims ",
-                     ListToString(input_batching));
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckIndexedRank(op, "C2", x));
   for (size_t i = 1; i < n; ++i) {
     if (!ShapesCompatible(OperandType(op, n + 1 + i), update)) {
       return Violation(op, "C3", "same(shape(updates...))", Shape(update), " vs ",
@@ -794,97 +752,17 @@ Status CheckScatter(const Operation& op) {
                                            "element_type(updates...) = element_type(inputs...)",
                                            OperandType(op, n + 1 + i), OperandType(op, i)));
   }
-  if (!UniqueSorted(window_dims)) {
-    return Violation(op, "C7", "is_unique(update_window_dims) and is_sorted(update_window_dims)",
-                     ListToString(window_dims));
-  }
-  if (!AllInRange(window_dims, 0, update.rank())) {
-    return Violation(op, "C8", "0 <= update_window_dims < rank(updates[0])",
-                     ListToString(window_dims), " for rank ", update.rank());
-  }
-  if (!AllUnique(Concat(inserted, input_batching))) {
-    return Violation(op, "C9", "is_unique(inserted_window_dims + input_batching_dims)",
-                     ListToString(inserted), " and ", ListToString(input_batching));
-  }
-  if (!IsSortedAscending(inserted)) {
-    return Violation(op, "C10", "is_sorted(inserted_window_dims)", ListToString(inserted));
-  }
-  if (!AllInRange(inserted, 0, rank)) {
-    return Violation(op, "C11", "0 <= inserted_window_dims < rank(inputs[0])",
-                     ListToString(inserted), " for rank ", rank);
-  }
-  if (!IsSortedAscending(input_batching)) {
-    return Violation(op, "C12", "is_sorted(input_batching_dims)", ListToString(input_batching));
-  }
-  if (!AllInRange(input_batching, 0, rank)) {
-    return Violation(op, "C13", "0 <= input_batching_dims < rank(inputs[0])",
-                     ListToString(input_batching), " for rank ", rank);
-  }
-  if (!UniqueSorted(indices_batching)) {
-    return Violation(op, "C14",
-                     "is_unique(scatter_indices_batching_dims) and "
-                     "is_sorted(scatter_indices_batching_dims)",
-                     ListToString(indices_batching));
-  }
-  if (!AllInRange(indices_batching, 0, indices_rank)) {
-    return Violation(op, "C15", "0 <= scatter_indices_batching_dims < rank(scatter_indices)",
-                     ListToString(indices_batching), " for rank ", indices_rank);
-  }
-  if (Contains(indices_batching, index_vector_dim)) {
-    return Violation(op, "C16", "index_vector_dim not in scatter_indices_batching_dims",
-                     "index_vector_dim ", index_vector_dim, ", scatter_indices_batching_dims ",
-                     ListToString(indices_batching));
-  }
-  if (input_batching.size() != indices_batching.size()) {
-    return Violation(op, "C17",
-                     "size(input_batching_dims) = size(scatter_indices_batching_dims)",
-                     ListToString(input_batching), " vs ", ListToString(indices_batching));
-  }
-  for (size_t i = 0; i < input_batching.size(); ++i) {
-    const int64_t a = input.dims()[input_batching[i]];
-    const int64_t b = indices.dims()[indices_batching[i]];
-    if (!DimsCompatible(a, b)) {
-      return Violation(op, "C18",
-                       "dim(inputs[0], input_batching_dims...) = "
-                       "dim(scatter_indices, scatter_indices_batching_dims...)",
-                       "input ", Shape(input), " dim ", input_batching[i], " vs indices ",
-                       Shape(indices), " dim ", indices_batching[i]);
-    }
-  }
-  if (index_vector_dim < 0 || index_vector_dim > indices_rank) {
-    return Violation(op, "C22", "0 <= index_vector_dim <= rank(scatter_indices)",
-                     "index_vector_dim ", index_vector_dim, " for rank ", indices_rank);
-  }
-  const int64_t index_count =
-      index_vector_dim < indices_rank ? indices.dims()[index_vector_dim] : 1;
-  if (!DimsCompatible(Size(to_operand), index_count)) {
-    return Violation(op, "C19",
-                     "size(scatter_dims_to_operand_dims) = dim(scatter_indices, "
-                     "index_vector_dim) (1 when index_vector_dim = rank(scatter_indices))",
-                     "scatter_dims_to_operand_dims ", ListToString(to_operand), ", expected ",
-                     index_count, " entries");
-  }
-  if (!AllUnique(Concat(to_operand, input_batching))) {
-    return Violation(op, "C20", "is_unique(scatter_dims_to_operand_dims + input_batching_dims)",
-                     ListToString(to_operand), " and ", ListToString(input_batching));
-  }
-  if (!AllInRange(to_operand, 0, rank)) {
-    return Violation(op, "C21", "0 <= scatter_dims_to_operand_dims < rank(inputs[0])",
-                     ListToString(to_operand), " for rank ", rank);
-  }
+  PLUGRT_RETURN_IF_ERROR(ListUniqueSorted(op, "C7", x.window));
+  PLUGRT_RETURN_IF_ERROR(ListInRank(op, "C8", x.window, "updates[0]", update.rank()));
+  PLUGRT_RETURN_IF_ERROR(CheckBatchingDims(
+      op, {"C9", "C10", "C11", "C12", "C13", "C14", "C15", "C16", "C17", "C18"}, x));
+  PLUGRT_RETURN_IF_ERROR(CheckIndexVector(op, "C22", "C19", x));
+  PLUGRT_RETURN_IF_ERROR(CheckIndexMap(op, "C20", "C21", x));
   // C4: the updates' scatter dims are the indices' dims but index_vector_dim;
   // their window dims are at most the input's dims but the inserted and
   // batching ones.
-  Dims scatter_sizes;
-  for (int64_t d = 0; d < indices_rank; ++d) {
-    if (d != index_vector_dim) scatter_sizes.push_back(indices.dims()[d]);
-  }
-  Dims window_bounds;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(inserted, d) && !Contains(input_batching, d)) {
-      window_bounds.push_back(input.dims()[d]);
-    }
-  }
+  const Dims scatter_sizes = IndexBatchSizes(x);
+  const Dims window_bounds = WindowSizes(x, input.dims());
   const char* rule4 =
       "shape(updates[0]) = combine(update_scatter_dim_sizes, update_window_dim_sizes) "
       "(scatter_indices' dims but index_vector_dim at the scatter dims, at most the input's "
@@ -896,7 +774,7 @@ Status CheckScatter(const Operation& op) {
   size_t next_scatter = 0, next_window = 0;
   for (int64_t d = 0; d < update.rank(); ++d) {
     const int64_t size = update.dims()[d];
-    if (Contains(window_dims, d)) {
+    if (Contains(x.window.values, d)) {
       const int64_t bound = next_window < window_bounds.size() ? window_bounds[next_window] : 0;
       ++next_window;
       if (size != kDynamicSize && bound != kDynamicSize && size > bound) {
@@ -940,7 +818,8 @@ Status CheckScatter(const Operation& op) {
     }
     if (result.element_type() != scalars[i].element_type()) {
       return Violation(op, "C25", "element_type(results[i]) = Ei", "result #", i, " is ",
-                       ElementName(result), ", E", i, " is ", ElementName(scalars[i]));
+                       ElementTypeName(result.element_type()), ", E", i, " is ",
+                       ElementTypeName(scalars[i].element_type()));
     }
   }
   return OkStatus();
@@ -993,7 +872,7 @@ Status CheckSort(const Operation& op) {
 // operand dims before dim + index dims after the batch dims + operand dims
 // after dim.
 Status CheckTorchIndexSelect(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, 2, 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, 2, 1));
   const Type& operand = OperandType(op, 0);
   const Type& index = OperandType(op, 1);
   const Type& result = ResultType(op, 0);
@@ -1019,13 +898,10 @@ Status CheckTorchIndexSelect(const Operation& op) {
   Dims expected(operand.dims().begin(), operand.dims().begin() + dim);
   expected.insert(expected.end(), index.dims().begin() + batch_dims, index.dims().end());
   expected.insert(expected.end(), operand.dims().begin() + dim + 1, operand.dims().end());
-  if (!ShapeIs(result, expected)) {
-    return Violation(op, "C4",
-                     "shape(result) = shape(operand)[:dim] + shape(index)[batch_dims:] + "
-                     "shape(operand)[dim+1:]",
-                     "expected ", ListToString(expected), ", result is ", Shape(result));
-  }
-  return OkStatus();
+  return CheckResultShape(op, "C4",
+                          "shape(result) = shape(operand)[:dim] + shape(index)[batch_dims:] + "
+                          "shape(operand)[dim+1:]",
+                          expected);
 }
 
 // One side of an einsum config: its labels, and where "..." stands (npos
@@ -1064,7 +940,7 @@ int64_t EinsumAxis(const EinsumTerm& term, size_t k, int64_t rank) {
 // dims are its labels' sizes.
 Status CheckEinsum(const Operation& op) {
   const size_t inputs = op.code == OpCode::kEinsum ? 2 : 1;
-  PLUGRT_RETURN_IF_ERROR(CheckBasics(op, static_cast<int>(inputs), 1));
+  PLUGRT_RETURN_IF_ERROR(CheckTensorCounts(op, static_cast<int>(inputs), 1));
   const Attribute* attr = op.attribute("einsum_config");
   if (attr == nullptr || attr->kind != Attribute::Kind::kString) {
     return Violation(op, kStructure, "attribute 'einsum_config' is a string",

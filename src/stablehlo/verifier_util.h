@@ -24,7 +24,8 @@
 
 namespace plugrt::shlo::verify {
 
-// The rule label for rules of the IR itself (counts, kinds, terminators).
+// The rule label for rules of the IR itself (counts, attribute and result
+// kinds, terminators); see verifier.h for the labels.
 inline constexpr std::string_view kStructure = "structure";
 
 // "<location>: <op name>: violated rule (<label>) <rule>: <detail...>"
@@ -60,10 +61,17 @@ bool ShapesCompatible(const Type& a, const Type& b);
 // Same kind; tensors: same element type and compatible shapes; tuples:
 // element-wise; element types: equal.
 bool TypesCompatible(const Type& a, const Type& b);
+// Same length and TypesCompatible element by element.
+bool ListsCompatible(const std::vector<Type>& a, const std::vector<Type>& b);
+// A tensor has rank size(dims) and each dim compatible with `dims`' ('?' on
+// either side matches anything).
+bool ShapeIs(const Type& type, const std::vector<int64_t>& dims);
 // True when `type` (or a tuple element, recursively) is Kind::kUnsupported.
 bool ContainsUnsupported(const Type& type);
 // "tensor<2xf32>, tensor<i1>" for messages.
 std::string TypesToString(const std::vector<Type>& types);
+// "[2, ?, 3]": a tensor's dims for messages.
+std::string Shape(const Type& type);
 std::vector<Type> OperandTypes(const Operation& op);
 std::vector<Type> ResultTypes(const Operation& op);
 
@@ -72,6 +80,10 @@ std::vector<Type> ResultTypes(const Operation& op);
 Status CheckCounts(const Operation& op, int operands, int results);
 // Every operand and result is a tensor (ranked; dims may be '?').
 Status CheckAllTensors(const Operation& op);
+// CheckCounts, then CheckAllTensors.
+Status CheckTensorCounts(const Operation& op, int operands, int results);
+// The op has `count` regions.
+Status CheckRegionCount(const Operation& op, size_t count);
 
 // --- attributes ---------------------------------------------------------------
 // Wrong kinds are kStructure violations naming the attribute; absent optional
@@ -82,6 +94,20 @@ StatusOr<std::vector<int64_t>> RequiredIntListAttr(const Operation& op, std::str
 StatusOr<int64_t> IntAttr(const Operation& op, std::string_view name, int64_t fallback);
 StatusOr<int64_t> RequiredIntAttr(const Operation& op, std::string_view name);
 StatusOr<std::string> EnumAttr(const Operation& op, std::string_view name, std::string fallback);
+// A flag: unit, bool or 0/1 integer.
+StatusOr<bool> BoolAttr(const Operation& op, std::string_view name, bool fallback);
+// An enum whose value is one of `allowed` (else a kStructure violation);
+// absent: `fallback`, or a violation when `fallback` is empty (required).
+StatusOr<std::string> OneOfEnum(const Operation& op, std::string_view name,
+                                const std::vector<std::string_view>& allowed,
+                                const std::string& fallback);
+// #stablehlo.channel_handle<handle = H, type = T> of attribute
+// 'channel_handle'; absent: {0, 0}.
+struct ChannelHandle {
+  int64_t handle = 0;
+  int64_t type = 0;
+};
+StatusOr<ChannelHandle> ChannelHandleAttr(const Operation& op);
 // A kStruct attribute (dimension numbers) or null when absent.
 const Attribute* StructAttr(const Operation& op, std::string_view name);
 // A field of a struct attribute: integer list (absent: empty) / integer
@@ -91,7 +117,33 @@ StatusOr<std::vector<int64_t>> FieldList(const Operation& op, const Attribute& a
 StatusOr<int64_t> FieldInt(const Operation& op, const Attribute& attr, std::string_view field,
                            int64_t fallback);
 
+// --- operand kinds and element types -----------------------------------------
+// element_type(a) = element_type(b), else `rule` under `label` ("f32 vs i32").
+Status SameElementType(const Operation& op, std::string_view label, std::string_view rule,
+                       const Type& a, const Type& b);
+// TypesCompatible(a, b), else `rule` under `label` ("<a> vs <b>").
+Status SameType(const Operation& op, std::string_view label, std::string_view rule,
+                const Type& a, const Type& b);
+// Operand `index` (`what` in the rule) is a 0-dimensional integer tensor.
+Status IntegerScalar(const Operation& op, size_t index, std::string_view label,
+                     std::string_view what);
+// Operand `index` is a 1-dimensional integer tensor (`type_label`) with
+// `size` elements (`size_label`, `size_rule`; unchecked when `size` is '?').
+Status IntegerVector(const Operation& op, size_t index, std::string_view type_label,
+                     std::string_view size_label, std::string_view what, int64_t size,
+                     std::string_view size_rule);
+
 // --- integer lists -----------------------------------------------------------
+// A list of dimension numbers under the name the rules call it by.
+struct NamedDims {
+  std::string_view name;
+  std::vector<int64_t> values;
+};
+// 0 <= list < rank(of), else "[...] for rank R" under `label`.
+Status ListInRank(const Operation& op, std::string_view label, const NamedDims& list,
+                  std::string_view of, int64_t rank);
+bool Contains(const std::vector<int64_t>& values, int64_t value);
+std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b);
 bool AllUnique(const std::vector<int64_t>& values);
 // Every value in [low, high).
 bool AllInRange(const std::vector<int64_t>& values, int64_t low, int64_t high);

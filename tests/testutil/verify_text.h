@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stablehlo/parser.h"
 #include "stablehlo/verifier.h"
@@ -34,6 +35,37 @@ void ExpectViolation(std::string_view text, const Parts&... parts) {
     EXPECT_NE(status.message().find(part), std::string::npos)
         << "missing '" << part << "' in: " << status.ToString();
   }
+}
+
+// Where the op of a MainProgram stands.
+inline constexpr std::string_view kOpAt = "test.mlir:3:3";
+
+// A @main taking `args` whose body is `op` (at line 3, column 3, defining
+// %0) and a return of `ret` of type `result`.
+inline std::string MainProgram(std::string_view args, std::string_view op,
+                               std::string_view result, std::string_view ret = "%0") {
+  return StrCat("\nfunc.func @main(", args, ") -> ", result, " {\n  ", op, "\n  return ", ret,
+                " : ", result, "\n}\n");
+}
+
+// A MainProgram whose op is `%0 = "stablehlo.<name>"(%a, %b, ...) {<attrs>}`
+// over arguments %a, %b, ... of types `operands`, returning `result`.
+inline std::string GenericOpProgram(std::string_view name,
+                                    const std::vector<std::string_view>& operands,
+                                    std::string_view result, std::string_view attrs = "") {
+  std::string args, values, types;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const std::string value = StrCat("%", std::string(1, static_cast<char>('a' + i)));
+    const std::string_view comma = i == 0 ? "" : ", ";
+    args += StrCat(comma, value, ": ", operands[i]);
+    values += StrCat(comma, value);
+    types += StrCat(comma, operands[i]);
+  }
+  const std::string dictionary = attrs.empty() ? "" : StrCat(" {", attrs, "}");
+  return MainProgram(args,
+                     StrCat("%0 = \"stablehlo.", name, "\"(", values, ")", dictionary, " : (",
+                            types, ") -> ", result),
+                     result);
 }
 
 inline void ExpectValid(std::string_view text) {
