@@ -160,6 +160,19 @@ TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
   // The plugin's location names the file, line and column.
   EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir:3:1:")) << broken.output;
 
+  // An ill-typed program: the verifier names the file, line, column and the
+  // violated rule of the spec.
+  WriteText(dir + "/ill_typed.mlir",
+            "func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+            "  %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+            "  return %0 : tensor<3x2xf32>\n"
+            "}\n");
+  CommandResult ill_typed = RunCli("run " + dir + "/ill_typed.mlir");
+  EXPECT_EQ(ill_typed.exit_code, 1);
+  EXPECT_TRUE(Contains(ill_typed.output, dir + "/ill_typed.mlir:2:3: stablehlo.broadcast_in_dim: "
+                                         "violated rule (C2)"))
+      << ill_typed.output;
+
   // One input for a program of two arguments.
   CommandResult too_few = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy");
   EXPECT_EQ(too_few.exit_code, 1);
