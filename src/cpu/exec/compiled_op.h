@@ -24,6 +24,7 @@ struct ExecuteOptions;
 namespace plugrt::cpu {
 
 class CollectiveHub;  // rendezvous of the devices of one execution
+struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
 
 // What one execution on one device knows about itself.
 struct ExecContext {
@@ -37,6 +38,9 @@ struct ExecContext {
   // argument list); null outside a PJRT launch.
   const sdk::ExecuteOptions* execute_options = nullptr;
   int64_t device_index = 0;
+  // Where stablehlo.infeed reads and stablehlo.outfeed writes; null when
+  // the run has no feeds (PJRT launches).
+  FeedQueues* feeds = nullptr;
   // The interpreter's innermost running frame, through which nested regions
   // read values they capture from enclosing regions. Internal to the
   // interpreter; ops pass the context through unchanged.
@@ -77,6 +81,11 @@ class CompileContext {
   // Function bodies, for func.call.
   virtual StatusOr<std::shared_ptr<const CompiledRegion>> CompileFunction(
       std::string_view name) = 0;
+  // The function called `name` (its signature), or null.
+  virtual const shlo::Function* FindFunction(std::string_view name) const {
+    (void)name;
+    return nullptr;
+  }
 };
 
 // An error for op `op` that names its location and name:

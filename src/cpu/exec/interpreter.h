@@ -21,6 +21,9 @@ class ProgramCompiler final : public CompileContext {
 
   StatusOr<std::shared_ptr<const CompiledRegion>> CompileRegion(const shlo::Region& region) override;
   StatusOr<std::shared_ptr<const CompiledRegion>> CompileFunction(std::string_view name) override;
+  const shlo::Function* FindFunction(std::string_view name) const override {
+    return module_.FindFunction(name);
+  }
 
  private:
   // Values visible while compiling one region: its own slots, and through
@@ -60,6 +63,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation&
                                                           CompileContext& context);
 StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation& op,
                                                            CompileContext& context);
+// stablehlo.infeed / stablehlo.outfeed over the run's FeedQueues (feed_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileFeedOp(const shlo::Operation& op,
+                                                    CompileContext& context);
 
 }  // namespace plugrt::cpu
 

@@ -3,35 +3,140 @@
 // (replica i, partition j), one thread each, sharing one CollectiveHub.
 // Operands go to the processes in order (each takes as many as its function
 // has inputs); the results are the processes' results, concatenated in
-// process order.
+// process order. `infeed = [@f, ...]` names functions whose results, in
+// order, are the entries stablehlo.infeed reads; outfeed is recorded. Host
+// transfers (stablehlo.send / recv with is_host_transfer) go through one
+// first-in first-out queue per channel shared by the processes, served by
+// the same host-callback path a PJRT launch uses.
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <exception>
+#include <map>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 
 #include "cpu/exec/collective_hub.h"
+#include "cpu/exec/feeds.h"
 #include "cpu/exec/interpreter.h"
+#include "sdk/executable.h"
 
 namespace plugrt::cpu {
 namespace {
 
 using Results = StatusOr<std::vector<RtValue>>;
 
+// Channels between the processes of one run: what a send puts in, the next
+// recv of the same channel takes out.
+class HostChannels {
+ public:
+  void Put(int64_t channel, std::string bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    queues_[channel].push_back(std::move(bytes));
+    cv_.notify_all();
+  }
+  // Waits up to `timeout` for data on `channel`.
+  StatusOr<std::string> Take(int64_t channel, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_for(lock, timeout, [&] { return !queues_[channel].empty(); })) {
+      return MakeError(StatusCode::kDeadlineExceeded, "nothing was sent on channel ", channel,
+                       " within ", timeout.count(), " ms");
+    }
+    std::string bytes = std::move(queues_[channel].front());
+    queues_[channel].pop_front();
+    return bytes;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<int64_t, std::deque<std::string>> queues_;
+};
+
+// Host callbacks of `count` processes that route every channel in
+// `channels` through `queues`.
+sdk::ExecuteOptions ChannelCallbacks(const std::set<int64_t>& channels, size_t count,
+                                     HostChannels* queues) {
+  sdk::ExecuteOptions options;
+  options.send_callbacks.resize(count);
+  options.recv_callbacks.resize(count);
+  for (size_t p = 0; p < count; ++p) {
+    for (int64_t channel : channels) {
+      options.send_callbacks[p].push_back(
+          {channel, [queues, channel](const void* data, size_t size, size_t, bool) {
+             queues->Put(channel, std::string(static_cast<const char*>(data), size));
+             return OkStatus();
+           }});
+      options.recv_callbacks[p].push_back(
+          {channel, [queues, channel](std::shared_ptr<sdk::CopyToDeviceStream> stream) {
+             // The receiving op waits on the stream; a sender that never
+             // sends ends in its time limit.
+             StatusOr<std::string> bytes = queues->Take(channel, std::chrono::seconds(60));
+             if (bytes.ok()) stream->AddChunk(bytes->data(), bytes->size()).IgnoreError();
+           }});
+    }
+  }
+  return options;
+}
+
+// The channels of the host transfers in `region` and in the functions it
+// calls (each function once).
+void CollectHostChannels(const shlo::Region& region, const CompileContext& context,
+                         std::set<std::string>* visited, std::set<int64_t>* channels) {
+  for (const auto& block : region.blocks) {
+    for (const auto& op : block->operations) {
+      for (const auto& nested : op->regions) CollectHostChannels(*nested, context, visited, channels);
+      if (op->code == shlo::OpCode::kSend || op->code == shlo::OpCode::kRecv) {
+        const shlo::Attribute* handle = op->attribute("channel_handle");
+        const shlo::Attribute* id = handle != nullptr ? handle->field("handle") : nullptr;
+        if (id != nullptr) {
+          StatusOr<int64_t> value = shlo::AttrToInt(*id);
+          if (value.ok()) channels->insert(*value);
+        }
+      }
+      if (op->code == shlo::OpCode::kFuncCall) {
+        const shlo::Attribute* callee = op->attribute("callee");
+        if (callee == nullptr || !visited->insert(callee->str).second) continue;
+        const shlo::Function* function = context.FindFunction(callee->str);
+        if (function != nullptr && function->body) {
+          CollectHostChannels(*function->body, context, visited, channels);
+        }
+      }
+    }
+  }
+}
+
 class RunParallelOp final : public CompiledOp {
  public:
   RunParallelOp(int64_t num_replicas, int64_t num_partitions,
                 std::vector<std::shared_ptr<const CompiledRegion>> programs,
-                size_t arguments_per_process)
+                std::vector<size_t> first_argument,
+                std::vector<std::shared_ptr<const CompiledRegion>> infeed,
+                std::set<int64_t> host_channels)
       : num_replicas_(num_replicas),
         num_partitions_(num_partitions),
         programs_(std::move(programs)),
-        arguments_per_process_(arguments_per_process) {}
+        first_argument_(std::move(first_argument)),
+        infeed_(std::move(infeed)),
+        host_channels_(std::move(host_channels)) {}
 
-  Results Execute(const std::vector<RtValue>& operands, ExecContext&) const override {
+  Results Execute(const std::vector<RtValue>& operands, ExecContext& outer) const override {
     const size_t count = programs_.size();
-    if (operands.size() != count * arguments_per_process_) {
-      return InvalidArgument("expects ", count * arguments_per_process_, " operands, got ",
+    if (operands.size() != first_argument_.back()) {
+      return InvalidArgument("expects ", first_argument_.back(), " operands, got ",
                              operands.size());
     }
+    FeedQueues feeds;
+    for (const auto& queue : infeed_) {
+      ExecContext context;
+      context.probes = outer.probes;
+      PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> entry, queue->Run({}, context));
+      feeds.infeed.push_back(std::move(entry));
+    }
+    HostChannels channels;
+    const sdk::ExecuteOptions host_callbacks = ChannelCallbacks(host_channels_, count, &channels);
     CollectiveHub hub(num_replicas_, num_partitions_);
     std::vector<Results> results(count, Status(StatusCode::kUnknown, "did not run"));
 
@@ -42,11 +147,15 @@ class RunParallelOp final : public CompiledOp {
       context.num_replicas = num_replicas_;
       context.num_partitions = num_partitions_;
       context.collectives = &hub;
+      context.feeds = &feeds;
+      context.execute_options = &host_callbacks;
+      context.device_index = static_cast<int64_t>(p);
+      context.probes = outer.probes;
       context.frame = nullptr;  // a callee sees only its arguments
       try {
         std::vector<RtValue> arguments(
-            operands.begin() + static_cast<std::ptrdiff_t>(p * arguments_per_process_),
-            operands.begin() + static_cast<std::ptrdiff_t>((p + 1) * arguments_per_process_));
+            operands.begin() + static_cast<std::ptrdiff_t>(first_argument_[p]),
+            operands.begin() + static_cast<std::ptrdiff_t>(first_argument_[p + 1]));
         results[p] = programs_[p]->Run(std::move(arguments), context);
       } catch (const std::exception& e) {
         // Nothing may escape a thread (it would terminate the process).
@@ -92,18 +201,38 @@ class RunParallelOp final : public CompiledOp {
   int64_t num_replicas_;
   int64_t num_partitions_;
   std::vector<std::shared_ptr<const CompiledRegion>> programs_;  // process order
-  size_t arguments_per_process_;
+  // Process p takes operands [first_argument_[p], first_argument_[p + 1]).
+  std::vector<size_t> first_argument_;
+  std::vector<std::shared_ptr<const CompiledRegion>> infeed_;  // entry producers, in order
+  std::set<int64_t> host_channels_;  // channels of the processes' host transfers
 };
+
+// The function symbols of an array attribute (`infeed`, a row of `programs`).
+StatusOr<std::vector<std::string>> SymbolList(const shlo::Operation& op,
+                                              const shlo::Attribute& list, std::string_view what) {
+  if (list.kind != shlo::Attribute::Kind::kArray) {
+    return OpError(op, StatusCode::kInvalidArgument, StrCat("'", what, "' must be a list"));
+  }
+  std::vector<std::string> names;
+  for (const shlo::Attribute& symbol : list.elements) {
+    if (symbol.kind != shlo::Attribute::Kind::kSymbolRef) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat("'", what, "' must hold function symbols (@name)"));
+    }
+    names.push_back(symbol.str);
+  }
+  return names;
+}
 
 }  // namespace
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation& op,
                                                            CompileContext& context) {
   for (const auto& [name, value] : op.attributes) {
-    if (name != "programs") {
+    if (name != "programs" && name != "infeed") {
       return OpError(op, StatusCode::kUnimplemented,
-                     StrCat("the attribute '", name,
-                            "' (infeed queues) of interpreter.run_parallel is not implemented"));
+                     StrCat("the attribute '", name, "' of interpreter.run_parallel is not "
+                                                     "implemented"));
     }
   }
   const shlo::Attribute* programs = op.attribute("programs");
@@ -116,54 +245,60 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation
   size_t num_partitions = 0;
   std::vector<std::string> names;
   for (const shlo::Attribute& row : programs->elements) {
-    if (row.kind != shlo::Attribute::Kind::kArray || row.elements.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> row_names, SymbolList(op, row, "programs"));
+    if (row_names.empty()) {
       return OpError(op, StatusCode::kInvalidArgument,
                      "each row of 'programs' must be a non-empty list of function symbols");
     }
-    if (num_partitions == 0) num_partitions = row.elements.size();
-    if (row.elements.size() != num_partitions) {
+    if (num_partitions == 0) num_partitions = row_names.size();
+    if (row_names.size() != num_partitions) {
       return OpError(op, StatusCode::kInvalidArgument,
                      "every row of 'programs' must have the same length (one per partition)");
     }
-    for (const shlo::Attribute& symbol : row.elements) {
-      if (symbol.kind != shlo::Attribute::Kind::kSymbolRef) {
-        return OpError(op, StatusCode::kInvalidArgument,
-                       "'programs' must hold function symbols (@name)");
-      }
-      names.push_back(symbol.str);
-    }
+    names.insert(names.end(), row_names.begin(), row_names.end());
   }
-  const size_t count = names.size();
 
-  std::vector<std::shared_ptr<const CompiledRegion>> compiled;
-  for (const std::string& name : names) {
+  auto compile = [&](const std::string& name) -> StatusOr<std::shared_ptr<const CompiledRegion>> {
     StatusOr<std::shared_ptr<const CompiledRegion>> body = context.CompileFunction(name);
     if (!body.ok()) return OpError(op, body.status().code(), body.status().message());
-    compiled.push_back(*body);
-  }
-
-  // How many operands each process takes. The compile context exposes the
-  // callees' bodies, not their signatures, so the split is known when every
-  // process runs the same function (an even split) or nothing is passed.
-  bool same = true;
-  for (const std::string& name : names) same = same && name == names[0];
-  size_t per_process = 0;
-  if (!op.operands.empty()) {
-    if (!same) {
-      return OpError(op, StatusCode::kUnimplemented,
-                     "passing operands to processes that run different functions is not "
-                     "implemented (their argument counts are not available here)");
+    return *body;
+  };
+  // Each process takes as many operands as its function has inputs.
+  std::vector<std::shared_ptr<const CompiledRegion>> compiled;
+  std::vector<size_t> first_argument = {0};
+  std::set<std::string> visited;
+  std::set<int64_t> host_channels;
+  for (const std::string& name : names) {
+    PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body, compile(name));
+    compiled.push_back(std::move(body));
+    const shlo::Function* function = context.FindFunction(name);
+    if (function == nullptr) {
+      return OpError(op, StatusCode::kInvalidArgument, StrCat("no function @", name));
     }
-    if (op.operands.size() % count != 0) {
-      return OpError(op, StatusCode::kInvalidArgument,
-                     StrCat(op.operands.size(), " operands do not split evenly over ", count,
-                            " processes running the same function"));
+    first_argument.push_back(first_argument.back() + function->input_types.size());
+    if (visited.insert(name).second && function->body) {
+      CollectHostChannels(*function->body, context, &visited, &host_channels);
     }
-    per_process = op.operands.size() / count;
   }
-  return std::unique_ptr<CompiledOp>(new RunParallelOp(static_cast<int64_t>(num_replicas),
-                                                       static_cast<int64_t>(num_partitions),
-                                                       std::move(compiled), per_process));
+  if (first_argument.back() != op.operands.size()) {
+    return OpError(op, StatusCode::kInvalidArgument,
+                   StrCat("the processes' functions take ", first_argument.back(),
+                          " arguments in all, but the op has ", op.operands.size(),
+                          " operands"));
+  }
+  std::vector<std::shared_ptr<const CompiledRegion>> infeed;
+  if (const shlo::Attribute* queues = op.attribute("infeed")) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> queue_names,
+                            SymbolList(op, *queues, "infeed"));
+    for (const std::string& name : queue_names) {
+      PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body, compile(name));
+      infeed.push_back(std::move(body));
+    }
+  }
+  return std::unique_ptr<CompiledOp>(new RunParallelOp(
+      static_cast<int64_t>(num_replicas), static_cast<int64_t>(num_partitions),
+      std::move(compiled), std::move(first_argument), std::move(infeed),
+      std::move(host_channels)));
 }
 
 }  // namespace plugrt::cpu
