@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "client/client.h"
 #include "common/status.h"
@@ -29,9 +30,19 @@ std::string DefaultPluginPath();
 // Loads the plugin and creates a client as `options` say.
 StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options);
 
+// The executable in `path` loaded onto `client`: a serialized executable
+// (bytes starting with kSerializedExecutableMagic, as `plugrt compile`
+// writes) is handed to DeserializeAndLoad; anything else is program text,
+// with @`entry` made the entry function, and is compiled. Errors name `path`.
+inline constexpr std::string_view kSerializedExecutableMagic = "PLUGRTEX";
+StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
+                                           const std::string& entry = "main");
+
 // Each Register* adds one subcommand; its callback stores the exit code.
 void RegisterDevicesCommand(CLI::App& app, int& exit_code);
 void RegisterRunCommand(CLI::App& app, int& exit_code);
+void RegisterCompileCommand(CLI::App& app, int& exit_code);
+void RegisterInspectCommand(CLI::App& app, int& exit_code);
 // `conformance`, and the hidden `conformance-file` it runs each file in.
 void RegisterConformanceCommands(CLI::App& app, int& exit_code);
 void RegisterConformanceFileCommand(CLI::App& app, int& exit_code);

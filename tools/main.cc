@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   plugrt::tools::RegisterDevicesCommand(app, exit_code);
   plugrt::tools::RegisterRunCommand(app, exit_code);
+  plugrt::tools::RegisterCompileCommand(app, exit_code);
+  plugrt::tools::RegisterInspectCommand(app, exit_code);
   plugrt::tools::RegisterConformanceCommands(app, exit_code);
   try {
     app.parse(argc, argv);

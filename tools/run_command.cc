@@ -1,5 +1,6 @@
-// `plugrt run PROGRAM.mlir`: compiles a program, uploads .npy inputs,
-// executes it and prints (or saves) the outputs.
+// `plugrt run PROGRAM.mlir|FILE`: compiles a program (or loads a serialized
+// executable), uploads .npy inputs, executes it and prints (or saves) the
+// outputs.
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <filesystem>
@@ -34,10 +35,6 @@ std::string OutputName(size_t index, size_t device, size_t devices) {
 }
 
 Status Run(const RunOptions& options) {
-  PLUGRT_ASSIGN_OR_RETURN(std::string text, ReadProgramFile(options.program));
-  // PJRT_Program carries no entry name and plugins run @main.
-  StatusOr<std::string> program = SelectEntryFunction(text, options.entry);
-  if (!program.ok()) return NameProgramFile(program.status(), options.program);
   std::vector<HostArray> inputs;
   for (const std::string& path : options.inputs) {
     PLUGRT_ASSIGN_OR_RETURN(HostArray array, ReadNpyFile(path));
@@ -45,13 +42,8 @@ Status Run(const RunOptions& options) {
   }
 
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
-  StatusOr<LoadedExecutable> compiled = client->Compile(*program);
-  if (!compiled.ok()) {
-    return Status(compiled.status().code(),
-                  StrCat(options.program, ": compile failed: ",
-                         NameProgramFile(compiled.status().message(), options.program)));
-  }
-  LoadedExecutable& executable = *compiled;
+  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
+                          LoadProgramFile(*client, options.program, options.entry));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
   if (devices.empty()) return FailedPrecondition("the compiled program has no devices to run on");
 
@@ -123,11 +115,43 @@ Status Run(const RunOptions& options) {
 
 }  // namespace
 
+StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
+                                           const std::string& entry) {
+  PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(path));
+  if (std::string_view(bytes).substr(0, kSerializedExecutableMagic.size()) ==
+      kSerializedExecutableMagic) {
+    if (entry != "main") {
+      return InvalidArgument(path, ": --entry ", entry, " cannot apply to a serialized "
+                             "executable; its entry function was chosen when it was compiled");
+    }
+    StatusOr<LoadedExecutable> loaded = client.DeserializeAndLoad(bytes);
+    if (!loaded.ok()) {
+      return Status(loaded.status().code(),
+                    StrCat(path, ": loading the serialized executable failed: ",
+                           loaded.status().message()));
+    }
+    return loaded;
+  }
+  // PJRT_Program carries no entry name and plugins run @main.
+  StatusOr<std::string> program = SelectEntryFunction(bytes, entry);
+  if (!program.ok()) return NameProgramFile(program.status(), path);
+  StatusOr<LoadedExecutable> compiled = client.Compile(*program);
+  if (!compiled.ok()) {
+    return Status(compiled.status().code(),
+                  StrCat(path, ": compile failed: ",
+                         NameProgramFile(compiled.status().message(), path)));
+  }
+  return compiled;
+}
+
 void RegisterRunCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand(
-      "run", "Compile a StableHLO program, run it on .npy inputs and print its outputs");
-  command->add_option("program", options->program, "program file (StableHLO MLIR text)")
+      "run", "Compile a StableHLO program (or load a serialized executable), run it on .npy "
+             "inputs and print its outputs");
+  command->add_option("program", options->program,
+                      "program file (StableHLO MLIR text) or serialized executable "
+                      "(from plugrt compile)")
       ->required();
   command->add_option("--input,-i", options->inputs,
                       "a .npy file for each argument of @main, in order (repeat the option)");

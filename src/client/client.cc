@@ -239,20 +239,37 @@ StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text, std::s
   args.compile_options = compile_options.data();
   args.compile_options_size = compile_options.size();
   PLUGRT_RETURN_IF_ERROR(Call(api(), args));
-  if (args.executable == nullptr) return Internal("plugin's Compile returned a null executable");
+  return AdoptLoaded(args.executable, "Compile");
+}
 
+StatusOr<LoadedExecutable> Client::AdoptLoaded(PJRT_LoadedExecutable* loaded,
+                                               std::string_view operation) const {
+  if (loaded == nullptr) return Internal("plugin's ", operation, " returned a null executable");
   auto get = NewArgs<PJRT_LoadedExecutable_GetExecutable_Args>();
-  get.loaded_executable = args.executable;
+  get.loaded_executable = loaded;
   Status status = Call(api(), get);
   if (status.ok() && get.executable == nullptr) {
-    status = Internal("plugin returned a null PJRT_Executable for a compiled program");
+    status = Internal("plugin returned a null PJRT_Executable for a loaded program");
   }
   if (!status.ok()) {
     // Frees the loaded executable on the way out.
-    LoadedExecutable discard(handle_, api(), args.executable, nullptr);
+    LoadedExecutable discard(handle_, api(), loaded, nullptr);
     return status;
   }
-  return LoadedExecutable(handle_, api(), args.executable, get.executable);
+  return LoadedExecutable(handle_, api(), loaded, get.executable);
+}
+
+StatusOr<LoadedExecutable> Client::DeserializeAndLoad(std::string_view serialized,
+                                                      std::string_view compile_options) const {
+  auto args = NewArgs<PJRT_Executable_DeserializeAndLoad_Args>();
+  args.client = raw();
+  args.serialized_executable = serialized.data();
+  args.serialized_executable_size = serialized.size();
+  args.overridden_serialized_compile_options =
+      compile_options.empty() ? nullptr : compile_options.data();
+  args.overridden_serialized_compile_options_size = compile_options.size();
+  PLUGRT_RETURN_IF_ERROR(Call(api(), args));
+  return AdoptLoaded(args.loaded_executable, "DeserializeAndLoad");
 }
 
 StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text,

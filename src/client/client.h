@@ -96,6 +96,12 @@ class Client {
   // xla.CompileOptionsProto.
   StatusOr<LoadedExecutable> Compile(std::string_view program_text, const CompileOptions& options,
                                      std::string_view format = "mlir") const;
+  // Loads bytes from Executable::Serialize / LoadedExecutable::Serialize
+  // (possibly written by another process) onto this client's devices.
+  // `compile_options`, when not empty, is a serialized
+  // xla.CompileOptionsProto passed as the overridden options.
+  StatusOr<LoadedExecutable> DeserializeAndLoad(std::string_view serialized,
+                                                std::string_view compile_options = "") const;
 
   PJRT_Client* raw() const;
   const PJRT_Api* api() const;
@@ -105,6 +111,9 @@ class Client {
   explicit Client(std::shared_ptr<internal::ClientHandle> handle);
   StatusOr<std::pair<Buffer, Future>> FromHost(const HostBuffer& host, PJRT_Device* device,
                                                PJRT_Memory* memory) const;
+  // Owns `loaded` (freed on error) with its PJRT_Executable.
+  StatusOr<LoadedExecutable> AdoptLoaded(PJRT_LoadedExecutable* loaded,
+                                         std::string_view operation) const;
   std::shared_ptr<internal::ClientHandle> handle_;
 };
 

@@ -6,6 +6,7 @@
 #include "client/api_call.h"
 #include "client/client_handle.h"
 #include "client/handle_list.h"
+#include "client/named_value_c.h"
 
 namespace plugrt {
 
@@ -60,54 +61,53 @@ StatusOr<PJRT_Executable*> LoadedExecutable::executable() const {
   return executable_;
 }
 
-StatusOr<std::string> LoadedExecutable::name() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+// The PJRT_Executable queries, shared by Executable and LoadedExecutable.
+namespace {
+
+StatusOr<std::string> QueryName(const PJRT_Api* api, PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_Name_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   return StringFromC(args.executable_name, args.executable_name_size);
 }
 
-StatusOr<int64_t> LoadedExecutable::num_replicas() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+StatusOr<int64_t> QueryNumReplicas(const PJRT_Api* api, PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_NumReplicas_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   return static_cast<int64_t>(args.num_replicas);
 }
 
-StatusOr<int64_t> LoadedExecutable::num_partitions() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+StatusOr<int64_t> QueryNumPartitions(const PJRT_Api* api, PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_NumPartitions_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   return static_cast<int64_t>(args.num_partitions);
 }
 
-StatusOr<size_t> LoadedExecutable::num_outputs() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+StatusOr<size_t> QueryNumOutputs(const PJRT_Api* api, PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_NumOutputs_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   return args.num_outputs;
 }
 
-StatusOr<std::vector<PJRT_Buffer_Type>> LoadedExecutable::output_element_types() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+StatusOr<std::vector<PJRT_Buffer_Type>> QueryOutputElementTypes(const PJRT_Api* api,
+                                                                PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_OutputElementTypes_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   if (args.num_output_types == 0) return std::vector<PJRT_Buffer_Type>();
   if (args.output_types == nullptr) return Internal("plugin returned null output element types");
   return std::vector<PJRT_Buffer_Type>(args.output_types,
                                        args.output_types + args.num_output_types);
 }
 
-StatusOr<std::vector<std::vector<int64_t>>> LoadedExecutable::output_dimensions() const {
-  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * executable, executable());
+StatusOr<std::vector<std::vector<int64_t>>> QueryOutputDimensions(const PJRT_Api* api,
+                                                                  PJRT_Executable* executable) {
   auto args = NewArgs<PJRT_Executable_OutputDimensions_Args>();
   args.executable = executable;
-  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
   std::vector<std::vector<int64_t>> shapes;
   if (args.num_outputs == 0) return shapes;
   if (args.dim_sizes == nullptr) return Internal("plugin returned null output dimension sizes");
@@ -120,6 +120,228 @@ StatusOr<std::vector<std::vector<int64_t>>> LoadedExecutable::output_dimensions(
     next += args.dim_sizes[i];
   }
   return shapes;
+}
+
+StatusOr<std::string> QueryFingerprint(const PJRT_Api* api, PJRT_Executable* executable) {
+  auto args = NewArgs<PJRT_Executable_Fingerprint_Args>();
+  args.executable = executable;
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
+  return StringFromC(args.executable_fingerprint, args.executable_fingerprint_size);
+}
+
+StatusOr<std::string> QuerySerialize(const PJRT_Api* api, PJRT_Executable* executable) {
+  auto args = NewArgs<PJRT_Executable_Serialize_Args>();
+  args.executable = executable;
+  PLUGRT_RETURN_IF_ERROR(Call(api, args));
+  std::string bytes;
+  if (args.serialized_bytes_size > 0 && args.serialized_bytes == nullptr) {
+    if (args.serialized_executable_deleter != nullptr && args.serialized_executable != nullptr) {
+      args.serialized_executable_deleter(args.serialized_executable);
+    }
+    return Internal("plugin returned null serialized bytes");
+  }
+  bytes.assign(args.serialized_bytes == nullptr ? "" : args.serialized_bytes,
+               args.serialized_bytes_size);
+  if (args.serialized_executable_deleter != nullptr && args.serialized_executable != nullptr) {
+    args.serialized_executable_deleter(args.serialized_executable);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Executable::Executable(std::shared_ptr<const void> keep_alive, const PJRT_Api* api,
+                       PJRT_Executable* executable)
+    : keep_alive_(std::move(keep_alive)), api_(api), executable_(executable) {}
+
+Executable::~Executable() { Reset(); }
+
+Executable::Executable(Executable&& other) noexcept
+    : keep_alive_(std::move(other.keep_alive_)),
+      api_(other.api_),
+      executable_(std::exchange(other.executable_, nullptr)) {}
+
+Executable& Executable::operator=(Executable&& other) noexcept {
+  if (this != &other) {
+    Reset();
+    keep_alive_ = std::move(other.keep_alive_);
+    api_ = other.api_;
+    executable_ = std::exchange(other.executable_, nullptr);
+  }
+  return *this;
+}
+
+void Executable::Reset() {
+  if (executable_ != nullptr) {
+    auto args = NewArgs<PJRT_Executable_Destroy_Args>();
+    args.executable = std::exchange(executable_, nullptr);
+    Call(api_, args).IgnoreError();
+  }
+  keep_alive_.reset();
+}
+
+StatusOr<PJRT_Executable*> Executable::checked() const {
+  if (executable_ == nullptr) return FailedPrecondition("Executable is empty (moved from)");
+  return executable_;
+}
+
+StatusOr<std::string> Executable::name() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryName(api_, e);
+}
+StatusOr<int64_t> Executable::num_replicas() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryNumReplicas(api_, e);
+}
+StatusOr<int64_t> Executable::num_partitions() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryNumPartitions(api_, e);
+}
+StatusOr<size_t> Executable::num_outputs() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryNumOutputs(api_, e);
+}
+StatusOr<std::vector<PJRT_Buffer_Type>> Executable::output_element_types() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryOutputElementTypes(api_, e);
+}
+StatusOr<std::vector<std::vector<int64_t>>> Executable::output_dimensions() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryOutputDimensions(api_, e);
+}
+StatusOr<std::string> Executable::fingerprint() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QueryFingerprint(api_, e);
+}
+StatusOr<std::string> Executable::Serialize() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  return QuerySerialize(api_, e);
+}
+
+StatusOr<std::vector<std::string>> Executable::output_memory_kinds() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  auto args = NewArgs<PJRT_Executable_OutputMemoryKinds_Args>();
+  args.executable = e;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  std::vector<std::string> kinds;
+  if (args.num_outputs == 0) return kinds;
+  if (args.memory_kinds == nullptr || args.memory_kind_sizes == nullptr) {
+    return Internal("plugin returned null output memory kinds");
+  }
+  for (size_t i = 0; i < args.num_outputs; ++i) {
+    kinds.push_back(StringFromC(args.memory_kinds[i], args.memory_kind_sizes[i]));
+  }
+  return kinds;
+}
+
+StatusOr<int64_t> Executable::size_of_generated_code_in_bytes() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  auto args = NewArgs<PJRT_Executable_SizeOfGeneratedCodeInBytes_Args>();
+  args.executable = e;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  return args.size_in_bytes;
+}
+
+StatusOr<std::vector<NamedValue>> Executable::cost_analysis() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  auto args = NewArgs<PJRT_Executable_GetCostAnalysis_Args>();
+  args.executable = e;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  return internal::NamedValuesFromC(args.properties, args.num_properties);
+}
+
+StatusOr<CompiledMemoryStats> Executable::compiled_memory_stats() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  auto args = NewArgs<PJRT_Executable_GetCompiledMemoryStats_Args>();
+  args.executable = e;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  CompiledMemoryStats stats;
+  stats.generated_code_size_in_bytes = args.generated_code_size_in_bytes;
+  stats.argument_size_in_bytes = args.argument_size_in_bytes;
+  stats.output_size_in_bytes = args.output_size_in_bytes;
+  stats.alias_size_in_bytes = args.alias_size_in_bytes;
+  stats.temp_size_in_bytes = args.temp_size_in_bytes;
+  stats.host_generated_code_size_in_bytes = args.host_generated_code_size_in_bytes;
+  stats.host_argument_size_in_bytes = args.host_argument_size_in_bytes;
+  stats.host_output_size_in_bytes = args.host_output_size_in_bytes;
+  stats.host_alias_size_in_bytes = args.host_alias_size_in_bytes;
+  stats.host_temp_size_in_bytes = args.host_temp_size_in_bytes;
+  stats.peak_memory_in_bytes = args.peak_memory_in_bytes;
+  stats.total_size_in_bytes = args.total_size_in_bytes;
+  return stats;
+}
+
+StatusOr<std::string> Executable::optimized_program(std::string* format) const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  // Two calls: the size first, then the bytes.
+  PJRT_Program program;
+  std::memset(&program, 0, sizeof(program));
+  program.struct_size = PJRT_Program_STRUCT_SIZE;
+  auto args = NewArgs<PJRT_Executable_OptimizedProgram_Args>();
+  args.executable = e;
+  args.program = &program;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  std::string code(program.code_size, '\0');
+  program.code = code.data();
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  code.resize(program.code_size);
+  if (format != nullptr) *format = StringFromC(program.format, program.format_size);
+  return code;
+}
+
+StatusOr<std::string> Executable::serialized_compile_options() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, checked());
+  auto args = NewArgs<PJRT_Executable_GetCompileOptions_Args>();
+  args.executable = e;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  std::string bytes = StringFromC(args.serialized_bytes, args.serialized_bytes_size);
+  if (args.serialized_compile_options_deleter != nullptr &&
+      args.serialized_compile_options != nullptr) {
+    args.serialized_compile_options_deleter(args.serialized_compile_options);
+  }
+  return bytes;
+}
+
+StatusOr<std::string> LoadedExecutable::name() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryName(api_, e);
+}
+StatusOr<int64_t> LoadedExecutable::num_replicas() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryNumReplicas(api_, e);
+}
+StatusOr<int64_t> LoadedExecutable::num_partitions() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryNumPartitions(api_, e);
+}
+StatusOr<size_t> LoadedExecutable::num_outputs() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryNumOutputs(api_, e);
+}
+StatusOr<std::vector<PJRT_Buffer_Type>> LoadedExecutable::output_element_types() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryOutputElementTypes(api_, e);
+}
+StatusOr<std::vector<std::vector<int64_t>>> LoadedExecutable::output_dimensions() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryOutputDimensions(api_, e);
+}
+StatusOr<std::string> LoadedExecutable::fingerprint() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QueryFingerprint(api_, e);
+}
+StatusOr<std::string> LoadedExecutable::Serialize() const {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  return QuerySerialize(api_, e);
+}
+
+StatusOr<Executable> LoadedExecutable::GetExecutable() const {
+  if (loaded_ == nullptr) return FailedPrecondition("GetExecutable on an empty LoadedExecutable");
+  auto args = NewArgs<PJRT_LoadedExecutable_GetExecutable_Args>();
+  args.loaded_executable = loaded_;
+  PLUGRT_RETURN_IF_ERROR(Call(api_, args));
+  if (args.executable == nullptr) return Internal("plugin's GetExecutable returned null");
+  return Executable(owner_, api_, args.executable);
 }
 
 StatusOr<std::vector<Device>> LoadedExecutable::addressable_devices() const {
@@ -189,7 +411,7 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
   std::vector<PJRT_Event*> events(num_devices, nullptr);
 
   PLUGRT_ASSIGN_OR_RETURN(internal::CExecuteOptions c_options,
-                          internal::CExecuteOptions::Build(options, num_devices));
+                          internal::CExecuteOptions::Build(options, num_devices, api_));
 
   auto args = NewArgs<PJRT_LoadedExecutable_Execute_Args>();
   args.executable = loaded_;
@@ -213,6 +435,8 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
     }
     result.device_complete.emplace_back(api_, events[d]);
   }
+  // Host callbacks may run until each device's work ends.
+  c_options.KeepCallbacksAliveUntil(result.device_complete);
   if (missing) return Internal("plugin's Execute left an output buffer unset");
   return result;
 }

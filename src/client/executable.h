@@ -1,4 +1,5 @@
-// plugrt client: LoadedExecutable, the RAII owner of a compiled program
+// plugrt client: Executable, the RAII owner of a compiled program and its
+// metadata (PJRT_Executable), and LoadedExecutable, the RAII owner of one
 // loaded onto a client's devices (PJRT_LoadedExecutable), and Execute.
 #ifndef PLUGRT_CLIENT_EXECUTABLE_H_
 #define PLUGRT_CLIENT_EXECUTABLE_H_
@@ -13,6 +14,8 @@
 #include "client/device.h"
 #include "client/event.h"
 #include "client/execute_options.h"
+#include "common/compiled_memory_stats.h"
+#include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
 
@@ -28,6 +31,54 @@ struct ClientHandle;
 struct ExecuteResult {
   std::vector<std::vector<Buffer>> outputs;
   std::vector<Future> device_complete;
+};
+
+// Move-only owner of a PJRT_Executable: a compiled program, loaded or not.
+// Every query is one PJRT call; errors are the plugin's.
+class Executable {
+ public:
+  Executable() = default;
+  // Takes ownership of `executable`; `keep_alive` (the client or plugin it
+  // came from) lives as long as this object.
+  Executable(std::shared_ptr<const void> keep_alive, const PJRT_Api* api,
+             PJRT_Executable* executable);
+  ~Executable();
+  Executable(Executable&& other) noexcept;
+  Executable& operator=(Executable&& other) noexcept;
+  Executable(const Executable&) = delete;
+  Executable& operator=(const Executable&) = delete;
+
+  explicit operator bool() const { return executable_ != nullptr; }
+
+  StatusOr<std::string> name() const;
+  StatusOr<int64_t> num_replicas() const;
+  StatusOr<int64_t> num_partitions() const;
+  StatusOr<size_t> num_outputs() const;
+  StatusOr<std::vector<PJRT_Buffer_Type>> output_element_types() const;
+  StatusOr<std::vector<std::vector<int64_t>>> output_dimensions() const;
+  StatusOr<std::vector<std::string>> output_memory_kinds() const;
+  StatusOr<int64_t> size_of_generated_code_in_bytes() const;
+  // Named values such as "flops", "transcendentals", "bytes accessed".
+  StatusOr<std::vector<NamedValue>> cost_analysis() const;
+  StatusOr<CompiledMemoryStats> compiled_memory_stats() const;
+  StatusOr<std::string> fingerprint() const;
+  // The program after the plugin's passes; `format` (e.g. "mlir") if given.
+  StatusOr<std::string> optimized_program(std::string* format = nullptr) const;
+  // The serialized xla.CompileOptionsProto it was compiled with.
+  StatusOr<std::string> serialized_compile_options() const;
+  // Bytes Client::DeserializeAndLoad turns back into a LoadedExecutable.
+  StatusOr<std::string> Serialize() const;
+
+  PJRT_Executable* raw() const { return executable_; }
+  const PJRT_Api* api() const { return api_; }
+
+ private:
+  void Reset();
+  StatusOr<PJRT_Executable*> checked() const;
+
+  std::shared_ptr<const void> keep_alive_;
+  const PJRT_Api* api_ = nullptr;
+  PJRT_Executable* executable_ = nullptr;
 };
 
 // Move-only. Keeps the PJRT_Client it was compiled on alive, like Buffer.
@@ -53,6 +104,12 @@ class LoadedExecutable {
   StatusOr<size_t> num_outputs() const;
   StatusOr<std::vector<PJRT_Buffer_Type>> output_element_types() const;
   StatusOr<std::vector<std::vector<int64_t>>> output_dimensions() const;
+  // The compiled program's metadata (cost analysis, memory stats,
+  // fingerprint, serialization): a new PJRT_Executable owned by the result.
+  StatusOr<Executable> GetExecutable() const;
+  // Shortcuts for GetExecutable()'s queries.
+  StatusOr<std::string> fingerprint() const;
+  StatusOr<std::string> Serialize() const;
   // The devices Execute runs on, in argument-list order.
   StatusOr<std::vector<Device>> addressable_devices() const;
 

@@ -43,8 +43,31 @@ bool CpuBuffer::is_deleted() const {
 
 StatusOr<CpuBuffer::LiveState> CpuBuffer::Live(std::string_view operation) const {
   std::lock_guard<std::mutex> lock(mu_);
+  if (donated_) {
+    return FailedPrecondition(operation,
+                              ": buffer has been donated to an execution and can no longer be used");
+  }
   if (deleted_) return FailedPrecondition(operation, ": buffer has been deleted");
   return LiveState{storage_, ready_};
+}
+
+StatusOr<CpuBuffer::Donation> CpuBuffer::Donate() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (donated_) {
+    return FailedPrecondition("buffer has already been donated to an execution");
+  }
+  if (deleted_) return FailedPrecondition("buffer has been deleted");
+  Donation donation;
+  // Every holder of the storage (a pending transfer or copy, an external
+  // reference's hold) owns a reference; ours is the only one when the count
+  // is 1. The buffer is deleted below, so no new holder can appear.
+  donation.exclusive = storage_ != nullptr && storage_.use_count() == 1 &&
+                       external_references_ == 0 && storage_->owned() && storage_->writable();
+  donation.storage = std::move(storage_);
+  donation.ready = ready_;
+  deleted_ = true;
+  donated_ = true;
+  return donation;
 }
 
 StatusOr<StorageRef> CpuBuffer::storage() const {
@@ -166,7 +189,8 @@ StatusOr<void*> CpuBuffer::opaque_device_memory_pointer() {
 Status CpuBuffer::IncreaseExternalReferenceCount() {
   std::lock_guard<std::mutex> lock(mu_);
   if (deleted_) {
-    return FailedPrecondition("IncreaseExternalReferenceCount: buffer has been deleted");
+    return FailedPrecondition("IncreaseExternalReferenceCount: buffer has been ",
+                              donated_ ? "donated to an execution" : "deleted");
   }
   if (external_references_++ == 0) external_hold_ = storage_;
   return OkStatus();

@@ -60,6 +60,18 @@ class CpuBuffer final : public sdk::Buffer {
   const ElementFormat& format() const { return format_; }
   CpuMemory* cpu_memory() const { return memory_; }
 
+  // Hands the buffer's contents to an execution: the buffer becomes deleted
+  // (later use fails naming the donation) and the caller gets its storage
+  // and definition event. `exclusive` says nobody else can see the storage
+  // (no external references, no copy in flight, memory we own and may
+  // write), so the execution may overwrite it with an output.
+  struct Donation {
+    StorageRef storage;
+    sdk::EventRef ready;
+    bool exclusive = false;
+  };
+  StatusOr<Donation> Donate();
+
  private:
   struct LiveState {
     StorageRef storage;
@@ -83,6 +95,7 @@ class CpuBuffer final : public sdk::Buffer {
   StorageRef storage_;  // null once deleted
   sdk::EventRef ready_;
   bool deleted_ = false;
+  bool donated_ = false;
   int64_t external_references_ = 0;
   // Keeps the storage alive while external references exist, even after
   // Delete.

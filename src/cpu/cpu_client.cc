@@ -30,7 +30,10 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
   }
 }
 
-CpuClient::~CpuClient() { work_queue_.reset(); }
+CpuClient::~CpuClient() {
+  device_queues_.Shutdown();
+  work_queue_.reset();
+}
 
 std::string_view CpuClient::platform_name() const { return kPlatformName; }
 std::string_view CpuClient::platform_version() const { return kPlatformVersion; }
@@ -287,6 +290,33 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
   PLUGRT_ASSIGN_OR_RETURN(CompileOptions options, DecodeCompileOptions(compile_options));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
                           CpuExecutable::Compile(program.code, "<program>", options));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
+                          AssignDevices(*this, executable->num_replicas(),
+                                        executable->num_partitions(), options));
+  return std::unique_ptr<sdk::LoadedExecutable>(
+      new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
+}
+
+StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::DeserializeAndLoad(
+    std::string_view serialized, std::string_view compile_options) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          CpuExecutable::Deserialize(serialized));
+  CompileOptions options = executable->compile_options();
+  if (!compile_options.empty()) {
+    // The program was compiled for the stored options; new ones could only
+    // change where it runs. Counts that agree are accepted, a new device
+    // assignment is honoured, other changes are refused.
+    PLUGRT_ASSIGN_OR_RETURN(CompileOptions overrides, DecodeCompileOptions(compile_options));
+    if ((overrides.num_replicas && *overrides.num_replicas != executable->num_replicas()) ||
+        (overrides.num_partitions && *overrides.num_partitions != executable->num_partitions())) {
+      return Unimplemented("PJRT_Executable_DeserializeAndLoad: overridden compile options "
+                           "change the replica/partition counts; the executable was compiled "
+                           "for ", executable->num_replicas(), " replicas x ",
+                           executable->num_partitions(), " partitions, recompile it instead");
+    }
+    if (overrides.device_assignment) options.device_assignment = overrides.device_assignment;
+    options.device_ordinal = overrides.device_ordinal;
+  }
   PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
                           AssignDevices(*this, executable->num_replicas(),
                                         executable->num_partitions(), options));

@@ -46,6 +46,12 @@ class CpuClient final : public sdk::Client {
       const sdk::Program& program, std::string_view compile_options) override;
   StatusOr<std::unique_ptr<sdk::Buffer>> CreateViewOfDeviceBuffer(
       const sdk::ViewArgs& args) override;
+  // Bytes from CpuExecutable::Serialize, placed on devices as Compile places
+  // them (the stored compile options' device assignment, else the first
+  // devices). Overridden compile options may only repeat the stored replica
+  // and partition counts; anything else they ask is UNIMPLEMENTED.
+  StatusOr<std::unique_ptr<sdk::LoadedExecutable>> DeserializeAndLoad(
+      std::string_view serialized, std::string_view compile_options) override;
 
   // Shared with buffers and (later) executables.
   // This client's object behind `device` / `memory`, or null when it belongs
@@ -54,6 +60,8 @@ class CpuClient final : public sdk::Client {
   CpuMemory* FindMemory(const sdk::Memory* memory) const;
   const std::vector<CpuDevice*>& cpu_devices() const { return cpu_devices_; }
   WorkQueue& work_queue() { return *work_queue_; }
+  // One worker per device for program launches (cpu_execute.cc).
+  DeviceQueues& device_queues() { return device_queues_; }
   // Runs `fn` with `event`'s status on the worker queue once it fires.
   void RunWhenReady(const sdk::EventRef& event, std::function<void(const Status&)> fn);
   // The framework's key-value store (null when none was given), for
@@ -73,6 +81,9 @@ class CpuClient final : public sdk::Client {
   std::vector<sdk::Memory*> memories_;  // index == memory id
   // Last member, so it is joined before anything its tasks touch is gone.
   std::unique_ptr<WorkQueue> work_queue_;
+  // Drained by the destructor before work_queue_ (launches complete events
+  // whose callbacks queue transfers there).
+  DeviceQueues device_queues_;
 };
 
 }  // namespace plugrt::cpu

@@ -1,6 +1,14 @@
 #include "cpu/cpu_executable.h"
 
+#include <cstring>
 #include <optional>
+
+#include "common/content_hash.h"
+#include "cpu/cpu_version.h"
+#include "stablehlo/cost_analysis.h"
+#include "stablehlo/element_type.h"
+#include "stablehlo/printer.h"
+#include "stablehlo/serialize.h"
 
 #include "stablehlo/chlo_lowering.h"
 #include "stablehlo/parser.h"
@@ -89,7 +97,11 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ParseModule(code, file_name));
   PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
-  std::shared_ptr<const shlo::Module> module = std::move(parsed);
+  return FromLoweredModule(std::move(parsed), options);
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
+    std::shared_ptr<const shlo::Module> module, const CompileOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program, Program::Compile(module));
 
   auto executable = std::shared_ptr<CpuExecutable>(new CpuExecutable());
@@ -126,6 +138,8 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view
     }
   }
   executable->program_ = std::move(program);
+  executable->module_bytes_ = shlo::SerializeModule(*module);
+  executable->options_bytes_ = EncodeCompileOptions(options);
   return executable;
 }
 
@@ -148,6 +162,260 @@ StatusOr<std::vector<std::vector<int64_t>>> CpuExecutable::output_dimensions() c
 
 StatusOr<std::vector<std::string>> CpuExecutable::output_memory_kinds() const {
   return std::vector<std::string>(num_outputs(), "device");
+}
+
+// ---------------------------------------------------------------------------
+// Metadata.
+
+namespace {
+
+// Bytes of a value of `type` in the executor's storage (sub-byte elements
+// take a byte each); tuples sum their elements, tokens and dynamic shapes 0.
+int64_t ValueBytes(const shlo::Type& type) {
+  if (type.is_tuple()) {
+    int64_t total = 0;
+    for (const shlo::Type& element : type.tuple_elements()) total += ValueBytes(element);
+    return total;
+  }
+  if (!type.is_tensor() || !type.has_static_shape()) return 0;
+  const int64_t element_bytes = (shlo::BitWidth(type.element_type()) + 7) / 8;
+  return type.num_elements() * element_bytes;
+}
+
+}  // namespace
+
+StatusOr<int64_t> CpuExecutable::size_of_generated_code_in_bytes() const {
+  return static_cast<int64_t>(module_bytes_.size());
+}
+
+StatusOr<std::string> CpuExecutable::optimized_program(std::string* format) const {
+  if (format != nullptr) *format = "mlir";
+  return shlo::PrintModule(module());
+}
+
+StatusOr<std::string> CpuExecutable::fingerprint() const {
+  ContentHasher hasher;
+  hasher.Update("plugrt-cpu-executable");
+  hasher.UpdateU64(module_bytes_.size());
+  hasher.Update(module_bytes_);
+  hasher.UpdateU64(options_bytes_.size());
+  hasher.Update(options_bytes_);
+  return hasher.HexDigest();
+}
+
+StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
+  PLUGRT_ASSIGN_OR_RETURN(shlo::CostEstimate cost, shlo::EstimateCost(module()));
+  sdk::Attributes attributes;
+  attributes.push_back({"flops", static_cast<float>(cost.flops)});
+  attributes.push_back({"transcendentals", static_cast<float>(cost.transcendentals)});
+  attributes.push_back({"bytes accessed", static_cast<float>(cost.bytes_accessed)});
+  return attributes;
+}
+
+// Arguments and outputs: the entry function's parameter and result bytes.
+// Alias: parameters the program marks tf.aliasing_output (reusable for an
+// output). Generated code: the serialized module (constants included).
+// Temp is an estimate, not a measurement: the bytes of every value the
+// entry function's top-level ops produce (constants excluded, they are
+// counted as code), as if all were live at once; values inside regions and
+// called functions are not counted. Everything lives in host memory on the
+// CPU backend, which is its default memory, so the host_* fields stay 0.
+StatusOr<CompiledMemoryStats> CpuExecutable::compiled_memory_stats() const {
+  const shlo::Function& entry = program_->entry();
+  CompiledMemoryStats stats;
+  stats.generated_code_size_in_bytes = static_cast<int64_t>(module_bytes_.size());
+  for (size_t i = 0; i < entry.input_types.size(); ++i) {
+    const int64_t bytes = ValueBytes(entry.input_types[i]);
+    stats.argument_size_in_bytes += bytes;
+    if (i < entry.arg_attributes.size() &&
+        shlo::FindAttribute(entry.arg_attributes[i], "tf.aliasing_output") != nullptr) {
+      stats.alias_size_in_bytes += bytes;
+    }
+  }
+  for (const shlo::Type& type : entry.result_types) stats.output_size_in_bytes += ValueBytes(type);
+  if (entry.body != nullptr && !entry.body->blocks.empty()) {
+    for (const auto& op : entry.body->front().operations) {
+      if (op->code == shlo::OpCode::kConstant) continue;
+      for (const auto& result : op->results) stats.temp_size_in_bytes += ValueBytes(result->type);
+    }
+  }
+  stats.total_size_in_bytes = stats.generated_code_size_in_bytes + stats.argument_size_in_bytes +
+                              stats.output_size_in_bytes - stats.alias_size_in_bytes +
+                              stats.temp_size_in_bytes;
+  stats.peak_memory_in_bytes = stats.total_size_in_bytes;
+  return stats;
+}
+
+StatusOr<std::string> CpuExecutable::serialized_compile_options() const { return options_bytes_; }
+
+// ---------------------------------------------------------------------------
+// Serialization.
+//
+// Layout (fixed-width integers little-endian):
+//   offset  0   8 bytes  magic "PLUGRTEX"
+//   offset  8   u32      format version (kExecutableFormatVersion)
+//   offset 12   u64      payload length N
+//   offset 20   N bytes  payload
+//   offset 20+N u64      FNV-1a 64 of bytes [0, 20+N)
+// Payload, each string as u64 length + bytes: the writer's plugrt version,
+// the encoded compile options (xla.CompileOptionsProto), u64 replica count,
+// u64 partition count, the executable's name, shlo::SerializeModule of the
+// lowered module (itself versioned and checksummed). Nothing may follow.
+
+namespace {
+
+constexpr std::string_view kExecutableMagic = "PLUGRTEX";
+constexpr uint32_t kExecutableFormatVersion = 1;
+constexpr size_t kHeaderSize = 20;
+constexpr size_t kTrailerSize = 8;
+
+void PutU32(std::string& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutU64(std::string& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutString(std::string& out, std::string_view s) {
+  PutU64(out, s.size());
+  out.append(s);
+}
+uint64_t GetU64(std::string_view bytes, size_t offset) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) {
+    v |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
+  }
+  return v;
+}
+uint32_t GetU32(std::string_view bytes, size_t offset) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) {
+    v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
+  }
+  return v;
+}
+
+// Reads the payload front to back; every read is bounds-checked.
+class PayloadReader {
+ public:
+  PayloadReader(std::string_view payload, size_t base) : payload_(payload), base_(base) {}
+
+  StatusOr<uint64_t> U64(std::string_view field) {
+    if (payload_.size() - pos_ < 8) return Truncated(field, 8);
+    uint64_t v = GetU64(payload_, pos_);
+    pos_ += 8;
+    return v;
+  }
+  StatusOr<std::string_view> String(std::string_view field) {
+    PLUGRT_ASSIGN_OR_RETURN(uint64_t size, U64(field));
+    if (size > payload_.size() - pos_) return Truncated(field, size);
+    std::string_view s = payload_.substr(pos_, size);
+    pos_ += size;
+    return s;
+  }
+  Status Finish() const {
+    if (pos_ != payload_.size()) {
+      return InvalidArgument("serialized executable: ", payload_.size() - pos_,
+                             " unexpected bytes after the payload's last field at offset ",
+                             base_ + pos_);
+    }
+    return OkStatus();
+  }
+
+ private:
+  Status Truncated(std::string_view field, uint64_t wanted) const {
+    return InvalidArgument("serialized executable: ", field, " at offset ", base_ + pos_,
+                           " needs ", wanted, " bytes but the payload has ",
+                           payload_.size() - pos_, " left");
+  }
+  std::string_view payload_;
+  size_t base_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+StatusOr<std::string> CpuExecutable::Serialize() const {
+  std::string payload;
+  PutString(payload, kPluginVersion);
+  PutString(payload, options_bytes_);
+  PutU64(payload, static_cast<uint64_t>(num_replicas_));
+  PutU64(payload, static_cast<uint64_t>(num_partitions_));
+  PutString(payload, name_);
+  PutString(payload, module_bytes_);
+  std::string out(kExecutableMagic);
+  PutU32(out, kExecutableFormatVersion);
+  PutU64(out, payload.size());
+  out.append(payload);
+  PutU64(out, shlo::internal::PayloadHash(out));
+  return out;
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(std::string_view bytes) {
+  if (bytes.size() < kExecutableMagic.size() ||
+      bytes.substr(0, kExecutableMagic.size()) != kExecutableMagic) {
+    return InvalidArgument("serialized executable: not a plugrt CPU executable (the bytes do not "
+                           "start with \"", kExecutableMagic, "\")");
+  }
+  if (bytes.size() < kHeaderSize) {
+    return InvalidArgument("serialized executable: truncated: ", bytes.size(),
+                           " bytes, the header alone needs ", kHeaderSize);
+  }
+  const uint32_t version = GetU32(bytes, 8);
+  if (version != kExecutableFormatVersion) {
+    return InvalidArgument("serialized executable: format version ", version,
+                           " is not supported; this plugin (plugrt ", kPluginVersion,
+                           ") reads format version ", kExecutableFormatVersion,
+                           " only; serialize it again with this plugin");
+  }
+  const uint64_t payload_size = GetU64(bytes, 12);
+  const size_t available = bytes.size() - kHeaderSize;
+  if (available < kTrailerSize || payload_size > available - kTrailerSize) {
+    return InvalidArgument("serialized executable: truncated: the header announces a ",
+                           payload_size, "-byte payload plus an ", kTrailerSize,
+                           "-byte checksum but only ", available, " bytes follow the header");
+  }
+  if (payload_size != available - kTrailerSize) {
+    return InvalidArgument("serialized executable: ", available - kTrailerSize - payload_size,
+                           " unexpected bytes after the checksum at offset ",
+                           kHeaderSize + payload_size + kTrailerSize);
+  }
+  const size_t checked = kHeaderSize + payload_size;
+  const uint64_t stored_hash = GetU64(bytes, checked);
+  const uint64_t actual_hash = shlo::internal::PayloadHash(bytes.substr(0, checked));
+  if (stored_hash != actual_hash) {
+    return InvalidArgument("serialized executable: checksum mismatch (the bytes are corrupted)");
+  }
+
+  PayloadReader reader(bytes.substr(kHeaderSize, payload_size), kHeaderSize);
+  PLUGRT_ASSIGN_OR_RETURN(std::string_view writer_version, reader.String("plugrt version"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string_view options_bytes, reader.String("compile options"));
+  PLUGRT_ASSIGN_OR_RETURN(uint64_t replicas, reader.U64("replica count"));
+  PLUGRT_ASSIGN_OR_RETURN(uint64_t partitions, reader.U64("partition count"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string_view name, reader.String("name"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string_view module_bytes, reader.String("module"));
+  PLUGRT_RETURN_IF_ERROR(reader.Finish());
+
+  StatusOr<CompileOptions> options = DecodeCompileOptions(options_bytes);
+  if (!options.ok()) {
+    return InvalidArgument("serialized executable (written by plugrt ", writer_version,
+                           "): its compile options do not decode: ", options.status().message());
+  }
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::DeserializeModule(module_bytes);
+  if (!module.ok()) {
+    return InvalidArgument("serialized executable (written by plugrt ", writer_version,
+                           "): its module does not load: ", module.status().message());
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          FromLoweredModule(std::move(*module), *options));
+  if (static_cast<uint64_t>(executable->num_replicas_) != replicas ||
+      static_cast<uint64_t>(executable->num_partitions_) != partitions ||
+      executable->name_ != name) {
+    return InvalidArgument("serialized executable: the stored name/replica/partition counts (",
+                           name, ", ", replicas, ", ", partitions,
+                           ") disagree with its program and options (", executable->name_, ", ",
+                           executable->num_replicas_, ", ", executable->num_partitions_, ")");
+  }
+  return executable;
 }
 
 }  // namespace plugrt::cpu

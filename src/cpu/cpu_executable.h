@@ -28,6 +28,12 @@ class CpuExecutable final : public sdk::Executable {
                                                           std::string_view file_name,
                                                           const CompileOptions& options = {});
 
+  // Rebuilds an executable from Serialize()'s bytes without parsing text:
+  // the stored module already passed the verifier and the CHLO lowering, so
+  // only the executor's compile runs. INVALID_ARGUMENT for truncated,
+  // corrupted or foreign bytes and for another format version (both named).
+  static StatusOr<std::shared_ptr<CpuExecutable>> Deserialize(std::string_view bytes);
+
   std::string_view name() const override { return name_; }
   int64_t num_replicas() const override { return num_replicas_; }
   int64_t num_partitions() const override { return num_partitions_; }
@@ -35,8 +41,20 @@ class CpuExecutable final : public sdk::Executable {
   StatusOr<std::vector<PJRT_Buffer_Type>> output_element_types() const override;
   StatusOr<std::vector<std::vector<int64_t>>> output_dimensions() const override;
   StatusOr<std::vector<std::string>> output_memory_kinds() const override;
+  // The serialized lowered module: the plan the executor compiles, constants
+  // included (the CPU backend generates no machine code).
+  StatusOr<int64_t> size_of_generated_code_in_bytes() const override;
+  // Format "mlir": the module after verification and CHLO lowering.
+  StatusOr<std::string> optimized_program(std::string* format) const override;
+  StatusOr<std::string> Serialize() const override;
+  // ContentHash of the serialized module and the encoded compile options.
+  StatusOr<std::string> fingerprint() const override;
+  StatusOr<sdk::Attributes> cost_analysis() const override;
+  StatusOr<CompiledMemoryStats> compiled_memory_stats() const override;
+  StatusOr<std::string> serialized_compile_options() const override;
 
   const Program& program() const { return *program_; }
+  const shlo::Module& module() const { return program_->module(); }
   // The options it was compiled with, as decoded.
   const CompileOptions& compile_options() const { return compile_options_; }
   // Partitions run one copy of the program each (SPMD); the CPU backend
@@ -44,11 +62,18 @@ class CpuExecutable final : public sdk::Executable {
   bool use_spmd_partitioning() const { return compile_options_.use_spmd_partitioning; }
 
  private:
+  // Counts, layout checks and the executor's compile for a module that has
+  // passed the verifier and the CHLO lowering.
+  static StatusOr<std::shared_ptr<CpuExecutable>> FromLoweredModule(
+      std::shared_ptr<const shlo::Module> module, const CompileOptions& options);
+
   std::string name_;
   int64_t num_replicas_ = 1;
   int64_t num_partitions_ = 1;
   CompileOptions compile_options_;
   std::shared_ptr<const Program> program_;
+  std::string module_bytes_;   // shlo::SerializeModule(module())
+  std::string options_bytes_;  // EncodeCompileOptions(compile_options_)
 };
 
 class CpuLoadedExecutable final : public sdk::LoadedExecutable {

@@ -1,9 +1,11 @@
 // plugrt CPU backend: running a compiled program on a client's devices
-// (CpuLoadedExecutable::Execute): argument checks, one thread per device,
-// output buffers and completion events.
+// (CpuLoadedExecutable::Execute). The caller's thread checks the arguments,
+// donates what the program may reuse, makes the output buffers (pending) and
+// queues one task per device on that device's worker; the task waits for
+// its inputs, runs the program, fills the outputs and fires their events.
 #include <cstring>
 #include <optional>
-#include <thread>
+#include <unordered_map>
 
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_client.h"
@@ -25,35 +27,38 @@ StatusOr<ElementFormat> FormatOf(shlo::ElementType type) {
 }
 
 // The argument as a tensor in the executor's storage format: the device bytes
-// themselves where they agree, an unpacked copy for sub-byte types.
-StatusOr<Tensor> TensorFromBuffer(const CpuBuffer& buffer) {
-  PLUGRT_ASSIGN_OR_RETURN(sdk::EventRef defined, buffer.definition_event());
-  PLUGRT_RETURN_IF_ERROR(defined->Await());
-  PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, buffer.storage());
-  const ElementFormat& format = buffer.format();
+// themselves where they agree, an unpacked copy for sub-byte types. The
+// storage must be defined.
+StatusOr<Tensor> TensorFromStorage(const ElementFormat& format, const std::vector<int64_t>& dims,
+                                   const StorageRef& storage) {
   std::optional<shlo::ElementType> type = shlo::FromPjrtType(format.type);
   if (!type) return InvalidArgument("buffer type has no StableHLO element type");
   if (!format.packed) {
-    return Tensor(*type, buffer.dimensions(), storage, static_cast<std::byte*>(storage->data()));
+    return Tensor(*type, dims, storage, static_cast<std::byte*>(storage->data()));
   }
-  Tensor tensor(*type, buffer.dimensions());
-  CopyDeviceToHost(format, buffer.dimensions(), storage->data(), tensor.MutableData(),
-                   DenseHostStrides(format, buffer.dimensions()));
+  Tensor tensor(*type, dims);
+  CopyDeviceToHost(format, dims, storage->data(), tensor.MutableData(),
+                   DenseHostStrides(format, dims));
   return tensor;
 }
 
-StatusOr<std::unique_ptr<sdk::Buffer>> BufferFromTensor(CpuClient* client, CpuDevice* device,
-                                                        const Tensor& tensor) {
-  PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, FormatOf(tensor.type()));
-  CpuMemory* memory = device->device_memory();
-  const size_t bytes = DeviceByteSize(format, tensor.num_elements());
-  PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, BufferStorage::Allocate(bytes, memory->accounting()));
-  if (tensor.num_elements() > 0) {
-    CopyHostToDevice(format, tensor.dims(), tensor.data(), DenseHostStrides(format, tensor.dims()),
-                     storage->data());
+// Which output an input may be reused for (-1: donated, reused for none);
+// inputs absent from the map are not donatable.
+std::unordered_map<size_t, int64_t> DonatableInputs(const shlo::Function& entry) {
+  std::unordered_map<size_t, int64_t> donatable;
+  for (size_t i = 0; i < entry.arg_attributes.size(); ++i) {
+    for (const shlo::NamedAttribute& attr : entry.arg_attributes[i]) {
+      if (attr.first == "tf.aliasing_output" &&
+          attr.second.kind == shlo::Attribute::Kind::kInteger) {
+        donatable[i] = attr.second.int_value;
+      } else if (attr.first == "jax.buffer_donor" &&
+                 ((attr.second.kind == shlo::Attribute::Kind::kBool && attr.second.bool_value) ||
+                  attr.second.kind == shlo::Attribute::Kind::kUnit)) {
+        donatable.emplace(i, -1);
+      }
+    }
   }
-  return std::unique_ptr<sdk::Buffer>(new CpuBuffer(client, memory, format, tensor.dims(),
-                                                    std::move(storage), sdk::Event::MakeReady()));
+  return donatable;
 }
 
 std::string BufferTypeString(const CpuBuffer& buffer) {
@@ -62,6 +67,146 @@ std::string BufferTypeString(const CpuBuffer& buffer) {
   return shlo::Type::Tensor(*type, buffer.dimensions()).ToString();
 }
 
+// What one launch shares between the caller and its device tasks.
+struct Launch {
+  struct Argument {
+    StorageRef storage;
+    sdk::EventRef ready;
+    ElementFormat format;
+    const std::vector<int64_t>* dims = nullptr;  // the program's input type
+  };
+  struct Output {
+    StorageRef storage;
+    sdk::EventRef ready;
+    ElementFormat format;
+    bool reused = false;  // the storage is a donated input's
+  };
+  struct PerDevice {
+    std::vector<Argument> arguments;
+    std::vector<Output> outputs;
+    sdk::EventRef complete;
+  };
+
+  std::shared_ptr<CpuExecutable> executable;
+  sdk::ExecuteOptions options;
+  std::shared_ptr<CollectiveHub> hub;  // null on one device
+  std::vector<PerDevice> devices;
+};
+
+// Writes the program's results into the launch's output storage. Outputs
+// that reuse a donated input are written last, from sources that no earlier
+// write can have changed.
+Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& outputs,
+                    const std::vector<shlo::Type>& result_types) {
+  if (values.size() != outputs.size()) {
+    return Internal("the program returned ", values.size(), " values for ", outputs.size(),
+                    " outputs");
+  }
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (values[j].kind != RtValue::Kind::kTensor) {
+      return Unimplemented("program outputs must be tensors");
+    }
+    const Tensor& tensor = values[j].tensor;
+    if (tensor.type() != result_types[j].element_type() ||
+        tensor.dims() != result_types[j].dims()) {
+      return Internal("output ", j, " came out with another type than the program declares (",
+                      result_types[j].ToString(), ")");
+    }
+  }
+  auto inside = [](const Tensor& tensor, const StorageRef& storage) {
+    const std::byte* begin = static_cast<const std::byte*>(storage->data());
+    return tensor.data() >= begin && tensor.data() < begin + storage->size();
+  };
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (outputs[j].reused) continue;
+    const Tensor& tensor = values[j].tensor;
+    if (tensor.num_elements() == 0) continue;
+    CopyHostToDevice(outputs[j].format, tensor.dims(), tensor.data(),
+                     DenseHostStrides(outputs[j].format, tensor.dims()), outputs[j].storage->data());
+  }
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (!outputs[j].reused) continue;
+    Tensor& tensor = values[j].tensor;
+    if (tensor.data() == outputs[j].storage->data()) continue;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].reused && inside(tensor, outputs[k].storage)) {
+        tensor = tensor.Clone();
+        break;
+      }
+    }
+  }
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (!outputs[j].reused) continue;
+    const Tensor& tensor = values[j].tensor;
+    if (tensor.num_elements() == 0 || tensor.data() == outputs[j].storage->data()) continue;
+    CopyHostToDevice(outputs[j].format, tensor.dims(), tensor.data(),
+                     DenseHostStrides(outputs[j].format, tensor.dims()), outputs[j].storage->data());
+  }
+  return OkStatus();
+}
+
+// One device's part of a launch, on that device's worker.
+void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
+  Launch::PerDevice& mine = launch->devices[d];
+  const CpuExecutable& executable = *launch->executable;
+  const Program& program = executable.program();
+  CollectiveHub* hub = launch->hub.get();
+  Status status;
+
+  std::vector<RtValue> arguments;
+  arguments.reserve(mine.arguments.size());
+  for (size_t i = 0; i < mine.arguments.size() && status.ok(); ++i) {
+    Launch::Argument& argument = mine.arguments[i];
+    Status defined = argument.ready->Await();
+    if (!defined.ok()) {
+      status = Status(defined.code(), StrCat("argument ", i, ": ", defined.message()));
+      break;
+    }
+    StatusOr<Tensor> tensor = TensorFromStorage(argument.format, *argument.dims, argument.storage);
+    if (!tensor.ok()) {
+      status = Status(tensor.status().code(),
+                      StrCat("argument ", i, ": ", tensor.status().message()));
+      break;
+    }
+    arguments.push_back(RtValue::Of(std::move(*tensor)));
+  }
+  // The tensors hold the storage from here on.
+  mine.arguments.clear();
+
+  if (status.ok()) {
+    ExecContext context;
+    context.num_replicas = executable.num_replicas();
+    context.num_partitions = executable.num_partitions();
+    context.replica_id = static_cast<int64_t>(d) / context.num_partitions;
+    context.partition_id = static_cast<int64_t>(d) % context.num_partitions;
+    context.collectives = hub;
+    context.execute_options = &launch->options;
+    context.device_index = static_cast<int64_t>(d);
+    StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
+    if (results.ok()) {
+      status = StoreOutputs(*results, mine.outputs, program.entry().result_types);
+    } else {
+      status = results.status();
+    }
+  }
+  // A failed device must not leave its peers waiting in a collective.
+  if (hub != nullptr) {
+    if (!status.ok()) hub->Abort(status);
+    hub->Finished(static_cast<int64_t>(d));
+  }
+
+  // Let go of the storage before anyone can see the events fire: a reader
+  // that donates an output onward then finds it unshared.
+  std::vector<sdk::EventRef> events;
+  events.reserve(mine.outputs.size() + 1);
+  for (Launch::Output& output : mine.outputs) {
+    output.storage.reset();
+    events.push_back(std::move(output.ready));
+  }
+  mine.outputs.clear();
+  events.push_back(std::move(mine.complete));
+  for (sdk::EventRef& event : events) event->Set(status);
+}
 
 }  // namespace
 
@@ -96,7 +241,31 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
 
   const Program& program = executable_->program();
   const std::vector<shlo::Type>& inputs = program.entry().input_types;
-  std::vector<std::vector<RtValue>> arguments(devices.size());
+  const std::vector<shlo::Type>& results = program.entry().result_types;
+
+  // Outputs: static shapes, known now.
+  std::vector<ElementFormat> output_formats;
+  for (size_t j = 0; j < results.size(); ++j) {
+    if (!results[j].is_tensor()) {
+      return Unimplemented("output ", j, " is ", results[j].ToString(),
+                           "; program outputs must be tensors");
+    }
+    PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, FormatOf(results[j].element_type()));
+    output_formats.push_back(format);
+  }
+
+  // Donation: what the program allows, less what the caller keeps.
+  std::unordered_map<size_t, int64_t> donatable = DonatableInputs(program.entry());
+  for (int64_t index : options.non_donatable_input_indices) {
+    if (index < 0 || static_cast<size_t>(index) >= inputs.size()) {
+      return InvalidArgument("non_donatable_input_indices names input ", index,
+                             " but the program takes ", inputs.size(), " arguments");
+    }
+    donatable.erase(static_cast<size_t>(index));
+  }
+
+  // Argument checks; nothing changes until all of them pass.
+  std::unordered_map<const sdk::Buffer*, std::pair<size_t, size_t>> seen;  // -> (device, index)
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
     if (list.size() != inputs.size()) {
@@ -114,59 +283,117 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         return InvalidArgument("argument ", i, " (device ", d, "): expected ",
                                inputs[i].ToString(), ", got ", BufferTypeString(*buffer));
       }
-      StatusOr<Tensor> tensor = TensorFromBuffer(*buffer);
-      if (!tensor.ok()) {
-        return Status(tensor.status().code(),
-                      StrCat("argument ", i, ": ", tensor.status().message()));
+      StatusOr<sdk::EventRef> defined = buffer->definition_event();
+      if (!defined.ok()) {
+        return Status(defined.status().code(),
+                      StrCat("argument ", i, " (device ", d, "): ", defined.status().message()));
       }
-      arguments[d].push_back(RtValue::Of(std::move(*tensor)));
+      auto [it, inserted] = seen.emplace(list[i], std::make_pair(d, i));
+      if (!inserted && (donatable.count(i) > 0 || donatable.count(it->second.second) > 0)) {
+        const size_t donated = donatable.count(i) > 0 ? i : it->second.second;
+        return InvalidArgument("argument ", i, " (device ", d, ") and argument ",
+                               it->second.second, " (device ", it->second.first,
+                               ") are the same buffer, and argument ", donated,
+                               " is donated; pass a copy, or list ", donated,
+                               " in non_donatable_input_indices");
+      }
     }
   }
 
-  std::vector<StatusOr<std::vector<RtValue>>> results(devices.size(),
-                                                     Status(StatusCode::kUnknown, "not run"));
-  const int64_t partitions = executable_->num_partitions();
-  // One rendezvous for the collectives of this execution's devices.
-  std::optional<CollectiveHub> hub;
-  if (devices.size() > 1) hub.emplace(executable_->num_replicas(), partitions);
-  auto run_one = [&](size_t d) {
-    ExecContext context;
-    context.num_replicas = executable_->num_replicas();
-    context.num_partitions = partitions;
-    context.replica_id = static_cast<int64_t>(d) / partitions;
-    context.partition_id = static_cast<int64_t>(d) % partitions;
-    context.collectives = hub ? &*hub : nullptr;
-    context.execute_options = &options;
-    context.device_index = static_cast<int64_t>(d);
-    results[d] = program.Run(std::move(arguments[d]), context);
-    // A finished or failed device must not leave its peers waiting in a
-    // collective.
-    if (hub && !results[d].ok()) hub->Abort(results[d].status());
-    if (hub) hub->Finished(static_cast<int64_t>(d));
-  };
-  if (devices.size() == 1) {
-    run_one(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (size_t d = 0; d < devices.size(); ++d) threads.emplace_back(run_one, d);
-    for (std::thread& thread : threads) thread.join();
+  // Which donated input each output reuses (when types agree and each output
+  // is named once).
+  std::vector<int64_t> reuse_of_output(results.size(), -1);
+  for (const auto& [input, output] : donatable) {
+    if (output < 0 || static_cast<size_t>(output) >= results.size()) continue;
+    if (reuse_of_output[output] != -1) continue;
+    if (inputs[input] == results[output]) reuse_of_output[output] = static_cast<int64_t>(input);
+  }
+
+  auto launch = std::make_shared<Launch>();
+  launch->executable = executable_;
+  launch->options = options;
+  if (devices.size() > 1) {
+    launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
+                                                  executable_->num_partitions());
+  }
+  launch->devices.resize(devices.size());
+
+  // Fresh storage for the outputs that reuse nothing; allocation failures
+  // surface here, before any input is donated.
+  for (size_t d = 0; d < devices.size(); ++d) {
+    Launch::PerDevice& per = launch->devices[d];
+    per.outputs.resize(results.size());
+    for (size_t j = 0; j < results.size(); ++j) {
+      per.outputs[j].format = output_formats[j];
+      per.outputs[j].ready = sdk::Event::Create();
+      if (reuse_of_output[j] >= 0) continue;  // decided at donation
+      const size_t bytes = DeviceByteSize(output_formats[j], results[j].num_elements());
+      PLUGRT_ASSIGN_OR_RETURN(
+          per.outputs[j].storage,
+          BufferStorage::Allocate(bytes, devices[d]->device_memory()->accounting()));
+    }
+    per.complete = sdk::Event::Create();
+  }
+
+  // Donate, and take the other arguments' storage and events.
+  for (size_t d = 0; d < devices.size(); ++d) {
+    Launch::PerDevice& per = launch->devices[d];
+    per.arguments.resize(inputs.size());
+    std::vector<std::optional<CpuBuffer::Donation>> donations(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      auto* buffer = static_cast<CpuBuffer*>(argument_lists[d][i]);
+      Launch::Argument& argument = per.arguments[i];
+      argument.format = buffer->format();
+      argument.dims = &inputs[i].dims();
+      if (donatable.count(i) > 0) {
+        StatusOr<CpuBuffer::Donation> donation = buffer->Donate();
+        if (!donation.ok()) {
+          return Status(donation.status().code(), StrCat("argument ", i, " (device ", d, "): ",
+                                                         donation.status().message()));
+        }
+        argument.storage = donation->storage;
+        argument.ready = donation->ready;
+        donations[i] = std::move(*donation);
+      } else {
+        PLUGRT_ASSIGN_OR_RETURN(argument.storage, buffer->storage());
+        PLUGRT_ASSIGN_OR_RETURN(argument.ready, buffer->definition_event());
+      }
+    }
+    for (size_t j = 0; j < results.size(); ++j) {
+      if (reuse_of_output[j] < 0) continue;
+      const std::optional<CpuBuffer::Donation>& donation = donations[reuse_of_output[j]];
+      Launch::Output& output = per.outputs[j];
+      if (donation && donation->exclusive) {
+        output.storage = donation->storage;
+        output.reused = true;
+      } else {
+        // Someone else still sees the donated storage: write the output
+        // into storage of its own instead.
+        const size_t bytes = DeviceByteSize(output_formats[j], results[j].num_elements());
+        PLUGRT_ASSIGN_OR_RETURN(
+            output.storage,
+            BufferStorage::Allocate(bytes, devices[d]->device_memory()->accounting()));
+      }
+    }
   }
 
   sdk::ExecuteResult result;
+  std::vector<size_t> device_indices;
+  std::vector<std::function<void()>> tasks;
   for (size_t d = 0; d < devices.size(); ++d) {
-    if (!results[d].ok()) return results[d].status();
+    Launch::PerDevice& per = launch->devices[d];
     std::vector<std::unique_ptr<sdk::Buffer>> outputs;
-    for (const RtValue& value : *results[d]) {
-      if (value.kind != RtValue::Kind::kTensor) {
-        return Unimplemented("program outputs must be tensors");
-      }
-      PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<sdk::Buffer> buffer,
-                              BufferFromTensor(client_, devices[d], value.tensor));
-      outputs.push_back(std::move(buffer));
+    for (size_t j = 0; j < results.size(); ++j) {
+      outputs.push_back(std::make_unique<CpuBuffer>(client_, devices[d]->device_memory(),
+                                                    output_formats[j], results[j].dims(),
+                                                    per.outputs[j].storage, per.outputs[j].ready));
     }
     result.outputs.push_back(std::move(outputs));
-    result.device_complete_events.push_back(sdk::Event::MakeReady());
+    result.device_complete_events.push_back(per.complete);
+    device_indices.push_back(static_cast<size_t>(devices[d]->local_hardware_id()));
+    tasks.push_back([launch, d] { RunOnDevice(launch, d); });
   }
+  client_->device_queues().ScheduleTogether(device_indices, std::move(tasks));
   return result;
 }
 

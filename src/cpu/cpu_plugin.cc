@@ -1,6 +1,8 @@
 #include "cpu/cpu_plugin.h"
 
+#include "common/compile_options.h"
 #include "cpu/cpu_client.h"
+#include "cpu/cpu_executable.h"
 #include "cpu/cpu_options.h"
 #include "cpu/cpu_topology.h"
 #include "cpu/cpu_version.h"
@@ -28,13 +30,58 @@ StatusOr<std::unique_ptr<sdk::Client>> CpuPlugin::CreateClient(const sdk::Client
 
 StatusOr<std::unique_ptr<sdk::TopologyDescription>> CpuPlugin::CreateTopology(
     std::string_view name, const sdk::Attributes& options) {
-  if (!name.empty() && name != kPlatformName) {
-    return InvalidArgument("the CPU plugin has no topology named '", name, "'; use \"",
-                           kPlatformName, "\" or an empty name");
-  }
+  PLUGRT_ASSIGN_OR_RETURN(int count, CpuTopology::DeviceCountFromName(
+                                         name.empty() ? kPlatformName : name));
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options));
-  return std::unique_ptr<sdk::TopologyDescription>(
-      std::make_unique<CpuTopology>(parsed.num_devices));
+  bool count_option = false;
+  for (const sdk::Attribute& option : options) count_option |= option.name == "cpu_device_count";
+  if (count_option && name.find(':') != std::string_view::npos && parsed.num_devices != count) {
+    return InvalidArgument("topology '", name, "' has ", count,
+                           " devices but option cpu_device_count is ", parsed.num_devices);
+  }
+  if (count_option) count = parsed.num_devices;
+  return std::unique_ptr<sdk::TopologyDescription>(std::make_unique<CpuTopology>(count));
+}
+
+StatusOr<std::unique_ptr<sdk::TopologyDescription>> CpuPlugin::DeserializeTopology(
+    std::string_view serialized) {
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<CpuTopology> topology,
+                          CpuTopology::Deserialize(serialized));
+  return std::unique_ptr<sdk::TopologyDescription>(std::move(topology));
+}
+
+StatusOr<std::shared_ptr<sdk::Executable>> CpuPlugin::CompileForTopology(
+    const sdk::TopologyDescription& topology, const sdk::Program& program,
+    std::string_view compile_options) {
+  const auto* cpu_topology = dynamic_cast<const CpuTopology*>(&topology);
+  if (cpu_topology == nullptr) {
+    return InvalidArgument("PJRT_Compile: the topology is not a CPU plugin topology");
+  }
+  if (program.format != "mlir") {
+    return InvalidArgument("program format '", program.format,
+                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(CompileOptions options, DecodeCompileOptions(compile_options));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          CpuExecutable::Compile(program.code, "<program>", options));
+  const int64_t available = cpu_topology->num_devices();
+  const int64_t needed = executable->num_replicas() * executable->num_partitions();
+  if (needed > available) {
+    return InvalidArgument("the program needs ", needed, " devices (",
+                           executable->num_replicas(), " replicas x ",
+                           executable->num_partitions(), " partitions) but topology '",
+                           kPlatformName, ":", available, "' has ", available);
+  }
+  if (options.device_assignment) {
+    for (int64_t id : options.device_assignment->ids) {
+      if (id < 0 || id >= available) {
+        return InvalidArgument("compile options: the device assignment names device ", id,
+                               ", which is not in topology '", kPlatformName, ":", available,
+                               "' (ids 0..", available - 1, ")");
+      }
+    }
+  }
+  return std::shared_ptr<sdk::Executable>(std::move(executable));
 }
 
 }  // namespace plugrt::cpu

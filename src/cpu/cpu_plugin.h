@@ -12,9 +12,18 @@ class CpuPlugin final : public sdk::Plugin {
 
   const sdk::Attributes& attributes() const override { return attributes_; }
   StatusOr<std::unique_ptr<sdk::Client>> CreateClient(const sdk::ClientOptions& options) override;
-  // Accepts the same options as CreateClient (cpu_device_count).
+  // Names "cpu" (one device) and "cpu:N" (N devices); an empty name is
+  // "cpu". Accepts the same options as CreateClient (cpu_device_count),
+  // which must agree with a count in the name.
   StatusOr<std::unique_ptr<sdk::TopologyDescription>> CreateTopology(
       std::string_view name, const sdk::Attributes& options) override;
+  StatusOr<std::unique_ptr<sdk::TopologyDescription>> DeserializeTopology(
+      std::string_view serialized) override;
+  // Compiles "mlir" programs that need at most the topology's device count
+  // (replicas x partitions, and any device assignment within its ids).
+  StatusOr<std::shared_ptr<sdk::Executable>> CompileForTopology(
+      const sdk::TopologyDescription& topology, const sdk::Program& program,
+      std::string_view compile_options) override;
 
  private:
   sdk::Attributes attributes_;

@@ -4,6 +4,8 @@
 #define PLUGRT_CPU_CPU_TOPOLOGY_H_
 
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cpu/cpu_device_description.h"
@@ -11,9 +13,26 @@
 
 namespace plugrt::cpu {
 
+// Topology names: "cpu" (one device) and "cpu:N" (N devices, 1..1024).
+//
+// Serialized form (version 1, 20 bytes, integers little-endian):
+//   magic "PRTCPUTP" (8 bytes) | u32 format version | u32 device count |
+//   u32 checksum (FNV-1a of the 16 bytes before it)
+// The host's core count and memory are not part of it: they describe the
+// machine the topology is read on.
 class CpuTopology final : public sdk::TopologyDescription {
  public:
+  // 1 <= num_devices <= kMaxCpuDevices (cpu_options.h).
   explicit CpuTopology(int num_devices);
+
+  // The device count a topology name asks for: "cpu" -> 1, "cpu:N" -> N.
+  // INVALID_ARGUMENT naming `name` for any other name or a count outside
+  // 1..kMaxCpuDevices.
+  static StatusOr<int> DeviceCountFromName(std::string_view name);
+  // Reads Serialize() output; INVALID_ARGUMENT for truncated, corrupted,
+  // foreign or version-mismatched bytes.
+  static StatusOr<std::unique_ptr<CpuTopology>> Deserialize(std::string_view bytes);
+  StatusOr<std::string> Serialize() const override;
 
   std::string_view platform_name() const override;
   std::string_view platform_version() const override;

@@ -63,4 +63,40 @@ void WorkQueue::WorkerLoop() {
   }
 }
 
+void DeviceQueues::ScheduleTogether(const std::vector<size_t>& devices,
+                                    std::vector<std::function<void()>> tasks) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!shut_down_) {
+      for (size_t i = 0; i < devices.size() && i < tasks.size(); ++i) {
+        const size_t device = devices[i];
+        if (device >= queues_.size()) queues_.resize(device + 1);
+        if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1);
+        queues_[device]->Schedule(std::move(tasks[i]));
+      }
+      return;
+    }
+  }
+  // After shutdown nothing runs concurrently any more; a multi-device launch
+  // would wait on itself in a collective, so its tasks get threads of their
+  // own for this one time.
+  if (tasks.size() == 1) {
+    RunGuarded(tasks[0]);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (auto& task : tasks) threads.emplace_back([&task] { RunGuarded(task); });
+  for (std::thread& thread : threads) thread.join();
+}
+
+void DeviceQueues::Shutdown() {
+  std::vector<std::unique_ptr<WorkQueue>> queues;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shut_down_ = true;
+    queues.swap(queues_);
+  }
+  queues.clear();  // each destructor drains its queue and joins its thread
+}
+
 }  // namespace plugrt::cpu

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -36,6 +37,32 @@ class WorkQueue {
   bool stopping_ = false;
   bool stopped_ = false;
   std::vector<std::thread> threads_;
+};
+
+// One single-threaded WorkQueue per device, made on first use: what a device
+// runs, it runs in the order it was scheduled, and different devices run at
+// the same time (the devices of one launch meet in collectives).
+class DeviceQueues {
+ public:
+  DeviceQueues() = default;
+  ~DeviceQueues() { Shutdown(); }
+  DeviceQueues(const DeviceQueues&) = delete;
+  DeviceQueues& operator=(const DeviceQueues&) = delete;
+
+  // Queues tasks[i] on device devices[i]'s queue. All of one call's tasks
+  // are queued together: two launches over the same devices reach every
+  // device in the same order, so their collectives cannot cross.
+  void ScheduleTogether(const std::vector<size_t>& devices,
+                        std::vector<std::function<void()>> tasks);
+  // Lets every queued task finish and joins the threads; later calls to
+  // ScheduleTogether run their tasks on the calling thread. Must not run on
+  // one of the queues' own threads.
+  void Shutdown();
+
+ private:
+  std::mutex mu_;
+  bool shut_down_ = false;
+  std::vector<std::unique_ptr<WorkQueue>> queues_;  // by device index
 };
 
 }  // namespace plugrt::cpu

@@ -4,6 +4,7 @@
 
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
+#include "sdk/host_callbacks.h"
 
 namespace plugrt::sdk {
 namespace {
@@ -182,6 +183,54 @@ PJRT_Error* ExecutableFingerprint(PJRT_Executable_Fingerprint_Args* args) {
   });
 }
 
+// Fields past the caller's struct_size (host, peak, total: later ABI
+// additions) are dropped by Run's copy-back.
+PJRT_Error* ExecutableGetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args) {
+  return Run(args, [](PJRT_Executable_GetCompiledMemoryStats_Args& a, const Call& call) -> Status {
+    PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, Handle(a.executable, call, "executable"));
+    PLUGRT_ASSIGN_OR_RETURN(CompiledMemoryStats stats, e->executable->compiled_memory_stats());
+    a.generated_code_size_in_bytes = stats.generated_code_size_in_bytes;
+    a.argument_size_in_bytes = stats.argument_size_in_bytes;
+    a.output_size_in_bytes = stats.output_size_in_bytes;
+    a.alias_size_in_bytes = stats.alias_size_in_bytes;
+    a.temp_size_in_bytes = stats.temp_size_in_bytes;
+    a.host_generated_code_size_in_bytes = stats.host_generated_code_size_in_bytes;
+    a.host_argument_size_in_bytes = stats.host_argument_size_in_bytes;
+    a.host_output_size_in_bytes = stats.host_output_size_in_bytes;
+    a.host_alias_size_in_bytes = stats.host_alias_size_in_bytes;
+    a.host_temp_size_in_bytes = stats.host_temp_size_in_bytes;
+    a.peak_memory_in_bytes = stats.peak_memory_in_bytes;
+    a.total_size_in_bytes = stats.total_size_in_bytes;
+    return OkStatus();
+  });
+}
+
+}  // namespace
+}  // namespace plugrt::sdk
+
+// Opaque in the C header; owns the bytes GetCompileOptions hands out.
+struct PJRT_SerializedCompileOptions {
+  std::string bytes;
+};
+
+namespace plugrt::sdk {
+namespace {
+
+void DeleteSerializedCompileOptions(PJRT_SerializedCompileOptions* options) { delete options; }
+
+PJRT_Error* ExecutableGetCompileOptions(PJRT_Executable_GetCompileOptions_Args* args) {
+  return Run(args, [](PJRT_Executable_GetCompileOptions_Args& a, const Call& call) -> Status {
+    PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, Handle(a.executable, call, "executable"));
+    PLUGRT_ASSIGN_OR_RETURN(std::string bytes, e->executable->serialized_compile_options());
+    auto* options = new PJRT_SerializedCompileOptions{std::move(bytes)};
+    a.serialized_bytes = options->bytes.data();
+    a.serialized_bytes_size = options->bytes.size();
+    a.serialized_compile_options = options;
+    a.serialized_compile_options_deleter = DeleteSerializedCompileOptions;
+    return OkStatus();
+  });
+}
+
 PJRT_Error* ExecutableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args) {
   return Run(args, [](PJRT_Executable_DeserializeAndLoad_Args& a, const Call& call) -> Status {
     PLUGRT_ASSIGN_OR_RETURN(PJRT_Client * client, Handle(a.client, call, "client"));
@@ -289,15 +338,13 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     PLUGRT_ASSIGN_OR_RETURN(PJRT_LoadedExecutable * e, Handle(a.executable, call, "executable"));
     PLUGRT_ASSIGN_OR_RETURN(PJRT_ExecuteOptions c_options,
                             ReadNested(a.options, call.fn(), "options"));
-    if (c_options.num_send_ops > 0 || c_options.num_recv_ops > 0) {
-      return Unimplemented(call.fn(), ": send/recv callbacks (options.num_send_ops/num_recv_ops) "
-                           "are not implemented by this plugin");
-    }
     if (c_options.context != nullptr) {
       return Unimplemented(call.fn(), ": options.context is not implemented by this plugin");
     }
     ExecuteOptions options;
     options.launch_id = c_options.launch_id;
+    PLUGRT_RETURN_IF_ERROR(ConvertHostCallbacks(c_options, a.num_devices, call.fn(),
+                                                &options.send_callbacks, &options.recv_callbacks));
     PLUGRT_RETURN_IF_ERROR(call.Array(c_options.non_donatable_input_indices,
                                       c_options.num_non_donatable_input_indices,
                                       "options.non_donatable_input_indices"));
@@ -383,6 +430,8 @@ void FillExecutableSlots(PJRT_Api& api) {
   api.PJRT_Executable_OutputDimensions = ExecutableOutputDimensions;
   api.PJRT_Executable_Fingerprint = ExecutableFingerprint;
   api.PJRT_Executable_DeserializeAndLoad = ExecutableDeserializeAndLoad;
+  api.PJRT_Executable_GetCompiledMemoryStats = ExecutableGetCompiledMemoryStats;
+  api.PJRT_Executable_GetCompileOptions = ExecutableGetCompileOptions;
   api.PJRT_LoadedExecutable_Destroy = LoadedDestroy;
   api.PJRT_LoadedExecutable_GetExecutable = LoadedGetExecutable;
   api.PJRT_LoadedExecutable_AddressableDevices = LoadedAddressableDevices;

@@ -5,6 +5,7 @@
 
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
+#include "sdk/host_callbacks.h"
 #include "sdk/plugin.h"
 
 namespace plugrt::sdk {
@@ -104,17 +105,9 @@ void FillUnimplementedSlots(PJRT_Api& api) {
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncTrackingEvent_Destroy)
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_ExecuteContext_Create)
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_ExecuteContext_Destroy)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Executable_GetCompiledMemoryStats)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Executable_GetCompileOptions)
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_LoadedExecutable_GetDeviceAssignment)
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Buffer_CopyRawToHostFuture)
   PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Buffer_DonateWithControlDependency)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_CopyToDeviceStream_Destroy)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_CopyToDeviceStream_AddChunk)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_CopyToDeviceStream_TotalBytes)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_CopyToDeviceStream_GranuleSize)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_CopyToDeviceStream_CurrentBytes)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_TopologyDescription_Deserialize)
 }
 
 #undef PLUGRT_UNIMPLEMENTED_SLOT
@@ -151,6 +144,7 @@ const PJRT_Api* BuildApi(std::unique_ptr<Plugin> plugin) {
     FillBufferSlots(api);
     FillExecutableSlots(api);
     FillTopologySlots(api);
+    FillStreamSlots(api);
     FillUnimplementedSlots(api);
     g_state = state;
     return &g_state->api;

@@ -21,6 +21,23 @@ PJRT_Error* TopologyCreate(PJRT_TopologyDescription_Create_Args* args) {
   });
 }
 
+PJRT_Error* TopologyDeserialize(PJRT_TopologyDescription_Deserialize_Args* args) {
+  return Run(args, [](PJRT_TopologyDescription_Deserialize_Args& a, const Call& call) -> Status {
+    PLUGRT_RETURN_IF_ERROR(
+        call.Array(a.serialized_topology, a.serialized_topology_size, "serialized_topology"));
+    std::string_view bytes(a.serialized_topology ? a.serialized_topology : "",
+                           a.serialized_topology_size);
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<TopologyDescription> topology,
+                            CurrentPlugin().DeserializeTopology(bytes));
+    if (topology == nullptr) return Internal(call.fn(), ": the backend returned no topology");
+    const TopologyDescription* raw = topology.get();
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<PJRT_TopologyDescription> handle,
+                            PJRT_TopologyDescription::Create(raw, std::move(topology)));
+    a.topology = handle.release();
+    return OkStatus();
+  });
+}
+
 PJRT_Error* TopologyDestroy(PJRT_TopologyDescription_Destroy_Args* args) {
   return Run(args, [](PJRT_TopologyDescription_Destroy_Args& a, const Call& call) -> Status {
     PLUGRT_ASSIGN_OR_RETURN(PJRT_TopologyDescription * topology,
@@ -99,10 +116,10 @@ PJRT_Error* Compile(PJRT_Compile_Args* args) {
     Program sdk_program{std::string_view(program.format ? program.format : "", program.format_size),
                         std::string_view(program.code ? program.code : "", program.code_size)};
     std::string_view options(a.compile_options ? a.compile_options : "", a.compile_options_size);
-    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Executable> executable,
+    PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Executable> executable,
                             CurrentPlugin().CompileForTopology(*t->topology, sdk_program, options));
     if (executable == nullptr) return Internal(call.fn(), ": the backend returned no executable");
-    a.executable = new PJRT_Executable(std::shared_ptr<Executable>(std::move(executable)));
+    a.executable = new PJRT_Executable(std::move(executable));
     return OkStatus();
   });
 }
@@ -111,6 +128,7 @@ PJRT_Error* Compile(PJRT_Compile_Args* args) {
 
 void FillTopologySlots(PJRT_Api& api) {
   api.PJRT_TopologyDescription_Create = TopologyCreate;
+  api.PJRT_TopologyDescription_Deserialize = TopologyDeserialize;
   api.PJRT_TopologyDescription_Destroy = TopologyDestroy;
   api.PJRT_TopologyDescription_PlatformName = TopologyPlatformName;
   api.PJRT_TopologyDescription_PlatformVersion = TopologyPlatformVersion;

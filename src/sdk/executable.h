@@ -9,10 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "common/compiled_memory_stats.h"
 #include "common/status.h"
 #include "sdk/buffer.h"
 #include "sdk/device.h"
 #include "sdk/event.h"
+#include "sdk/host_callbacks.h"
 #include "sdk/types.h"
 
 namespace plugrt::sdk {
@@ -58,11 +60,22 @@ class Executable {
   virtual StatusOr<Attributes> cost_analysis() const {
     return Unimplemented("PJRT_Executable_GetCostAnalysis");
   }
+  virtual StatusOr<CompiledMemoryStats> compiled_memory_stats() const {
+    return Unimplemented("PJRT_Executable_GetCompiledMemoryStats");
+  }
+  // The serialized xla.CompileOptionsProto the executable was built with.
+  virtual StatusOr<std::string> serialized_compile_options() const {
+    return Unimplemented("PJRT_Executable_GetCompileOptions");
+  }
 };
 
 struct ExecuteOptions {
   int64_t launch_id = 0;
   std::vector<int64_t> non_donatable_input_indices;
+  // Host callbacks, [device][op] with devices indexed as the argument lists;
+  // empty when the caller gave none (sdk/host_callbacks.h).
+  std::vector<std::vector<SendCallbackInfo>> send_callbacks;
+  std::vector<std::vector<RecvCallbackInfo>> recv_callbacks;
 };
 
 struct ExecuteResult {

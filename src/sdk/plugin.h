@@ -54,8 +54,16 @@ class Plugin {
     (void)name, (void)options;
     return Unimplemented("PJRT_TopologyDescription_Create is not supported by this plugin");
   }
-  // Ahead-of-time compilation for a topology (PJRT_Compile).
-  virtual StatusOr<std::unique_ptr<Executable>> CompileForTopology(
+  // Rebuilds a topology from TopologyDescription::Serialize output
+  // (PJRT_TopologyDescription_Deserialize).
+  virtual StatusOr<std::unique_ptr<TopologyDescription>> DeserializeTopology(
+      std::string_view serialized) {
+    (void)serialized;
+    return Unimplemented("PJRT_TopologyDescription_Deserialize is not supported by this plugin");
+  }
+  // Ahead-of-time compilation for a topology (PJRT_Compile). `topology` is
+  // one this plugin made (CreateTopology, DeserializeTopology or a client's).
+  virtual StatusOr<std::shared_ptr<Executable>> CompileForTopology(
       const TopologyDescription& topology, const Program& program,
       std::string_view compile_options) {
     (void)topology, (void)program, (void)compile_options;

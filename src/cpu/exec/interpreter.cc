@@ -3,6 +3,11 @@
 #include <utility>
 
 namespace plugrt::cpu {
+
+// stablehlo.send / stablehlo.recv (src/cpu/exec/host_callback_ops.cc).
+StatusOr<std::unique_ptr<CompiledOp>> CompileHostTransferOp(const shlo::Operation& op,
+                                                            CompileContext& context);
+
 namespace {
 
 using shlo::OpCode;
@@ -272,9 +277,11 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
     case OpCode::kCheckExpectClose: case OpCode::kCheckExpectSerializedEq:
       return CompileCheckOp(op, context);
 
-    case OpCode::kInfeed: case OpCode::kOutfeed: case OpCode::kSend: case OpCode::kRecv:
-      return OpError(op, StatusCode::kUnimplemented,
-                     "host transfers (infeed, outfeed, send, recv) are not implemented yet");
+    case OpCode::kInfeed: case OpCode::kOutfeed:
+      return CompileFeedOp(op, context);
+
+    case OpCode::kSend: case OpCode::kRecv:
+      return CompileHostTransferOp(op, context);  // host_callback_ops.cc
 
     case OpCode::kUnknown:
       if (op.name == "interpreter.run_parallel") return CompileRunParallelOp(op, context);

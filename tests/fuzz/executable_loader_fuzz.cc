@@ -1,0 +1,55 @@
+// libFuzzer entry point for the CPU plugin's serialized-executable loader
+// (CpuExecutable::Deserialize): any input must give an executable or an
+// error, never a crash; a loaded executable must serialize to bytes that load
+// again with the same fingerprint. Inputs that start with the "PLUGRTEX"
+// magic get their trailing checksum recomputed first, so mutations reach the
+// envelope's field checks (the module inside keeps its own checksum; its
+// decoder has its own fuzz target, module_loader_fuzz.cc). Not part of the
+// normal build (tests/fuzz/ is not globbed). Build and run from the
+// repository root after building the backend in build-ser (one command,
+// written over several lines):
+//
+//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined
+//     -Iinclude -Isrc -Ibuild-ser -Ibuild-ser/proto
+//     tests/fuzz/executable_loader_fuzz.cc
+//     -Wl,--start-group build-ser/lib/libplugrt_cpu_backend.a build-ser/lib/libplugrt_sdk.a
+//     build-ser/lib/libplugrt_stablehlo.a build-ser/lib/libplugrt_compile_options.a
+//     build-ser/lib/libplugrt_common.a
+//     -Wl,--end-group -lprotobuf-lite -lpthread -o /tmp/executable_loader_fuzz
+//
+// The archives are built without sanitizers: coverage guidance then comes
+// from the harness alone. For an instrumented loader, configure a build dir
+// with CC=clang-14 CXX=clang++-14 and CXXFLAGS=-fsanitize=fuzzer-no-link,address
+// and link against its archives instead. (This command has not been run yet.)
+// Seeds: serialized executables, e.g. written by `plugrt compile`:
+//
+//   mkdir -p /tmp/exec_corpus
+//   build-ser/bin/plugrt compile examples/add.mlir -o /tmp/exec_corpus/add.plugrtex
+//   /tmp/executable_loader_fuzz -max_total_time=60 -max_len=65536 /tmp/exec_corpus
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "cpu/cpu_executable.h"
+#include "stablehlo/serialize.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string bytes(reinterpret_cast<const char*>(data), size);
+  // Header (20 bytes) + checksum (8): re-frame so the checksum matches.
+  constexpr size_t kHeader = 20;
+  constexpr size_t kTrailer = 8;
+  if (bytes.size() >= kHeader + kTrailer && bytes.compare(0, 8, "PLUGRTEX") == 0) {
+    const size_t checked = bytes.size() - kTrailer;
+    uint64_t hash = plugrt::shlo::internal::PayloadHash(std::string_view(bytes).substr(0, checked));
+    for (size_t i = 0; i < 8; ++i) bytes[checked + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
+  }
+  auto loaded = plugrt::cpu::CpuExecutable::Deserialize(bytes);
+  if (!loaded.ok()) return 0;
+  auto again_bytes = (*loaded)->Serialize();
+  if (!again_bytes.ok()) std::abort();
+  auto again = plugrt::cpu::CpuExecutable::Deserialize(*again_bytes);
+  if (!again.ok() || *(*again)->fingerprint() != *(*loaded)->fingerprint()) std::abort();
+  return 0;
+}
