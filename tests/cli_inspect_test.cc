@@ -11,6 +11,7 @@
 #include "client/client.h"
 #include "client/executable.h"
 #include "testutil/plugin_env.h"
+#include "testutil/programs.h"
 #include "testutil/run_command.h"
 
 namespace plugrt {
@@ -18,16 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// 2*2*4*3 = 48 flops, 6 transcendentals, 104 + 48 = 152 bytes accessed.
-constexpr const char* kProgram = R"(
-module @costly {
-  func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<2x3xf32>) {
-    %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
-    %1 = stablehlo.exponential %a : tensor<2x3xf32>
-    return %0, %1 : tensor<2x4xf32>, tensor<2x3xf32>
-  }
-}
-)";
+using testing::kCostProgram;
 
 std::string TempPath(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "cli_inspect_test";
@@ -50,7 +42,7 @@ std::string Fingerprint(const std::string& output) {
 
 TEST(CliInspectTest, ProgramTextAndSerializedFileAgree) {
   const std::string program = TempPath("costly.mlir");
-  WriteFile(program, kProgram);
+  WriteFile(program, kCostProgram);
   testing::CommandResult text = testing::RunCli("inspect " + program);
   ASSERT_EQ(text.exit_code, 0) << text.output;
   EXPECT_THAT(text.output, HasSubstr("name: costly"));
@@ -71,7 +63,7 @@ TEST(CliInspectTest, ProgramTextAndSerializedFileAgree) {
   // The same program serialized in this process: same metadata and
   // fingerprint from the file.
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, testing::CreateCpuClient(1));
-  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable loaded, client->Compile(kProgram));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable loaded, client->Compile(kCostProgram));
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::string bytes, loaded.Serialize());
   const std::string serialized = TempPath("costly.plugrtex");
   WriteFile(serialized, bytes);

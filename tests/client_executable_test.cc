@@ -47,15 +47,7 @@ module @replicated attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas 
   ASSERT_TRUE(lhs##_or.ok()) << lhs##_or.status().ToString();                       \
   LoadedExecutable lhs = std::move(lhs##_or).value()
 
-template <typename T>
-Buffer Upload(const Client& client, const Device& device, PJRT_Buffer_Type type,
-              const std::vector<int64_t>& dims, const std::vector<T>& values) {
-  auto result = client.BufferFromHostBuffer(Client::HostBuffer(values.data(), type, dims), device);
-  EXPECT_TRUE(result.ok()) << result.status().ToString();
-  if (!result.ok()) return Buffer();
-  EXPECT_TRUE(result->second.Await().ok());
-  return std::move(result->first);
-}
+using testing::Upload;
 
 template <typename T>
 std::vector<T> Download(const Buffer& buffer) {

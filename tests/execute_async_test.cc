@@ -81,15 +81,7 @@ LoadedExecutable CompileOrDie(const Client& client, const char* text) {
   return executable.ok() ? std::move(executable).value() : LoadedExecutable();
 }
 
-template <typename T>
-Buffer Upload(const Client& client, const Device& device, PJRT_Buffer_Type type,
-              const std::vector<int64_t>& dims, const std::vector<T>& values) {
-  auto result = client.BufferFromHostBuffer(Client::HostBuffer(values.data(), type, dims), device);
-  EXPECT_TRUE(result.ok()) << result.status().ToString();
-  if (!result.ok()) return Buffer();
-  EXPECT_TRUE(result->second.Await().ok());
-  return std::move(result->first);
-}
+using testing::Upload;
 
 Buffer UploadF32(const Client& client, const Device& device, const std::vector<float>& values) {
   return Upload<float>(client, device, PJRT_Buffer_Type_F32,

@@ -69,15 +69,7 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 )";
 
-template <typename T>
-Buffer Upload(const Client& client, const Device& device, PJRT_Buffer_Type type,
-              const std::vector<int64_t>& dims, const std::vector<T>& values) {
-  auto result = client.BufferFromHostBuffer(Client::HostBuffer(values.data(), type, dims), device);
-  EXPECT_TRUE(result.ok()) << result.status().ToString();
-  if (!result.ok()) return Buffer();
-  EXPECT_TRUE(result->second.Await().ok());
-  return std::move(result->first);
-}
+using testing::Upload;
 
 std::vector<float> Download(const Buffer& buffer) {
   StatusOr<std::vector<std::byte>> bytes = buffer.ToHostVector();

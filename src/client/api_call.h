@@ -24,6 +24,20 @@
 
 namespace plugrt::internal {
 
+// A PJRT_Program over `code` in `format`; both must outlive the call it is
+// passed to. (The ABI's code pointer is non-const because other calls write
+// through it; the compile entries only read.)
+inline PJRT_Program ProgramFor(std::string_view code, std::string_view format) {
+  PJRT_Program program;
+  std::memset(&program, 0, sizeof(program));
+  program.struct_size = PJRT_Program_STRUCT_SIZE;
+  program.code = const_cast<char*>(code.data());
+  program.code_size = code.size();
+  program.format = format.data();
+  program.format_size = format.size();
+  return program;
+}
+
 // Specialised below for the args type of each PJRT function the client uses.
 template <typename Args>
 struct ApiSlot;

@@ -223,15 +223,7 @@ StatusOr<Buffer> Client::CreateViewOfDeviceBuffer(void* device_ptr, PJRT_Buffer_
 
 StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text, std::string_view format,
                                            std::string_view compile_options) const {
-  PJRT_Program program;
-  std::memset(&program, 0, sizeof(program));
-  program.struct_size = PJRT_Program_STRUCT_SIZE;
-  // The field is non-const because other calls write through it; Compile
-  // only reads.
-  program.code = const_cast<char*>(program_text.data());
-  program.code_size = program_text.size();
-  program.format = format.data();
-  program.format_size = format.size();
+  PJRT_Program program = internal::ProgramFor(program_text, format);
 
   auto args = NewArgs<PJRT_Client_Compile_Args>();
   args.client = raw();

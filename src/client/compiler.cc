@@ -35,15 +35,7 @@ StatusOr<Executable> Compiler::CompileWithSerializedOptions(
     return FailedPrecondition("Compiler has no topology (moved from?)");
   }
   const PJRT_Api* api = plugin_->api();
-  PJRT_Program program;
-  std::memset(&program, 0, sizeof(program));
-  program.struct_size = PJRT_Program_STRUCT_SIZE;
-  // The field is non-const because other calls write through it; PJRT_Compile
-  // only reads.
-  program.code = const_cast<char*>(program_text.data());
-  program.code_size = program_text.size();
-  program.format = format.data();
-  program.format_size = format.size();
+  PJRT_Program program = internal::ProgramFor(program_text, format);
 
   auto args = NewArgs<PJRT_Compile_Args>();
   args.topology = topology_.raw();

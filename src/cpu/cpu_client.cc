@@ -283,13 +283,9 @@ StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t
 
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     const sdk::Program& program, std::string_view compile_options) {
-  if (program.format != "mlir") {
-    return InvalidArgument("program format '", program.format,
-                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(CompileOptions options, DecodeCompileOptions(compile_options));
+  CompileOptions options;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::Compile(program.code, "<program>", options));
+                          CpuExecutable::CompileProgram(program, compile_options, &options));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
                           AssignDevices(*this, executable->num_replicas(),
                                         executable->num_partitions(), options));

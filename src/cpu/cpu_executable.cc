@@ -80,6 +80,16 @@ Status CheckArgumentLayouts(const std::vector<ArgumentLayout>& layouts,
 
 }  // namespace
 
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::CompileProgram(
+    const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded) {
+  if (program.format != "mlir") {
+    return InvalidArgument("program format '", program.format,
+                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(*decoded, DecodeCompileOptions(compile_options));
+  return Compile(program.code, "<program>", *decoded);
+}
+
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view code,
                                                                 std::string_view file_name,
                                                                 const CompileOptions& options) {

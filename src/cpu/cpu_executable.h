@@ -27,6 +27,11 @@ class CpuExecutable final : public sdk::Executable {
   static StatusOr<std::shared_ptr<CpuExecutable>> Compile(std::string_view code,
                                                           std::string_view file_name,
                                                           const CompileOptions& options = {});
+  // What PJRT_Client_Compile and PJRT_Compile hand over: a program in format
+  // "mlir" and serialized compile options (decoded into `decoded`).
+  static StatusOr<std::shared_ptr<CpuExecutable>> CompileProgram(const sdk::Program& program,
+                                                                 std::string_view compile_options,
+                                                                 CompileOptions* decoded);
 
   // Rebuilds an executable from Serialize()'s bytes without parsing text:
   // the stored module already passed the verifier and the CHLO lowering, so

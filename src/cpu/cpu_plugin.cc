@@ -57,13 +57,9 @@ StatusOr<std::shared_ptr<sdk::Executable>> CpuPlugin::CompileForTopology(
   if (cpu_topology == nullptr) {
     return InvalidArgument("PJRT_Compile: the topology is not a CPU plugin topology");
   }
-  if (program.format != "mlir") {
-    return InvalidArgument("program format '", program.format,
-                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(CompileOptions options, DecodeCompileOptions(compile_options));
+  CompileOptions options;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::Compile(program.code, "<program>", options));
+                          CpuExecutable::CompileProgram(program, compile_options, &options));
   const int64_t available = cpu_topology->num_devices();
   const int64_t needed = executable->num_replicas() * executable->num_partitions();
   if (needed > available) {

@@ -38,6 +38,18 @@ class CpuClientTest : public ::testing::Test {
   std::vector<Device> devices_;
 };
 
+// Uploads `values` as an array of `type` and `dims` to `device` and waits for
+// the transfer; an empty Buffer (and a test failure) when that fails.
+template <typename T>
+Buffer Upload(const Client& client, const Device& device, PJRT_Buffer_Type type,
+              const std::vector<int64_t>& dims, const std::vector<T>& values) {
+  auto result = client.BufferFromHostBuffer(Client::HostBuffer(values.data(), type, dims), device);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  if (!result.ok()) return Buffer();
+  EXPECT_TRUE(result->second.Await().ok());
+  return std::move(result->first);
+}
+
 }  // namespace plugrt::testing
 
 // Test-side checks on Status / StatusOr.
