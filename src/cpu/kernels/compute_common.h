@@ -45,6 +45,23 @@ Domain DomainOf(ElementType type);
 // bf16, through EncodeFloat/DecodeFloat).
 enum class StepRounding { kNone, kFloat, kElement };
 
+// `v` rounded to float. The empty asm makes the compiler keep the rounded
+// value: g++ 12 at -O2 otherwise lets its SLP vectorizer fold a pair of
+// double->float->double round trips (the real and imaginary parts of a
+// complex step) into nothing, so complex<f32> sums came out unrounded.
+inline float RoundToFloat(double v) {
+  float f = static_cast<float>(v);
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+x"(f));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  asm("" : "+w"(f));
+#else
+  volatile float keep = f;
+  f = keep;
+#endif
+  return f;
+}
+
 template <StepRounding R, typename D>
 inline D RoundStep(D v, ElementType type) {
   if constexpr (R == StepRounding::kNone || std::is_integral_v<D>) {
@@ -52,7 +69,7 @@ inline D RoundStep(D v, ElementType type) {
   } else if constexpr (std::is_same_v<D, Complex>) {
     return Complex(RoundStep<R, double>(v.real(), type), RoundStep<R, double>(v.imag(), type));
   } else if constexpr (R == StepRounding::kFloat) {
-    return static_cast<double>(static_cast<float>(v));
+    return static_cast<double>(RoundToFloat(v));
   } else {
     ElementType real = shlo::IsComplex(type) ? shlo::ComplexComponent(type) : type;
     return shlo::DecodeFloat(real, shlo::EncodeFloat(real, v));
