@@ -14,8 +14,10 @@ namespace plugrt::shlo {
 namespace {
 
 // Calls and nested regions together; bounds the walk's stack on hostile
-// input (the parser bounds region nesting, but not chains of calls).
-constexpr int kMaxDepth = 1000;
+// input (the parser bounds region nesting, but not chains of calls). 256, as
+// the parser's own nesting bound: deep enough for real programs, shallow
+// enough for the stack of a sanitizer build (1000 overflowed it there).
+constexpr int kMaxDepth = 256;
 
 // Keeps every count finite and non-negative: huge trip counts of nested
 // loops could otherwise overflow to inf (and inf * 0 to NaN).
