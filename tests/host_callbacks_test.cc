@@ -40,25 +40,6 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 )";
 
-constexpr const char* kReplicatedSendRecv = R"(
-module @two attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
-  func.func public @main(%x: tensor<3xf32>) -> tensor<3xf32> {
-    %t = "stablehlo.create_token"() : () -> !stablehlo.token
-    %sq = stablehlo.multiply %x, %x : tensor<3xf32>
-    %t1 = "stablehlo.send"(%sq, %t) {
-      channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>,
-      is_host_transfer = true
-    } : (tensor<3xf32>, !stablehlo.token) -> !stablehlo.token
-    %r:2 = "stablehlo.recv"(%t1) {
-      channel_handle = #stablehlo.channel_handle<handle = 2, type = 3>,
-      is_host_transfer = true
-    } : (!stablehlo.token) -> (tensor<3xf32>, !stablehlo.token)
-    %out = stablehlo.add %r#0, %x : tensor<3xf32>
-    return %out : tensor<3xf32>
-  }
-}
-)";
-
 constexpr const char* kDeviceSend = R"(
 func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   %t = "stablehlo.create_token"() : () -> !stablehlo.token
@@ -116,8 +97,8 @@ class HostCallbacksTest : public ::testing::Test {
     ASSERT_TRUE(devices.ok());
     devices_ = *devices;
   }
-  LoadedExecutable Compile(const char* text) {
-    StatusOr<LoadedExecutable> e = client_->Compile(text);
+  LoadedExecutable Compile(const char* text, const CompileOptions& options = {}) {
+    StatusOr<LoadedExecutable> e = client_->Compile(text, options);
     EXPECT_TRUE(e.ok()) << e.status().ToString();
     return e.ok() ? std::move(*e) : LoadedExecutable();
   }
@@ -263,7 +244,9 @@ TEST_F(HostCallbacksTest, RecvWithTooManyOrTooFewBytesIsAClearError) {
 }
 
 TEST_F(HostCallbacksTest, TwoDevicesUseTheirOwnCallbacks) {
-  LoadedExecutable exe = Compile(kReplicatedSendRecv);
+  CompileOptions two_replicas;
+  two_replicas.num_replicas = 2;
+  LoadedExecutable exe = Compile(kSendRecvProgram, two_replicas);
   Buffer x0 = Upload<float>(*client_, devices_[0], PJRT_Buffer_Type_F32, {3}, {1, 2, 3});
   Buffer x1 = Upload<float>(*client_, devices_[1], PJRT_Buffer_Type_F32, {3}, {4, 5, 6});
   std::vector<float> sent[2];
