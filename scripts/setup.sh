@@ -10,6 +10,7 @@ PACKAGES=(
   libbenchmark-dev                 # benchmarks
   libcli11-dev                     # command-line parsing for tools/plugrt
   libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
+  libdnnl-dev ocl-icd-opencl-dev   # oneDNN: dot_general/convolution (its CMake config needs OpenCL's)
 )
 
 missing=()
