@@ -1,5 +1,6 @@
 #include "cpu/cpu_client.h"
 
+#include <algorithm>
 #include <climits>
 
 #include "common/compile_options.h"
@@ -8,6 +9,7 @@
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
+#include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
 
@@ -20,6 +22,9 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
     : kv_store_(std::move(kv_store)),
       topology_(std::make_unique<CpuTopology>(options.num_devices)),
       work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
+  kernel_threads_ = options.threads > 0
+                        ? options.threads
+                        : std::max(1, HardwareThreads() / std::max(1, options.num_devices));
   for (int i = 0; i < options.num_devices; ++i) {
     auto device = std::make_unique<CpuDevice>(topology_->description(i), /*local_hardware_id=*/i,
                                               /*first_memory_id=*/i * kNumMemoryKinds);

@@ -57,6 +57,9 @@ class CpuClient final : public sdk::Client {
   // This client's object behind `device` / `memory`, or null when it belongs
   // to another client.
   CpuDevice* FindDevice(const sdk::Device* device) const;
+  // Threads one device's execution may use for large kernels (the "threads"
+  // option, else the cores divided among the devices).
+  int kernel_threads() const { return kernel_threads_; }
   CpuMemory* FindMemory(const sdk::Memory* memory) const;
   const std::vector<CpuDevice*>& cpu_devices() const { return cpu_devices_; }
   WorkQueue& work_queue() { return *work_queue_; }
@@ -74,6 +77,8 @@ class CpuClient final : public sdk::Client {
                                      std::string_view operation) const;
 
   std::shared_ptr<sdk::KeyValueStore> kv_store_;
+
+  int kernel_threads_ = 1;
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;
   std::vector<CpuDevice*> cpu_devices_;

@@ -13,6 +13,7 @@
 #include "cpu/cpu_executable.h"
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/literal.h"
+#include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -91,6 +92,7 @@ struct Launch {
   sdk::ExecuteOptions options;
   std::shared_ptr<CollectiveHub> hub;  // null on one device
   std::vector<PerDevice> devices;
+  int kernel_threads = 1;  // the client's, for each device's kernels
 };
 
 // Writes the program's results into the launch's output storage. Outputs
@@ -182,6 +184,7 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
     context.collectives = hub;
     context.execute_options = &launch->options;
     context.device_index = static_cast<int64_t>(d);
+    SetKernelThreads(launch->kernel_threads);
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
       status = StoreOutputs(*results, mine.outputs, program.entry().result_types);
@@ -312,6 +315,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   auto launch = std::make_shared<Launch>();
   launch->executable = executable_;
   launch->options = options;
+  launch->kernel_threads = client_->kernel_threads();
   if (devices.size() > 1) {
     launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
                                                   executable_->num_partitions());

@@ -29,9 +29,19 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
                                ", got ", *count);
       }
       result.num_devices = static_cast<int>(*count);
+    } else if (option.name == "threads") {
+      const int64_t* threads = std::get_if<int64_t>(&option.value);
+      if (threads == nullptr) {
+        return InvalidArgument("option threads must be an int64, got a ", TypeName(option.value));
+      }
+      if (*threads < 1 || *threads > kMaxThreads) {
+        return InvalidArgument("option threads must be between 1 and ", kMaxThreads, ", got ",
+                               *threads);
+      }
+      result.threads = static_cast<int>(*threads);
     } else {
       return InvalidArgument("unknown option '", option.name,
-                             "' for the CPU plugin; known options: cpu_device_count");
+                             "' for the CPU plugin; known options: cpu_device_count, threads");
     }
   }
   return result;

@@ -6,6 +6,8 @@
 #include "cpu/kernels/batch_norm.h"
 #include "cpu/kernels/convolution.h"
 #include "cpu/kernels/dot.h"
+#include "cpu/kernels/fast_convolution.h"
+#include "cpu/kernels/fast_dot.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
 
@@ -39,15 +41,34 @@ Status CheckNotQuantizedOrBool(const shlo::Operation& op) {
   return OkStatus();
 }
 
+// True when the tensors have the static dims the fast kernel was planned for.
+bool HasDims(const std::vector<Tensor>& t, const std::vector<int64_t>& lhs,
+             const std::vector<int64_t>& rhs) {
+  return t[0].dims() == lhs && t[1].dims() == rhs;
+}
+
 CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd) {
   const ElementType result_type = op.result(0)->type.element_type();
+  // f32/bf16 products of static shape run on oneDNN; the reference kernel
+  // takes every other type and shape.
+  std::shared_ptr<const FastDot> fast;
+  std::vector<int64_t> lhs_dims, rhs_dims;
   if (AllStatic(op)) {
-    auto dims = DotResultDims(op.operands[0]->type.dims(), op.operands[1]->type.dims(), dd);
+    lhs_dims = op.operands[0]->type.dims();
+    rhs_dims = op.operands[1]->type.dims();
+    auto dims = DotResultDims(lhs_dims, rhs_dims, dd);
     if (!dims.ok()) return Annotated(op, dims.status());
     PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, *dims));
+    fast = FastDot::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
+                         op.operands[1]->type.element_type(), dd, result_type);
   }
-  return MakeOp([op = TagOf(op), dd, result_type](const Operands& in, ExecContext&) -> Results {
+  return MakeOp([op = TagOf(op), dd, result_type, fast, lhs_dims, rhs_dims](
+                    const Operands& in, ExecContext&) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+    if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
+      StatusOr<Tensor> result = fast->Run(t[0], t[1]);
+      if (result.ok()) return Wrap({std::move(result).value()});
+    }
     auto dims = DotResultDims(t[0].dims(), t[1].dims(), dd);
     if (!dims.ok()) return Annotated(op, dims.status());
     return Wrap({DotGeneral(t[0], t[1], dd, result_type)});
@@ -127,9 +148,21 @@ CompileResult CompileConvolution(const shlo::Operation& op) {
     PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, *dims));
   }
   const ElementType result_type = op.result(0)->type.element_type();
-  return MakeOp([op = TagOf(op), c, result_type, dynamic, ns](const Operands& in,
-                                                              ExecContext&) -> Results {
+  std::shared_ptr<const FastConvolution> fast;
+  std::vector<int64_t> lhs_dims, rhs_dims;
+  if (!dynamic && AllStatic(op)) {
+    lhs_dims = op.operands[0]->type.dims();
+    rhs_dims = op.operands[1]->type.dims();
+    fast = FastConvolution::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
+                                 op.operands[1]->type.element_type(), c, result_type);
+  }
+  return MakeOp([op = TagOf(op), c, result_type, dynamic, ns, fast, lhs_dims, rhs_dims](
+                    const Operands& in, ExecContext&) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+    if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
+      StatusOr<Tensor> result = fast->Run(t[0], t[1]);
+      if (result.ok()) return Wrap({std::move(result).value()});
+    }
     ConvolutionConfig config = c;
     if (dynamic) {
       const Tensor& pad = t[2];

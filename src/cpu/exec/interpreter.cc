@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "cpu/exec/fusion.h"
+
 namespace plugrt::cpu {
 
 // stablehlo.send / stablehlo.recv (src/cpu/exec/host_callback_ops.cc).
@@ -166,13 +168,22 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   std::vector<ValueRef> returns;
   std::vector<int> last_use;  // per slot: index of the last step reading it
   bool terminated = false;
+  // Elementwise groups run as one fused step at their last member.
+  const FusionPlan fusion = FusionEnabled() ? PlanFusion(block) : FusionPlan();
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
     if (terminated) {
       return OpError(op, StatusCode::kInvalidArgument, "operation after the block's terminator");
     }
+    const FusionGroup* group = nullptr;
+    if (auto it = fusion.group_of.find(&op); it != fusion.group_of.end()) {
+      group = &fusion.groups[it->second];
+      if (group->members.back() != &op) continue;  // runs with the group's last member
+    }
+    std::vector<const shlo::Value*> reads(op.operands.begin(), op.operands.end());
+    if (group != nullptr) reads = group->inputs;
     std::vector<ValueRef> operands;
-    for (const shlo::Value* operand : op.operands) {
+    for (const shlo::Value* operand : reads) {
       StatusOr<ValueRef> ref = resolve(operand);
       if (!ref.ok()) return OpError(op, StatusCode::kInvalidArgument, ref.status().message());
       operands.push_back(*ref);
@@ -183,16 +194,24 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
       continue;
     }
     scope.captured.resize(scope.next_slot, false);
-    StatusOr<std::unique_ptr<CompiledOp>> compiled = CompileAnyOp(op, *this);
+    StatusOr<std::unique_ptr<CompiledOp>> compiled =
+        group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group))
+                         : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
 
     Step step;
     step.ir = &op;
     step.op = std::move(*compiled);
     step.operands = std::move(operands);
-    for (const auto& result : op.results) {
+    std::vector<const shlo::Value*> results;
+    if (group != nullptr) {
+      results = group->outputs;
+    } else {
+      for (const auto& result : op.results) results.push_back(result.get());
+    }
+    for (const shlo::Value* result : results) {
       int slot = scope.next_slot++;
-      scope.slots[result.get()] = slot;
+      scope.slots[result] = slot;
       step.results.push_back(slot);
     }
     const int index = static_cast<int>(steps.size());

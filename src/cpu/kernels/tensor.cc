@@ -17,11 +17,11 @@ int64_t CountElements(const std::vector<int64_t>& dims) {
   return n;
 }
 
-std::shared_ptr<void> AllocateZeroed(size_t bytes) {
+std::shared_ptr<void> Allocate(size_t bytes, bool zeroed) {
   // Never allocate zero bytes so data() is a valid pointer even when empty.
   size_t rounded = ((bytes == 0 ? 1 : bytes) + kAlignment - 1) / kAlignment * kAlignment;
   void* p = ::operator new(rounded, std::align_val_t(kAlignment));
-  std::memset(p, 0, rounded);
+  if (zeroed) std::memset(p, 0, rounded);
   return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t(kAlignment)); });
 }
 
@@ -29,8 +29,18 @@ std::shared_ptr<void> AllocateZeroed(size_t bytes) {
 
 Tensor::Tensor(ElementType type, std::vector<int64_t> dims)
     : type_(type), dims_(std::move(dims)), num_elements_(CountElements(dims_)) {
-  storage_ = AllocateZeroed(byte_size());
+  storage_ = Allocate(byte_size(), /*zeroed=*/true);
   data_ = static_cast<std::byte*>(storage_.get());
+}
+
+Tensor Tensor::Uninitialized(ElementType type, std::vector<int64_t> dims) {
+  Tensor t;
+  t.type_ = type;
+  t.dims_ = std::move(dims);
+  t.num_elements_ = CountElements(t.dims_);
+  t.storage_ = Allocate(t.byte_size(), /*zeroed=*/false);
+  t.data_ = static_cast<std::byte*>(t.storage_.get());
+  return t;
 }
 
 Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,

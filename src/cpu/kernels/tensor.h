@@ -29,6 +29,9 @@ class Tensor {
   Tensor() = default;
   // Zero-filled.
   Tensor(ElementType type, std::vector<int64_t> dims);
+  // Storage left uninitialized, for kernels that write every element (it
+  // saves a pass over memory on large outputs).
+  static Tensor Uninitialized(ElementType type, std::vector<int64_t> dims);
   // Wraps existing storage (e.g. a device buffer) without copying; `keepalive`
   // owns it.
   Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
@@ -51,6 +54,10 @@ class Tensor {
   Tensor Clone() const;
   // Same storage, other dims (same element count).
   Tensor Reshaped(std::vector<int64_t> dims) const;
+
+  // True when no other tensor (or device buffer) shares this storage, so a
+  // kernel holding the last reference may write its result into it.
+  bool HasUniqueStorage() const { return storage_ != nullptr && storage_.use_count() == 1; }
 
   // Row-major strides in elements.
   std::vector<int64_t> Strides() const;

@@ -1,0 +1,554 @@
+#include "cpu/exec/fusion.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "cpu/kernels/parallel.h"
+
+namespace plugrt::cpu {
+namespace {
+
+using shlo::OpCode;
+using shlo::Operation;
+using shlo::Value;
+using fused::Op;
+using fused::Source;
+
+int64_t Product(const std::vector<int64_t>& dims, size_t begin, size_t end) {
+  int64_t n = 1;
+  for (size_t i = begin; i < end; ++i) n *= dims[i];
+  return n;
+}
+
+bool IsStaticTensor(const Value* v, ElementType type) {
+  return v->type.is_tensor() && v->type.has_static_shape() && v->type.element_type() == type;
+}
+
+// The f32 value of a splat or one-element f32 constant op, if `v` is one.
+std::optional<float> ConstantValue(const Value* v) {
+  const Operation* op = v->defining_op;
+  if (op == nullptr || op->code != OpCode::kConstant || !IsStaticTensor(v, ElementType::kF32)) {
+    return std::nullopt;
+  }
+  const shlo::Attribute* attr = op->attribute("value");
+  if (attr == nullptr || attr->kind != shlo::Attribute::Kind::kDenseElements ||
+      attr->dense == nullptr || attr->dense->bytes.size() < sizeof(float)) {
+    return std::nullopt;
+  }
+  if (!attr->dense->splat && v->type.num_elements() != 1) return std::nullopt;
+  float f;
+  std::memcpy(&f, attr->dense->bytes.data(), sizeof(float));
+  return f;
+}
+
+std::optional<Op> UnaryOp(OpCode code) {
+  switch (code) {
+    case OpCode::kNegate: return Op::kNeg;
+    case OpCode::kAbs: return Op::kAbs;
+    case OpCode::kExponential: return Op::kExp;
+    case OpCode::kLog: return Op::kLog;
+    case OpCode::kTanh: return Op::kTanh;
+    case OpCode::kLogistic: return Op::kLogistic;
+    case OpCode::kSqrt: return Op::kSqrt;
+    case OpCode::kRsqrt: return Op::kRsqrt;
+    case OpCode::kFloor: return Op::kFloor;
+    case OpCode::kCeil: return Op::kCeil;
+    case OpCode::kSign: return Op::kSign;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Op> BinaryOp(OpCode code) {
+  switch (code) {
+    case OpCode::kAdd: return Op::kAdd;
+    case OpCode::kSubtract: return Op::kSub;
+    case OpCode::kMultiply: return Op::kMul;
+    case OpCode::kDivide: return Op::kDiv;
+    case OpCode::kMaximum: return Op::kMax;
+    case OpCode::kMinimum: return Op::kMin;
+    case OpCode::kPower: return Op::kPow;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Op> CompareOp(const Operation& op) {
+  if (const shlo::Attribute* type = op.attribute("compare_type")) {
+    StatusOr<std::string> v = shlo::AttrToEnumValue(*type);
+    if (!v.ok() || *v != "FLOAT") return std::nullopt;  // TOTALORDER orders NaNs and zeros
+  }
+  const shlo::Attribute* attr = op.attribute("comparison_direction");
+  if (attr == nullptr) return std::nullopt;
+  StatusOr<std::string> d = shlo::AttrToEnumValue(*attr);
+  if (!d.ok()) return std::nullopt;
+  if (*d == "EQ") return Op::kCmpEq;
+  if (*d == "NE") return Op::kCmpNe;
+  if (*d == "LT") return Op::kCmpLt;
+  if (*d == "LE") return Op::kCmpLe;
+  if (*d == "GT") return Op::kCmpGt;
+  if (*d == "GE") return Op::kCmpGe;
+  return std::nullopt;
+}
+
+// A reduce over the last dim of one f32 operand whose body is one add,
+// maximum or minimum of its two arguments, with a constant init.
+struct RowReduction {
+  Op op;
+  float init;
+};
+std::optional<RowReduction> AsRowReduction(const Operation& op) {
+  if (op.code != OpCode::kReduce || op.operands.size() != 2 || op.results.size() != 1 ||
+      op.regions.size() != 1 || !IsStaticTensor(op.operands[0], ElementType::kF32) ||
+      op.operands[0]->type.rank() < 1) {
+    return std::nullopt;
+  }
+  const shlo::Attribute* dims = op.attribute("dimensions");
+  if (dims == nullptr) return std::nullopt;
+  StatusOr<std::vector<int64_t>> d = shlo::AttrToIntList(*dims);
+  if (!d.ok() || *d != std::vector<int64_t>{op.operands[0]->type.rank() - 1}) return std::nullopt;
+  std::optional<float> init = ConstantValue(op.operands[1]);
+  if (!init) return std::nullopt;
+  const shlo::Region& region = op.region(0);
+  if (region.blocks.size() != 1) return std::nullopt;
+  const shlo::Block& body = region.front();
+  if (body.arguments.size() != 2 || body.operations.size() != 2) return std::nullopt;
+  const Operation& combine = *body.operations[0];
+  const Operation& ret = *body.operations[1];
+  if (ret.code != OpCode::kReturn || ret.operands.size() != 1 ||
+      ret.operands[0] != combine.result(0) || combine.operands.size() != 2) {
+    return std::nullopt;
+  }
+  const std::set<const Value*> args = {body.arguments[0].get(), body.arguments[1].get()};
+  if (args.count(combine.operands[0]) == 0 || args.count(combine.operands[1]) == 0 ||
+      combine.operands[0] == combine.operands[1]) {
+    return std::nullopt;
+  }
+  switch (combine.code) {
+    case OpCode::kAdd: return RowReduction{Op::kRowSum, *init};
+    case OpCode::kMaximum: return RowReduction{Op::kRowMax, *init};
+    case OpCode::kMinimum: return RowReduction{Op::kRowMin, *init};
+    default: return std::nullopt;
+  }
+}
+
+// How a broadcast_in_dim operand of dims `in` maps onto result dims `out`
+// in a [rows, cols] iteration space: a scalar, a column vector (the last
+// dim), a row scalar (all dims but the last), or (nullopt) something else.
+std::optional<Source> BroadcastSource(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out,
+                                      const std::vector<int64_t>& mapping) {
+  if (mapping.size() != in.size()) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(out.size());
+  std::vector<int64_t> carried;  // result dims the operand varies along
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == 1) continue;
+    if (mapping[i] < 0 || mapping[i] >= rank || in[i] != out[mapping[i]]) return std::nullopt;
+    if (!carried.empty() && mapping[i] <= carried.back()) return std::nullopt;  // transposing
+    carried.push_back(mapping[i]);
+  }
+  if (carried.empty()) return Source::kScalar;
+  if (carried == std::vector<int64_t>{rank - 1}) return Source::kColumn;
+  std::vector<int64_t> leading;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    if (out[d] != 1) leading.push_back(d);
+  }
+  if (carried == leading) return Source::kRowScalar;
+  return std::nullopt;
+}
+
+// What a member computes, before registers are assigned.
+struct Node {
+  const Operation* op = nullptr;
+  Op code = Op::kCopy;
+  bool row_valued = false;  // one value per row (shape dims[:-1])
+  float imm = 0;
+  // kLoad-like broadcast of an external operand: its source.
+  std::optional<Source> broadcast_source;
+  bool identity = false;  // result is its operand (broadcast of a row value, convert)
+};
+
+struct Group {
+  std::vector<int64_t> dims;  // iteration space
+  std::vector<Node> nodes;
+  std::set<const Value*> values;  // results of members
+  std::set<const Value*> row_values;
+  bool sealed = false;
+};
+
+class Planner {
+ public:
+  explicit Planner(const shlo::Block& block) : block_(block) {}
+
+  FusionPlan Plan() {
+    for (const auto& op_ptr : block_.operations) Visit(*op_ptr);
+    return Build();
+  }
+
+ private:
+  // Every value `op` reads, including inside its regions (captures).
+  static void Reads(const Operation& op, std::vector<const Value*>& out) {
+    for (const Value* v : op.operands) out.push_back(v);
+    for (const auto& region : op.regions) {
+      for (const auto& block : region->blocks) {
+        for (const auto& inner : block->operations) Reads(*inner, out);
+      }
+    }
+  }
+
+  int GroupOf(const Value* v) const {
+    auto it = producer_group_.find(v);
+    return it == producer_group_.end() ? -1 : it->second;
+  }
+
+  void Visit(const Operation& op) {
+    // Try to make op a member; otherwise everything it reads seals the
+    // groups that produced it.
+    if (!TryJoin(op)) {
+      std::vector<const Value*> reads;
+      Reads(op, reads);
+      for (const Value* v : reads) {
+        const int g = GroupOf(v);
+        if (g >= 0) groups_[g].sealed = true;
+      }
+    }
+  }
+
+  // The candidate group for an op whose operands are `operands`: the newest
+  // unsealed group producing one of them, with matching dims. Operands from
+  // other groups seal those.
+  bool TryJoin(const Operation& op) {
+    std::optional<Node> node = Classify(op);
+    if (!node) return false;
+    // The group: the newest open group that produced an operand.
+    int target = -1;
+    for (const Value* v : op.operands) {
+      const int g = GroupOf(v);
+      if (g >= 0 && !groups_[g].sealed && g > target && Fits(groups_[g], op, *node)) target = g;
+    }
+    if (target < 0) {
+      std::optional<std::vector<int64_t>> dims = NewGroupDims(op, *node);
+      if (!dims) return false;
+      groups_.push_back(Group{*dims, {}, {}, {}, false});
+      target = static_cast<int>(groups_.size()) - 1;
+      if (!Fits(groups_[target], op, *node)) {
+        groups_.pop_back();
+        return false;
+      }
+    }
+    Group& group = groups_[target];
+    // Operands from other groups: those must run first, so they stop growing.
+    for (const Value* v : op.operands) {
+      const int g = GroupOf(v);
+      if (g >= 0 && g != target) groups_[g].sealed = true;
+    }
+    node->row_valued = IsRowValued(group, op, *node);
+    group.nodes.push_back(*node);
+    for (const auto& r : op.results) {
+      group.values.insert(r.get());
+      if (node->row_valued) group.row_values.insert(r.get());
+      producer_group_[r.get()] = target;
+    }
+    return true;
+  }
+
+  static std::optional<std::vector<int64_t>> NewGroupDims(const Operation& op, const Node& node) {
+    if (IsRowReduction(node.code)) return op.operands[0]->type.dims();
+    return op.result(0)->type.dims();
+  }
+
+  static bool IsRowReduction(Op code) { return fused::IsRowReduction(code); }
+
+  bool IsRowValued(const Group& g, const Operation& op, const Node& node) const {
+    if (IsRowReduction(node.code)) return true;
+    if (op.code == OpCode::kBroadcastInDim) return false;
+    const std::vector<int64_t>& d = op.result(0)->type.dims();
+    return d != g.dims;
+  }
+
+  // Whether `op` can run inside `g`: its result has the group's dims (or,
+  // for values per row, the dims without the last), and its operands are
+  // members of matching kind, constants, or outside values of the same
+  // shape.
+  bool Fits(const Group& g, const Operation& op, const Node& node) const {
+    if (g.dims.empty()) return false;
+    const std::vector<int64_t> row_dims(g.dims.begin(), g.dims.end() - 1);
+    if (IsRowReduction(node.code)) {
+      const Value* in = op.operands[0];
+      if (in->type.dims() != g.dims) return false;
+      if (GroupOf(in) >= 0 && &groups_[GroupOf(in)] == &g && g.row_values.count(in)) return false;
+      return true;
+    }
+    const std::vector<int64_t>& out = op.result(0)->type.dims();
+    if (op.code == OpCode::kBroadcastInDim) {
+      if (out != g.dims) return false;
+      const Value* in = op.operands[0];
+      const bool member = GroupOf(in) >= 0 && &groups_[GroupOf(in)] == &g;
+      if (member) {
+        // Only a row value spread back over its rows stays inside.
+        return g.row_values.count(in) > 0 && node.broadcast_source == Source::kRowScalar;
+      }
+      return true;
+    }
+    const bool row = out != g.dims;
+    if (row && out != row_dims) return false;
+    for (const Value* in : op.operands) {
+      const bool member = GroupOf(in) >= 0 && &groups_[GroupOf(in)] == &g;
+      if (member) {
+        if ((g.row_values.count(in) > 0) != row) return false;
+      } else if (!ConstantValue(in) && in->type.dims() != out) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The node for `op` if it is an op fusion takes.
+  std::optional<Node> Classify(const Operation& op) const {
+    if (op.results.size() != 1 || !op.regions.empty() == (op.code != OpCode::kReduce)) {
+      return std::nullopt;
+    }
+    const Value* result = op.result(0);
+    if (!result->type.is_tensor() || !result->type.has_static_shape()) return std::nullopt;
+    const ElementType rt = result->type.element_type();
+    auto all_operands = [&](ElementType t) {
+      for (const Value* v : op.operands) {
+        if (!IsStaticTensor(v, t)) return false;
+      }
+      return true;
+    };
+    Node node;
+    node.op = &op;
+    if (op.code == OpCode::kReduce) {
+      std::optional<RowReduction> r = AsRowReduction(op);
+      if (!r) return std::nullopt;
+      node.code = r->op;
+      node.imm = r->init;
+      return node;
+    }
+    if (std::optional<Op> u = UnaryOp(op.code)) {
+      if (rt != ElementType::kF32 || !all_operands(ElementType::kF32)) return std::nullopt;
+      node.code = *u;
+      return node;
+    }
+    if (std::optional<Op> b = BinaryOp(op.code)) {
+      if (rt != ElementType::kF32 || !all_operands(ElementType::kF32)) return std::nullopt;
+      node.code = *b;
+      return node;
+    }
+    switch (op.code) {
+      case OpCode::kCompare: {
+        if (rt != ElementType::kI1 || !all_operands(ElementType::kF32)) return std::nullopt;
+        std::optional<Op> c = CompareOp(op);
+        if (!c) return std::nullopt;
+        node.code = *c;
+        return node;
+      }
+      case OpCode::kSelect:
+        if (rt != ElementType::kF32 || op.operands.size() != 3 ||
+            !IsStaticTensor(op.operands[0], ElementType::kI1) ||
+            op.operands[0]->type.dims() != result->type.dims() ||
+            !IsStaticTensor(op.operands[1], ElementType::kF32) ||
+            !IsStaticTensor(op.operands[2], ElementType::kF32)) {
+          return std::nullopt;
+        }
+        node.code = Op::kSelect;
+        return node;
+      case OpCode::kNot: case OpCode::kAnd: case OpCode::kOr:
+        if (rt != ElementType::kI1 || !all_operands(ElementType::kI1)) return std::nullopt;
+        node.code = op.code == OpCode::kNot ? Op::kNot : op.code == OpCode::kAnd ? Op::kAnd : Op::kOr;
+        return node;
+      case OpCode::kConvert: {
+        const Value* in = op.operands[0];
+        if (rt != ElementType::kF32 || !in->type.is_tensor() || !in->type.has_static_shape()) {
+          return std::nullopt;
+        }
+        const ElementType it = in->type.element_type();
+        if (it != ElementType::kF32 && it != ElementType::kI1 && it != ElementType::kBF16) {
+          return std::nullopt;
+        }
+        // bf16 values only enter as group inputs (converted on load).
+        if (it == ElementType::kBF16 && GroupOf(in) >= 0) return std::nullopt;
+        node.code = Op::kCopy;
+        return node;
+      }
+      case OpCode::kBroadcastInDim: {
+        const Value* in = op.operands[0];
+        if (rt != ElementType::kF32 || !IsStaticTensor(in, ElementType::kF32)) return std::nullopt;
+        const shlo::Attribute* attr = op.attribute("broadcast_dimensions");
+        if (attr == nullptr) return std::nullopt;
+        StatusOr<std::vector<int64_t>> mapping = shlo::AttrToIntList(*attr);
+        if (!mapping.ok()) return std::nullopt;
+        if (in->type.dims() == result->type.dims()) {
+          bool identity = true;
+          for (size_t i = 0; i < mapping->size(); ++i) identity &= (*mapping)[i] == int64_t(i);
+          if (!identity) return std::nullopt;
+          node.code = Op::kCopy;
+          return node;
+        }
+        node.broadcast_source = BroadcastSource(in->type.dims(), result->type.dims(), *mapping);
+        if (!node.broadcast_source) return std::nullopt;
+        node.code = Op::kCopy;
+        return node;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // Turns the groups worth running into kernels.
+  FusionPlan Build() {
+    // Values read after the fact by something outside their group.
+    std::map<const Value*, bool> used_outside;
+    std::unordered_map<const Operation*, int> member_group;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      for (const Node& n : groups_[g].nodes) member_group[n.op] = static_cast<int>(g);
+    }
+    std::function<void(const shlo::Block&, const Operation*)> scan =
+        [&](const shlo::Block& block, const Operation* top) {
+          for (const auto& op_ptr : block.operations) {
+            const Operation* owner = top != nullptr ? top : op_ptr.get();
+            auto it = member_group.find(owner);
+            const int reader_group = it == member_group.end() || top != nullptr ? -1 : it->second;
+            for (const Value* v : op_ptr->operands) {
+              const int g = GroupOf(v);
+              if (g >= 0 && g != reader_group) used_outside[v] = true;
+            }
+            for (const auto& region : op_ptr->regions) {
+              for (const auto& b : region->blocks) scan(*b, owner);
+            }
+          }
+        };
+    scan(block_, nullptr);
+
+    FusionPlan plan;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const Group& group = groups_[g];
+      const int64_t elements = Product(group.dims, 0, group.dims.size());
+      if (elements < kMinFusedElements) continue;
+      FusionGroup fg;
+      fg.rows = Product(group.dims, 0, group.dims.size() - 1);
+      fg.cols = group.dims.back();
+      fused::Kernel& k = fg.kernel;
+      std::map<const Value*, int> reg;
+      std::map<std::pair<const Value*, Source>, int> loaded;
+      auto load = [&](const Value* v, Source source) {
+        auto key = std::make_pair(v, source);
+        if (auto it = loaded.find(key); it != loaded.end()) return it->second;
+        const int index = static_cast<int>(fg.inputs.size());
+        fg.inputs.push_back(v);
+        k.inputs.push_back({source, v->type.element_type()});
+        const int r = k.num_registers++;
+        k.code.push_back({Op::kLoad, r, index});
+        loaded[key] = r;
+        return r;
+      };
+      // The register holding operand `v` of a member.
+      auto operand = [&](const Value* v, bool row_context) {
+        if (auto it = reg.find(v); it != reg.end()) return it->second;
+        if (std::optional<float> c = ConstantValue(v)) {
+          const int r = k.num_registers++;
+          fused::Instr in;
+          in.op = Op::kConst;
+          in.out = r;
+          in.imm = *c;
+          k.code.push_back(in);
+          reg[v] = r;
+          return r;
+        }
+        return load(v, row_context ? Source::kRowScalar : Source::kFull);
+      };
+      for (const Node& n : group.nodes) {
+        const Operation& op = *n.op;
+        const Value* result = op.result(0);
+        if (op.code == OpCode::kBroadcastInDim && n.broadcast_source) {
+          const Value* in = op.operands[0];
+          if (group.row_values.count(in)) {
+            reg[result] = reg.at(in);
+          } else if (std::optional<float> c = ConstantValue(in)) {
+            reg[result] = operand(in, false);
+            (void)c;
+          } else {
+            reg[result] = load(in, *n.broadcast_source);
+          }
+          continue;
+        }
+        if (n.code == Op::kCopy) {
+          reg[result] = operand(op.operands[0], n.row_valued);
+          continue;
+        }
+        fused::Instr in;
+        in.op = n.code;
+        in.imm = n.imm;
+        if (IsRowReduction(n.code)) {
+          in.a = operand(op.operands[0], false);
+        } else {
+          in.a = operand(op.operands[0], n.row_valued);
+          if (op.operands.size() > 1) in.b = operand(op.operands[1], n.row_valued);
+          if (op.operands.size() > 2) in.c = operand(op.operands[2], n.row_valued);
+        }
+        in.out = k.num_registers++;
+        reg[result] = in.out;
+        k.code.push_back(in);
+      }
+      for (const Node& n : group.nodes) {
+        const Value* v = n.op->result(0);
+        if (!used_outside.count(v)) continue;
+        fg.outputs.push_back(v);
+        k.outputs.push_back({reg.at(v), v->type.element_type(), v->type.dims()});
+      }
+      if (fg.outputs.empty()) continue;  // nothing reads it: dead code
+      for (const Node& n : group.nodes) fg.members.push_back(n.op);
+      for (const Operation* m : fg.members) plan.group_of[m] = static_cast<int>(plan.groups.size());
+      plan.groups.push_back(std::move(fg));
+    }
+    return plan;
+  }
+
+  const shlo::Block& block_;
+  std::vector<Group> groups_;
+  std::unordered_map<const Value*, int> producer_group_;
+};
+
+class FusedOp final : public CompiledOp {
+ public:
+  explicit FusedOp(const FusionGroup& group)
+      : kernel_(group.kernel), rows_(group.rows), cols_(group.cols) {}
+
+  StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
+                                         ExecContext&) const override {
+    std::vector<Tensor> inputs;
+    inputs.reserve(operands.size());
+    for (const RtValue& v : operands) {
+      if (v.kind != RtValue::Kind::kTensor) return InvalidArgument("fused op: operand is not a tensor");
+      inputs.push_back(v.tensor);
+    }
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs,
+                            fused::Run(kernel_, rows_, cols_, inputs, KernelThreads()));
+    std::vector<RtValue> results;
+    results.reserve(outputs.size());
+    for (Tensor& t : outputs) results.push_back(RtValue::Of(std::move(t)));
+    return results;
+  }
+
+ private:
+  fused::Kernel kernel_;
+  int64_t rows_, cols_;
+};
+
+}  // namespace
+
+bool FusionEnabled() {
+  const char* v = std::getenv("PLUGRT_CPU_FUSION");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+FusionPlan PlanFusion(const shlo::Block& block) { return Planner(block).Plan(); }
+
+std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group) {
+  return std::make_unique<FusedOp>(group);
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,169 @@
+#include "cpu/kernels/fast_convolution.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "cpu/kernels/onednn_util.h"
+#include "cpu/kernels/parallel.h"
+
+namespace plugrt::cpu {
+namespace {
+
+using dnnl::memory;
+
+constexpr int64_t kMinMultiplyAdds = 4096;
+constexpr int64_t kMultiplyAddsPerThread = int64_t{1} << 20;
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dims[i + 1];
+  }
+  return strides;
+}
+
+// A row-major tensor of `dims` described by oneDNN's logical order `order`
+// (batch/feature first, then spatial dims).
+memory::desc LogicalDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& order,
+                         memory::data_type type) {
+  const std::vector<int64_t> strides = RowMajorStrides(dims);
+  memory::dims logical, logical_strides;
+  for (int64_t d : order) {
+    logical.push_back(dims[d]);
+    logical_strides.push_back(strides[d]);
+  }
+  return memory::desc(logical, type, logical_strides);
+}
+
+}  // namespace
+
+struct FastConvolution::Impl {
+  memory::desc src, weights_user, dst;
+  std::vector<int64_t> result_dims;
+  ElementType result_type = ElementType::kF32;
+  memory::dims strides, dilates, padding_l, padding_r;
+  int threads = 1;
+
+  struct Primitives {
+    dnnl::convolution_forward conv;
+    dnnl::reorder weights_reorder;
+    memory::desc weights;
+  };
+
+  StatusOr<const Primitives*> Get(int team) const {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = primitives.find(team);
+    if (it != primitives.end()) return &it->second;
+    try {
+      const memory::desc weights_any(weights_user.dims(), weights_user.data_type(),
+                                     memory::format_tag::any);
+      dnnl::convolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
+          weights_any, dst, strides, dilates, padding_l, padding_r);
+      dnnl::convolution_forward::primitive_desc pd(desc, onednn::Engine());
+      dnnl::reorder::primitive_desc rpd(onednn::Engine(), weights_user, onednn::Engine(),
+                                        pd.weights_desc());
+      Primitives p{dnnl::convolution_forward(pd), dnnl::reorder(rpd), pd.weights_desc()};
+      return &primitives.emplace(team, std::move(p)).first->second;
+    } catch (const dnnl::error& e) {
+      return Internal("oneDNN convolution: ", e.what());
+    }
+  }
+
+  mutable std::mutex mu;
+  mutable std::map<int, Primitives> primitives;
+};
+
+FastConvolution::FastConvolution(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FastConvolution::~FastConvolution() = default;
+
+std::shared_ptr<const FastConvolution> FastConvolution::Plan(
+    const std::vector<int64_t>& lhs_dims, ElementType lhs_type,
+    const std::vector<int64_t>& rhs_dims, ElementType rhs_type, const ConvolutionConfig& c,
+    ElementType result_type) {
+  if (lhs_type != rhs_type) return nullptr;
+  const bool f32 = lhs_type == ElementType::kF32 && result_type == ElementType::kF32;
+  const bool bf16 = lhs_type == ElementType::kBF16 &&
+                    (result_type == ElementType::kF32 || result_type == ElementType::kBF16);
+  if (!f32 && !bf16) return nullptr;
+  const size_t ns = c.input_spatial_dimensions.size();
+  if (ns < 1 || ns > 3 || c.feature_group_count != 1 || c.batch_group_count != 1) return nullptr;
+  for (size_t i = 0; i < ns; ++i) {
+    if (c.lhs_dilation[i] != 1 || c.window_reversal[i] || c.padding_low[i] < 0 ||
+        c.padding_high[i] < 0 || c.window_strides[i] < 1 || c.rhs_dilation[i] < 1) {
+      return nullptr;
+    }
+  }
+  // Windows larger than the input, or padding as large as the window, are
+  // left to the reference kernel: oneDNN 2.6 has been seen to crash on them
+  // (7x7 window, stride 2, over a 2x2 input padded by 3).
+  for (size_t i = 0; i < ns; ++i) {
+    const int64_t window =
+        (rhs_dims[c.kernel_spatial_dimensions[i]] - 1) * c.rhs_dilation[i] + 1;
+    if (lhs_dims[c.input_spatial_dimensions[i]] < window || c.padding_low[i] >= window ||
+        c.padding_high[i] >= window) {
+      return nullptr;
+    }
+  }
+  auto result_dims = ConvolutionResultDims(lhs_dims, rhs_dims, c);
+  if (!result_dims.ok()) return nullptr;
+  int64_t multiply_adds = 1;
+  for (int64_t d : *result_dims) multiply_adds *= d;
+  multiply_adds *= rhs_dims[c.kernel_input_feature_dimension];
+  for (int64_t d : c.kernel_spatial_dimensions) multiply_adds *= rhs_dims[d];
+  if (multiply_adds < kMinMultiplyAdds) return nullptr;
+
+  auto impl = std::make_unique<Impl>();
+  std::vector<int64_t> src_order = {c.input_batch_dimension, c.input_feature_dimension};
+  std::vector<int64_t> w_order = {c.kernel_output_feature_dimension,
+                                  c.kernel_input_feature_dimension};
+  std::vector<int64_t> dst_order = {c.output_batch_dimension, c.output_feature_dimension};
+  for (size_t i = 0; i < ns; ++i) {
+    src_order.push_back(c.input_spatial_dimensions[i]);
+    w_order.push_back(c.kernel_spatial_dimensions[i]);
+    dst_order.push_back(c.output_spatial_dimensions[i]);
+    impl->strides.push_back(c.window_strides[i]);
+    impl->dilates.push_back(c.rhs_dilation[i] - 1);
+    impl->padding_l.push_back(c.padding_low[i]);
+    impl->padding_r.push_back(c.padding_high[i]);
+  }
+  const memory::data_type in = *onednn::DataType(lhs_type);
+  const memory::data_type out = *onednn::DataType(result_type);
+  impl->src = LogicalDesc(lhs_dims, src_order, in);
+  impl->weights_user = LogicalDesc(rhs_dims, w_order, in);
+  impl->dst = LogicalDesc(*result_dims, dst_order, out);
+  impl->result_dims = *result_dims;
+  impl->result_type = result_type;
+  impl->threads = static_cast<int>(
+      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
+  if (!impl->Get(std::min(impl->threads, KernelThreads())).ok()) return nullptr;
+  return std::shared_ptr<const FastConvolution>(new FastConvolution(std::move(impl)));
+}
+
+StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs) const {
+  const Impl& p = *impl_;
+  const int team = std::min(p.threads, KernelThreads());
+  onednn::UseThreads(team);
+  PLUGRT_ASSIGN_OR_RETURN(const Impl::Primitives* prims, p.Get(team));
+  memory weights;
+  try {
+    weights = memory(prims->weights, onednn::Engine());
+  } catch (const dnnl::error& e) {
+    return Internal("oneDNN convolution weights: ", e.what());
+  }
+  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+      prims->weights_reorder,
+      {{DNNL_ARG_FROM, onednn::Wrap(p.weights_user, rhs)}, {DNNL_ARG_TO, weights}},
+      "weights reorder"));
+  Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+      prims->conv,
+      {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
+       {DNNL_ARG_WEIGHTS, weights},
+       {DNNL_ARG_DST, memory(p.dst, onednn::Engine(), result.MutableData())}},
+      "convolution"));
+  return result;
+}
+
+}  // namespace plugrt::cpu

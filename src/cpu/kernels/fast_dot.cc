@@ -1,0 +1,230 @@
+#include "cpu/kernels/fast_dot.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <numeric>
+
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/onednn_util.h"
+#include "cpu/kernels/parallel.h"
+
+namespace plugrt::cpu {
+namespace {
+
+using dnnl::memory;
+
+// Products below this many multiply-adds stay on the reference kernel: the
+// oneDNN call costs microseconds of set-up that a tiny product never wins back.
+constexpr int64_t kMinMultiplyAdds = 4096;
+// Multiply-adds per thread below which a product runs on one thread.
+constexpr int64_t kMultiplyAddsPerThread = int64_t{1} << 20;
+
+// One operand seen as a 3-D [batch, rows, cols] matrix stack.
+struct MatrixView {
+  int64_t sizes[3] = {1, 1, 1};
+  int64_t strides[3] = {1, 1, 1};
+};
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dims[i + 1];
+  }
+  return strides;
+}
+
+// Merges the dims `group` (outer to inner) into one dim with one stride, if
+// they lie in memory as one row-major block; size-1 dims do not matter.
+bool MergeGroup(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                const std::vector<int64_t>& group, int64_t* size, int64_t* stride) {
+  std::vector<int64_t> kept;
+  for (int64_t d : group) {
+    if (dims[d] != 1) kept.push_back(d);
+  }
+  *size = 1;
+  *stride = 0;  // fixed up by the caller when the group is empty
+  for (size_t i = 0; i < kept.size(); ++i) {
+    *size *= dims[kept[i]];
+    if (i + 1 < kept.size() && strides[kept[i]] != strides[kept[i + 1]] * dims[kept[i + 1]]) {
+      return false;
+    }
+  }
+  if (!kept.empty()) *stride = strides[kept.back()];
+  return true;
+}
+
+// Views an operand with row-major `dims` as [batch, outer, inner] matrices
+// (groups of its dims). False when the layout is not one oneDNN runs fast: the
+// inner or the outer matrix dim must be the contiguous one.
+bool ViewAsMatrices(const std::vector<int64_t>& dims, const std::vector<int64_t> groups[3],
+                    MatrixView* view) {
+  const std::vector<int64_t> strides = RowMajorStrides(dims);
+  for (int g = 0; g < 3; ++g) {
+    if (!MergeGroup(dims, strides, groups[g], &view->sizes[g], &view->strides[g])) return false;
+  }
+  int64_t& rows = view->sizes[1];
+  int64_t& cols = view->sizes[2];
+  int64_t& rs = view->strides[1];
+  int64_t& cs = view->strides[2];
+  // Give size-1 (or empty) groups the stride a dense layout would have.
+  if (cols == 1 && rows == 1) {
+    rs = 1;
+    cs = 1;
+  } else if (cols == 1) {
+    cs = rs * rows;
+  } else if (rows == 1) {
+    rs = cs * cols;
+  }
+  const bool row_major = cs == 1 && rs >= cols;
+  const bool column_major = rs == 1 && cs >= rows;
+  if (!row_major && !column_major) return false;
+  const int64_t extent = std::max(rs * rows, cs * cols);
+  if (view->sizes[0] == 1) {
+    view->strides[0] = extent;
+  } else if (view->strides[0] < extent) {
+    return false;  // batches overlapping matrices: not a layout oneDNN takes
+  }
+  return true;
+}
+
+// The operand's dims in `order` (a transposed copy of it is row-major in it).
+std::vector<int64_t> Permuted(const std::vector<int64_t>& dims, const std::vector<int64_t>& order) {
+  std::vector<int64_t> out;
+  for (int64_t d : order) out.push_back(dims[d]);
+  return out;
+}
+
+}  // namespace
+
+struct FastDot::Impl {
+  // Per operand: the permutation to apply first (empty: none), and the view.
+  std::vector<int64_t> lhs_perm, rhs_perm;
+  MatrixView lhs, rhs;
+  int64_t m = 1, n = 1, k = 1, batch = 1;
+  std::vector<int64_t> result_dims;
+  ElementType result_type = ElementType::kF32;
+  memory::data_type in_type = memory::data_type::f32, out_type = memory::data_type::f32;
+  int threads = 1;
+
+  memory::desc Desc(const MatrixView& v, memory::data_type type) const {
+    return memory::desc({v.sizes[0], v.sizes[1], v.sizes[2]}, type,
+                        {v.strides[0], v.strides[1], v.strides[2]});
+  }
+
+  // The primitive for this thread count (oneDNN plans its work split for the
+  // team size it is created under).
+  StatusOr<const dnnl::matmul*> Primitive(int team) const {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = primitives.find(team);
+    if (it != primitives.end()) return &it->second;
+    try {
+      const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
+      const dnnl::matmul::desc desc(Desc(lhs, in_type), Desc(rhs, in_type), dst);
+      const dnnl::matmul::primitive_desc pd(desc, onednn::Engine());
+      return &primitives.emplace(team, dnnl::matmul(pd)).first->second;
+    } catch (const dnnl::error& e) {
+      return Internal("oneDNN matmul: ", e.what());
+    }
+  }
+
+  mutable std::mutex mu;
+  mutable std::map<int, dnnl::matmul> primitives;
+};
+
+FastDot::FastDot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FastDot::~FastDot() = default;
+
+std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dims,
+                                             ElementType lhs_type,
+                                             const std::vector<int64_t>& rhs_dims,
+                                             ElementType rhs_type, const DotDimensions& dd,
+                                             ElementType result_type) {
+  if (lhs_type != rhs_type) return nullptr;
+  if (lhs_type == ElementType::kF32 ? result_type != ElementType::kF32
+                                    : lhs_type != ElementType::kBF16 ||
+                                          (result_type != ElementType::kF32 &&
+                                           result_type != ElementType::kBF16)) {
+    return nullptr;
+  }
+  auto free_dims = [](size_t rank, const std::vector<int64_t>& batch,
+                      const std::vector<int64_t>& contracting) {
+    std::vector<int64_t> free;
+    for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d) {
+      if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+          std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
+        free.push_back(d);
+      }
+    }
+    return free;
+  };
+  auto impl = std::make_unique<Impl>();
+  const std::vector<int64_t> lhs_free = free_dims(lhs_dims.size(), dd.lhs_batching,
+                                                  dd.lhs_contracting);
+  const std::vector<int64_t> rhs_free = free_dims(rhs_dims.size(), dd.rhs_batching,
+                                                  dd.rhs_contracting);
+  const std::vector<int64_t> lhs_groups[3] = {dd.lhs_batching, lhs_free, dd.lhs_contracting};
+  const std::vector<int64_t> rhs_groups[3] = {dd.rhs_batching, dd.rhs_contracting, rhs_free};
+
+  // Each operand as matrices, through strides or else after a transpose.
+  auto plan_operand = [](const std::vector<int64_t>& dims, const std::vector<int64_t> groups[3],
+                         std::vector<int64_t>* perm, MatrixView* view) {
+    if (ViewAsMatrices(dims, groups, view)) return true;
+    std::vector<int64_t> order;
+    for (int g = 0; g < 3; ++g) order.insert(order.end(), groups[g].begin(), groups[g].end());
+    *perm = order;
+    std::vector<int64_t> canonical[3];
+    int64_t next = 0;
+    for (int g = 0; g < 3; ++g) {
+      for (size_t i = 0; i < groups[g].size(); ++i) canonical[g].push_back(next++);
+    }
+    return ViewAsMatrices(Permuted(dims, order), canonical, view);
+  };
+  if (!plan_operand(lhs_dims, lhs_groups, &impl->lhs_perm, &impl->lhs) ||
+      !plan_operand(rhs_dims, rhs_groups, &impl->rhs_perm, &impl->rhs)) {
+    return nullptr;
+  }
+  impl->batch = impl->lhs.sizes[0];
+  impl->m = impl->lhs.sizes[1];
+  impl->k = impl->lhs.sizes[2];
+  impl->n = impl->rhs.sizes[2];
+  if (impl->rhs.sizes[0] != impl->batch || impl->rhs.sizes[1] != impl->k) return nullptr;
+  const int64_t multiply_adds = impl->batch * impl->m * impl->n * impl->k;
+  if (multiply_adds < kMinMultiplyAdds) return nullptr;
+  auto dims = DotResultDims(lhs_dims, rhs_dims, dd);
+  if (!dims.ok()) return nullptr;
+  impl->result_dims = *dims;
+  impl->result_type = result_type;
+  impl->in_type = *onednn::DataType(lhs_type);
+  impl->out_type = *onednn::DataType(result_type);
+  // Check oneDNN takes it now, so Run has no surprises.
+  impl->threads = static_cast<int>(
+      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
+  if (!impl->Primitive(std::min(impl->threads, KernelThreads())).ok()) return nullptr;
+  return std::shared_ptr<const FastDot>(new FastDot(std::move(impl)));
+}
+
+StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const {
+  const Impl& p = *impl_;
+  Tensor lhs = lhs_in, rhs = rhs_in;
+  if (!p.lhs_perm.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(lhs, Transpose(lhs_in, p.lhs_perm));
+  }
+  if (!p.rhs_perm.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
+  }
+  const int team = std::min(p.threads, KernelThreads());
+  onednn::UseThreads(team);
+  PLUGRT_ASSIGN_OR_RETURN(const dnnl::matmul* primitive, p.Primitive(team));
+  Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+  const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
+  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+      *primitive,
+      {{DNNL_ARG_SRC, onednn::Wrap(p.Desc(p.lhs, p.in_type), lhs)},
+       {DNNL_ARG_WEIGHTS, onednn::Wrap(p.Desc(p.rhs, p.in_type), rhs)},
+       {DNNL_ARG_DST, memory(dst, onednn::Engine(), result.MutableData())}},
+      "matmul"));
+  return result;
+}
+
+}  // namespace plugrt::cpu

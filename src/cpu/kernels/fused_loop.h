@@ -1,0 +1,92 @@
+// plugrt CPU kernels: a fused f32 loop, the kernel behind elementwise fusion.
+//
+// A fused kernel is a short program of f32 operations over "registers". It
+// runs tile by tile: a tile is a slice of one row of the group's iteration
+// space [rows, cols] (cols = the last dim); every instruction runs over the
+// whole tile before the next one starts, so intermediate values stay in the
+// L1/L2 cache and never reach memory. Inputs are read in place (no copy);
+// only the group's outputs are written. Row reductions (reduce over the last
+// dim) make a tile one whole row: their results are per-row scalars that
+// later instructions can use, which is how softmax and layer norm run in one
+// pass over memory.
+//
+// Register kinds: a "vector" register holds one value per tile element; a
+// "uniform" register one value for the whole tile (constants, per-row
+// scalars, reduction results). Predicates (compare results) are f32 0/1.
+#ifndef PLUGRT_CPU_KERNELS_FUSED_LOOP_H_
+#define PLUGRT_CPU_KERNELS_FUSED_LOOP_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt::cpu::fused {
+
+enum class Op : uint8_t {
+  // Loads and constants.
+  kLoad,   // a = input index
+  kConst,  // imm
+  // Unary.
+  kNeg, kAbs, kExp, kLog, kTanh, kLogistic, kSqrt, kRsqrt, kFloor, kCeil, kSign, kCopy,
+  kNot,  // predicate negation
+  // Binary.
+  kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
+  kCmpEq, kCmpNe, kCmpLt, kCmpLe, kCmpGt, kCmpGe,
+  kAnd, kOr,  // predicates
+  // Ternary.
+  kSelect,  // a ? b : c
+  // Row reductions over the whole tile (a row): imm is the init value.
+  kRowSum, kRowMax, kRowMin,
+};
+
+// Where an input's value for tile element (row r, col c) comes from.
+enum class Source : uint8_t {
+  kFull,       // input[r * cols + c]: same shape as the iteration space
+  kColumn,     // input[c]: a vector along the last dim, the same for every row
+  kRowScalar,  // input[r]: one value per row
+  kScalar,     // input[0]
+};
+
+struct Input {
+  Source source = Source::kFull;
+  ElementType type = ElementType::kF32;  // f32, bf16 or i1
+};
+
+struct Instr {
+  Op op = Op::kCopy;
+  int out = -1;
+  int a = -1, b = -1, c = -1;
+  float imm = 0;
+};
+
+struct Output {
+  int reg = -1;
+  ElementType type = ElementType::kF32;  // f32, bf16 or i1
+  std::vector<int64_t> dims;             // rows*cols elements, or rows for a row scalar
+};
+
+struct Kernel {
+  std::vector<Input> inputs;
+  std::vector<Instr> code;
+  std::vector<Output> outputs;
+  int num_registers = 0;
+
+  // Which ops the kernel runs (for errors and tests).
+  std::string ToString() const;
+};
+
+// True when `op` is a row reduction.
+inline bool IsRowReduction(Op op) { return op == Op::kRowSum || op == Op::kRowMax || op == Op::kRowMin; }
+
+// Runs `kernel` over [rows, cols] with one tensor per kernel input (sizes
+// checked against the sources), using up to `threads` threads. Returns the
+// outputs in kernel order.
+StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, int64_t rows, int64_t cols,
+                                  const std::vector<Tensor>& inputs, int threads);
+
+}  // namespace plugrt::cpu::fused
+
+#endif  // PLUGRT_CPU_KERNELS_FUSED_LOOP_H_

@@ -1,0 +1,39 @@
+#include "cpu/kernels/onednn_util.h"
+
+#include <omp.h>
+
+namespace plugrt::cpu::onednn {
+
+const dnnl::engine& Engine() {
+  static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+std::optional<dnnl::memory::data_type> DataType(ElementType type) {
+  switch (type) {
+    case ElementType::kF32:
+      return dnnl::memory::data_type::f32;
+    case ElementType::kBF16:
+      return dnnl::memory::data_type::bf16;
+    default:
+      return std::nullopt;
+  }
+}
+
+void UseThreads(int threads) {
+  if (omp_get_max_threads() != threads) omp_set_num_threads(threads);
+}
+
+Status Execute(const dnnl::primitive& primitive,
+               const std::unordered_map<int, dnnl::memory>& args, const char* what) {
+  try {
+    dnnl::stream stream(Engine());
+    primitive.execute(stream, args);
+    stream.wait();
+  } catch (const dnnl::error& e) {
+    return Internal("oneDNN ", what, " failed: ", e.what());
+  }
+  return OkStatus();
+}
+
+}  // namespace plugrt::cpu::onednn

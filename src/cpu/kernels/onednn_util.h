@@ -1,0 +1,36 @@
+// plugrt CPU kernels: what the oneDNN-backed kernels share (the engine, type
+// mapping, running a primitive on the calling thread's OpenMP team).
+#ifndef PLUGRT_CPU_KERNELS_ONEDNN_UTIL_H_
+#define PLUGRT_CPU_KERNELS_ONEDNN_UTIL_H_
+
+#include <dnnl.hpp>
+#include <unordered_map>
+#include <optional>
+
+#include "common/status.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt::cpu::onednn {
+
+// The process-wide CPU engine.
+const dnnl::engine& Engine();
+
+// oneDNN's type for `type`, for the types plugrt hands to oneDNN (f32, bf16).
+std::optional<dnnl::memory::data_type> DataType(ElementType type);
+
+// Sets the calling thread's OpenMP team size for the next oneDNN call.
+void UseThreads(int threads);
+
+// Runs `primitive` with `args` on a stream of the engine; oneDNN errors
+// (exceptions in its C++ API) become INTERNAL statuses naming `what`.
+Status Execute(const dnnl::primitive& primitive,
+               const std::unordered_map<int, dnnl::memory>& args, const char* what);
+
+// A memory object over tensor storage oneDNN only reads.
+inline dnnl::memory Wrap(const dnnl::memory::desc& desc, const Tensor& t) {
+  return dnnl::memory(desc, Engine(), const_cast<std::byte*>(t.data()));
+}
+
+}  // namespace plugrt::cpu::onednn
+
+#endif  // PLUGRT_CPU_KERNELS_ONEDNN_UTIL_H_

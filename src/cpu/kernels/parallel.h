@@ -1,0 +1,50 @@
+// plugrt CPU kernels: how many threads a kernel may use, and a parallel loop.
+//
+// The thread pool is OpenMP's (libgomp): oneDNN, which runs dot_general and
+// convolution, uses it, and plugrt's own large kernels share the same team
+// so the two never compete for cores. The executor sets the thread budget of
+// the calling thread before it runs a program (the client's "threads"
+// option); small loops stay on the calling thread, which keeps small
+// programs inline and their dispatch in microseconds.
+#ifndef PLUGRT_CPU_KERNELS_PARALLEL_H_
+#define PLUGRT_CPU_KERNELS_PARALLEL_H_
+
+#include <algorithm>
+#include <cstdint>
+
+namespace plugrt::cpu {
+
+// Threads kernels on this thread may use (at least 1). Defaults to the
+// number of cores.
+int KernelThreads();
+// Sets it for the calling thread (clamped to 1..number of cores x 4).
+void SetKernelThreads(int threads);
+// The number of online cores.
+int HardwareThreads();
+
+// Threads worth using for `work` units when each thread should get at least
+// `min_work_per_thread` of them.
+inline int ThreadsFor(int64_t work, int64_t min_work_per_thread) {
+  const int64_t wanted = min_work_per_thread <= 0 ? 1 : work / min_work_per_thread;
+  return static_cast<int>(std::clamp<int64_t>(wanted, 1, KernelThreads()));
+}
+
+// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks on
+// OpenMP threads (inline when threads <= 1). fn must not throw.
+template <typename Fn>
+void ParallelFor(int64_t n, int threads, Fn&& fn) {
+  if (threads <= 1 || n <= 1) {
+    if (n > 0) fn(int64_t{0}, n);
+    return;
+  }
+  if (threads > n) threads = static_cast<int>(n);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+  for (int t = 0; t < threads; ++t) {
+    const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
+    if (begin < end) fn(begin, end);
+  }
+}
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_PARALLEL_H_
