@@ -26,6 +26,13 @@ namespace plugrt::cpu {
 class CollectiveHub;  // rendezvous of the devices of one execution
 struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
 
+// How often an execution took each fast path (tests and benchmarks read
+// these to know which kernels ran).
+struct KernelCounters {
+  int64_t fused_loops = 0;   // elementwise groups run as one fused loop
+  int64_t onednn_calls = 0;  // dot_general / convolution run on oneDNN
+};
+
 // What one execution on one device knows about itself.
 struct ExecContext {
   int64_t replica_id = 0;
@@ -49,6 +56,8 @@ struct ExecContext {
   // time the probe ran (for check.expect_serialized_eq). Program::Run
   // provides one when unset.
   std::map<std::string, std::vector<Tensor>, std::less<>>* probes = nullptr;
+  // Counted into when set.
+  KernelCounters* counters = nullptr;
 };
 
 // A compiled region (one block): run it with the block's arguments, get the

@@ -8,6 +8,7 @@
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_convolution.h"
 #include "cpu/kernels/fast_dot.h"
+#include "cpu/kernels/fast_paths.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
 
@@ -59,15 +60,20 @@ CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd) {
     auto dims = DotResultDims(lhs_dims, rhs_dims, dd);
     if (!dims.ok()) return Annotated(op, dims.status());
     PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, *dims));
+  }
+  if (AllStatic(op) && FastPathsEnabled()) {
     fast = FastDot::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
                          op.operands[1]->type.element_type(), dd, result_type);
   }
   return MakeOp([op = TagOf(op), dd, result_type, fast, lhs_dims, rhs_dims](
-                    const Operands& in, ExecContext&) -> Results {
+                    const Operands& in, ExecContext& context) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
     if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
       StatusOr<Tensor> result = fast->Run(t[0], t[1]);
-      if (result.ok()) return Wrap({std::move(result).value()});
+      if (result.ok()) {
+        if (context.counters != nullptr) ++context.counters->onednn_calls;
+        return Wrap({std::move(result).value()});
+      }
     }
     auto dims = DotResultDims(t[0].dims(), t[1].dims(), dd);
     if (!dims.ok()) return Annotated(op, dims.status());
@@ -150,18 +156,21 @@ CompileResult CompileConvolution(const shlo::Operation& op) {
   const ElementType result_type = op.result(0)->type.element_type();
   std::shared_ptr<const FastConvolution> fast;
   std::vector<int64_t> lhs_dims, rhs_dims;
-  if (!dynamic && AllStatic(op)) {
+  if (!dynamic && AllStatic(op) && FastPathsEnabled()) {
     lhs_dims = op.operands[0]->type.dims();
     rhs_dims = op.operands[1]->type.dims();
     fast = FastConvolution::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
                                  op.operands[1]->type.element_type(), c, result_type);
   }
   return MakeOp([op = TagOf(op), c, result_type, dynamic, ns, fast, lhs_dims, rhs_dims](
-                    const Operands& in, ExecContext&) -> Results {
+                    const Operands& in, ExecContext& context) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
     if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
       StatusOr<Tensor> result = fast->Run(t[0], t[1]);
-      if (result.ok()) return Wrap({std::move(result).value()});
+      if (result.ok()) {
+        if (context.counters != nullptr) ++context.counters->onednn_calls;
+        return Wrap({std::move(result).value()});
+      }
     }
     ConvolutionConfig config = c;
     if (dynamic) {

@@ -4,6 +4,9 @@
 #include <optional>
 
 #include "cpu/exec/compute_ops_util.h"
+#include "cpu/kernels/fast_paths.h"
+#include "cpu/kernels/fast_reduce.h"
+#include "cpu/kernels/parallel.h"
 #include "cpu/kernels/reduce.h"
 #include "cpu/kernels/sort.h"
 
@@ -130,6 +133,20 @@ CompileResult CompileReduce(const shlo::Operation& op, CompileContext& context) 
   std::optional<ReduceKind> kind;
   if (n == 1 && op.operands[1]->type.element_type() == type) {
     kind = DetectBinaryBody(op.region(0), type);
+  }
+  // f32 add/max/min of a static shape: the vectorized kernel.
+  if (kind && type == ElementType::kF32 && input_type.has_static_shape() && FastPathsEnabled()) {
+    if (std::optional<FastReducePlan> plan = PlanFastReduce(input_type.dims(), dims, *kind)) {
+      return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
+                        const Operands& in, ExecContext&) -> Results {
+        PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+        if (t[0].dims() != shape || t[0].type() != ElementType::kF32 ||
+            t[1].num_elements() != 1 || t[1].type() != ElementType::kF32) {
+          return Invalid(op, "operands do not match their types");
+        }
+        return Wrap({FastReduce(plan, t[0], t[1].as<float>()[0], KernelThreads())});
+      });
+    }
   }
   if (kind) {
     return MakeOp([op = TagOf(op), dims, kind = *kind, rank = input_type.rank()](const Operands& in, ExecContext&) -> Results {

@@ -228,6 +228,12 @@ class Planner {
       const int g = GroupOf(v);
       if (g >= 0 && !groups_[g].sealed && g > target && Fits(groups_[g], op, *node)) target = g;
     }
+    // Else the newest group, if it is still open and the op fits: siblings
+    // that read the same inputs then share one pass over them.
+    if (target < 0 && !groups_.empty() && !groups_.back().sealed &&
+        Fits(groups_.back(), op, *node)) {
+      target = static_cast<int>(groups_.size()) - 1;
+    }
     if (target < 0) {
       std::optional<std::vector<int64_t>> dims = NewGroupDims(op, *node);
       if (!dims) return false;
@@ -518,7 +524,8 @@ class FusedOp final : public CompiledOp {
       : kernel_(group.kernel), rows_(group.rows), cols_(group.cols) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
-                                         ExecContext&) const override {
+                                         ExecContext& context) const override {
+    if (context.counters != nullptr) ++context.counters->fused_loops;
     std::vector<Tensor> inputs;
     inputs.reserve(operands.size());
     for (const RtValue& v : operands) {
@@ -539,11 +546,6 @@ class FusedOp final : public CompiledOp {
 };
 
 }  // namespace
-
-bool FusionEnabled() {
-  const char* v = std::getenv("PLUGRT_CPU_FUSION");
-  return v == nullptr || std::strcmp(v, "0") != 0;
-}
 
 FusionPlan PlanFusion(const shlo::Block& block) { return Planner(block).Plan(); }
 

@@ -36,10 +36,6 @@ struct FusionPlan {
   std::unordered_map<const shlo::Operation*, int> group_of;  // member -> group
 };
 
-// Fusion is on unless PLUGRT_CPU_FUSION=0 is set in the environment (read at
-// each compile; tests use it to compare fused and unfused results).
-bool FusionEnabled();
-
 FusionPlan PlanFusion(const shlo::Block& block);
 
 // The op that runs a group: operands are the group's inputs, results its

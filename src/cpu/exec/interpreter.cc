@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cpu/exec/fusion.h"
+#include "cpu/kernels/fast_paths.h"
 
 namespace plugrt::cpu {
 
@@ -169,7 +170,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   std::vector<int> last_use;  // per slot: index of the last step reading it
   bool terminated = false;
   // Elementwise groups run as one fused step at their last member.
-  const FusionPlan fusion = FusionEnabled() ? PlanFusion(block) : FusionPlan();
+  const FusionPlan fusion = FastPathsEnabled() ? PlanFusion(block) : FusionPlan();
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
     if (terminated) {

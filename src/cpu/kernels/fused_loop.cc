@@ -9,87 +9,20 @@
 #include <new>
 
 #include "cpu/kernels/parallel.h"
+#include "cpu/kernels/vector_math.h"
 #include "stablehlo/float_format.h"
 
-// The loops are compiled for AVX-512, AVX2 and baseline x86-64; the loader
-// picks the best one the CPU has (the plugin itself is built for baseline
-// x86-64 so it runs anywhere).
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define PLUGRT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define PLUGRT_VECTOR_CLONES
-#endif
-#define PLUGRT_INLINE __attribute__((always_inline)) inline
 
 namespace plugrt::cpu::fused {
 namespace {
+
+using namespace vmath;  // NOLINT: the math the loops are written in
 
 // Elements per tile of a loop without row reductions: 4 KiB per register, so
 // a dozen live registers stay in L1.
 constexpr int64_t kTile = 1024;
 // Elements per thread below which a loop stays on one thread.
 constexpr int64_t kElementsPerThread = 1 << 15;
-
-// --- Scalar math, written so the loops below vectorize. ---------------------
-
-PLUGRT_INLINE float Exp(float x) {
-  // exp(x) = 2^n exp(r), n = round(x / ln 2), |r| <= ln(2)/2; exp(r) by its
-  // Taylor series to r^7 (error below 1e-8 relative). 2^n is applied in two
-  // halves so results near the ends of the range (inf, subnormals, 0) come
-  // out right without special cases.
-  const float clamped = std::min(std::max(x, -104.0f), 90.0f);
-  const float t = clamped * 1.44269504088896341f;
-  const int n = static_cast<int>(t + (t >= 0 ? 0.5f : -0.5f));
-  const float nf = static_cast<float>(n);
-  float r = clamped - nf * 0.693145751953125f;
-  r = r - nf * 1.428606765330187045e-06f;
-  float p = 1.0f / 5040;
-  p = p * r + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const int n1 = n / 2, n2 = n - n1;
-  const float s1 = std::bit_cast<float>((n1 + 127) << 23);
-  const float s2 = std::bit_cast<float>((n2 + 127) << 23);
-  const float result = p * s1 * s2;
-  return x != x ? x : result;
-}
-
-PLUGRT_INLINE float Tanh(float x) {
-  const float ax = std::fabs(x);
-  // Small |x|: the odd Taylor series (8 terms; error below 1e-9 for |x| < 0.4).
-  const float x2 = ax * ax;
-  float p = -929569.0f / 638512875;
-  p = p * x2 + 21844.0f / 6081075;
-  p = p * x2 - 1382.0f / 155925;
-  p = p * x2 + 62.0f / 2835;
-  p = p * x2 - 17.0f / 315;
-  p = p * x2 + 2.0f / 15;
-  p = p * x2 - 1.0f / 3;
-  const float small = ax + ax * x2 * p;
-  // Otherwise (1 - e) / (1 + e) with e = exp(-2|x|), free of cancellation there.
-  const float e = Exp(-2.0f * ax);
-  const float large = (1.0f - e) / (1.0f + e);
-  const float magnitude = ax < 0.4f ? small : large;
-  return std::copysign(magnitude, x);
-}
-
-PLUGRT_INLINE float Logistic(float x) { return 1.0f / (1.0f + Exp(-x)); }
-
-// NaN propagates; +0 is larger than -0 (as the reference kernels).
-PLUGRT_INLINE float Max(float a, float b) {
-  const float larger = a > b ? a : (b > a ? b : (std::signbit(a) ? b : a));
-  return a != a ? a : (b != b ? b : larger);
-}
-PLUGRT_INLINE float Min(float a, float b) {
-  const float smaller = a < b ? a : (b < a ? b : (std::signbit(a) ? a : b));
-  return a != a ? a : (b != b ? b : smaller);
-}
-PLUGRT_INLINE float Sign(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); }
-PLUGRT_INLINE float Truth(bool b) { return b ? 1.0f : 0.0f; }
 
 // Calls fn(functor) with the unary functor of `op`.
 template <typename Fn>
@@ -174,41 +107,6 @@ PLUGRT_VECTOR_CLONES void SelectLoop(Arg c, Arg a, Arg b, float* __restrict out,
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = pc[i * sc] != 0 ? pa[i * sa] : pb[i * sb];
   }
-}
-
-// Sums with 16 independent partial sums (vectorizes without reassociating
-// any one sum).
-PLUGRT_VECTOR_CLONES float RowSum(const float* __restrict a, int64_t n) {
-  float partial[16] = {};
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    for (int j = 0; j < 16; ++j) partial[j] += a[i + j];
-  }
-  for (int j = 0; i < n; ++i, ++j) partial[j] += a[i];
-  for (int width = 8; width >= 1; width /= 2) {
-    for (int j = 0; j < width; ++j) partial[j] += partial[j + width];
-  }
-  return partial[0];
-}
-
-template <bool kMax>
-PLUGRT_INLINE float RowExtremum(const float* __restrict a, int64_t n, float init) {
-  float partial[16];
-  for (float& p : partial) p = init;
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    for (int j = 0; j < 16; ++j) partial[j] = kMax ? Max(partial[j], a[i + j]) : Min(partial[j], a[i + j]);
-  }
-  for (int j = 0; i < n; ++i, ++j) partial[j] = kMax ? Max(partial[j], a[i]) : Min(partial[j], a[i]);
-  float result = init;
-  for (float p : partial) result = kMax ? Max(result, p) : Min(result, p);
-  return result;
-}
-PLUGRT_VECTOR_CLONES float RowMax(const float* __restrict a, int64_t n, float init) {
-  return RowExtremum<true>(a, n, init);
-}
-PLUGRT_VECTOR_CLONES float RowMin(const float* __restrict a, int64_t n, float init) {
-  return RowExtremum<false>(a, n, init);
 }
 
 float ApplyScalar(const Instr& in, float a, float b, float c) {

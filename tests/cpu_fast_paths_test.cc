@@ -1,0 +1,312 @@
+// The CPU backend's fast paths (oneDNN dot_general and convolution,
+// elementwise fusion with row reductions) must compute what the reference
+// kernels compute. Each test compiles one program twice, with the fast paths
+// and with PLUGRT_CPU_FAST_PATHS=0, runs both on the same random inputs (odd
+// shapes, so tails and partial tiles are exercised) and compares.
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu/exec/program.h"
+#include "stablehlo/float_format.h"
+#include "stablehlo/parser.h"
+
+namespace plugrt::cpu {
+namespace {
+
+StatusOr<std::shared_ptr<const Program>> CompileText(const std::string& text, bool fast) {
+  if (fast) {
+    unsetenv("PLUGRT_CPU_FAST_PATHS");
+  } else {
+    setenv("PLUGRT_CPU_FAST_PATHS", "0", 1);
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ParseModule(text, "fast_paths.mlir"));
+  auto program = Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module)));
+  unsetenv("PLUGRT_CPU_FAST_PATHS");
+  return program;
+}
+
+// Random arguments for the entry function: floats uniform in [-scale, scale],
+// booleans half true.
+std::vector<RtValue> RandomArguments(const Program& program, float scale, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-scale, scale);
+  std::vector<RtValue> args;
+  for (const shlo::Type& type : program.entry().input_types) {
+    Tensor t(type.element_type(), type.dims());
+    for (int64_t i = 0; i < t.num_elements(); ++i) {
+      switch (type.element_type()) {
+        case ElementType::kF32:
+          t.mutable_as<float>()[i] = uniform(rng);
+          break;
+        case ElementType::kBF16:
+          t.mutable_as<uint16_t>()[i] =
+              static_cast<uint16_t>(shlo::EncodeFloat(ElementType::kBF16, uniform(rng)));
+          break;
+        case ElementType::kI1:
+          t.mutable_as<uint8_t>()[i] = rng() % 2;
+          break;
+        default:
+          ADD_FAILURE() << "no random values for this element type";
+      }
+    }
+    args.push_back(RtValue::Of(std::move(t)));
+  }
+  return args;
+}
+
+double Element(const Tensor& t, int64_t i) {
+  switch (t.type()) {
+    case ElementType::kF32: return t.as<float>()[i];
+    case ElementType::kBF16:
+      return std::bit_cast<float>(static_cast<uint32_t>(t.as<uint16_t>()[i]) << 16);
+    case ElementType::kI1: return t.as<uint8_t>()[i];
+    default: return NAN;
+  }
+}
+
+// Runs `text` both ways on the same inputs; every output element must agree
+// within atol + rtol * |reference| (NaNs must match NaNs).
+// Returns what the fast run counted, so tests can check the fast path ran.
+KernelCounters ExpectFastMatchesReference(const std::string& text, double rtol, double atol,
+                                          float scale = 2.0f, uint32_t seed = 1) {
+  KernelCounters counters;
+  [&] {
+  auto fast = CompileText(text, true);
+  ASSERT_TRUE(fast.ok()) << fast.status().ToString();
+  auto reference = CompileText(text, false);
+  ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+  std::vector<RtValue> args = RandomArguments(**fast, scale, seed);
+  ExecContext c1, c2;
+  c1.counters = &counters;
+  auto got = (*fast)->Run(args, c1);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  auto want = (*reference)->Run(args, c2);
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  ASSERT_EQ(got->size(), want->size());
+  for (size_t o = 0; o < got->size(); ++o) {
+    const Tensor& g = (*got)[o].tensor;
+    const Tensor& w = (*want)[o].tensor;
+    ASSERT_EQ(g.type(), w.type()) << "output " << o;
+    ASSERT_EQ(g.dims(), w.dims()) << "output " << o;
+    int reported = 0;
+    for (int64_t i = 0; i < g.num_elements(); ++i) {
+      const double a = Element(g, i), b = Element(w, i);
+      const bool ok = (std::isnan(a) && std::isnan(b)) || a == b ||
+                      std::fabs(a - b) <= atol + rtol * std::fabs(b);
+      if (!ok && reported++ < 5) {
+        ADD_FAILURE() << "output " << o << " element " << i << ": fast " << a << ", reference "
+                      << b;
+      }
+    }
+  }
+  }();
+  return counters;
+}
+
+TEST(FastPathsTest, DotGeneralOddShapesAndLayouts) {
+  // Plain, transposed rhs, transposed lhs (a copy first), batch dims in the
+  // attention layout.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%a: tensor<37x129xf32>, %b: tensor<129x65xf32>, %bt: tensor<65x129xf32>,
+                %at: tensor<129x37xf32>, %q: tensor<2x33x3x16xf32>, %k: tensor<2x31x3x16xf32>)
+    -> (tensor<37x65xf32>, tensor<37x65xf32>, tensor<37x65xf32>, tensor<2x3x33x31xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<37x129xf32>, tensor<129x65xf32>) -> tensor<37x65xf32>
+  %1 = stablehlo.dot_general %a, %bt, contracting_dims = [1] x [1] : (tensor<37x129xf32>, tensor<65x129xf32>) -> tensor<37x65xf32>
+  %2 = stablehlo.dot_general %at, %b, contracting_dims = [0] x [0] : (tensor<129x37xf32>, tensor<129x65xf32>) -> tensor<37x65xf32>
+  %3 = stablehlo.dot_general %q, %k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<2x33x3x16xf32>, tensor<2x31x3x16xf32>) -> tensor<2x3x33x31xf32>
+  func.return %0, %1, %2, %3 : tensor<37x65xf32>, tensor<37x65xf32>, tensor<37x65xf32>, tensor<2x3x33x31xf32>
+}
+)",
+                             1e-5, 1e-4);
+  EXPECT_EQ(counters.onednn_calls, 4);
+}
+
+TEST(FastPathsTest, DotGeneralBf16InputsF32AndBf16Results) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%a: tensor<48x200xbf16>, %b: tensor<200x40xbf16>) -> (tensor<48x40xf32>, tensor<48x40xbf16>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<48x200xbf16>, tensor<200x40xbf16>) -> tensor<48x40xf32>
+  %1 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<48x200xbf16>, tensor<200x40xbf16>) -> tensor<48x40xbf16>
+  func.return %0, %1 : tensor<48x40xf32>, tensor<48x40xbf16>
+}
+)",
+                             1e-2, 1e-3);
+  EXPECT_EQ(counters.onednn_calls, 2);
+}
+
+TEST(FastPathsTest, ConvolutionLayoutsStridesDilation) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<3x13x11x8xf32>, %w: tensor<3x3x8x6xf32>, %xc: tensor<2x5x12x9xf32>,
+                %wc: tensor<7x5x3x2xf32>) -> (tensor<3x13x11x6xf32>, tensor<3x5x4x6xf32>, tensor<2x7x5x4xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x13x11x8xf32>, tensor<3x3x8x6xf32>) -> tensor<3x13x11x6xf32>
+  %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [1, 0]], rhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x13x11x8xf32>, tensor<3x3x8x6xf32>) -> tensor<3x5x4x6xf32>
+  %2 = stablehlo.convolution(%xc, %wc) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 3], pad = [[0, 0], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x12x9xf32>, tensor<7x5x3x2xf32>) -> tensor<2x7x5x4xf32>
+  func.return %0, %1, %2 : tensor<3x13x11x6xf32>, tensor<3x5x4x6xf32>, tensor<2x7x5x4xf32>
+}
+)",
+                             1e-5, 1e-4);
+  EXPECT_EQ(counters.onednn_calls, 3);
+}
+
+TEST(FastPathsTest, FusedElementwiseChainWithConstantsAndScalars) {
+  // A GELU-like chain over 5x1001 elements (partial tiles), a scalar
+  // argument broadcast into it, and an intermediate also returned.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<5x1001xf32>, %s: tensor<f32>) -> (tensor<5x1001xf32>, tensor<5x1001xf32>) {
+  %half = stablehlo.constant dense<0.5> : tensor<5x1001xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %c = stablehlo.constant dense<0.0447> : tensor<5x1001xf32>
+  %onev = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<5x1001xf32>
+  %sv = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<5x1001xf32>
+  %x3 = stablehlo.multiply %x, %x : tensor<5x1001xf32>
+  %x3b = stablehlo.multiply %x3, %x : tensor<5x1001xf32>
+  %t0 = stablehlo.multiply %c, %x3b : tensor<5x1001xf32>
+  %t1 = stablehlo.add %x, %t0 : tensor<5x1001xf32>
+  %t2 = stablehlo.multiply %t1, %sv : tensor<5x1001xf32>
+  %t3 = stablehlo.tanh %t2 : tensor<5x1001xf32>
+  %t4 = stablehlo.add %onev, %t3 : tensor<5x1001xf32>
+  %t5 = stablehlo.multiply %half, %x : tensor<5x1001xf32>
+  %t6 = stablehlo.multiply %t5, %t4 : tensor<5x1001xf32>
+  %e = stablehlo.exponential %x3 : tensor<5x1001xf32>
+  %l = stablehlo.logistic %t6 : tensor<5x1001xf32>
+  %y = stablehlo.subtract %l, %e : tensor<5x1001xf32>
+  func.return %y, %t3 : tensor<5x1001xf32>, tensor<5x1001xf32>
+}
+)",
+                             4e-6, 1e-7);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
+TEST(FastPathsTest, FusedSoftmaxLayerNormAndBroadcastsOfRowsAndColumns) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<67x129xf32>, %g: tensor<129xf32>, %b: tensor<129xf32>)
+    -> (tensor<67x129xf32>, tensor<67x129xf32>, tensor<67xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<67x129xf32>, tensor<f32>) -> tensor<67xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<67xf32>) -> tensor<67x129xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<67x129xf32>
+  %e = stablehlo.exponential %d : tensor<67x129xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<67x129xf32>, tensor<f32>) -> tensor<67xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<67xf32>) -> tensor<67x129xf32>
+  %softmax = stablehlo.divide %e, %sb : tensor<67x129xf32>
+
+  %n = stablehlo.constant dense<129.0> : tensor<67xf32>
+  %eps = stablehlo.constant dense<1.0e-5> : tensor<67xf32>
+  %sum = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<67x129xf32>, tensor<f32>) -> tensor<67xf32>
+  %mean = stablehlo.divide %sum, %n : tensor<67xf32>
+  %meanb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<67xf32>) -> tensor<67x129xf32>
+  %xc = stablehlo.subtract %x, %meanb : tensor<67x129xf32>
+  %sq = stablehlo.multiply %xc, %xc : tensor<67x129xf32>
+  %ss = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<67x129xf32>, tensor<f32>) -> tensor<67xf32>
+  %var = stablehlo.divide %ss, %n : tensor<67xf32>
+  %ve = stablehlo.add %var, %eps : tensor<67xf32>
+  %r = stablehlo.rsqrt %ve : tensor<67xf32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<67xf32>) -> tensor<67x129xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<129xf32>) -> tensor<67x129xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<129xf32>) -> tensor<67x129xf32>
+  %y0 = stablehlo.multiply %xc, %rb : tensor<67x129xf32>
+  %y1 = stablehlo.multiply %y0, %gb : tensor<67x129xf32>
+  %y = stablehlo.add %y1, %bb : tensor<67x129xf32>
+  func.return %softmax, %y, %var : tensor<67x129xf32>, tensor<67x129xf32>, tensor<67xf32>
+}
+)",
+                             2e-5, 1e-6);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
+TEST(FastPathsTest, FusedCompareSelectAndPredicateOutputs) {
+  // ReLU and its gradient mask, a predicate returned as i1, a converted
+  // predicate, bf16 inputs converted on load, max/min with NaN semantics.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<71x97xf32>, %g: tensor<71x97xf32>, %h: tensor<71x97xbf16>)
+    -> (tensor<71x97xf32>, tensor<71x97xi1>, tensor<71x97xf32>, tensor<71x97xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<71x97xf32>
+  %relu = stablehlo.maximum %x, %zero : tensor<71x97xf32>
+  %pos = stablehlo.compare GT, %x, %zero, FLOAT : (tensor<71x97xf32>, tensor<71x97xf32>) -> tensor<71x97xi1>
+  %grad = stablehlo.select %pos, %g, %zero : tensor<71x97xi1>, tensor<71x97xf32>
+  %mask = stablehlo.convert %pos : (tensor<71x97xi1>) -> tensor<71x97xf32>
+  %hf = stablehlo.convert %h : (tensor<71x97xbf16>) -> tensor<71x97xf32>
+  %m = stablehlo.minimum %relu, %hf : tensor<71x97xf32>
+  %y = stablehlo.add %m, %mask : tensor<71x97xf32>
+  func.return %grad, %pos, %y, %relu : tensor<71x97xf32>, tensor<71x97xi1>, tensor<71x97xf32>, tensor<71x97xf32>
+}
+)",
+                             0, 0);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
+TEST(FastPathsTest, FusedTranscendentalsStayWithinAFewUlpOverTheirRange) {
+  // exp, tanh and logistic over [-100, 100] (overflow to inf, underflow to
+  // subnormals and 0, the tanh series/exp switch at 0.4).
+  EXPECT_EQ(ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<64x257xf32>) -> (tensor<64x257xf32>, tensor<64x257xf32>, tensor<64x257xf32>) {
+  %e = stablehlo.exponential %x : tensor<64x257xf32>
+  %t = stablehlo.tanh %x : tensor<64x257xf32>
+  %l = stablehlo.logistic %x : tensor<64x257xf32>
+  func.return %e, %t, %l : tensor<64x257xf32>, tensor<64x257xf32>, tensor<64x257xf32>
+}
+)",
+                             4e-7, 1e-37, 100.0f)
+                .fused_loops,
+            1);
+  ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<64x257xf32>) -> (tensor<64x257xf32>, tensor<64x257xf32>) {
+  %e = stablehlo.exponential %x : tensor<64x257xf32>
+  %t = stablehlo.tanh %x : tensor<64x257xf32>
+  func.return %e, %t : tensor<64x257xf32>, tensor<64x257xf32>
+}
+)",
+                             4e-7, 1e-37, 1.0f, 7);
+}
+
+TEST(FastPathsTest, FusedReductionOfAUniformValueAndColumnSum) {
+  // A row sum of a broadcast scalar (uniform inside the loop) and a reduce
+  // over the leading dim (not fused: reference kernel) side by side.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<40x300xf32>, %s: tensor<f32>) -> (tensor<40xf32>, tensor<300xf32>, tensor<40xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %sv = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<40x300xf32>
+  %r = stablehlo.reduce(%sv init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<40x300xf32>, tensor<f32>) -> tensor<40xf32>
+  %c = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<40x300xf32>, tensor<f32>) -> tensor<300xf32>
+  %m = stablehlo.reduce(%x init: %zero) applies stablehlo.maximum across dimensions = [1] : (tensor<40x300xf32>, tensor<f32>) -> tensor<40xf32>
+  func.return %r, %c, %m : tensor<40xf32>, tensor<300xf32>, tensor<40xf32>
+}
+)",
+                             2e-5, 1e-5);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
+TEST(FastPathsTest, FastPathsCanBeSwitchedOff) {
+  // With PLUGRT_CPU_FAST_PATHS=0 a NaN-free exp goes through the reference
+  // kernel, which computes in double and rounds once: bit-exact against
+  // std::exp in double.
+  auto program = CompileText(R"(
+func.func @main(%x: tensor<64x100xf32>) -> tensor<64x100xf32> {
+  %e = stablehlo.exponential %x : tensor<64x100xf32>
+  func.return %e : tensor<64x100xf32>
+}
+)",
+                             false);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  std::vector<RtValue> args = RandomArguments(**program, 3.0f, 3);
+  ExecContext context;
+  auto out = (*program)->Run(args, context);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  const float* x = args[0].tensor.as<float>();
+  const float* y = (*out)[0].tensor.as<float>();
+  for (int i = 0; i < 6400; ++i) {
+    ASSERT_EQ(y[i], static_cast<float>(std::exp(static_cast<double>(x[i])))) << i;
+  }
+}
+
+}  // namespace
+}  // namespace plugrt::cpu
