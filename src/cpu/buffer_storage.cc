@@ -2,12 +2,14 @@
 
 #include <new>
 
+#include "cpu/kernels/host_memory.h"
+
 namespace plugrt::cpu {
 
 StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Allocate(
     size_t size, std::shared_ptr<MemoryAccounting> accounting) {
   // A zero-byte array still gets a distinct, valid address.
-  void* data = ::operator new(size == 0 ? 1 : size, std::align_val_t(kAlignment), std::nothrow);
+  void* data = AllocateHostMemory(size);
   if (data == nullptr) {
     return ResourceExhausted("cannot allocate ", size, " bytes of CPU device memory");
   }
@@ -18,6 +20,30 @@ StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Allocate(
   storage->accounting_ = std::move(accounting);
   if (storage->accounting_) storage->accounting_->RecordAllocation(static_cast<int64_t>(size));
   return storage;
+}
+
+StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Deferred(
+    size_t size, std::shared_ptr<MemoryAccounting> accounting) {
+  if (size == 0) return Allocate(size, std::move(accounting));
+  std::shared_ptr<BufferStorage> storage(new BufferStorage());
+  storage->size_ = size;
+  storage->owned_ = true;
+  storage->accounting_ = std::move(accounting);
+  if (storage->accounting_) storage->accounting_->RecordAllocation(static_cast<int64_t>(size));
+  return storage;
+}
+
+void BufferStorage::Adopt(std::shared_ptr<void> keepalive, void* data) {
+  adopted_ = std::move(keepalive);
+  data_ = data;
+}
+
+Status BufferStorage::Materialize() {
+  data_ = AllocateHostMemory(size_);
+  if (data_ == nullptr) {
+    return ResourceExhausted("cannot allocate ", size_, " bytes of CPU device memory");
+  }
+  return OkStatus();
 }
 
 std::shared_ptr<BufferStorage> BufferStorage::Alias(void* data, size_t size, bool writable,
@@ -33,7 +59,7 @@ std::shared_ptr<BufferStorage> BufferStorage::Alias(void* data, size_t size, boo
 
 BufferStorage::~BufferStorage() {
   if (owned_) {
-    ::operator delete(data_, std::align_val_t(kAlignment));
+    if (adopted_ == nullptr) FreeHostMemory(data_, size_);  // adopted bytes go with adopted_
     if (accounting_) accounting_->RecordRelease(static_cast<int64_t>(size_));
   } else if (on_release_) {
     on_release_();

@@ -28,6 +28,17 @@ class BufferStorage {
   // would update a buffer in place (donation) must copy instead.
   static std::shared_ptr<BufferStorage> Alias(void* data, size_t size, bool writable,
                                               std::function<void()> on_release);
+  // Storage whose bytes are settled later, by Adopt or Materialize, before
+  // the buffer's ready event fires (nothing reads data() before that; until
+  // then it is null). Execution outputs start so, so that a result computed
+  // into memory of its own becomes the buffer without a copy.
+  static StatusOr<std::shared_ptr<BufferStorage>> Deferred(
+      size_t size, std::shared_ptr<MemoryAccounting> accounting);
+  bool deferred() const { return data_ == nullptr && size_ != 0; }
+  // Deferred storage takes `data` (size() bytes, kept alive by `keepalive`).
+  void Adopt(std::shared_ptr<void> keepalive, void* data);
+  // Deferred storage gets bytes of its own.
+  Status Materialize();
 
   ~BufferStorage();
   BufferStorage(const BufferStorage&) = delete;
@@ -46,6 +57,7 @@ class BufferStorage {
   bool writable_ = true;
   std::shared_ptr<MemoryAccounting> accounting_;
   std::function<void()> on_release_;
+  std::shared_ptr<void> adopted_;  // holds adopted bytes
 };
 
 using StorageRef = std::shared_ptr<BufferStorage>;

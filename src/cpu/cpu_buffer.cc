@@ -176,13 +176,25 @@ StatusOr<sdk::EventRef> CpuBuffer::CopyRawToHost(void* dst, int64_t offset, int6
                        });
 }
 
+// An execution output gets its bytes when the execution ends (see
+// BufferStorage::Deferred): a pointer to them waits for that.
+Status CpuBuffer::AwaitSettled(const LiveState& live) {
+  if (!live.storage->deferred()) return OkStatus();
+  Status ready = live.ready->Await();
+  if (!ready.ok()) return ready;
+  if (live.storage->deferred()) return Internal("buffer memory was never settled");
+  return OkStatus();
+}
+
 StatusOr<uintptr_t> CpuBuffer::unsafe_pointer() {
   PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("UnsafePointer"));
+  PLUGRT_RETURN_IF_ERROR(AwaitSettled(live));
   return reinterpret_cast<uintptr_t>(live.storage->data());
 }
 
 StatusOr<void*> CpuBuffer::opaque_device_memory_pointer() {
   PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("OpaqueDeviceMemoryDataPointer"));
+  PLUGRT_RETURN_IF_ERROR(AwaitSettled(live));
   return live.storage->data();
 }
 

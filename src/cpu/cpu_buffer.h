@@ -79,6 +79,7 @@ class CpuBuffer final : public sdk::Buffer {
   };
   // The storage and ready event, or the "deleted" error naming `operation`.
   StatusOr<LiveState> Live(std::string_view operation) const;
+  Status AwaitSettled(const LiveState& live);
   // Runs `copy` once `ready` fires: inline when it already has and the copy
   // is small, otherwise on the client's worker queue. The returned event
   // carries `ready`'s error, if any, or completes after `copy`.

@@ -122,6 +122,17 @@ Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& o
   for (size_t j = 0; j < values.size(); ++j) {
     if (outputs[j].reused) continue;
     const Tensor& tensor = values[j].tensor;
+    BufferStorage& storage = *outputs[j].storage;
+    if (storage.deferred()) {
+      // A result nothing else holds, already in the device layout, becomes
+      // the buffer's bytes as it is; anything else is copied.
+      if (!outputs[j].format.packed && tensor.HasUniqueStorage() &&
+          tensor.byte_size() == storage.size()) {
+        storage.Adopt(tensor.storage(), const_cast<std::byte*>(tensor.data()));
+        continue;
+      }
+      PLUGRT_RETURN_IF_ERROR(storage.Materialize());
+    }
     if (tensor.num_elements() == 0) continue;
     CopyHostToDevice(outputs[j].format, tensor.dims(), tensor.data(),
                      DenseHostStrides(outputs[j].format, tensor.dims()), outputs[j].storage->data());
@@ -332,9 +343,10 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
       per.outputs[j].ready = sdk::Event::Create();
       if (reuse_of_output[j] >= 0) continue;  // decided at donation
       const size_t bytes = DeviceByteSize(output_formats[j], results[j].num_elements());
+      // Its bytes are settled when the result is known (StoreOutputs).
       PLUGRT_ASSIGN_OR_RETURN(
           per.outputs[j].storage,
-          BufferStorage::Allocate(bytes, devices[d]->device_memory()->accounting()));
+          BufferStorage::Deferred(bytes, devices[d]->device_memory()->accounting()));
     }
     per.complete = sdk::Event::Create();
   }

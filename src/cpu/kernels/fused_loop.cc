@@ -73,25 +73,30 @@ struct Arg {
   float v = 0;
 };
 
-PLUGRT_VECTOR_CLONES void UnaryLoop(Op op, const float* __restrict a, float* __restrict out,
-                                    int64_t n) {
-  VisitUnary(op, [&](auto f) {
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i]);
+// The lambdas take their pointers by value into __restrict locals: through
+// a by-reference capture the compiler must assume each store may change the
+// pointers themselves, and the loop stays scalar.
+PLUGRT_VECTOR_CLONES void UnaryLoop(Op op, const float* a, float* out, int64_t n) {
+  VisitUnary(op, [a, out, n](auto f) {
+    const float* __restrict pa = a;
+    float* __restrict po = out;
+    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i]);
   });
 }
 
-PLUGRT_VECTOR_CLONES void BinaryLoop(Op op, Arg a, Arg b, float* __restrict out, int64_t n) {
-  VisitBinary(op, [&](auto f) {
+PLUGRT_VECTOR_CLONES void BinaryLoop(Op op, Arg a, Arg b, float* out, int64_t n) {
+  VisitBinary(op, [a, b, out, n](auto f) {
     const float* __restrict pa = a.p;
     const float* __restrict pb = b.p;
+    float* __restrict po = out;
     if (pa != nullptr && pb != nullptr) {
-      for (int64_t i = 0; i < n; ++i) out[i] = f(pa[i], pb[i]);
+      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
     } else if (pa != nullptr) {
       const float vb = b.v;
-      for (int64_t i = 0; i < n; ++i) out[i] = f(pa[i], vb);
+      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], vb);
     } else {
       const float va = a.v;
-      for (int64_t i = 0; i < n; ++i) out[i] = f(va, pb[i]);
+      for (int64_t i = 0; i < n; ++i) po[i] = f(va, pb[i]);
     }
   });
 }

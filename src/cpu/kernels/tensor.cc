@@ -5,6 +5,8 @@
 #include <new>
 #include <utility>
 
+#include "cpu/kernels/host_memory.h"
+
 namespace plugrt::cpu {
 namespace {
 
@@ -20,9 +22,10 @@ int64_t CountElements(const std::vector<int64_t>& dims) {
 std::shared_ptr<void> Allocate(size_t bytes, bool zeroed) {
   // Never allocate zero bytes so data() is a valid pointer even when empty.
   size_t rounded = ((bytes == 0 ? 1 : bytes) + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = ::operator new(rounded, std::align_val_t(kAlignment));
+  void* p = AllocateHostMemory(rounded);
+  if (p == nullptr) throw std::bad_alloc();
   if (zeroed) std::memset(p, 0, rounded);
-  return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t(kAlignment)); });
+  return std::shared_ptr<void>(p, [rounded](void* q) { FreeHostMemory(q, rounded); });
 }
 
 }  // namespace

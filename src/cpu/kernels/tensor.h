@@ -58,6 +58,8 @@ class Tensor {
   // True when no other tensor (or device buffer) shares this storage, so a
   // kernel holding the last reference may write its result into it.
   bool HasUniqueStorage() const { return storage_ != nullptr && storage_.use_count() == 1; }
+  // What keeps the storage alive (shared with copies of this tensor).
+  const std::shared_ptr<void>& storage() const { return storage_; }
 
   // Row-major strides in elements.
   std::vector<int64_t> Strides() const;

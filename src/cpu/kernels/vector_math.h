@@ -41,16 +41,19 @@ PLUGRT_INLINE float Exp(float x) {
   p = p * r + 1.0f;
   p = p * r + 1.0f;
   const int n1 = n / 2, n2 = n - n1;
-  const float s1 = std::bit_cast<float>((n1 + 127) << 23);
-  const float s2 = std::bit_cast<float>((n2 + 127) << 23);
-  const float result = p * s1 * s2;
-  return x != x ? x : result;
+  const float s1 = std::bit_cast<float>(static_cast<uint32_t>(n1 + 127) << 23);
+  const float s2 = std::bit_cast<float>(static_cast<uint32_t>(n2 + 127) << 23);
+  // A NaN x stays NaN through the clamp and r: no test for it, which would
+  // give the compiler a branch to move the work into (and keep it scalar).
+  return p * s1 * s2;
 }
 
 PLUGRT_INLINE float Tanh(float x) {
   const float ax = std::fabs(x);
-  // Small |x|: the odd Taylor series (8 terms; error below 1e-9 for |x| < 0.4).
-  const float x2 = ax * ax;
+  // Small |x|: the odd Taylor series (8 terms; error below 1e-9 for |x| < 0.4),
+  // on |x| capped so that it stays finite where it is not used.
+  const float xs = std::min(ax, 0.4f);
+  const float x2 = xs * xs;
   float p = -929569.0f / 638512875;
   p = p * x2 + 21844.0f / 6081075;
   p = p * x2 - 1382.0f / 155925;
@@ -58,11 +61,14 @@ PLUGRT_INLINE float Tanh(float x) {
   p = p * x2 - 17.0f / 315;
   p = p * x2 + 2.0f / 15;
   p = p * x2 - 1.0f / 3;
-  const float small = ax + ax * x2 * p;
+  const float small = xs + xs * x2 * p;
   // Otherwise (1 - e) / (1 + e) with e = exp(-2|x|), free of cancellation there.
   const float e = Exp(-2.0f * ax);
   const float large = (1.0f - e) / (1.0f + e);
-  const float magnitude = ax < 0.4f ? small : large;
+  // Both are finite here (NaN aside), so an arithmetic blend picks one
+  // exactly; a ?: would let the compiler branch around the exp.
+  const float w = ax < 0.4f ? 1.0f : 0.0f;
+  const float magnitude = w * small + (1.0f - w) * large;
   return std::copysign(magnitude, x);
 }
 
