@@ -213,6 +213,50 @@ StatusOr<std::string> CpuExecutable::fingerprint() const {
   return hasher.HexDigest();
 }
 
+namespace {
+
+// Thresholds for running an execution inline: below these the hand-off to a
+// worker thread would cost more than the work.
+constexpr double kInlineMaxBytes = 64 * 1024;
+constexpr double kInlineMaxFlops = 100000;
+
+bool MayWaitOnHost(const shlo::Block& block) {
+  for (const auto& op : block.operations) {
+    switch (op->code) {
+      case shlo::OpCode::kSend: case shlo::OpCode::kRecv: case shlo::OpCode::kInfeed:
+      case shlo::OpCode::kOutfeed: case shlo::OpCode::kCustomCall: case shlo::OpCode::kWhile:
+        return true;
+      default:
+        break;
+    }
+    for (const auto& region : op->regions) {
+      for (const auto& b : region->blocks) {
+        if (MayWaitOnHost(*b)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool CpuExecutable::RunsInline() const {
+  std::call_once(runs_inline_once_, [this] {
+    StatusOr<shlo::CostEstimate> cost = shlo::EstimateCost(module());
+    if (!cost.ok() || cost->bytes_accessed > kInlineMaxBytes || cost->flops > kInlineMaxFlops) {
+      return;
+    }
+    for (const auto& function : module().functions) {
+      if (function->body != nullptr && !function->body->blocks.empty() &&
+          MayWaitOnHost(function->body->front())) {
+        return;
+      }
+    }
+    runs_inline_ = true;
+  });
+  return runs_inline_;
+}
+
 StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
   PLUGRT_ASSIGN_OR_RETURN(shlo::CostEstimate cost, shlo::EstimateCost(module()));
   sdk::Attributes attributes;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,10 @@ class CpuExecutable final : public sdk::Executable {
   // ContentHash of the serialized module and the encoded compile options.
   StatusOr<std::string> fingerprint() const override;
   StatusOr<sdk::Attributes> cost_analysis() const override;
+  // Whether one execution is small enough to run on the calling thread
+  // (estimated work of a few microseconds) and has no host transfers or
+  // custom calls that could wait on the caller.
+  bool RunsInline() const;
   StatusOr<CompiledMemoryStats> compiled_memory_stats() const override;
   StatusOr<std::string> serialized_compile_options() const override;
 
@@ -79,6 +84,8 @@ class CpuExecutable final : public sdk::Executable {
   std::shared_ptr<const Program> program_;
   std::string module_bytes_;   // shlo::SerializeModule(module())
   std::string options_bytes_;  // EncodeCompileOptions(compile_options_)
+  mutable std::once_flag runs_inline_once_;
+  mutable bool runs_inline_ = false;
 };
 
 class CpuLoadedExecutable final : public sdk::LoadedExecutable {

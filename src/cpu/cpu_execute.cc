@@ -222,6 +222,13 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
   for (sdk::EventRef& event : events) event->Set(status);
 }
 
+bool ArgumentsReady(const Launch::PerDevice& per) {
+  for (const Launch::Argument& argument : per.arguments) {
+    if (!argument.ready->IsReady()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
@@ -408,6 +415,14 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     result.device_complete_events.push_back(per.complete);
     device_indices.push_back(static_cast<size_t>(devices[d]->local_hardware_id()));
     tasks.push_back([launch, d] { RunOnDevice(launch, d); });
+  }
+  // A small single-device execution whose inputs are ready runs right here
+  // when its device is idle: the hand-off to the worker thread would cost
+  // more than the program.
+  if (devices.size() == 1 && options.send_callbacks.empty() && options.recv_callbacks.empty() &&
+      executable_->RunsInline() && ArgumentsReady(launch->devices[0]) &&
+      client_->device_queues().TryRunInline(device_indices[0], tasks[0])) {
+    return result;
   }
   client_->device_queues().ScheduleTogether(device_indices, std::move(tasks));
   return result;

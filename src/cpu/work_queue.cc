@@ -3,7 +3,7 @@
 namespace plugrt::cpu {
 
 namespace {
-void RunGuarded(std::function<void()>& task) {
+void RunGuarded(const std::function<void()>& task) {
   try {
     task();
   } catch (...) {
@@ -49,17 +49,50 @@ void WorkQueue::Schedule(std::function<void()> task) {
   RunGuarded(task);
 }
 
+bool WorkQueue::TryRunInline(const std::function<void()>& task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Only a single-threaded queue keeps order this way.
+    if (stopped_ || stopping_ || running_ > 0 || !tasks_.empty() || threads_.size() != 1) {
+      return false;
+    }
+    ++running_;
+  }
+  RunGuarded(task);
+  bool queued;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --running_;
+    queued = !tasks_.empty() || stopping_;
+  }
+  // Tasks queued meanwhile wait for running_ to drop; wake the worker only
+  // then (an idle worker woken for nothing costs a futex round trip).
+  if (queued) cv_.notify_all();
+  return true;
+}
+
 void WorkQueue::WorkerLoop() {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      // With one worker, a task run inline must finish before the next
+      // queued one starts (queue order is device order).
+      cv_.wait(lock, [this] {
+        return (stopping_ && running_ == 0) ||
+               (!tasks_.empty() && (threads_.size() > 1 || running_ == 0));
+      });
       if (tasks_.empty()) return;  // stopping, and nothing left to drain
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      ++running_;
     }
     RunGuarded(task);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --running_;
+    }
+    cv_.notify_all();
   }
 }
 
@@ -87,6 +120,19 @@ void DeviceQueues::ScheduleTogether(const std::vector<size_t>& devices,
   std::vector<std::thread> threads;
   for (auto& task : tasks) threads.emplace_back([&task] { RunGuarded(task); });
   for (std::thread& thread : threads) thread.join();
+}
+
+bool DeviceQueues::TryRunInline(size_t device, const std::function<void()>& task) {
+  WorkQueue* queue = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shut_down_) return false;
+    if (device >= queues_.size()) queues_.resize(device + 1);
+    if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1);
+    queue = queues_[device].get();
+  }
+  // Queues live until Shutdown, which does not run while an Execute does.
+  return queue->TryRunInline(task);
 }
 
 void DeviceQueues::Shutdown() {

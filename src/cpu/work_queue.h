@@ -27,6 +27,11 @@ class WorkQueue {
   // dropped, so that no exception escapes a worker. Once the workers have
   // exited, Schedule runs the task on the calling thread.
   void Schedule(std::function<void()> task);
+  // Runs `task` on the calling thread now if the queue is idle (nothing
+  // queued or running), as if it had been queued and run at once; else
+  // returns false without running it. Small executions use this to skip the
+  // hand-off to a worker thread.
+  bool TryRunInline(const std::function<void()>& task);
 
  private:
   void WorkerLoop();
@@ -34,6 +39,7 @@ class WorkQueue {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
+  int running_ = 0;  // tasks being run, by workers or inline
   bool stopping_ = false;
   bool stopped_ = false;
   std::vector<std::thread> threads_;
@@ -54,6 +60,8 @@ class DeviceQueues {
   // device in the same order, so their collectives cannot cross.
   void ScheduleTogether(const std::vector<size_t>& devices,
                         std::vector<std::function<void()>> tasks);
+  // WorkQueue::TryRunInline on `device`'s queue.
+  bool TryRunInline(size_t device, const std::function<void()>& task);
   // Lets every queued task finish and joins the threads; later calls to
   // ScheduleTogether run their tasks on the calling thread. Must not run on
   // one of the queues' own threads.

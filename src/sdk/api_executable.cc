@@ -319,7 +319,9 @@ StatusOr<std::vector<std::vector<Buffer*>>> ReadArgumentLists(
   std::vector<std::vector<Buffer*>> lists(a.num_devices);
   for (size_t i = 0; i < a.num_devices; ++i) {
     PJRT_Buffer* const* list = a.argument_lists[i];
-    PLUGRT_RETURN_IF_ERROR(call.Array(list, a.num_args, StrCat("argument_lists[", i, "]").c_str()));
+    if (list == nullptr && a.num_args > 0) {  // the message is built only on failure
+      return call.Invalid("argument_lists[", i, "] is null but its size is ", a.num_args);
+    }
     for (size_t j = 0; j < a.num_args; ++j) {
       PJRT_Buffer* buffer = list[j];
       if (buffer == nullptr) return call.Invalid("argument_lists[", i, "][", j, "] is null");
