@@ -49,6 +49,7 @@ struct FastConvolution::Impl {
     dnnl::convolution_forward conv;
     dnnl::reorder weights_reorder;
     memory::desc weights;
+    memory::desc conv_scratchpad, reorder_scratchpad;
   };
 
   StatusOr<const Primitives*> Get(int team) const {
@@ -61,10 +62,11 @@ struct FastConvolution::Impl {
       dnnl::convolution_forward::desc desc(
           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
           weights_any, dst, strides, dilates, padding_l, padding_r);
-      dnnl::convolution_forward::primitive_desc pd(desc, onednn::Engine());
+      dnnl::convolution_forward::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
       dnnl::reorder::primitive_desc rpd(onednn::Engine(), weights_user, onednn::Engine(),
-                                        pd.weights_desc());
-      Primitives p{dnnl::convolution_forward(pd), dnnl::reorder(rpd), pd.weights_desc()};
+                                        pd.weights_desc(), onednn::Attributes());
+      Primitives p{dnnl::convolution_forward(pd), dnnl::reorder(rpd), pd.weights_desc(),
+                   pd.scratchpad_desc(), rpd.scratchpad_desc()};
       return &primitives.emplace(team, std::move(p)).first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN convolution: ", e.what());
@@ -146,23 +148,28 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs) cons
   const int team = std::min(p.threads, KernelThreads());
   onednn::UseThreads(team);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Primitives* prims, p.Get(team));
-  memory weights;
-  try {
-    weights = memory(prims->weights, onednn::Engine());
-  } catch (const dnnl::error& e) {
-    return Internal("oneDNN convolution weights: ", e.what());
-  }
-  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
-      prims->weights_reorder,
-      {{DNNL_ARG_FROM, onednn::Wrap(p.weights_user, rhs)}, {DNNL_ARG_TO, weights}},
-      "weights reorder"));
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
-  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
-      prims->conv,
-      {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
-       {DNNL_ARG_WEIGHTS, weights},
-       {DNNL_ARG_DST, memory(p.dst, onednn::Engine(), result.MutableData())}},
-      "convolution"));
+  try {
+    // The reordered weights live in a scratch block too.
+    const onednn::Scratchpad weights(prims->weights);
+    const onednn::Scratchpad reorder_scratch(prims->reorder_scratchpad);
+    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+        prims->weights_reorder,
+        {{DNNL_ARG_FROM, onednn::Wrap(p.weights_user, rhs)},
+         {DNNL_ARG_TO, weights.memory()},
+         {DNNL_ARG_SCRATCHPAD, reorder_scratch.memory()}},
+        "weights reorder"));
+    const onednn::Scratchpad conv_scratch(prims->conv_scratchpad);
+    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+        prims->conv,
+        {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
+         {DNNL_ARG_WEIGHTS, weights.memory()},
+         {DNNL_ARG_DST, memory(p.dst, onednn::Engine(), result.MutableData())},
+         {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}},
+        "convolution"));
+  } catch (const dnnl::error& e) {
+    return Internal("oneDNN convolution: ", e.what());
+  }
   return result;
 }
 

@@ -114,22 +114,27 @@ struct FastDot::Impl {
 
   // The primitive for this thread count (oneDNN plans its work split for the
   // team size it is created under).
-  StatusOr<const dnnl::matmul*> Primitive(int team) const {
+  struct Prepared {
+    dnnl::matmul matmul;
+    memory::desc scratchpad;
+  };
+  StatusOr<const Prepared*> Primitive(int team) const {
     std::lock_guard<std::mutex> lock(mu);
     auto it = primitives.find(team);
     if (it != primitives.end()) return &it->second;
     try {
       const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
       const dnnl::matmul::desc desc(Desc(lhs, in_type), Desc(rhs, in_type), dst);
-      const dnnl::matmul::primitive_desc pd(desc, onednn::Engine());
-      return &primitives.emplace(team, dnnl::matmul(pd)).first->second;
+      const dnnl::matmul::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
+      return &primitives.emplace(team, Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
+                  .first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN matmul: ", e.what());
     }
   }
 
   mutable std::mutex mu;
-  mutable std::map<int, dnnl::matmul> primitives;
+  mutable std::map<int, Prepared> primitives;
 };
 
 FastDot::FastDot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -215,15 +220,21 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const 
   }
   const int team = std::min(p.threads, KernelThreads());
   onednn::UseThreads(team);
-  PLUGRT_ASSIGN_OR_RETURN(const dnnl::matmul* primitive, p.Primitive(team));
+  PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team));
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
-  PLUGRT_RETURN_IF_ERROR(onednn::Execute(
-      *primitive,
-      {{DNNL_ARG_SRC, onednn::Wrap(p.Desc(p.lhs, p.in_type), lhs)},
-       {DNNL_ARG_WEIGHTS, onednn::Wrap(p.Desc(p.rhs, p.in_type), rhs)},
-       {DNNL_ARG_DST, memory(dst, onednn::Engine(), result.MutableData())}},
-      "matmul"));
+  try {
+    const onednn::Scratchpad scratchpad(prepared->scratchpad);
+    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+        prepared->matmul,
+        {{DNNL_ARG_SRC, onednn::Wrap(p.Desc(p.lhs, p.in_type), lhs)},
+         {DNNL_ARG_WEIGHTS, onednn::Wrap(p.Desc(p.rhs, p.in_type), rhs)},
+         {DNNL_ARG_DST, memory(dst, onednn::Engine(), result.MutableData())},
+         {DNNL_ARG_SCRATCHPAD, scratchpad.memory()}},
+        "matmul"));
+  } catch (const dnnl::error& e) {
+    return Internal("oneDNN matmul: ", e.what());
+  }
   return result;
 }
 

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "cpu/kernels/host_memory.h"
+
 namespace plugrt::cpu::onednn {
 
 const dnnl::engine& Engine() {
@@ -19,6 +21,19 @@ std::optional<dnnl::memory::data_type> DataType(ElementType type) {
       return std::nullopt;
   }
 }
+
+dnnl::primitive_attr Attributes() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+Scratchpad::Scratchpad(const dnnl::memory::desc& desc) : bytes_(desc.get_size()) {
+  block_ = bytes_ > 0 ? AllocateHostMemory(bytes_) : nullptr;
+  memory_ = dnnl::memory(desc, Engine(), block_);
+}
+
+Scratchpad::~Scratchpad() { FreeHostMemory(block_, bytes_); }
 
 void UseThreads(int threads) {
   if (omp_get_max_threads() != threads) omp_set_num_threads(threads);

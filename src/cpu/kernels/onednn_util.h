@@ -26,6 +26,26 @@ void UseThreads(int threads);
 Status Execute(const dnnl::primitive& primitive,
                const std::unordered_map<int, dnnl::memory>& args, const char* what);
 
+// Primitive attributes plugrt creates every primitive with: the scratchpad
+// is the caller's (Scratchpad below), so oneDNN's per-call temporary memory
+// comes from plugrt's block cache instead of fresh pages every run.
+dnnl::primitive_attr Attributes();
+
+// Temporary memory of `desc`'s size for one primitive call.
+class Scratchpad {
+ public:
+  explicit Scratchpad(const dnnl::memory::desc& desc);
+  ~Scratchpad();
+  Scratchpad(const Scratchpad&) = delete;
+  Scratchpad& operator=(const Scratchpad&) = delete;
+  const dnnl::memory& memory() const { return memory_; }
+
+ private:
+  size_t bytes_ = 0;
+  void* block_ = nullptr;
+  dnnl::memory memory_;
+};
+
 // A memory object over tensor storage oneDNN only reads.
 inline dnnl::memory Wrap(const dnnl::memory::desc& desc, const Tensor& t) {
   return dnnl::memory(desc, Engine(), const_cast<std::byte*>(t.data()));
