@@ -10,39 +10,37 @@
 namespace plugrt::cpu {
 namespace vmath {
 
-// Sums with 16 independent partial sums (vectorizes without reassociating
-// any one sum).
-PLUGRT_VECTOR_CLONES float RowSum(const float* a, int64_t n) {
-  float partial[16] = {};
+// Row reductions keep 64 partial results, one per lane of four vectors: the
+// j loops below vectorize as plain loops (kept from full unrolling, which
+// would hand them to the weaker straight-line vectorizer), and no single sum
+// is reassociated.
+constexpr int kLanes = 64;
+
+template <typename Step>
+PLUGRT_INLINE float ReduceRow(const float* a, int64_t n, float init, Step step) {
+  float partial[kLanes];
+  for (int j = 0; j < kLanes; ++j) partial[j] = init;
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    for (int j = 0; j < 16; ++j) partial[j] += a[i + j];
+  for (; i + kLanes <= n; i += kLanes) {
+#pragma GCC unroll 1
+    for (int j = 0; j < kLanes; ++j) partial[j] = step(partial[j], a[i + j]);
   }
-  for (int j = 0; i < n; ++i, ++j) partial[j] += a[i];
-  for (int width = 8; width >= 1; width /= 2) {
-    for (int j = 0; j < width; ++j) partial[j] += partial[j + width];
+  for (int j = 0; i < n; ++i, ++j) partial[j] = step(partial[j], a[i]);
+  // Pairwise across the lanes.
+  for (int width = kLanes / 2; width >= 1; width /= 2) {
+    for (int j = 0; j < width; ++j) partial[j] = step(partial[j], partial[j + width]);
   }
   return partial[0];
 }
 
-template <bool kMax>
-PLUGRT_INLINE float RowExtremum(const float* __restrict a, int64_t n, float init) {
-  float partial[16];
-  for (float& p : partial) p = init;
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    for (int j = 0; j < 16; ++j) partial[j] = kMax ? Max(partial[j], a[i + j]) : Min(partial[j], a[i + j]);
-  }
-  for (int j = 0; i < n; ++i, ++j) partial[j] = kMax ? Max(partial[j], a[i]) : Min(partial[j], a[i]);
-  float result = init;
-  for (float p : partial) result = kMax ? Max(result, p) : Min(result, p);
-  return result;
+PLUGRT_VECTOR_CLONES float RowSum(const float* a, int64_t n) {
+  return ReduceRow(a, n, 0.0f, [](float acc, float x) { return acc + x; });
 }
 PLUGRT_VECTOR_CLONES float RowMax(const float* a, int64_t n, float init) {
-  return RowExtremum<true>(a, n, init);
+  return ReduceRow(a, n, init, [](float acc, float x) { return MaxStep(acc, x); });
 }
 PLUGRT_VECTOR_CLONES float RowMin(const float* a, int64_t n, float init) {
-  return RowExtremum<false>(a, n, init);
+  return ReduceRow(a, n, init, [](float acc, float x) { return MinStep(acc, x); });
 }
 
 }  // namespace vmath
@@ -65,10 +63,10 @@ PLUGRT_VECTOR_CLONES void CombineRow(ReduceKind kind, float* __restrict acc,
       for (int64_t i = 0; i < n; ++i) acc[i] += row[i];
       break;
     case ReduceKind::kMaximum:
-      for (int64_t i = 0; i < n; ++i) acc[i] = Max(acc[i], row[i]);
+      for (int64_t i = 0; i < n; ++i) acc[i] = MaxStep(acc[i], row[i]);
       break;
     default:
-      for (int64_t i = 0; i < n; ++i) acc[i] = Min(acc[i], row[i]);
+      for (int64_t i = 0; i < n; ++i) acc[i] = MinStep(acc[i], row[i]);
       break;
   }
 }

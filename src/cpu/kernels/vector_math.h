@@ -83,6 +83,12 @@ PLUGRT_INLINE float Min(float a, float b) {
   const float smaller = a < b ? a : (b < a ? b : (std::signbit(a) ? a : b));
   return a != a ? a : (b != b ? b : smaller);
 }
+// The step of a max/min reduction: NaN propagates (once the accumulator is
+// NaN it stays so), ties keep the accumulator. Cheaper than Max/Min, which
+// also order -0 below +0; a reduction may return -0 where +0 is equal.
+PLUGRT_INLINE float MaxStep(float acc, float x) { return (x > acc || x != x) ? x : acc; }
+PLUGRT_INLINE float MinStep(float acc, float x) { return (x < acc || x != x) ? x : acc; }
+
 PLUGRT_INLINE float Sign(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); }
 PLUGRT_INLINE float Truth(bool b) { return b ? 1.0f : 0.0f; }
 
