@@ -310,3 +310,43 @@ func.func @main(%x: tensor<64x100xf32>) -> tensor<64x100xf32> {
 
 }  // namespace
 }  // namespace plugrt::cpu
+
+namespace plugrt::cpu {
+namespace {
+
+TEST(CompileTimeSimplificationTest, DeadOpsDoNotRunAndConstantChainsFold) {
+  // The dot_general's result is never used: dead-code elimination drops it
+  // (no oneDNN call). The iota/convert/multiply/add chain over constants is
+  // evaluated at compile time; its values must still be right.
+  auto program = CompileText(R"(
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<8xf32>, tensor<64x64xf32>) {
+  %unused = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %i = stablehlo.iota dim = 0 : tensor<8xi32>
+  %f = stablehlo.convert %i : (tensor<8xi32>) -> tensor<8xf32>
+  %two = stablehlo.constant dense<2.0> : tensor<8xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<8xf32>
+  %m = stablehlo.multiply %f, %two : tensor<8xf32>
+  %y = stablehlo.add %m, %one : tensor<8xf32>
+  %s = stablehlo.add %a, %b : tensor<64x64xf32>
+  func.return %y, %s : tensor<8xf32>, tensor<64x64xf32>
+}
+)",
+                             true);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  std::vector<RtValue> args = RandomArguments(**program, 1.0f, 5);
+  KernelCounters counters;
+  ExecContext context;
+  context.counters = &counters;
+  auto out = (*program)->Run(args, context);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(counters.onednn_calls, 0);
+  const float* y = (*out)[0].tensor.as<float>();
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(y[i], 2.0f * i + 1.0f) << i;
+  const float* s = (*out)[1].tensor.as<float>();
+  for (int i = 0; i < 64 * 64; ++i) {
+    ASSERT_EQ(s[i], args[0].tensor.as<float>()[i] + args[1].tensor.as<float>()[i]);
+  }
+}
+
+}  // namespace
+}  // namespace plugrt::cpu

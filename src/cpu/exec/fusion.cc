@@ -180,10 +180,13 @@ struct Group {
 
 class Planner {
  public:
-  explicit Planner(const shlo::Block& block) : block_(block) {}
+  Planner(const shlo::Block& block, const std::unordered_set<const Operation*>& dead)
+      : block_(block), dead_(dead) {}
 
   FusionPlan Plan() {
-    for (const auto& op_ptr : block_.operations) Visit(*op_ptr);
+    for (const auto& op_ptr : block_.operations) {
+      if (dead_.count(op_ptr.get()) == 0) Visit(*op_ptr);
+    }
     return Build();
   }
 
@@ -416,6 +419,7 @@ class Planner {
         [&](const shlo::Block& block, const Operation* top) {
           for (const auto& op_ptr : block.operations) {
             const Operation* owner = top != nullptr ? top : op_ptr.get();
+            if (dead_.count(owner) > 0) continue;
             auto it = member_group.find(owner);
             const int reader_group = it == member_group.end() || top != nullptr ? -1 : it->second;
             for (const Value* v : op_ptr->operands) {
@@ -514,6 +518,7 @@ class Planner {
   }
 
   const shlo::Block& block_;
+  const std::unordered_set<const Operation*>& dead_;
   std::vector<Group> groups_;
   std::unordered_map<const Value*, int> producer_group_;
 };
@@ -547,7 +552,10 @@ class FusedOp final : public CompiledOp {
 
 }  // namespace
 
-FusionPlan PlanFusion(const shlo::Block& block) { return Planner(block).Plan(); }
+FusionPlan PlanFusion(const shlo::Block& block,
+                      const std::unordered_set<const shlo::Operation*>& dead) {
+  return Planner(block, dead).Plan();
+}
 
 std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group) {
   return std::make_unique<FusedOp>(group);

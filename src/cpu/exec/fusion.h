@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cpu/exec/compiled_op.h"
@@ -36,7 +37,9 @@ struct FusionPlan {
   std::unordered_map<const shlo::Operation*, int> group_of;  // member -> group
 };
 
-FusionPlan PlanFusion(const shlo::Block& block);
+// Ops in `dead` (dropped by dead-code elimination) are left out.
+FusionPlan PlanFusion(const shlo::Block& block,
+                      const std::unordered_set<const shlo::Operation*>& dead = {});
 
 // The op that runs a group: operands are the group's inputs, results its
 // outputs.

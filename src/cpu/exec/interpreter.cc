@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cpu/exec/fusion.h"
+#include "cpu/exec/simplify.h"
 #include "cpu/kernels/fast_paths.h"
 
 namespace plugrt::cpu {
@@ -108,6 +109,42 @@ class RegionImpl final : public CompiledRegion {
 
 bool IsTerminator(OpCode code) { return code == OpCode::kReturn || code == OpCode::kFuncReturn; }
 
+// A step that hands out values computed at compile time.
+class ConstantValuesOp final : public CompiledOp {
+ public:
+  explicit ConstantValuesOp(std::vector<RtValue> values) : values_(std::move(values)) {}
+  StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>&,
+                                         ExecContext&) const override {
+    return values_;
+  }
+
+ private:
+  std::vector<RtValue> values_;
+};
+
+// Constants are recorded in `constants`; a foldable op whose operands are
+// all there runs now and becomes a ConstantValuesOp (its results recorded
+// too). Anything else, or an op that fails now (it will fail the same way
+// at run time), comes back as an error and is compiled as it is.
+StatusOr<std::unique_ptr<CompiledOp>> Fold(
+    const shlo::Operation& op, const CompiledOp& compiled,
+    std::unordered_map<const shlo::Value*, RtValue>& constants) {
+  const bool constant = op.code == OpCode::kConstant;
+  if (!constant && !IsFoldable(op)) return Unimplemented("not foldable");
+  std::vector<RtValue> operands;
+  for (const shlo::Value* v : op.operands) {
+    auto it = constants.find(v);
+    if (it == constants.end()) return Unimplemented("operand not constant");
+    operands.push_back(it->second);
+  }
+  ExecContext context;
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> values, compiled.Execute(operands, context));
+  if (values.size() != op.results.size()) return Internal("result count");
+  for (size_t i = 0; i < values.size(); ++i) constants[op.result(i)] = values[i];
+  if (constant) return Unimplemented("already a constant");
+  return std::unique_ptr<CompiledOp>(std::make_unique<ConstantValuesOp>(std::move(values)));
+}
+
 }  // namespace
 
 StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileRegion(
@@ -169,13 +206,18 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   std::vector<ValueRef> returns;
   std::vector<int> last_use;  // per slot: index of the last step reading it
   bool terminated = false;
-  // Elementwise groups run as one fused step at their last member.
-  const FusionPlan fusion = FastPathsEnabled() ? PlanFusion(block) : FusionPlan();
+  // Pure ops nothing live reads are dropped; elementwise groups run as one
+  // fused step at their last member; small pure ops over constants are
+  // evaluated here, once.
+  const std::unordered_set<const shlo::Operation*> dead = DeadOps(block);
+  const FusionPlan fusion = FastPathsEnabled() ? PlanFusion(block, dead) : FusionPlan();
+  std::unordered_map<const shlo::Value*, RtValue> constants;
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
     if (terminated) {
       return OpError(op, StatusCode::kInvalidArgument, "operation after the block's terminator");
     }
+    if (dead.count(&op) > 0) continue;
     const FusionGroup* group = nullptr;
     if (auto it = fusion.group_of.find(&op); it != fusion.group_of.end()) {
       group = &fusion.groups[it->second];
@@ -199,6 +241,10 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
         group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group))
                          : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
+    if (group == nullptr) {
+      StatusOr<std::unique_ptr<CompiledOp>> folded = Fold(op, **compiled, constants);
+      if (folded.ok()) *compiled = std::move(*folded);
+    }
 
     Step step;
     step.ir = &op;

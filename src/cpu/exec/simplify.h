@@ -1,0 +1,34 @@
+// plugrt CPU executor: compile-time simplification of a block.
+//
+// Dead-code elimination drops pure ops whose results nothing live reads;
+// constant folding (done by the interpreter as it compiles, with the ops' own
+// kernels) evaluates small pure ops whose operands are all constants once,
+// at compile time, instead of on every run.
+#ifndef PLUGRT_CPU_EXEC_SIMPLIFY_H_
+#define PLUGRT_CPU_EXEC_SIMPLIFY_H_
+
+#include <unordered_set>
+
+#include "stablehlo/ir.h"
+
+namespace plugrt::cpu {
+
+// Results are bigger than this (elements, all results together): not folded,
+// so that folding never trades a cheap op for a large constant in memory.
+inline constexpr int64_t kMaxFoldedElements = 4096;
+
+// An op whose only effect is its results, and whose results depend only on
+// its operands (no host transfers, collectives, control flow, calls, random
+// numbers, replica or partition ids, custom calls or checks).
+bool IsPureOp(const shlo::Operation& op);
+
+// Pure, not a constant itself, with tensor results of at most
+// kMaxFoldedElements in all.
+bool IsFoldable(const shlo::Operation& op);
+
+// The ops of `block` dead-code elimination drops.
+std::unordered_set<const shlo::Operation*> DeadOps(const shlo::Block& block);
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_EXEC_SIMPLIFY_H_
