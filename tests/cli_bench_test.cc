@@ -1,0 +1,415 @@
+// `plugrt bench` as a user runs it, on a tiny bench folder of its own: the
+// JSON rows and fields for each kind of workload, consistent figures, and
+// the errors for unknown names and malformed programs. No timing
+// thresholds: only that times are positive and figures agree.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "testutil/run_command.h"
+
+namespace plugrt::testing {
+namespace {
+
+// --- a small JSON reader, enough for the bench command's output ------------
+
+struct Json {
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+  Type type = Type::kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<Json> array;
+  std::map<std::string, Json> object;
+
+  bool Has(const std::string& key) const { return object.count(key) != 0; }
+  const Json& operator[](const std::string& key) const {
+    static const Json kMissing;
+    auto it = object.find(key);
+    return it == object.end() ? kMissing : it->second;
+  }
+  bool IsNull() const { return type == Type::kNull; }
+  bool IsNumber() const { return type == Type::kNumber; }
+};
+
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& text) : text_(text) {}
+
+  // The one value of the text (whitespace around it allowed); false on any
+  // syntax error.
+  bool Read(Json& value) {
+    if (!Value(value)) return false;
+    Space();
+    return pos_ == text_.size();
+  }
+
+ private:
+  void Space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Literal(const char* word) {
+    const std::string w(word);
+    if (text_.compare(pos_, w.size(), w) != 0) return false;
+    pos_ += w.size();
+    return true;
+  }
+  bool String(std::string& out) {
+    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
+    ++pos_;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      char c = text_[pos_++];
+      if (c == '\\') {
+        if (pos_ >= text_.size()) return false;
+        char e = text_[pos_++];
+        if (e == 'n') {
+          out += '\n';
+        } else if (e == 't') {
+          out += '\t';
+        } else if (e == 'u') {
+          if (pos_ + 4 > text_.size()) return false;
+          out += static_cast<char>(std::stoi(text_.substr(pos_, 4), nullptr, 16));
+          pos_ += 4;
+        } else {
+          out += e;
+        }
+      } else {
+        out += c;
+      }
+    }
+    if (pos_ >= text_.size()) return false;
+    ++pos_;
+    return true;
+  }
+  bool Value(Json& value) {
+    Space();
+    if (pos_ >= text_.size()) return false;
+    const char c = text_[pos_];
+    if (c == '{') {
+      value.type = Json::Type::kObject;
+      ++pos_;
+      Space();
+      if (pos_ < text_.size() && text_[pos_] == '}') return ++pos_, true;
+      while (true) {
+        Space();
+        std::string key;
+        if (!String(key)) return false;
+        Space();
+        if (pos_ >= text_.size() || text_[pos_++] != ':') return false;
+        if (!Value(value.object[key])) return false;
+        Space();
+        if (pos_ < text_.size() && text_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        return pos_ < text_.size() && text_[pos_++] == '}';
+      }
+    }
+    if (c == '[') {
+      value.type = Json::Type::kArray;
+      ++pos_;
+      Space();
+      if (pos_ < text_.size() && text_[pos_] == ']') return ++pos_, true;
+      while (true) {
+        value.array.emplace_back();
+        if (!Value(value.array.back())) return false;
+        Space();
+        if (pos_ < text_.size() && text_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        return pos_ < text_.size() && text_[pos_++] == ']';
+      }
+    }
+    if (c == '"') {
+      value.type = Json::Type::kString;
+      return String(value.string);
+    }
+    if (Literal("null")) return true;
+    if (Literal("true")) {
+      value.type = Json::Type::kBool;
+      value.boolean = true;
+      return true;
+    }
+    if (Literal("false")) {
+      value.type = Json::Type::kBool;
+      return true;
+    }
+    const char* start = text_.c_str() + pos_;
+    char* end = nullptr;
+    value.number = std::strtod(start, &end);
+    if (end == start) return false;
+    value.type = Json::Type::kNumber;
+    pos_ += static_cast<size_t>(end - start);
+    return true;
+  }
+
+  const std::string& text_;
+  size_t pos_ = 0;
+};
+
+// --- the bench folder --------------------------------------------------------
+
+// 4x4 f32 add: 192 bytes of arguments and outputs per execute.
+constexpr const char* kAddProgram =
+    R"mlir(// plugrt-bench: kind=execute metric=bytes ceiling=bandwidth
+// Adds two 4x4 f32 matrices.
+func.func public @main(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.add %a, %b : tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+)mlir";
+
+constexpr const char* kDispatchProgram =
+    R"mlir(// plugrt-bench: kind=dispatch iterations=10
+// One scalar add, executed 10 times per timed loop.
+func.func public @main(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
+)mlir";
+
+constexpr const char* kCompileProgram =
+    R"mlir(// plugrt-bench: kind=compile
+// A short elementwise chain, only compiled.
+func.func public @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = stablehlo.multiply %x, %x : tensor<1024xf32>
+  %1 = stablehlo.add %0, %x : tensor<1024xf32>
+  %2 = stablehlo.tanh %1 : tensor<1024xf32>
+  return %2 : tensor<1024xf32>
+}
+)mlir";
+
+// Arguments of several element types, with attributes, inside a module: the
+// runner reads them from the signature and makes inputs for each. Bytes:
+// arguments 2*3*2 (bf16) + 4 (i32) + 3 (i1), outputs 2*3*4 + 4 = 47.
+constexpr const char* kMixedArgumentsProgram =
+    R"mlir(// plugrt-bench: kind=execute
+// Converts a bf16 matrix to f32 and passes an integer through.
+module @mixed attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%x: tensor<2x3xbf16> {jax.arg_info = "x, (y)", mhlo.sharding = "{replicated}"},
+                         %n: tensor<i32>, %flags: tensor<3xi1> loc("flags")) -> (tensor<2x3xf32>, tensor<i32>) {
+    %0 = stablehlo.convert %x : (tensor<2x3xbf16>) -> tensor<2x3xf32>
+    return %0, %n : tensor<2x3xf32>, tensor<i32>
+  }
+}
+)mlir";
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+std::filesystem::path BenchDir(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("cli_bench_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::filesystem::path TinySuite(const std::string& name) {
+  std::filesystem::path dir = BenchDir(name);
+  WriteText(dir / "add_4x4.mlir", kAddProgram);
+  WriteText(dir / "dispatch_add.mlir", kDispatchProgram);
+  WriteText(dir / "compile_chain.mlir", kCompileProgram);
+  WriteText(dir / "mixed_args.mlir", kMixedArgumentsProgram);
+  return dir;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Runs `plugrt bench ARGUMENTS` with stdout alone in `output` (stderr, the
+// progress lines, goes to a file of `dir`, appended to `errors`).
+CommandResult RunBench(const std::filesystem::path& dir, const std::string& arguments,
+                       std::string* errors) {
+  const std::filesystem::path stderr_path = dir.parent_path() / (dir.filename().string() + ".err");
+  CommandResult result = RunCommand("(" + std::string(PLUGRT_CLI_PATH) + " bench " + arguments +
+                                    " 2>" + stderr_path.string() + ")");
+  std::ifstream in(stderr_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  *errors = text.str();
+  return result;
+}
+
+void ExpectNear(double actual, double expected, const std::string& what) {
+  EXPECT_NEAR(actual, expected, std::abs(expected) * 1e-3) << what;
+}
+
+// The timing fields every executed or compiled workload has.
+void ExpectTimes(const Json& row, int runs) {
+  const std::string name = row["name"].string;
+  for (const char* field : {"median_ms", "min_ms", "max_ms", "p10_ms", "p90_ms", "compile_ms"}) {
+    ASSERT_TRUE(row[field].IsNumber()) << name << " " << field;
+    EXPECT_GT(row[field].number, 0) << name << " " << field;
+  }
+  EXPECT_EQ(row["runs"].number, runs) << name;
+  EXPECT_LE(row["min_ms"].number, row["p10_ms"].number) << name;
+  EXPECT_LE(row["p10_ms"].number, row["median_ms"].number) << name;
+  EXPECT_LE(row["median_ms"].number, row["p90_ms"].number) << name;
+  EXPECT_LE(row["p90_ms"].number, row["max_ms"].number) << name;
+  for (const char* field : {"gflops", "gbps", "metric", "ceiling", "ratio_to_ceiling"}) {
+    EXPECT_TRUE(row.Has(field)) << name << " lacks " << field;
+  }
+  EXPECT_FALSE(row.Has("error")) << name << ": " << row["error"].string;
+}
+
+TEST(CliBenchTest, TimesEveryKindAndWritesJson) {
+  const std::filesystem::path dir = TinySuite("json");
+  std::string errors;
+  CommandResult result =
+      RunBench(dir, "--dir " + dir.string() + " --no-ceilings --repeats 3 --json -", &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  ASSERT_EQ(json.type, Json::Type::kObject);
+  EXPECT_EQ(json["machine"]["cpu"].type, Json::Type::kString);
+  EXPECT_GE(json["machine"]["threads"].number, 1);
+  ASSERT_EQ(json["ceilings"].type, Json::Type::kArray);
+  EXPECT_TRUE(json["ceilings"].array.empty()) << "--no-ceilings measured ceilings";
+  ASSERT_EQ(json["workloads"].type, Json::Type::kArray);
+  std::map<std::string, const Json*> rows;
+  for (const Json& row : json["workloads"].array) rows[row["name"].string] = &row;
+  ASSERT_EQ(rows.size(), 4u) << result.output;
+  for (const char* name : {"add_4x4", "dispatch_add", "compile_chain", "mixed_args"}) {
+    ASSERT_TRUE(rows.count(name)) << name << " missing:\n" << result.output;
+  }
+
+  // kind=execute: 192 bytes moved; GB/s is those bytes over the median.
+  const Json& add = *rows["add_4x4"];
+  EXPECT_EQ(add["kind"].string, "execute");
+  ExpectTimes(add, 3);
+  EXPECT_EQ(add["bytes"].number, 192);
+  ASSERT_TRUE(add["gbps"].IsNumber());
+  ExpectNear(add["gbps"].number, 192 / (add["median_ms"].number * 1e-3) / 1e9, "add gbps");
+  EXPECT_EQ(add["metric"].string, "bytes");
+  EXPECT_EQ(add["ceiling"].string, "bandwidth");
+  EXPECT_TRUE(add["ratio_to_ceiling"].IsNull()) << "no ceilings were measured";
+  // GFLOP/s, when the cost analysis counts flops, is flops over the median.
+  if (add["flops"].IsNumber()) {
+    EXPECT_GT(add["flops"].number, 0);
+    ASSERT_TRUE(add["gflops"].IsNumber());
+    ExpectNear(add["gflops"].number, add["flops"].number / (add["median_ms"].number * 1e-3) / 1e9,
+               "add gflops");
+  } else {
+    EXPECT_TRUE(add["gflops"].IsNull());
+  }
+
+  // Several argument types, read from a signature with attributes.
+  const Json& mixed = *rows["mixed_args"];
+  ExpectTimes(mixed, 3);
+  EXPECT_EQ(mixed["bytes"].number, 47);
+  EXPECT_TRUE(mixed["metric"].IsNull());
+  EXPECT_TRUE(mixed["ceiling"].IsNull());
+
+  // kind=dispatch: times per execute, over 3 loops of 10.
+  const Json& dispatch = *rows["dispatch_add"];
+  EXPECT_EQ(dispatch["kind"].string, "dispatch");
+  ExpectTimes(dispatch, 3);
+  EXPECT_EQ(dispatch["iterations"].number, 10);
+  ASSERT_TRUE(dispatch["us_per_execute"].IsNumber());
+  ExpectNear(dispatch["us_per_execute"].number, dispatch["median_ms"].number * 1e3,
+             "us_per_execute");
+  ExpectNear(dispatch["loop_median_ms"].number, dispatch["median_ms"].number * 10,
+             "loop_median_ms");
+  EXPECT_EQ(dispatch["bytes"].number, 12);
+
+  // kind=compile: the median is the compile time; nothing executes.
+  const Json& compile = *rows["compile_chain"];
+  EXPECT_EQ(compile["kind"].string, "compile");
+  ExpectTimes(compile, 3);
+  EXPECT_EQ(compile["compile_ms"].number, compile["median_ms"].number);
+  EXPECT_TRUE(compile["gbps"].IsNull());
+  EXPECT_TRUE(compile["gflops"].IsNull());
+
+  // The table went to stderr, next to the progress lines.
+  EXPECT_TRUE(Contains(errors, "workload")) << errors;
+  EXPECT_TRUE(Contains(errors, "dispatch_add")) << errors;
+}
+
+TEST(CliBenchTest, SelectsByNameAndPrintsATable) {
+  const std::filesystem::path dir = TinySuite("table");
+  std::string errors;
+  CommandResult result = RunBench(
+      dir, "add_4x4 dispatch_add --dir " + dir.string() + " --no-ceilings --repeats 2 --warmup 0",
+      &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+  EXPECT_TRUE(Contains(result.output, "workload")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "add_4x4")) << result.output;
+  EXPECT_TRUE(Contains(result.output, " us")) << "dispatch rows are per execute:\n" << result.output;
+  EXPECT_FALSE(Contains(result.output, "compile_chain")) << result.output;
+  EXPECT_FALSE(Contains(result.output, "mixed_args")) << result.output;
+}
+
+TEST(CliBenchTest, ListsWorkloadsWithTheirHeaders) {
+  const std::filesystem::path dir = TinySuite("list");
+  CommandResult result = RunCli("bench --list --dir " + dir.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Contains(result.output, "dispatch x10")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "Adds two 4x4 f32 matrices.")) << result.output;
+  EXPECT_TRUE(Contains(result.output, "compile_chain")) << result.output;
+}
+
+TEST(CliBenchTest, UnknownNameListsTheAvailableOnes) {
+  const std::filesystem::path dir = TinySuite("unknown");
+  CommandResult result = RunCli("bench no_such_workload --dir " + dir.string() + " --no-ceilings");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Contains(result.output, "no_such_workload")) << result.output;
+  EXPECT_TRUE(Contains(result.output,
+                       "available: add_4x4, compile_chain, dispatch_add, mixed_args"))
+      << result.output;
+}
+
+TEST(CliBenchTest, MalformedProgramNamesFileLineAndColumn) {
+  const std::filesystem::path dir = BenchDir("malformed");
+  // Line 3: `%c` is not defined.
+  WriteText(dir / "broken.mlir",
+            "// plugrt-bench: kind=execute\n"
+            "func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  %0 = stablehlo.add %a, %c : tensor<4xf32>\n"
+            "  return %0 : tensor<4xf32>\n"
+            "}\n");
+  WriteText(dir / "add_4x4.mlir", kAddProgram);
+  std::string errors;
+  CommandResult result = RunBench(
+      dir, "--dir " + dir.string() + " --no-ceilings --repeats 1 --json -", &errors);
+  EXPECT_EQ(result.exit_code, 1) << result.output << errors;
+  const std::string path = (dir / "broken.mlir").string();
+  EXPECT_TRUE(Contains(errors, path + ":3:")) << errors;
+  // The other workload still ran, and the failure is a row of its own.
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  ASSERT_EQ(json["workloads"].array.size(), 2u);
+  for (const Json& row : json["workloads"].array) {
+    if (row["name"].string == "broken") {
+      EXPECT_TRUE(Contains(row["error"].string, path + ":3:")) << row["error"].string;
+    } else {
+      ExpectTimes(row, 1);
+    }
+  }
+}
+
+TEST(CliBenchTest, MalformedHeaderNamesFileLineAndColumn) {
+  const std::filesystem::path dir = BenchDir("header");
+  std::string program = kAddProgram;
+  program.replace(0, program.find('\n'), "// plugrt-bench: kind=fast");
+  WriteText(dir / "fast.mlir", program);
+  CommandResult result = RunCli("bench --dir " + dir.string() + " --no-ceilings");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Contains(result.output, (dir / "fast.mlir").string() + ":1:18: unknown kind 'fast'"))
+      << result.output;
+}
+
+}  // namespace
+}  // namespace plugrt::testing

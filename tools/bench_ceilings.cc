@@ -1,0 +1,197 @@
+#include "tools/bench_ceilings.h"
+
+#include <omp.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <random>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace plugrt::tools {
+namespace {
+
+constexpr int64_t kGemmSizes[] = {1024, 2048};
+constexpr int64_t kBandwidthElements = int64_t{64} << 20;  // 64M floats, 256 MiB
+
+// bf16 bits of `value`, rounded to nearest even.
+uint16_t Bf16Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  bits += 0x7FFFu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+void FillUniform(float* data, int64_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (int64_t i = 0; i < count; ++i) data[i] = uniform(generator);
+}
+
+// One timed matmul ceiling: C[n,n] (f32) = A[n,n] x B[n,n], A and B of
+// `type` (f32 or bf16).
+StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatPolicy& policy) {
+  using dnnl::memory;
+  const memory::data_type in_type =
+      kind == CeilingKind::kSgemm ? memory::data_type::f32 : memory::data_type::bf16;
+  CeilingResult result;
+  result.kind = kind;
+  result.size = n;
+  result.name = StrCat(kind == CeilingKind::kSgemm ? "onednn_sgemm_" : "onednn_bf16gemm_", n);
+  try {
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    dnnl::stream stream(engine);
+    memory::desc a_desc({n, n}, in_type, memory::format_tag::ab);
+    memory::desc b_desc({n, n}, in_type, memory::format_tag::ab);
+    memory::desc c_desc({n, n}, memory::data_type::f32, memory::format_tag::ab);
+#if DNNL_VERSION_MAJOR >= 3
+    dnnl::matmul::primitive_desc descriptor(engine, a_desc, b_desc, c_desc);
+#else
+    dnnl::matmul::primitive_desc descriptor(dnnl::matmul::desc(a_desc, b_desc, c_desc), engine);
+#endif
+    result.impl = descriptor.impl_info_str();
+    dnnl::matmul matmul(descriptor);
+    memory a(a_desc, engine), b(b_desc, engine), c(c_desc, engine);
+    std::vector<float> values(static_cast<size_t>(n * n));
+    for (auto [mem, seed] : {std::pair{&a, 1u}, std::pair{&b, 2u}}) {
+      FillUniform(values.data(), n * n, seed);
+      if (in_type == memory::data_type::f32) {
+        std::memcpy(mem->get_data_handle(), values.data(), values.size() * sizeof(float));
+      } else {
+        auto* out = static_cast<uint16_t*>(mem->get_data_handle());
+        for (size_t i = 0; i < values.size(); ++i) out[i] = Bf16Bits(values[i]);
+      }
+    }
+    std::memset(c.get_data_handle(), 0, static_cast<size_t>(n * n) * sizeof(float));
+    const std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<double> times,
+                            TimeRepeated(policy, [&]() -> StatusOr<double> {
+                              const long long start = NowNanoseconds();
+                              matmul.execute(stream, args);
+                              stream.wait();
+                              return MillisecondsSince(start);
+                            }));
+    result.time = Summarize(std::move(times));
+  } catch (const dnnl::error& error) {
+    return Internal(result.name, ": oneDNN failed: ", error.what());
+  }
+  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  result.gflops = flops / (result.time.median * 1e-3) / 1e9;
+  return result;
+}
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+using FloatArray = std::unique_ptr<float[], FreeDeleter>;
+
+StatusOr<FloatArray> AllocateArray(int64_t count) {
+  void* memory = std::aligned_alloc(64, static_cast<size_t>(count) * sizeof(float));
+  if (memory == nullptr) return ResourceExhausted("cannot allocate ", count * 4, " bytes");
+  return FloatArray(static_cast<float*>(memory));
+}
+
+// Copy (c[i] = a[i]) and triad (a[i] = b[i] + s*c[i]) over 64M floats, each
+// thread touching the same static chunk it first wrote.
+StatusOr<std::vector<CeilingResult>> MeasureBandwidth(const RepeatPolicy& policy, int threads) {
+  const int64_t n = kBandwidthElements;
+  PLUGRT_ASSIGN_OR_RETURN(FloatArray a, AllocateArray(n));
+  PLUGRT_ASSIGN_OR_RETURN(FloatArray b, AllocateArray(n));
+  PLUGRT_ASSIGN_OR_RETURN(FloatArray c, AllocateArray(n));
+  float* pa = a.get();
+  float* pb = b.get();
+  float* pc = c.get();
+  omp_set_num_threads(threads);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    pa[i] = 1.0f;
+    pb[i] = 2.0f;
+    pc[i] = 0.5f;
+  }
+  const double array_bytes = static_cast<double>(n) * sizeof(float);
+  std::vector<CeilingResult> results;
+
+  CeilingResult copy;
+  copy.name = "copy";
+  copy.kind = CeilingKind::kBandwidth;
+  copy.bytes = 2 * array_bytes;
+  omp_set_num_threads(threads);
+  // (An OpenMP pragma cannot sit inside a macro's arguments: the loops are
+  // named lambdas.)
+  auto copy_once = [&]() -> StatusOr<double> {
+    const long long start = NowNanoseconds();
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) pc[i] = pa[i];
+    return MillisecondsSince(start);
+  };
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<double> copy_times, TimeRepeated(policy, copy_once));
+  copy.time = Summarize(std::move(copy_times));
+  copy.gbps = copy.bytes / (copy.time.median * 1e-3) / 1e9;
+  results.push_back(std::move(copy));
+
+  CeilingResult triad;
+  triad.name = "triad";
+  triad.kind = CeilingKind::kBandwidth;
+  triad.bytes = 3 * array_bytes;
+  const float s = 3.0f;
+  omp_set_num_threads(threads);
+  auto triad_once = [&]() -> StatusOr<double> {
+    const long long start = NowNanoseconds();
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) pa[i] = pb[i] + s * pc[i];
+    return MillisecondsSince(start);
+  };
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<double> triad_times, TimeRepeated(policy, triad_once));
+  triad.time = Summarize(std::move(triad_times));
+  triad.gbps = triad.bytes / (triad.time.median * 1e-3) / 1e9;
+  results.push_back(std::move(triad));
+
+  // Keep the loops' results observable so they are not optimized away.
+  volatile float sink = pa[n / 2] + pc[n / 3];
+  (void)sink;
+  return results;
+}
+
+}  // namespace
+
+std::string_view CeilingKindName(CeilingKind kind) {
+  switch (kind) {
+    case CeilingKind::kSgemm: return "sgemm";
+    case CeilingKind::kBf16Gemm: return "bf16gemm";
+    case CeilingKind::kBandwidth: return "bandwidth";
+  }
+  return "unknown";
+}
+
+std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
+  if (name == "sgemm") return CeilingKind::kSgemm;
+  if (name == "bf16gemm") return CeilingKind::kBf16Gemm;
+  if (name == "bandwidth") return CeilingKind::kBandwidth;
+  return std::nullopt;
+}
+
+StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
+                                                     int threads, const RepeatPolicy& policy) {
+  std::vector<CeilingResult> results;
+  for (CeilingKind kind : {CeilingKind::kSgemm, CeilingKind::kBf16Gemm}) {
+    if (kind == CeilingKind::kSgemm ? !selection.sgemm : !selection.bf16gemm) continue;
+    for (int64_t n : kGemmSizes) {
+      omp_set_num_threads(threads);
+      PLUGRT_ASSIGN_OR_RETURN(CeilingResult result, MeasureMatmul(kind, n, policy));
+      results.push_back(std::move(result));
+    }
+  }
+  if (selection.bandwidth) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<CeilingResult> bandwidth,
+                            MeasureBandwidth(policy, threads));
+    for (CeilingResult& result : bandwidth) results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace plugrt::tools

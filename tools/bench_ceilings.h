@@ -1,0 +1,51 @@
+// plugrt bench: the machine's ceilings, measured in the same process before
+// the workloads: oneDNN's own matmul primitive called directly (f32, and
+// bf16 x bf16 -> f32) and memory bandwidth (OpenMP copy and triad loops).
+#ifndef PLUGRT_TOOLS_BENCH_CEILINGS_H_
+#define PLUGRT_TOOLS_BENCH_CEILINGS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "tools/bench_timing.h"
+
+namespace plugrt::tools {
+
+// The ceiling kinds a workload's header may name (ceiling=...).
+enum class CeilingKind { kSgemm, kBf16Gemm, kBandwidth };
+std::string_view CeilingKindName(CeilingKind kind);  // "sgemm", "bf16gemm", "bandwidth"
+std::optional<CeilingKind> ParseCeilingKind(std::string_view name);
+
+struct CeilingResult {
+  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, copy, triad
+  CeilingKind kind;
+  int64_t size = 0;   // M = N = K of a matmul; 0 for bandwidth
+  TimeSummary time;   // milliseconds per timed call
+  // The rate at the median time: GFLOP/s (2*M*N*K) for matmuls, GB/s
+  // (bytes read + bytes written) for bandwidth.
+  std::optional<double> gflops;
+  std::optional<double> gbps;
+  double bytes = 0;   // bandwidth: bytes moved per call
+  std::string impl;   // matmuls: oneDNN's implementation name
+};
+
+struct CeilingSelection {
+  bool sgemm = false;
+  bool bf16gemm = false;
+  bool bandwidth = false;
+  bool any() const { return sgemm || bf16gemm || bandwidth; }
+};
+
+// Measures the selected ceilings with `threads` OpenMP threads (set before
+// each), timing as `policy` says. Matmuls: 1024^3 and 2048^3 with row-major
+// plain A[M,K], B[K,N], C[M,N]; the primitive is created once and only its
+// executes are timed. Bandwidth: 64M floats (256 MiB) per array.
+StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
+                                                     int threads, const RepeatPolicy& policy);
+
+}  // namespace plugrt::tools
+
+#endif  // PLUGRT_TOOLS_BENCH_CEILINGS_H_

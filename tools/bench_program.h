@@ -1,0 +1,69 @@
+// plugrt bench: what a bench/<name>.mlir file says about itself (its header
+// line), the arguments its @main takes, and the deterministic pseudo-random
+// inputs the bench command feeds it.
+#ifndef PLUGRT_TOOLS_BENCH_PROGRAM_H_
+#define PLUGRT_TOOLS_BENCH_PROGRAM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "pjrt_c_api.h"
+#include "tools/bench_ceilings.h"
+
+namespace plugrt::tools {
+
+enum class BenchKind { kExecute, kDispatch, kCompile };
+std::string_view BenchKindName(BenchKind kind);  // "execute", "dispatch", "compile"
+
+// Which rate is a workload's headline: GFLOP/s from the cost analysis, or
+// GB/s of arguments plus outputs.
+enum class BenchMetric { kFlops, kBytes };
+std::string_view BenchMetricName(BenchMetric metric);  // "flops", "bytes"
+
+// The first line, `// plugrt-bench: kind=dispatch iterations=100000
+// metric=bytes ceiling=bandwidth` (every key optional; kind defaults to
+// execute), and the comment lines right after it, which say in words what
+// the program computes.
+struct BenchHeader {
+  BenchKind kind = BenchKind::kExecute;
+  int64_t iterations = 0;  // kind=dispatch: executes per timed loop (required)
+  std::optional<BenchMetric> metric;
+  std::optional<CeilingKind> ceiling;
+  std::string description;
+};
+inline constexpr std::string_view kBenchHeaderPrefix = "// plugrt-bench:";
+
+// The header of program text `text` from file `path`. A file whose first
+// line is not a plugrt-bench comment gets the defaults. Errors read
+// "path:line:col: ...".
+StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string& path);
+
+// One argument of @main: a static-shaped tensor.
+struct ArgumentSpec {
+  PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
+  std::vector<int64_t> dims;
+};
+
+// The argument types of function @main in StableHLO text, read from its
+// signature (`func.func public @main(%x: tensor<4x4xf32> {attrs}, ...)`) or,
+// for the generic form, from its function_type property. Only the signature
+// is read; the plugin verifies the program. Arguments that are not
+// static-shaped tensors (tokens, tuples, dynamic dimensions) are
+// UNIMPLEMENTED, naming path:line:col.
+StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
+                                                      const std::string& path);
+
+// A dense row-major host array of `spec` filled from a generator seeded with
+// `seed`: floats uniform in [-1, 1) (bf16 and f16 rounded to nearest even
+// from f32), complex parts likewise, signed integers in [-8, 8), unsigned in
+// [0, 8) (narrower types: what fits), pred 0 or 1. Same seed, same bytes.
+StatusOr<std::vector<std::byte>> RandomArgumentData(const ArgumentSpec& spec, uint64_t seed);
+
+}  // namespace plugrt::tools
+
+#endif  // PLUGRT_TOOLS_BENCH_PROGRAM_H_
