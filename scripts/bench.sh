@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite: `plugrt bench` (the StableHLO programs in bench/ on the
+# built-in CPU plugin, with oneDNN matmul and memory-bandwidth ceilings), the same
+# workloads in PyTorch eager mode (bench/torch_bench.py), both with the same
+# number of threads, and prints the comparison (bench/compare.py).
+#
+# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [WORKLOAD...]
+#   WORKLOAD        bench/<name>.mlir stems (default: all)
+#   --threads       threads for both (default: the online cores)
+#   --out           where the two JSON files go (default: a new folder under /tmp)
+#   --no-torch      plugrt only
+#   --no-hugepages  do not set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (see below)
+# Builds build/bin/plugrt with scripts/build.sh first if it is missing ($PLUGRT
+# names another binary). Run scripts/bench_setup.sh once before (python3-torch).
+# Both sides run with glibc's malloc asking for transparent huge pages for large
+# blocks (glibc.malloc.hugetlb=1): on VMs where a 4 KiB page fault is slow, fresh
+# large buffers otherwise cost more than the arithmetic (PyTorch eager allocates
+# one per op); bench/torch_bench.py explains.
+set -euo pipefail
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+cd "$(dirname "$0")/.."
+
+THREADS="$(nproc)"
+OUT=""
+TORCH=1
+HUGEPAGES=1
+NAMES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --threads) THREADS="$2"; shift 2 ;;
+    --threads=*) THREADS="${1#*=}"; shift ;;
+    --out) OUT="$2"; shift 2 ;;
+    --out=*) OUT="${1#*=}"; shift ;;
+    --no-torch) TORCH=0; shift ;;
+    --no-hugepages) HUGEPAGES=0; shift ;;
+    -h|--help) sed -n '2,19p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+    *) NAMES+=("$1"); shift ;;
+  esac
+done
+[ -n "$OUT" ] || OUT="$(mktemp -d /tmp/plugrt_bench.XXXXXX)"
+mkdir -p "$OUT"
+rm -f "$OUT/plugrt.json" "$OUT/torch.json"
+
+PLUGRT="${PLUGRT:-build/bin/plugrt}"
+if [ ! -x "$PLUGRT" ]; then
+  if [ "$PLUGRT" != build/bin/plugrt ]; then
+    echo "bench.sh: PLUGRT=$PLUGRT is not an executable" >&2
+    exit 1
+  fi
+  scripts/build.sh
+fi
+
+TORCH_FLAGS=()
+if [ "$HUGEPAGES" = 1 ]; then
+  case ":${GLIBC_TUNABLES:-}:" in
+    *:glibc.malloc.hugetlb=1:*) ;;
+    *) export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" ;;
+  esac
+else
+  TORCH_FLAGS+=(--no-hugepages)
+fi
+
+PY=/usr/bin/python3
+if [ "$TORCH" = 1 ] && ! "$PY" -c "import torch" 2>/dev/null; then
+  echo "bench.sh: $PY cannot import torch: run scripts/bench_setup.sh (or pass --no-torch)" >&2
+  exit 1
+fi
+
+echo "== plugrt bench ($THREADS threads, GLIBC_TUNABLES=${GLIBC_TUNABLES:-})"
+status=0
+"$PLUGRT" bench --threads "$THREADS" --json "$OUT/plugrt.json" "${NAMES[@]}" || status=$?
+if [ ! -f "$OUT/plugrt.json" ]; then
+  echo "bench.sh: plugrt bench wrote no results" >&2
+  exit 1
+fi
+
+if [ "$TORCH" = 1 ]; then
+  echo
+  echo "== PyTorch eager ($THREADS threads)"
+  "$PY" bench/torch_bench.py --threads "$THREADS" --json "$OUT/torch.json" "${TORCH_FLAGS[@]}" \
+    "${NAMES[@]}"
+  echo
+  echo "== comparison"
+  "$PY" bench/compare.py "$OUT/plugrt.json" "$OUT/torch.json"
+else
+  echo
+  "$PY" bench/compare.py "$OUT/plugrt.json"
+fi
+echo
+echo "results in $OUT"
+exit "$status"
