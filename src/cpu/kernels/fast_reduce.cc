@@ -120,32 +120,46 @@ Tensor FastReduce(const FastReducePlan& p, const Tensor& input, float init, int 
     });
     return result;
   }
-  // Split the columns of each outer slice among the threads (or the outer
-  // slices, when there are enough of them).
-  const bool split_outer = p.outer >= team;
-  const int64_t tasks = split_outer ? p.outer : team;
-  ParallelFor(tasks, team, [&](int64_t begin, int64_t end) {
-    const int64_t o_begin = split_outer ? begin : 0, o_end = split_outer ? end : p.outer;
-    const int64_t c_begin = split_outer ? 0 : p.inner * begin / tasks;
-    const int64_t c_end = split_outer ? p.inner : p.inner * end / tasks;
-    const int64_t width = c_end - c_begin;
-    std::unique_ptr<float[]> block(new float[std::max<int64_t>(width, 1)]);
-    for (int64_t o = o_begin; o < o_end; ++o) {
-      float* acc = out + o * p.inner + c_begin;
-      std::fill(acc, acc + width, init);
-      const float* slice = in + o * p.reduced * p.inner + c_begin;
-      for (int64_t r0 = 0; r0 < p.reduced; r0 += kBlockRows) {
-        const int64_t r1 = std::min(p.reduced, r0 + kBlockRows);
-        if (p.kind == ReduceKind::kAdd) {
-          std::memcpy(block.get(), slice + r0 * p.inner, static_cast<size_t>(width) * sizeof(float));
-          for (int64_t r = r0 + 1; r < r1; ++r) CombineRow(p.kind, block.get(), slice + r * p.inner, width);
-          CombineRow(p.kind, acc, block.get(), width);
-        } else {
-          for (int64_t r = r0; r < r1; ++r) CombineRow(p.kind, acc, slice + r * p.inner, width);
-        }
+  // Each outer slice: rows of `inner` elements combined into one row. Threads
+  // take whole slices when there are enough of them; otherwise each takes a
+  // contiguous band of rows (a sequential stream, which the prefetchers
+  // follow) into a row of partial results, and the partial rows are combined
+  // at the end.
+  auto reduce_rows = [&](const float* rows, int64_t count, float* acc) {
+    std::fill(acc, acc + p.inner, init);
+    std::unique_ptr<float[]> block(new float[p.inner]);
+    for (int64_t r0 = 0; r0 < count; r0 += kBlockRows) {
+      const int64_t r1 = std::min(count, r0 + kBlockRows);
+      if (p.kind == ReduceKind::kAdd) {
+        std::memcpy(block.get(), rows + r0 * p.inner, static_cast<size_t>(p.inner) * sizeof(float));
+        for (int64_t r = r0 + 1; r < r1; ++r) CombineRow(p.kind, block.get(), rows + r * p.inner, p.inner);
+        CombineRow(p.kind, acc, block.get(), p.inner);
+      } else {
+        for (int64_t r = r0; r < r1; ++r) CombineRow(p.kind, acc, rows + r * p.inner, p.inner);
       }
     }
-  });
+  };
+  if (p.outer >= team) {
+    ParallelFor(p.outer, team, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        reduce_rows(in + o * p.reduced * p.inner, p.reduced, out + o * p.inner);
+      }
+    });
+    return result;
+  }
+  std::unique_ptr<float[]> partial(new float[static_cast<size_t>(team * p.inner)]);
+  for (int64_t o = 0; o < p.outer; ++o) {
+    const float* slice = in + o * p.reduced * p.inner;
+    ParallelFor(team, team, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t r_begin = p.reduced * t / team, r_end = p.reduced * (t + 1) / team;
+        reduce_rows(slice + r_begin * p.inner, r_end - r_begin, partial.get() + t * p.inner);
+      }
+    });
+    float* acc = out + o * p.inner;
+    std::memcpy(acc, partial.get(), static_cast<size_t>(p.inner) * sizeof(float));
+    for (int t = 1; t < team; ++t) CombineRow(p.kind, acc, partial.get() + t * p.inner, p.inner);
+  }
   return result;
 }
 
