@@ -15,6 +15,12 @@
 
 namespace plugrt::cpu {
 
+// Per entry-function input: the output index it may be donated to
+// (tf.aliasing_output), kDonatedOnly (jax.buffer_donor), or kNotDonated.
+inline constexpr int64_t kDonatedOnly = -1;
+inline constexpr int64_t kNotDonated = -2;
+std::vector<int64_t> DonatableInputs(const shlo::Function& entry);
+
 class CpuClient;
 class CpuDevice;
 
@@ -106,6 +112,7 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
   CpuClient* client_;
   std::shared_ptr<CpuExecutable> executable_;
   std::vector<CpuDevice*> devices_;
+  std::vector<int64_t> donation_;  // DonatableInputs of the entry function
   std::atomic<bool> deleted_{false};
 };
 

@@ -43,24 +43,28 @@ StatusOr<Tensor> TensorFromStorage(const ElementFormat& format, const std::vecto
   return tensor;
 }
 
-// Which output an input may be reused for (-1: donated, reused for none);
-// inputs absent from the map are not donatable.
-std::unordered_map<size_t, int64_t> DonatableInputs(const shlo::Function& entry) {
-  std::unordered_map<size_t, int64_t> donatable;
-  for (size_t i = 0; i < entry.arg_attributes.size(); ++i) {
+}  // namespace
+
+// Per input: the output it may be reused for, kDonatedOnly (donated, reused
+// for none) or kNotDonated.
+std::vector<int64_t> DonatableInputs(const shlo::Function& entry) {
+  std::vector<int64_t> donation(entry.input_types.size(), kNotDonated);
+  for (size_t i = 0; i < entry.arg_attributes.size() && i < donation.size(); ++i) {
     for (const shlo::NamedAttribute& attr : entry.arg_attributes[i]) {
       if (attr.first == "tf.aliasing_output" &&
           attr.second.kind == shlo::Attribute::Kind::kInteger) {
-        donatable[i] = attr.second.int_value;
-      } else if (attr.first == "jax.buffer_donor" &&
+        donation[i] = attr.second.int_value;
+      } else if (attr.first == "jax.buffer_donor" && donation[i] == kNotDonated &&
                  ((attr.second.kind == shlo::Attribute::Kind::kBool && attr.second.bool_value) ||
                   attr.second.kind == shlo::Attribute::Kind::kUnit)) {
-        donatable.emplace(i, -1);
+        donation[i] = kDonatedOnly;
       }
     }
   }
-  return donatable;
+  return donation;
 }
+
+namespace {
 
 std::string BufferTypeString(const CpuBuffer& buffer) {
   std::optional<shlo::ElementType> type = shlo::FromPjrtType(buffer.format().type);
@@ -234,7 +238,10 @@ bool ArgumentsReady(const Launch::PerDevice& per) {
 CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
                                          std::shared_ptr<CpuExecutable> executable,
                                          std::vector<CpuDevice*> devices)
-    : client_(client), executable_(std::move(executable)), devices_(std::move(devices)) {}
+    : client_(client),
+      executable_(std::move(executable)),
+      devices_(std::move(devices)),
+      donation_(DonatableInputs(executable_->program().entry())) {}
 
 std::vector<sdk::Device*> CpuLoadedExecutable::addressable_devices() const {
   return std::vector<sdk::Device*>(devices_.begin(), devices_.end());
@@ -276,16 +283,20 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   }
 
   // Donation: what the program allows, less what the caller keeps.
-  std::unordered_map<size_t, int64_t> donatable = DonatableInputs(program.entry());
+  std::vector<int64_t> donation = donation_;
   for (int64_t index : options.non_donatable_input_indices) {
     if (index < 0 || static_cast<size_t>(index) >= inputs.size()) {
       return InvalidArgument("non_donatable_input_indices names input ", index,
                              " but the program takes ", inputs.size(), " arguments");
     }
-    donatable.erase(static_cast<size_t>(index));
+    donation[index] = kNotDonated;
   }
+  auto donated = [&donation](size_t i) { return donation[i] != kNotDonated; };
+  bool any_donated = false;
+  for (size_t i = 0; i < donation.size(); ++i) any_donated = any_donated || donated(i);
 
-  // Argument checks; nothing changes until all of them pass.
+  // Argument checks; nothing changes until all of them pass. The same buffer
+  // twice matters only when one of them is donated.
   std::unordered_map<const sdk::Buffer*, std::pair<size_t, size_t>> seen;  // -> (device, index)
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
@@ -309,13 +320,14 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         return Status(defined.status().code(),
                       StrCat("argument ", i, " (device ", d, "): ", defined.status().message()));
       }
+      if (!any_donated) continue;
       auto [it, inserted] = seen.emplace(list[i], std::make_pair(d, i));
-      if (!inserted && (donatable.count(i) > 0 || donatable.count(it->second.second) > 0)) {
-        const size_t donated = donatable.count(i) > 0 ? i : it->second.second;
+      if (!inserted && (donated(i) || donated(it->second.second))) {
+        const size_t which = donated(i) ? i : it->second.second;
         return InvalidArgument("argument ", i, " (device ", d, ") and argument ",
                                it->second.second, " (device ", it->second.first,
-                               ") are the same buffer, and argument ", donated,
-                               " is donated; pass a copy, or list ", donated,
+                               ") are the same buffer, and argument ", which,
+                               " is donated; pass a copy, or list ", which,
                                " in non_donatable_input_indices");
       }
     }
@@ -324,7 +336,8 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // Which donated input each output reuses (when types agree and each output
   // is named once).
   std::vector<int64_t> reuse_of_output(results.size(), -1);
-  for (const auto& [input, output] : donatable) {
+  for (size_t input = 0; input < donation.size(); ++input) {
+    const int64_t output = donation[input];
     if (output < 0 || static_cast<size_t>(output) >= results.size()) continue;
     if (reuse_of_output[output] != -1) continue;
     if (inputs[input] == results[output]) reuse_of_output[output] = static_cast<int64_t>(input);
@@ -368,7 +381,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
       Launch::Argument& argument = per.arguments[i];
       argument.format = buffer->format();
       argument.dims = &inputs[i].dims();
-      if (donatable.count(i) > 0) {
+      if (donated(i)) {
         StatusOr<CpuBuffer::Donation> donation = buffer->Donate();
         if (!donation.ok()) {
           return Status(donation.status().code(), StrCat("argument ", i, " (device ", d, "): ",

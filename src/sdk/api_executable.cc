@@ -373,8 +373,9 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     const size_t num_outputs = executable->num_outputs();
     PLUGRT_RETURN_IF_ERROR(call.Array(a.output_lists, a.num_devices, "output_lists"));
     for (size_t i = 0; i < a.num_devices; ++i) {
-      PLUGRT_RETURN_IF_ERROR(
-          call.Array(a.output_lists[i], num_outputs, StrCat("output_lists[", i, "]").c_str()));
+      if (a.output_lists[i] == nullptr && num_outputs > 0) {  // message built only on failure
+        return call.Invalid("output_lists[", i, "] is null but its size is ", num_outputs);
+      }
     }
 
     PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result,
