@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages plugrt needs to build and test. Idempotent:
-# does nothing (and needs no network) when everything is already installed.
-# Runs as root, or through sudo when available.
+# Installs the Debian packages plugrt needs to build and test, and any extra
+# packages named as arguments (scripts/bench_setup.sh adds python3-torch).
+# Idempotent: does nothing (and needs no network) when everything is already
+# installed. Runs as root, or through sudo when available.
 set -euo pipefail
 
 PACKAGES=(
@@ -11,6 +12,7 @@ PACKAGES=(
   libcli11-dev                     # command-line parsing for tools/plugrt
   libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
   libdnnl-dev ocl-icd-opencl-dev   # oneDNN: dot_general/convolution (its CMake config needs OpenCL's)
+  "$@"
 )
 
 missing=()

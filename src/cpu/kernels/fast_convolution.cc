@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
 
@@ -14,14 +15,6 @@ using dnnl::memory;
 
 constexpr int64_t kMinMultiplyAdds = 4096;
 constexpr int64_t kMultiplyAddsPerThread = int64_t{1} << 20;
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
-    strides[i] = strides[i + 1] * dims[i + 1];
-  }
-  return strides;
-}
 
 // A row-major tensor of `dims` described by oneDNN's logical order `order`
 // (batch/feature first, then spatial dims).

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
 
@@ -25,14 +26,6 @@ struct MatrixView {
   int64_t sizes[3] = {1, 1, 1};
   int64_t strides[3] = {1, 1, 1};
 };
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
-    strides[i] = strides[i + 1] * dims[i + 1];
-  }
-  return strides;
-}
 
 // Merges the dims `group` (outer to inner) into one dim with one stride, if
 // they lie in memory as one row-major block; size-1 dims do not matter.
