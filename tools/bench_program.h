@@ -49,12 +49,10 @@ struct ArgumentSpec {
   std::vector<int64_t> dims;
 };
 
-// The argument types of function @main in StableHLO text, read from its
-// signature (`func.func public @main(%x: tensor<4x4xf32> {attrs}, ...)`) or,
-// for the generic form, from its function_type property. Only the signature
-// is read; the plugin verifies the program. Arguments that are not
-// static-shaped tensors (tokens, tuples, dynamic dimensions) are
-// UNIMPLEMENTED, naming path:line:col.
+// The argument types of function @main in StableHLO text, from the project's
+// StableHLO parser (parse errors name path:line:col; the plugin verifies and
+// compiles the program itself). Arguments that are not static-shaped tensors
+// (tokens, tuples, dynamic dimensions) are UNIMPLEMENTED, naming the function.
 StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
                                                       const std::string& path);
 
