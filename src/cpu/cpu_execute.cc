@@ -99,13 +99,27 @@ struct Launch {
   int kernel_threads = 1;  // the client's, for each device's kernels
 };
 
-// Writes the program's results into the launch's output storage. Outputs
-// that reuse a donated input are written last, from sources that no earlier
-// write can have changed.
-Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& outputs,
-                    const std::vector<shlo::Type>& result_types) {
-  if (values.size() != outputs.size()) {
-    return Internal("the program returned ", values.size(), " values for ", outputs.size(),
+// Gives a program result to its output storage: deferred storage adopts a
+// result nothing else holds that is already in the device layout, and gets
+// bytes of its own (a copy) otherwise.
+Status SettleOutput(const Tensor& tensor, const ElementFormat& format, BufferStorage& storage) {
+  if (storage.deferred()) {
+    if (!format.packed && tensor.HasUniqueStorage() && tensor.byte_size() == storage.size()) {
+      storage.Adopt(tensor.storage(), const_cast<std::byte*>(tensor.data()));
+      return OkStatus();
+    }
+    PLUGRT_RETURN_IF_ERROR(storage.Materialize());
+  }
+  if (tensor.num_elements() == 0) return OkStatus();
+  CopyHostToDevice(format, tensor.dims(), tensor.data(), DenseHostStrides(format, tensor.dims()),
+                   storage.data());
+  return OkStatus();
+}
+
+// Checks that the program's results have the types it declares.
+Status CheckResults(const std::vector<RtValue>& values, const std::vector<shlo::Type>& result_types) {
+  if (values.size() != result_types.size()) {
+    return Internal("the program returned ", values.size(), " values for ", result_types.size(),
                     " outputs");
   }
   for (size_t j = 0; j < values.size(); ++j) {
@@ -119,27 +133,23 @@ Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& o
                       result_types[j].ToString(), ")");
     }
   }
+  return OkStatus();
+}
+
+// Writes the program's results into the launch's output storage. Outputs
+// that reuse a donated input are written last, from sources that no earlier
+// write can have changed.
+Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& outputs,
+                    const std::vector<shlo::Type>& result_types) {
+  PLUGRT_RETURN_IF_ERROR(CheckResults(values, result_types));
+  if (values.size() != outputs.size()) return Internal("output count");
   auto inside = [](const Tensor& tensor, const StorageRef& storage) {
     const std::byte* begin = static_cast<const std::byte*>(storage->data());
     return tensor.data() >= begin && tensor.data() < begin + storage->size();
   };
   for (size_t j = 0; j < values.size(); ++j) {
     if (outputs[j].reused) continue;
-    const Tensor& tensor = values[j].tensor;
-    BufferStorage& storage = *outputs[j].storage;
-    if (storage.deferred()) {
-      // A result nothing else holds, already in the device layout, becomes
-      // the buffer's bytes as it is; anything else is copied.
-      if (!outputs[j].format.packed && tensor.HasUniqueStorage() &&
-          tensor.byte_size() == storage.size()) {
-        storage.Adopt(tensor.storage(), const_cast<std::byte*>(tensor.data()));
-        continue;
-      }
-      PLUGRT_RETURN_IF_ERROR(storage.Materialize());
-    }
-    if (tensor.num_elements() == 0) continue;
-    CopyHostToDevice(outputs[j].format, tensor.dims(), tensor.data(),
-                     DenseHostStrides(outputs[j].format, tensor.dims()), outputs[j].storage->data());
+    PLUGRT_RETURN_IF_ERROR(SettleOutput(values[j].tensor, outputs[j].format, *outputs[j].storage));
   }
   for (size_t j = 0; j < values.size(); ++j) {
     if (!outputs[j].reused) continue;
@@ -226,6 +236,69 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
   for (sdk::EventRef& event : events) event->Set(status);
 }
 
+// The event of every output of a successful inline run: ready, no error.
+const sdk::EventRef& ReadyEvent() {
+  static const sdk::EventRef* ready = new sdk::EventRef(sdk::Event::MakeReady());
+  return *ready;
+}
+
+// Runs a small program on the calling thread (the device's queue is held
+// idle meanwhile) and makes the output buffers from its results. A failed
+// run still gives outputs, whose events carry the error.
+StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
+                                       const CpuExecutable& executable,
+                                       const std::vector<sdk::Buffer*>& argument_list,
+                                       const std::vector<ElementFormat>& output_formats,
+                                       const sdk::ExecuteOptions& options) {
+  const Program& program = executable.program();
+  const std::vector<shlo::Type>& result_types = program.entry().result_types;
+  std::vector<RtValue> arguments;
+  arguments.reserve(argument_list.size());
+  Status status;
+  for (size_t i = 0; i < argument_list.size() && status.ok(); ++i) {
+    auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
+    StatusOr<StorageRef> storage = buffer->storage();
+    StatusOr<Tensor> tensor =
+        storage.ok() ? TensorFromStorage(buffer->format(), program.entry().input_types[i].dims(),
+                                         *storage)
+                     : StatusOr<Tensor>(storage.status());
+    if (!tensor.ok()) {
+      status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
+      break;
+    }
+    arguments.push_back(RtValue::Of(std::move(*tensor)));
+  }
+  std::vector<RtValue> values;
+  if (status.ok()) {
+    ExecContext context;
+    context.execute_options = &options;
+    SetKernelThreads(client->kernel_threads());
+    StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
+    if (results.ok()) {
+      values = std::move(*results);
+      status = CheckResults(values, result_types);
+    } else {
+      status = results.status();
+    }
+  }
+  sdk::ExecuteResult result;
+  result.outputs.resize(1);
+  const std::shared_ptr<MemoryAccounting> accounting = device->device_memory()->accounting();
+  for (size_t j = 0; j < result_types.size(); ++j) {
+    const size_t bytes = DeviceByteSize(output_formats[j], result_types[j].num_elements());
+    PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, BufferStorage::Deferred(bytes, accounting));
+    if (status.ok()) status = SettleOutput(values[j].tensor, output_formats[j], *storage);
+    result.outputs[0].push_back(std::make_unique<CpuBuffer>(
+        client, device->device_memory(), output_formats[j], result_types[j].dims(),
+        std::move(storage), status.ok() ? ReadyEvent() : sdk::Event::MakeReady(status)));
+  }
+  // An output settled before a later one failed is still handed out ready;
+  // the failure shows in the later outputs and in the device event.
+  result.device_complete_events.push_back(status.ok() ? ReadyEvent()
+                                                      : sdk::Event::MakeReady(status));
+  return result;
+}
+
 bool ArgumentsReady(const Launch::PerDevice& per) {
   for (const Launch::Argument& argument : per.arguments) {
     if (!argument.ready->IsReady()) return false;
@@ -298,6 +371,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // Argument checks; nothing changes until all of them pass. The same buffer
   // twice matters only when one of them is donated.
   std::unordered_map<const sdk::Buffer*, std::pair<size_t, size_t>> seen;  // -> (device, index)
+  bool inputs_ready = true;
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
     if (list.size() != inputs.size()) {
@@ -320,6 +394,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         return Status(defined.status().code(),
                       StrCat("argument ", i, " (device ", d, "): ", defined.status().message()));
       }
+      inputs_ready = inputs_ready && (*defined)->IsReady();
       if (!any_donated) continue;
       auto [it, inserted] = seen.emplace(list[i], std::make_pair(d, i));
       if (!inserted && (donated(i) || donated(it->second.second))) {
@@ -331,6 +406,20 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
                                " in non_donatable_input_indices");
       }
     }
+  }
+
+  // A small single-device program with ready inputs and nothing donated runs
+  // right here when its device is idle: no launch object, no worker hand-off,
+  // outputs created with their results.
+  if (devices.size() == 1 && inputs_ready && !any_donated && options.send_callbacks.empty() &&
+      options.recv_callbacks.empty() && executable_->RunsInline()) {
+    std::optional<StatusOr<sdk::ExecuteResult>> ran;
+    const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
+    client_->device_queues().TryRunInline(device, [&] {
+      ran = RunInline(client_, devices[0], *executable_, argument_lists[0], output_formats,
+                      options);
+    });
+    if (ran) return std::move(*ran);
   }
 
   // Which donated input each output reuses (when types agree and each output
@@ -429,9 +518,8 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     device_indices.push_back(static_cast<size_t>(devices[d]->local_hardware_id()));
     tasks.push_back([launch, d] { RunOnDevice(launch, d); });
   }
-  // A small single-device execution whose inputs are ready runs right here
-  // when its device is idle: the hand-off to the worker thread would cost
-  // more than the program.
+  // Small programs that donate inputs (ready ones) also run inline when the
+  // device is idle, through the launch (donation needs its bookkeeping).
   if (devices.size() == 1 && options.send_callbacks.empty() && options.recv_callbacks.empty() &&
       executable_->RunsInline() && ArgumentsReady(launch->devices[0]) &&
       client_->device_queues().TryRunInline(device_indices[0], tasks[0])) {

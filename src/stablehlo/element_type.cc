@@ -1,5 +1,7 @@
 #include "stablehlo/element_type.h"
 
+#include <vector>
+
 namespace plugrt::shlo {
 namespace {
 
@@ -93,11 +95,21 @@ std::optional<PJRT_Buffer_Type> ToPjrtType(ElementType type) {
 }
 
 std::optional<ElementType> FromPjrtType(PJRT_Buffer_Type type) {
-  if (type == PJRT_Buffer_Type_INVALID) return std::nullopt;
-  for (const TypeInfo& info : kTypes) {
-    if (info.pjrt == type) return info.type;
-  }
-  return std::nullopt;
+  // An inverse table built once: this runs for every argument of every
+  // execution.
+  static const auto* inverse = [] {
+    auto* table = new std::vector<std::optional<ElementType>>();
+    for (const TypeInfo& info : kTypes) {
+      if (info.pjrt == PJRT_Buffer_Type_INVALID) continue;
+      const size_t index = static_cast<size_t>(info.pjrt);
+      if (table->size() <= index) table->resize(index + 1);
+      if (!(*table)[index]) (*table)[index] = info.type;
+    }
+    return table;
+  }();
+  const auto index = static_cast<size_t>(type);
+  if (type == PJRT_Buffer_Type_INVALID || index >= inverse->size()) return std::nullopt;
+  return (*inverse)[index];
 }
 
 }  // namespace plugrt::shlo

@@ -11,6 +11,20 @@ namespace plugrt::cpu {
 namespace {
 
 constexpr size_t kLargeBytes = size_t{1} << 20;
+// Blocks this small share one size class, kept in a per-thread list after
+// free: an aligned operator new costs several hundred instructions, and a
+// small program allocates a few such blocks per execution.
+constexpr size_t kSmallBytes = 256;
+constexpr int kSmallCacheBlocks = 64;
+
+struct SmallCache {
+  void* blocks[kSmallCacheBlocks];
+  int count = 0;
+  ~SmallCache() {
+    while (count > 0) ::operator delete(blocks[--count], std::align_val_t(kHostAlignment));
+  }
+};
+thread_local SmallCache small_cache;
 constexpr size_t kHugePage = size_t{2} << 20;
 // Freed large blocks kept for reuse, in all.
 constexpr size_t kCacheBytes = size_t{1} << 30;
@@ -31,6 +45,10 @@ Cache& TheCache() {
 }  // namespace
 
 void* AllocateHostMemory(size_t bytes) {
+  if (bytes <= kSmallBytes) {
+    if (small_cache.count > 0) return small_cache.blocks[--small_cache.count];
+    return ::operator new(kSmallBytes, std::align_val_t(kHostAlignment), std::nothrow);
+  }
   if (bytes < kLargeBytes) {
     return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t(kHostAlignment), std::nothrow);
   }
@@ -55,6 +73,14 @@ void* AllocateHostMemory(size_t bytes) {
 
 void FreeHostMemory(void* block, size_t bytes) {
   if (block == nullptr) return;
+  if (bytes <= kSmallBytes) {
+    if (small_cache.count < kSmallCacheBlocks) {
+      small_cache.blocks[small_cache.count++] = block;
+    } else {
+      ::operator delete(block, std::align_val_t(kHostAlignment));
+    }
+    return;
+  }
   if (bytes < kLargeBytes) {
     ::operator delete(block, std::align_val_t(kHostAlignment));
     return;

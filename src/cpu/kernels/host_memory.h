@@ -1,8 +1,9 @@
 // plugrt CPU kernels: where tensors and device buffers get their memory.
 //
-// Small blocks come from operator new (64-byte aligned). Large blocks (1 MiB
-// and up) are aligned to 2 MiB and marked for transparent huge pages, and
-// when freed they are kept (up to kCacheBytes in all) for the next request
+// Small blocks come from operator new (64-byte aligned); those of 256 bytes
+// or less are kept in a short per-thread list after free and reused. Large
+// blocks (1 MiB and up) are aligned to 2 MiB and marked for transparent huge
+// pages, and when freed they are kept (up to kCacheBytes in all) for the next request
 // of the same rounded size: first touches of fresh pages cost a page fault
 // per 4 KiB, which on some machines (VMs) is slower than computing on the
 // data, and a program run many times asks for the same sizes every run.
