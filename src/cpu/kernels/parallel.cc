@@ -17,7 +17,16 @@ int HardwareThreads() {
   return cores;
 }
 
-int KernelThreads() { return kernel_threads > 0 ? kernel_threads : HardwareThreads(); }
+int KernelThreads() {
+#ifdef PLUGRT_SANITIZER_BUILD
+  // LeakSanitizer's exit-time scan crashes ("Tracer caught signal 11") in a
+  // process with live libgomp worker threads, so sanitizer builds never start
+  // an OpenMP team: every kernel runs on the calling thread.
+  return 1;
+#else
+  return kernel_threads > 0 ? kernel_threads : HardwareThreads();
+#endif
+}
 
 void SetKernelThreads(int threads) {
   kernel_threads = std::clamp(threads, 1, HardwareThreads() * 4);
