@@ -21,17 +21,36 @@
 
 namespace plugrt::cpu::vmath {
 
+// Splits x (NaN or within [-104, 89]) as n ln2 + r with integer n and
+// |r| <= ln(2)/2. Adding 1.5 * 2^23 rounds x / ln2 to an integer in the
+// float's low mantissa bits, which is cheaper than a convert and a fix-up.
+struct Reduced {
+  float r;
+  int32_t n;
+};
+PLUGRT_INLINE Reduced ReduceLn2(float x) {
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
+  const float biased = x * 1.44269504088896341f + kRound;
+  const float nf = biased - kRound;
+  float r = x - nf * 0.693145751953125f;  // ln 2 in two parts: the first
+  r = r - nf * 1.428606765330187045e-06f;  // times any n here is exact
+  return {r, std::bit_cast<int32_t>(biased) - std::bit_cast<int32_t>(kRound)};
+}
+
+// 2^n as a float, for n in [-126, 127].
+PLUGRT_INLINE float Pow2(int32_t n) {
+  return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23);
+}
+
 PLUGRT_INLINE float Exp(float x) {
-  // exp(x) = 2^n exp(r), n = round(x / ln 2), |r| <= ln(2)/2; exp(r) by its
-  // Taylor series to r^7 (error below 1e-8 relative). 2^n is applied in two
-  // halves so results near the ends of the range (inf, subnormals, 0) come
-  // out right without special cases.
-  const float clamped = std::min(std::max(x, -104.0f), 90.0f);
-  const float t = clamped * 1.44269504088896341f;
-  const int n = static_cast<int>(t + (t >= 0 ? 0.5f : -0.5f));
-  const float nf = static_cast<float>(n);
-  float r = clamped - nf * 0.693145751953125f;
-  r = r - nf * 1.428606765330187045e-06f;
+  // exp(x) = 2^n exp(r); exp(r) by its Taylor series to r^7 (relative error
+  // below 1e-8 on |r| <= ln(2)/2). 2^n is applied in two halves so that
+  // results near the ends of the range (inf, subnormals, 0) come out right
+  // without special cases. A NaN x stays NaN through the clamp and r: no
+  // test for it, which would give the compiler a branch to move the work
+  // into (and keep it scalar).
+  const Reduced red = ReduceLn2(std::min(std::max(x, -104.0f), 89.0f));
+  const float r = red.r;
   float p = 1.0f / 5040;
   p = p * r + 1.0f / 720;
   p = p * r + 1.0f / 120;
@@ -40,39 +59,37 @@ PLUGRT_INLINE float Exp(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  const int n1 = n / 2, n2 = n - n1;
-  const float s1 = std::bit_cast<float>(static_cast<uint32_t>(n1 + 127) << 23);
-  const float s2 = std::bit_cast<float>(static_cast<uint32_t>(n2 + 127) << 23);
-  // A NaN x stays NaN through the clamp and r: no test for it, which would
-  // give the compiler a branch to move the work into (and keep it scalar).
-  return p * s1 * s2;
+  const int32_t n1 = red.n >> 1;  // floor(n / 2)
+  return p * Pow2(n1) * Pow2(red.n - n1);
 }
 
 PLUGRT_INLINE float Tanh(float x) {
+  // tanh|x| = -m / (m + 2) with m = expm1(-2|x|), which has no cancellation
+  // anywhere: m = 2^n expm1(r) + (2^n - 1), expm1(r) by its Taylor series
+  // to r^8 (relative error below 2e-8). |x| >= 10 gives 1 in float, so the
+  // argument is capped at -20, where 2^n stays a normal number.
   const float ax = std::fabs(x);
-  // Small |x|: the odd Taylor series (8 terms; error below 1e-9 for |x| < 0.4),
-  // on |x| capped so that it stays finite where it is not used.
-  const float xs = std::min(ax, 0.4f);
-  const float x2 = xs * xs;
-  float p = -929569.0f / 638512875;
-  p = p * x2 + 21844.0f / 6081075;
-  p = p * x2 - 1382.0f / 155925;
-  p = p * x2 + 62.0f / 2835;
-  p = p * x2 - 17.0f / 315;
-  p = p * x2 + 2.0f / 15;
-  p = p * x2 - 1.0f / 3;
-  const float small = xs + xs * x2 * p;
-  // Otherwise (1 - e) / (1 + e) with e = exp(-2|x|), free of cancellation there.
-  const float e = Exp(-2.0f * ax);
-  const float large = (1.0f - e) / (1.0f + e);
-  // Both are finite here (NaN aside), so an arithmetic blend picks one
-  // exactly; a ?: would let the compiler branch around the exp.
-  const float w = ax < 0.4f ? 1.0f : 0.0f;
-  const float magnitude = w * small + (1.0f - w) * large;
-  return std::copysign(magnitude, x);
+  const Reduced red = ReduceLn2(std::max(-2.0f * ax, -20.0f));
+  const float r = red.r;
+  float q = 1.0f / 40320;
+  q = q * r + 1.0f / 5040;
+  q = q * r + 1.0f / 720;
+  q = q * r + 1.0f / 120;
+  q = q * r + 1.0f / 24;
+  q = q * r + 1.0f / 6;
+  q = q * r + 0.5f;
+  q = q * r + 1.0f;
+  const float s = Pow2(red.n);
+  const float m = s * (q * r) + (s - 1.0f);
+  return std::copysign(-m / (m + 2.0f), x);
 }
 
-PLUGRT_INLINE float Logistic(float x) { return 1.0f / (1.0f + Exp(-x)); }
+// 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x so that e never
+// overflows and tiny results keep their precision.
+PLUGRT_INLINE float Logistic(float x) {
+  const float e = Exp(-std::fabs(x));
+  return (x < 0 ? e : 1.0f) / (1.0f + e);
+}
 
 // NaN propagates; +0 is larger than -0 (as the reference kernels).
 PLUGRT_INLINE float Max(float a, float b) {
