@@ -12,6 +12,7 @@ PACKAGES=(
   libcli11-dev                     # command-line parsing for tools/plugrt
   libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
   libdnnl-dev ocl-icd-opencl-dev   # oneDNN: dot_general/convolution (its CMake config needs OpenCL's)
+  libxbyak-dev                     # x86-64 code generation for fused elementwise loops
   "$@"
 )
 

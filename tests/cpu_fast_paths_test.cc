@@ -2,7 +2,9 @@
 // elementwise fusion with row reductions) must compute what the reference
 // kernels compute. Each test compiles one program twice, with the fast paths
 // and with PLUGRT_CPU_FAST_PATHS=0, runs both on the same random inputs (odd
-// shapes, so tails and partial tiles are exercised) and compares.
+// shapes, so tails and partial tiles are exercised) and compares. Where the
+// CPU has AVX-512 the fused loops run generated code; CTest runs the tests
+// again with PLUGRT_CPU_JIT=0 for the interpreted loop.
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu/exec/program.h"
+#include "cpu/kernels/fused_jit.h"
 #include "stablehlo/float_format.h"
 #include "stablehlo/parser.h"
 
@@ -183,6 +186,7 @@ func.func @main(%x: tensor<5x1001xf32>, %s: tensor<f32>) -> (tensor<5x1001xf32>,
 )",
                              4e-6, 1e-7);
   EXPECT_EQ(counters.fused_loops, 1);
+  if (fused::JitAvailable()) EXPECT_GT(counters.jit_segments, 0);
 }
 
 TEST(FastPathsTest, FusedSoftmaxLayerNormAndBroadcastsOfRowsAndColumns) {
@@ -266,6 +270,55 @@ func.func @main(%x: tensor<64x257xf32>) -> (tensor<64x257xf32>, tensor<64x257xf3
 }
 )",
                              4e-7, 1e-37, 1.0f, 7);
+}
+
+// exp, tanh and logistic of 2^20 floats spread over every bit pattern (both
+// signs, subnormals, infinities, NaNs) against double-precision results
+// rounded to float: within 3 ulp, or 2e-45 where the result is subnormal.
+TEST(FastPathsTest, FusedTranscendentalsOverTheWholeFloatRange) {
+  auto program = CompileText(R"(
+func.func @main(%x: tensor<1048576xf32>) -> (tensor<1048576xf32>, tensor<1048576xf32>, tensor<1048576xf32>) {
+  %e = stablehlo.exponential %x : tensor<1048576xf32>
+  %t = stablehlo.tanh %x : tensor<1048576xf32>
+  %l = stablehlo.logistic %x : tensor<1048576xf32>
+  func.return %e, %t, %l : tensor<1048576xf32>, tensor<1048576xf32>, tensor<1048576xf32>
+}
+)",
+                             true);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  Tensor x(ElementType::kF32, {1 << 20});
+  for (uint32_t i = 0; i < (1u << 20); ++i) {
+    x.mutable_as<float>()[i] = std::bit_cast<float>(i * 4096u + (i * 2654435761u) % 4096u);
+  }
+  std::vector<RtValue> args = {RtValue::Of(x)};
+  KernelCounters counters;
+  ExecContext context;
+  context.counters = &counters;
+  auto out = (*program)->Run(args, context);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(counters.fused_loops, 1);
+  if (fused::JitAvailable()) EXPECT_GT(counters.jit_segments, 0);
+  using Fn = double (*)(double);
+  const Fn want_fns[3] = {[](double v) { return std::exp(v); },
+                          [](double v) { return std::tanh(v); },
+                          [](double v) { return 1.0 / (1.0 + std::exp(-v)); }};
+  for (int o = 0; o < 3; ++o) {
+    const float* got = (*out)[o].tensor.as<float>();
+    int reported = 0;
+    for (int64_t i = 0; i < (1 << 20); ++i) {
+      const float v = x.as<float>()[i];
+      const float want = static_cast<float>(want_fns[o](v));
+      const float g = got[i];
+      bool ok = (std::isnan(want) && std::isnan(g)) || g == want;
+      if (!ok && std::isfinite(want) && std::isfinite(g)) {
+        const float ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
+        ok = std::fabs(g - want) <= std::max(3 * ulp, 2e-45f);
+      }
+      if (!ok && reported++ < 5) {
+        ADD_FAILURE() << "output " << o << " at x = " << v << ": got " << g << ", want " << want;
+      }
+    }
+  }
 }
 
 TEST(FastPathsTest, FusedReductionOfAUniformValueAndColumnSum) {

@@ -30,6 +30,7 @@ struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
 // these to know which kernels ran).
 struct KernelCounters {
   int64_t fused_loops = 0;   // elementwise groups run as one fused loop
+  int64_t jit_segments = 0;  // generated code segments those loops ran
   int64_t onednn_calls = 0;  // dot_general / convolution run on oneDNN
 };
 

@@ -526,11 +526,17 @@ class Planner {
 class FusedOp final : public CompiledOp {
  public:
   explicit FusedOp(const FusionGroup& group)
-      : kernel_(group.kernel), rows_(group.rows), cols_(group.cols) {}
+      : kernel_(group.kernel),
+        plan_(fused::Prepare(group.kernel)),
+        rows_(group.rows),
+        cols_(group.cols) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& context) const override {
-    if (context.counters != nullptr) ++context.counters->fused_loops;
+    if (context.counters != nullptr) {
+      ++context.counters->fused_loops;
+      context.counters->jit_segments += fused::GeneratedSegments(*plan_);
+    }
     std::vector<Tensor> inputs;
     inputs.reserve(operands.size());
     for (const RtValue& v : operands) {
@@ -538,7 +544,7 @@ class FusedOp final : public CompiledOp {
       inputs.push_back(v.tensor);
     }
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs,
-                            fused::Run(kernel_, rows_, cols_, inputs, KernelThreads()));
+                            fused::Run(kernel_, *plan_, rows_, cols_, inputs, KernelThreads()));
     std::vector<RtValue> results;
     results.reserve(outputs.size());
     for (Tensor& t : outputs) results.push_back(RtValue::Of(std::move(t)));
@@ -547,6 +553,7 @@ class FusedOp final : public CompiledOp {
 
  private:
   fused::Kernel kernel_;
+  std::shared_ptr<const fused::Plan> plan_;
   int64_t rows_, cols_;
 };
 

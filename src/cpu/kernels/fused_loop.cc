@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 
+#include "cpu/kernels/fused_jit.h"
 #include "cpu/kernels/parallel.h"
 #include "cpu/kernels/vector_math.h"
 #include "stablehlo/float_format.h"
@@ -165,10 +166,24 @@ void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
   }
 }
 
-// What Run works out once per kernel: register kinds, scratch buffers,
-// registers written straight into an output.
-struct Layout {
+}  // namespace
+
+// What Prepare works out once per kernel: register kinds, the order the
+// instructions run in (runs of vector instructions become generated
+// segments), scratch buffers, registers written straight into an output.
+struct Plan {
+  struct Step {
+    int instr = -1;    // an interpreted instruction, or
+    int segment = -1;  // a generated segment
+  };
+  struct Segment {
+    std::vector<int> instrs;  // kernel instructions, in order
+    std::vector<int> stored;  // registers it writes to memory
+    std::unique_ptr<JitSegment> code;
+  };
   std::vector<bool> uniform;
+  std::vector<Step> steps;
+  std::vector<Segment> segments;
   std::vector<int> buffer;      // per register: scratch buffer, or -1
   std::vector<int> output_of;   // per register: output written in place, or -1
   int num_buffers = 0;
@@ -176,42 +191,21 @@ struct Layout {
   bool whole_rows = false;      // tiles are whole rows (row reductions)
 };
 
-Layout MakeLayout(const Kernel& k) {
-  Layout l;
-  const int n = k.num_registers;
-  l.uniform.assign(n, false);
-  l.buffer.assign(n, -1);
-  l.output_of.assign(n, -1);
-  std::vector<int> last_use(n, -1);
-  const int end = static_cast<int>(k.code.size());
-  for (int i = 0; i < end; ++i) {
-    const Instr& in = k.code[i];
-    for (int r : {in.a, in.b, in.c}) {
-      if (r >= 0 && in.op != Op::kLoad) last_use[r] = i;
-    }
-  }
-  for (size_t o = 0; o < k.outputs.size(); ++o) {
-    last_use[k.outputs[o].reg] = end;
-  }
+namespace {
+
+// Longest run of instructions in one generated segment.
+constexpr size_t kMaxSegment = 256;
+
+void MarkUniform(const Kernel& k, Plan& l) {
+  l.uniform.assign(k.num_registers, false);
   for (const Input& input : k.inputs) {
     if (input.source == Source::kColumn || input.source == Source::kRowScalar) l.row_tiles = true;
   }
-  std::vector<int> free_buffers;
-  std::vector<bool> released(n, false);
-  auto release = [&](int r) {
-    if (l.buffer[r] >= 0 && !released[r]) {
-      free_buffers.push_back(l.buffer[r]);
-      released[r] = true;
-    }
-  };
-  for (int i = 0; i < end; ++i) {
-    const Instr& in = k.code[i];
+  for (const Instr& in : k.code) {
     bool uniform = false;
-    bool needs_buffer = true;
     if (in.op == Op::kLoad) {
       const Input& input = k.inputs[in.a];
       uniform = input.source == Source::kRowScalar || input.source == Source::kScalar;
-      needs_buffer = !uniform && input.type != ElementType::kF32;
     } else if (in.op == Op::kConst) {
       uniform = true;
     } else if (IsRowReduction(in.op)) {
@@ -224,32 +218,164 @@ Layout MakeLayout(const Kernel& k) {
       }
     }
     l.uniform[in.out] = uniform;
-    if (!uniform && needs_buffer && in.op != Op::kLoad) {
-      // A computed f32 output is written straight into the output tensor.
-      for (size_t o = 0; o < k.outputs.size(); ++o) {
-        if (k.outputs[o].reg == in.out && k.outputs[o].type == ElementType::kF32 &&
-            l.output_of[in.out] < 0) {
-          l.output_of[in.out] = static_cast<int>(o);
-          needs_buffer = false;
-        }
+  }
+}
+
+// Orders the instructions into steps: runs of vector instructions the JIT
+// supports become segments; an instruction that does not need the open
+// run's values moves ahead of it, so loads, constants and uniform
+// arithmetic do not cut runs short.
+void PlanSteps(const Kernel& k, Plan& l) {
+  const bool jit = JitAvailable();
+  const int n = k.num_registers;
+  std::vector<std::vector<int>> readers(n);
+  for (int i = 0; i < static_cast<int>(k.code.size()); ++i) {
+    const Instr& in = k.code[i];
+    if (in.op == Op::kLoad) continue;
+    for (int r : {in.a, in.b, in.c}) {
+      if (r >= 0) readers[r].push_back(i);
+    }
+  }
+  std::vector<bool> is_output(n, false);
+  for (const Output& o : k.outputs) is_output[o.reg] = true;
+  std::vector<int> segment_of_instr(k.code.size(), -1);
+
+  // Generates `instrs` as one segment, or (too many live values) as two
+  // halves, down to interpreted single instructions.
+  auto emit = [&](auto& self, const std::vector<int>& instrs) -> void {
+    const int id = static_cast<int>(l.segments.size());
+    for (int i : instrs) segment_of_instr[i] = id;
+    std::vector<bool> store(n, false);
+    std::vector<int> stored;
+    for (int i : instrs) {
+      const int r = k.code[i].out;
+      bool outside = is_output[r];
+      for (int reader : readers[r]) outside = outside || segment_of_instr[reader] != id;
+      if (outside) {
+        store[r] = true;
+        stored.push_back(r);
       }
     }
-    if (!uniform && needs_buffer) {
-      if (free_buffers.empty()) {
-        l.buffer[in.out] = l.num_buffers++;
+    std::unique_ptr<JitSegment> code = GenerateSegment(k, instrs, l.uniform, store);
+    if (code != nullptr) {
+      l.segments.push_back({instrs, std::move(stored), std::move(code)});
+      l.steps.push_back({-1, id});
+      return;
+    }
+    for (int i : instrs) segment_of_instr[i] = -1;
+    if (instrs.size() == 1) {
+      l.steps.push_back({instrs[0], -1});
+      return;
+    }
+    const auto mid = instrs.begin() + static_cast<std::ptrdiff_t>(instrs.size() / 2);
+    self(self, std::vector<int>(instrs.begin(), mid));
+    self(self, std::vector<int>(mid, instrs.end()));
+  };
+
+  std::vector<int> open;
+  std::vector<bool> in_open(n, false);
+  auto close = [&] {
+    if (open.empty()) return;
+    emit(emit, open);
+    for (int i : open) in_open[k.code[i].out] = false;
+    open.clear();
+  };
+  for (int i = 0; i < static_cast<int>(k.code.size()); ++i) {
+    const Instr& in = k.code[i];
+    if (jit && in.op != Op::kLoad && !l.uniform[in.out] && JitSupports(in.op)) {
+      if (open.size() >= kMaxSegment) close();
+      open.push_back(i);
+      in_open[in.out] = true;
+      continue;
+    }
+    bool depends = false;
+    for (int r : {in.a, in.b, in.c}) {
+      if (in.op != Op::kLoad && r >= 0 && in_open[r]) depends = true;
+    }
+    if (depends) close();
+    l.steps.push_back({i, -1});
+  }
+  close();
+}
+
+// Scratch buffers and in-place outputs for the values that live in memory,
+// by liveness over the steps.
+void AssignBuffers(const Kernel& k, Plan& l) {
+  const int n = k.num_registers;
+  const int end = static_cast<int>(l.steps.size());
+  l.buffer.assign(n, -1);
+  l.output_of.assign(n, -1);
+  // Per step: the registers it reads and those it leaves in memory. A
+  // segment reads what its instructions use but did not compute.
+  std::vector<std::vector<int>> reads(end), writes(end);
+  for (int p = 0; p < end; ++p) {
+    const Plan::Step& step = l.steps[p];
+    if (step.instr >= 0) {
+      const Instr& in = k.code[step.instr];
+      bool in_memory = !l.uniform[in.out];
+      if (in.op == Op::kLoad) {
+        in_memory = in_memory && k.inputs[in.a].type != ElementType::kF32;  // read in place
       } else {
-        l.buffer[in.out] = free_buffers.back();
+        for (int r : {in.a, in.b, in.c}) {
+          if (r >= 0) reads[p].push_back(r);
+        }
+      }
+      if (in_memory) writes[p].push_back(in.out);
+    } else {
+      const Plan::Segment& seg = l.segments[step.segment];
+      std::vector<bool> own(n, false);
+      for (int i : seg.instrs) {
+        const Instr& in = k.code[i];
+        for (int r : {in.a, in.b, in.c}) {
+          if (r >= 0 && !own[r]) reads[p].push_back(r);
+        }
+        own[in.out] = true;
+      }
+      writes[p] = seg.stored;
+    }
+  }
+  std::vector<int> last_use(n, -1);
+  for (int p = 0; p < end; ++p) {
+    for (int r : reads[p]) last_use[r] = p;
+  }
+  for (const Output& o : k.outputs) last_use[o.reg] = end;
+
+  std::vector<int> free_buffers;
+  std::vector<bool> released(n, false);
+  auto release = [&](int r) {
+    if (l.buffer[r] >= 0 && !released[r]) {
+      free_buffers.push_back(l.buffer[r]);
+      released[r] = true;
+    }
+  };
+  for (int p = 0; p < end; ++p) {
+    for (int r : writes[p]) {
+      // A computed f32 output is written straight into the output tensor.
+      bool placed = false;
+      const bool loaded = l.steps[p].instr >= 0 && k.code[l.steps[p].instr].op == Op::kLoad;
+      for (size_t o = 0; o < k.outputs.size() && !placed && !loaded; ++o) {
+        if (k.outputs[o].reg == r && k.outputs[o].type == ElementType::kF32) {
+          l.output_of[r] = static_cast<int>(o);
+          placed = true;
+        }
+      }
+      if (placed) continue;
+      if (free_buffers.empty()) {
+        l.buffer[r] = l.num_buffers++;
+      } else {
+        l.buffer[r] = free_buffers.back();
         free_buffers.pop_back();
       }
     }
     // Operands whose last reader this is give their buffers back (after the
-    // result took one, so results never alias operands).
-    for (int r : {in.a, in.b, in.c}) {
-      if (r >= 0 && in.op != Op::kLoad && last_use[r] == i) release(r);
+    // results took theirs, so results never alias operands).
+    for (int r : reads[p]) {
+      if (last_use[r] == p) release(r);
     }
-    if (last_use[in.out] < 0) release(in.out);  // never read
+    for (int r : writes[p]) {
+      if (last_use[r] < 0) release(r);  // never read
+    }
   }
-  return l;
 }
 
 }  // namespace
@@ -261,8 +387,23 @@ std::string Kernel::ToString() const {
   return s;
 }
 
+std::shared_ptr<const Plan> Prepare(const Kernel& k) {
+  auto plan = std::make_shared<Plan>();
+  MarkUniform(k, *plan);
+  PlanSteps(k, *plan);
+  AssignBuffers(k, *plan);
+  return plan;
+}
+
+int GeneratedSegments(const Plan& plan) { return static_cast<int>(plan.segments.size()); }
+
 StatusOr<std::vector<Tensor>> Run(const Kernel& k, int64_t rows, int64_t cols,
                                   const std::vector<Tensor>& inputs, int threads) {
+  return Run(k, *Prepare(k), rows, cols, inputs, threads);
+}
+
+StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t rows,
+                                  int64_t cols, const std::vector<Tensor>& inputs, int threads) {
   if (inputs.size() != k.inputs.size()) {
     return InvalidArgument("fused kernel expects ", k.inputs.size(), " inputs, got ",
                            inputs.size());
@@ -278,7 +419,6 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, int64_t rows, int64_t cols,
                              ", expected ", want, " of ", shlo::ElementTypeName(k.inputs[i].type));
     }
   }
-  const Layout layout = MakeLayout(k);
   std::vector<Tensor> outputs;
   for (const Output& o : k.outputs) outputs.push_back(Tensor::Uninitialized(o.type, o.dims));
   // Where each output register lands: a row scalar or a full element.
@@ -322,7 +462,24 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, int64_t rows, int64_t cols,
       }
       // Offset of the tile's first element in full-size tensors.
       const int64_t base = layout.row_tiles ? r * cols + c0 : c0;
-      for (const Instr& in : k.code) {
+      // Where register o's tile data goes when a step computes it.
+      auto destination = [&](int o) -> float* {
+        if (layout.output_of[o] >= 0) {
+          return outputs[layout.output_of[o]].mutable_as<float>() + base;
+        }
+        if (layout.buffer[o] >= 0) {
+          return scratch.get() + static_cast<size_t>(layout.buffer[o]) * buffer_floats;
+        }
+        return nullptr;
+      };
+      for (const Plan::Step& step : layout.steps) {
+        if (step.segment >= 0) {
+          const Plan::Segment& seg = layout.segments[step.segment];
+          for (int o : seg.stored) ptr[o] = destination(o);
+          seg.code->fn()(ptr.data(), val.data(), len);
+          continue;
+        }
+        const Instr& in = k.code[step.instr];
         const int o = in.out;
         if (layout.uniform[o]) {
           float result = 0;
@@ -350,12 +507,7 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, int64_t rows, int64_t cols,
           val[o] = result;
           continue;
         }
-        float* dst = nullptr;
-        if (layout.output_of[o] >= 0) {
-          dst = outputs[layout.output_of[o]].mutable_as<float>() + base;
-        } else if (layout.buffer[o] >= 0) {
-          dst = scratch.get() + static_cast<size_t>(layout.buffer[o]) * buffer_floats;
-        }
+        float* dst = destination(o);
         auto arg = [&](int reg) {
           Arg a;
           if (layout.uniform[reg]) {

@@ -10,6 +10,10 @@
 // later instructions can use, which is how softmax and layer norm run in one
 // pass over memory.
 //
+// Runs of vector instructions are compiled to machine code where the CPU
+// has AVX-512 (fused_jit.h): one loop over the tile with every value in a
+// register. The interpreted loop stays for the rest and for other CPUs.
+//
 // Register kinds: a "vector" register holds one value per tile element; a
 // "uniform" register one value for the whole tile (constants, per-row
 // scalars, reduction results). Predicates (compare results) are f32 0/1.
@@ -17,6 +21,7 @@
 #define PLUGRT_CPU_KERNELS_FUSED_LOOP_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,9 +86,20 @@ struct Kernel {
 // True when `op` is a row reduction.
 inline bool IsRowReduction(Op op) { return op == Op::kRowSum || op == Op::kRowMax || op == Op::kRowMin; }
 
-// Runs `kernel` over [rows, cols] with one tensor per kernel input (sizes
-// checked against the sources), using up to `threads` threads. Returns the
-// outputs in kernel order.
+// What a kernel is turned into once, before it runs: the order of its
+// instructions, which runs of them are generated code (fused_jit.h), where
+// each value lives. Immutable; shared by the threads that run the kernel.
+struct Plan;
+std::shared_ptr<const Plan> Prepare(const Kernel& kernel);
+// How many generated segments `plan` has (0 where the JIT is unavailable).
+int GeneratedSegments(const Plan& plan);
+
+// Runs `kernel` (prepared as `plan`) over [rows, cols] with one tensor per
+// kernel input (sizes checked against the sources), using up to `threads`
+// threads. Returns the outputs in kernel order.
+StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, const Plan& plan, int64_t rows,
+                                  int64_t cols, const std::vector<Tensor>& inputs, int threads);
+// The same, preparing the kernel first.
 StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, int64_t rows, int64_t cols,
                                   const std::vector<Tensor>& inputs, int threads);
 

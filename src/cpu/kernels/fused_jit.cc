@@ -1,0 +1,388 @@
+#include "cpu/kernels/fused_jit.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <unordered_map>
+
+#if PLUGRT_HAVE_XBYAK
+#include <xbyak/xbyak.h>
+#endif
+
+namespace plugrt::cpu::fused {
+
+#if PLUGRT_HAVE_XBYAK
+namespace {
+
+using Xbyak::Zmm;
+
+// Constants the generated code reads (broadcast from memory).
+enum Const : int {
+  kOne, kTwo, kZero, kMinusOne, kSignBit, kAbsMask,
+  kLog2e, kLn2Hi, kLn2Lo, kExpLimit, kTanhLimit,
+  kExpPoly,                 // 8 coefficients, highest degree first
+  kExpm1Poly = kExpPoly + 8,  // 7 coefficients, highest degree first
+  kNumConsts = kExpm1Poly + 7,
+};
+
+constexpr uint32_t Bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+alignas(64) constexpr uint32_t kPool[kNumConsts] = {
+    Bits(1.0f), Bits(2.0f), Bits(0.0f), Bits(-1.0f), 0x80000000u, 0x7fffffffu,
+    Bits(1.44269504088896341f), Bits(0.693145751953125f), Bits(1.428606765330187045e-06f),
+    // exp's argument is clamped to [-150, 150] (scalef turns the ends into 0
+    // and inf), tanh's |x| to 10 (beyond, tanh is 1 in float).
+    Bits(150.0f), Bits(10.0f),
+    // exp(r) on |r| <= ln(2)/2: Taylor series to r^7.
+    Bits(1.0f / 5040), Bits(1.0f / 720), Bits(1.0f / 120), Bits(1.0f / 24), Bits(1.0f / 6),
+    Bits(0.5f), Bits(1.0f), Bits(1.0f),
+    // expm1(r) / r: Taylor series to r^6 (relative error below 2e-8).
+    Bits(1.0f / 5040), Bits(1.0f / 720), Bits(1.0f / 120),
+    Bits(1.0f / 24), Bits(1.0f / 6), Bits(0.5f), Bits(1.0f)};
+
+// vcmpps predicates.
+constexpr uint8_t kEqOq = 0x00, kNeqUq = 0x04, kLtOq = 0x11, kLeOq = 0x12, kGeOq = 0x1d,
+                  kGtOq = 0x1e, kUnordQ = 0x03;
+// vrangeps: the operand of smaller magnitude, with the sign of the first
+// operand / negative.
+constexpr uint8_t kMinMagnitudeKeepSign = 0x02, kMinMagnitudeNegative = 0x0e;
+// vrndscaleps: round to nearest even / down / up, no precision exception.
+constexpr uint8_t kRoundNearest = 0x08, kRoundDown = 0x09, kRoundUp = 0x0a;
+
+// Register use: values in zmm0..21, math temporaries zmm22..27, uniform
+// operands broadcast into zmm28..30. k1 is the tile mask (all ones but in
+// the last, partial vector), k2 and k3 are scratch.
+constexpr int kFirstTemp = 22;
+constexpr int kFirstOperandTemp = 28;
+static_assert(kJitMaxLive <= kFirstTemp);
+
+class Generator final : public Xbyak::CodeGenerator, public JitSegment {
+ public:
+  Generator(const Kernel& k, const std::vector<int>& instrs, const std::vector<bool>& uniform,
+            const std::vector<bool>& store)
+      : Xbyak::CodeGenerator(16384, Xbyak::AutoGrow),
+        k_(k),
+        instrs_(instrs),
+        uniform_(uniform),
+        store_(store) {}
+
+  SegmentFn fn() const override { return getCode<SegmentFn>(); }
+
+  // Emits the function; false when the values do not fit the registers.
+  bool Build() {
+    // Arguments (System V): rdi = ptr, rsi = val, rdx = n. r8: byte offset
+    // of the current vector, r9: elements left, r10: the constant pool.
+    Xbyak::Label loop, tail, done;
+    mov(r10, reinterpret_cast<size_t>(kPool));
+    xor_(r8, r8);
+    mov(r9, rdx);
+    L(loop);
+    cmp(r9, 16);
+    jl(tail, T_NEAR);
+    if (!Body(false)) return false;
+    add(r8, 64);
+    sub(r9, 16);
+    jmp(loop, T_NEAR);
+    L(tail);
+    test(r9, r9);
+    jz(done, T_NEAR);
+    mov(ecx, r9d);
+    mov(eax, 1);
+    shl(eax, cl);
+    dec(eax);
+    kmovw(k1, eax);
+    if (!Body(true)) return false;
+    L(done);
+    vzeroupper();
+    ret();
+    ready(Xbyak::CodeArray::PROTECT_RE);
+    return true;
+  }
+
+ private:
+  Xbyak::Address Const(int c) { return ptr[r10 + 4 * c]; }
+  Xbyak::Address Bcst(int c) { return ptr_b[r10 + 4 * c]; }
+  static Zmm Temp(int i) { return Zmm(kFirstTemp + i); }
+
+  int Alloc() {
+    for (int z = 0; z < kJitMaxLive; ++z) {
+      if (!busy_[z]) {
+        busy_[z] = true;
+        return z;
+      }
+    }
+    return -1;
+  }
+
+  // The register holding operand `reg` of instruction `operand_index`.
+  // Values from before the segment are loaded at their first use.
+  bool Source(int reg, int operand_index, Zmm* out) {
+    if (uniform_[reg]) {
+      *out = Zmm(kFirstOperandTemp + operand_index);
+      vbroadcastss(*out, ptr[rsi + 4 * static_cast<int64_t>(reg)]);
+      return true;
+    }
+    auto it = zmm_of_.find(reg);
+    if (it != zmm_of_.end()) {
+      *out = Zmm(it->second);
+      return true;
+    }
+    const int z = Alloc();
+    if (z < 0) return false;
+    zmm_of_[reg] = z;
+    mov(rax, ptr[rdi + 8 * static_cast<int64_t>(reg)]);
+    if (masked_) {
+      vmovups(Zmm(z) | k1 | T_z, ptr[rax + r8]);
+    } else {
+      vmovups(Zmm(z), ptr[rax + r8]);
+    }
+    *out = Zmm(z);
+    return true;
+  }
+
+  void Release(int reg) {
+    auto it = zmm_of_.find(reg);
+    if (it == zmm_of_.end()) return;
+    busy_[it->second] = false;
+    zmm_of_.erase(it);
+  }
+
+  // One vector of the loop; `masked`: the last, partial one (mask k1).
+  bool Body(bool masked) {
+    masked_ = masked;
+    std::fill(std::begin(busy_), std::end(busy_), false);
+    zmm_of_.clear();
+    // Last position in the segment where each register is read.
+    std::unordered_map<int, size_t> last_use;
+    for (size_t i = 0; i < instrs_.size(); ++i) {
+      const Instr& in = k_.code[instrs_[i]];
+      for (int r : {in.a, in.b, in.c}) {
+        if (r >= 0) last_use[r] = i;
+      }
+    }
+    for (size_t i = 0; i < instrs_.size(); ++i) {
+      const Instr& in = k_.code[instrs_[i]];
+      Zmm a, b, c;
+      if (in.a >= 0 && !Source(in.a, 0, &a)) return false;
+      if (in.b >= 0 && !Source(in.b, 1, &b)) return false;
+      if (in.c >= 0 && !Source(in.c, 2, &c)) return false;
+      const int dz = Alloc();
+      if (dz < 0) return false;
+      zmm_of_[in.out] = dz;
+      Emit(in.op, Zmm(dz), a, b, c);
+      if (store_[in.out]) {
+        mov(rax, ptr[rdi + 8 * static_cast<int64_t>(in.out)]);
+        if (masked_) {
+          vmovups(ptr[rax + r8] | k1, Zmm(dz));
+        } else {
+          vmovups(ptr[rax + r8], Zmm(dz));
+        }
+      }
+      for (int r : {in.a, in.b, in.c}) {
+        if (r >= 0 && last_use[r] == i) Release(r);
+      }
+      auto lu = last_use.find(in.out);
+      if (lu == last_use.end() || lu->second <= i) Release(in.out);
+    }
+    return true;
+  }
+
+  // t = x where x is NaN.
+  void KeepNaN(const Zmm& t, const Zmm& x) {
+    vcmpps(k3, x, x, kUnordQ);
+    vmovaps(t | k3, x);
+  }
+
+  // d = exp(x); d may be x. Uses temps 0..2.
+  void EmitExp(const Zmm& d, const Zmm& x) {
+    const Zmm t0 = Temp(0), t1 = Temp(1), t2 = Temp(2);
+    // Clamp to [-150, 150]: the smaller magnitude of x and 150, with the
+    // sign of x. vrangeps takes the other operand where one is NaN, so NaNs
+    // are put back.
+    vrangeps(t0, x, Bcst(kExpLimit), kMinMagnitudeKeepSign);
+    KeepNaN(t0, x);
+    vmulps(t1, t0, Bcst(kLog2e));
+    vrndscaleps(t1, t1, kRoundNearest);  // n
+    vfnmadd231ps(t0, t1, Bcst(kLn2Hi));  // r = x - n ln2, in two steps
+    vfnmadd231ps(t0, t1, Bcst(kLn2Lo));
+    vbroadcastss(t2, Const(kExpPoly));
+    for (int i = 1; i < 8; ++i) vfmadd213ps(t2, t0, Bcst(kExpPoly + i));
+    vscalefps(d, t2, t1);  // p * 2^n, overflow to inf and underflow to 0 rounded once
+  }
+
+  // d = tanh(x) as -m / (m + 2), m = expm1(-2|x|) (see vmath::Tanh).
+  void EmitTanh(const Zmm& d, const Zmm& x) {
+    const Zmm t0 = Temp(0), t1 = Temp(1), t2 = Temp(2), t3 = Temp(3);
+    vrangeps(t0, x, Bcst(kTanhLimit), kMinMagnitudeNegative);  // -min(|x|, 10)
+    KeepNaN(t0, x);
+    vaddps(t0, t0, t0);
+    vmulps(t1, t0, Bcst(kLog2e));
+    vrndscaleps(t1, t1, kRoundNearest);
+    vfnmadd231ps(t0, t1, Bcst(kLn2Hi));
+    vfnmadd231ps(t0, t1, Bcst(kLn2Lo));
+    vbroadcastss(t2, Const(kExpm1Poly));
+    for (int i = 1; i < 7; ++i) vfmadd213ps(t2, t0, Bcst(kExpm1Poly + i));
+    vmulps(t2, t2, t0);  // expm1(r)
+    vbroadcastss(t3, Const(kOne));
+    vscalefps(t3, t3, t1);               // s = 2^n
+    vsubps(t0, t3, Bcst(kOne));          // s - 1
+    vfmadd231ps(t0, t3, t2);             // m = s expm1(r) + (s - 1)
+    vaddps(t1, t0, Bcst(kTwo));
+    vdivps(t0, t0, t1);                  // -tanh|x|
+    vbroadcastss(d, Const(kSignBit));
+    vpternlogd(d, x, t0, 0xca);          // sign of x, magnitude of t0
+  }
+
+  // d = 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x.
+  void EmitLogistic(const Zmm& d, const Zmm& x) {
+    const Zmm e = Temp(3), den = Temp(4);
+    vpord(e, x, Bcst(kSignBit));  // -|x|
+    EmitExp(e, e);
+    vaddps(den, e, Bcst(kOne));
+    vbroadcastss(d, Const(kOne));
+    vcmpps(k2, x, Bcst(kZero), kLtOq);
+    vmovaps(d | k2, e);
+    vdivps(d, d, den);
+  }
+
+  // d = predicate k2 as 1.0 / 0.0.
+  void Truth(const Zmm& d) { vbroadcastss(d | k2 | T_z, Const(kOne)); }
+
+  void Emit(Op op, const Zmm& d, const Zmm& a, const Zmm& b, const Zmm& c) {
+    switch (op) {
+      case Op::kNeg: vpxord(d, a, Bcst(kSignBit)); return;
+      case Op::kAbs: vpandd(d, a, Bcst(kAbsMask)); return;
+      case Op::kExp: EmitExp(d, a); return;
+      case Op::kTanh: EmitTanh(d, a); return;
+      case Op::kLogistic: EmitLogistic(d, a); return;
+      case Op::kSqrt: vsqrtps(d, a); return;
+      case Op::kRsqrt:
+        vsqrtps(Temp(0), a);
+        vbroadcastss(d, Const(kOne));
+        vdivps(d, d, Temp(0));
+        return;
+      case Op::kFloor: vrndscaleps(d, a, kRoundDown); return;
+      case Op::kCeil: vrndscaleps(d, a, kRoundUp); return;
+      case Op::kSign:
+        vmovaps(d, a);  // 0, -0 and NaN stay
+        vcmpps(k2, a, Bcst(kZero), kGtOq);
+        vbroadcastss(d | k2, Const(kOne));
+        vcmpps(k2, a, Bcst(kZero), kLtOq);
+        vbroadcastss(d | k2, Const(kMinusOne));
+        return;
+      case Op::kCopy: vmovaps(d, a); return;
+      case Op::kNot:
+        vcmpps(k2, a, Bcst(kZero), kEqOq);
+        Truth(d);
+        return;
+      case Op::kAdd: vaddps(d, a, b); return;
+      case Op::kSub: vsubps(d, a, b); return;
+      case Op::kMul: vmulps(d, a, b); return;
+      case Op::kDiv: vdivps(d, a, b); return;
+      case Op::kMax:
+      case Op::kMin:
+        // vmaxps/vminps give b when either is NaN or both are zeros: equal
+        // values take the AND (max: +0 wins) or OR (min: -0 wins) of their
+        // bits, a NaN a is taken from a.
+        if (op == Op::kMax) {
+          vmaxps(d, a, b);
+        } else {
+          vminps(d, a, b);
+        }
+        vcmpps(k2, a, b, kEqOq);
+        if (op == Op::kMax) {
+          vpandd(d | k2, a, b);
+        } else {
+          vpord(d | k2, a, b);
+        }
+        vcmpps(k2, a, a, kUnordQ);
+        vmovaps(d | k2, a);
+        return;
+      case Op::kCmpEq: vcmpps(k2, a, b, kEqOq); Truth(d); return;
+      case Op::kCmpNe: vcmpps(k2, a, b, kNeqUq); Truth(d); return;
+      case Op::kCmpLt: vcmpps(k2, a, b, kLtOq); Truth(d); return;
+      case Op::kCmpLe: vcmpps(k2, a, b, kLeOq); Truth(d); return;
+      case Op::kCmpGt: vcmpps(k2, a, b, kGtOq); Truth(d); return;
+      case Op::kCmpGe: vcmpps(k2, a, b, kGeOq); Truth(d); return;
+      case Op::kAnd:
+      case Op::kOr:
+        vcmpps(k2, a, Bcst(kZero), kNeqUq);
+        vcmpps(k3, b, Bcst(kZero), kNeqUq);
+        if (op == Op::kAnd) {
+          kandw(k2, k2, k3);
+        } else {
+          korw(k2, k2, k3);
+        }
+        Truth(d);
+        return;
+      case Op::kSelect:
+        vcmpps(k2, a, Bcst(kZero), kNeqUq);
+        vblendmps(d | k2, c, b);  // k2 ? b : c
+        return;
+      default:
+        // JitSupports keeps other ops out of segments.
+        std::abort();
+    }
+  }
+
+  const Kernel& k_;
+  const std::vector<int> instrs_;
+  const std::vector<bool> uniform_;
+  const std::vector<bool> store_;
+  bool busy_[kJitMaxLive] = {};
+  bool masked_ = false;
+  std::unordered_map<int, int> zmm_of_;
+};
+
+}  // namespace
+
+bool JitAvailable() {
+  static const bool available = [] {
+    const char* v = std::getenv("PLUGRT_CPU_JIT");
+    if (v != nullptr && std::strcmp(v, "0") == 0) return false;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512dq") != 0;
+  }();
+  return available;
+}
+
+bool JitSupports(Op op) {
+  switch (op) {
+    case Op::kNeg: case Op::kAbs: case Op::kExp: case Op::kTanh: case Op::kLogistic:
+    case Op::kSqrt: case Op::kRsqrt: case Op::kFloor: case Op::kCeil: case Op::kSign:
+    case Op::kCopy: case Op::kNot: case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kDiv:
+    case Op::kMax: case Op::kMin: case Op::kCmpEq: case Op::kCmpNe: case Op::kCmpLt:
+    case Op::kCmpLe: case Op::kCmpGt: case Op::kCmpGe: case Op::kAnd: case Op::kOr:
+    case Op::kSelect:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vector<int>& instrs,
+                                            const std::vector<bool>& uniform,
+                                            const std::vector<bool>& store) {
+  auto gen = std::make_unique<Generator>(kernel, instrs, uniform, store);
+  try {
+    if (!gen->Build()) return nullptr;
+  } catch (const std::exception&) {  // Xbyak reports errors (out of memory) by throwing
+    return nullptr;
+  }
+  return gen;
+}
+
+#else  // no Xbyak: every fused loop is interpreted
+
+bool JitAvailable() { return false; }
+bool JitSupports(Op) { return false; }
+std::unique_ptr<JitSegment> GenerateSegment(const Kernel&, const std::vector<int>&,
+                                            const std::vector<bool>&, const std::vector<bool>&) {
+  return nullptr;
+}
+
+#endif
+
+}  // namespace plugrt::cpu::fused
