@@ -61,12 +61,13 @@ static_assert(kJitMaxLive <= kFirstTemp);
 class Generator final : public Xbyak::CodeGenerator, public JitSegment {
  public:
   Generator(const Kernel& k, const std::vector<int>& instrs, const std::vector<bool>& uniform,
-            const std::vector<bool>& store)
+            const std::vector<bool>& store, const std::vector<bool>& stream)
       : Xbyak::CodeGenerator(16384, Xbyak::AutoGrow),
         k_(k),
         instrs_(instrs),
         uniform_(uniform),
-        store_(store) {}
+        store_(store),
+        stream_(stream) {}
 
   SegmentFn fn() const override { return getCode<SegmentFn>(); }
 
@@ -176,6 +177,8 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
         mov(rax, ptr[rdi + 8 * static_cast<int64_t>(in.out)]);
         if (masked_) {
           vmovups(ptr[rax + r8] | k1, Zmm(dz));
+        } else if (stream_[in.out]) {
+          vmovntps(ptr[rax + r8], Zmm(dz));  // past the caches; needs 64-byte alignment
         } else {
           vmovups(ptr[rax + r8], Zmm(dz));
         }
@@ -331,6 +334,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   const std::vector<int> instrs_;
   const std::vector<bool> uniform_;
   const std::vector<bool> store_;
+  const std::vector<bool> stream_;
   bool busy_[kJitMaxLive] = {};
   bool masked_ = false;
   std::unordered_map<int, int> zmm_of_;
@@ -348,6 +352,8 @@ bool JitAvailable() {
   return available;
 }
 
+void StreamFence() { __builtin_ia32_sfence(); }
+
 bool JitSupports(Op op) {
   switch (op) {
     case Op::kNeg: case Op::kAbs: case Op::kExp: case Op::kTanh: case Op::kLogistic:
@@ -364,8 +370,9 @@ bool JitSupports(Op op) {
 
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vector<int>& instrs,
                                             const std::vector<bool>& uniform,
-                                            const std::vector<bool>& store) {
-  auto gen = std::make_unique<Generator>(kernel, instrs, uniform, store);
+                                            const std::vector<bool>& store,
+                                            const std::vector<bool>& stream) {
+  auto gen = std::make_unique<Generator>(kernel, instrs, uniform, store, stream);
   try {
     if (!gen->Build()) return nullptr;
   } catch (const std::exception&) {  // Xbyak reports errors (out of memory) by throwing
@@ -377,9 +384,11 @@ std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vec
 #else  // no Xbyak: every fused loop is interpreted
 
 bool JitAvailable() { return false; }
+void StreamFence() {}
 bool JitSupports(Op) { return false; }
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel&, const std::vector<int>&,
-                                            const std::vector<bool>&, const std::vector<bool>&) {
+                                            const std::vector<bool>&, const std::vector<bool>&,
+                                            const std::vector<bool>&) {
   return nullptr;
 }
 

@@ -38,6 +38,10 @@ class JitSegment {
 // is not set to 0.
 bool JitAvailable();
 
+// Orders this thread's streaming stores before its later stores (sfence):
+// call once after the last segment call whose results other threads read.
+void StreamFence();
+
 // True when `op` can be part of a segment (as a vector instruction).
 bool JitSupports(Op op);
 
@@ -46,11 +50,15 @@ constexpr int kJitMaxLive = 22;
 
 // Generates the loop for kernel.code[instrs...] (in that order, all vector
 // instructions the JIT supports). `uniform` marks the kernel's uniform
-// registers, `store` the registers the segment must write to ptr[reg].
-// Returns null when the segment needs more than kJitMaxLive registers.
+// registers, `store` the registers the segment must write to ptr[reg], and
+// `stream` those of them written with non-temporal stores (large outputs
+// nothing reads soon; their ptr must be 64-byte aligned; the caller fences
+// them, StreamFence, before others read them). Returns null when
+// the segment needs more than kJitMaxLive registers.
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vector<int>& instrs,
                                             const std::vector<bool>& uniform,
-                                            const std::vector<bool>& store);
+                                            const std::vector<bool>& store,
+                                            const std::vector<bool>& stream);
 
 }  // namespace plugrt::cpu::fused
 

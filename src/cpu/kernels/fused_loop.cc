@@ -180,6 +180,11 @@ struct Plan {
     std::vector<int> instrs;  // kernel instructions, in order
     std::vector<int> stored;  // registers it writes to memory
     std::unique_ptr<JitSegment> code;
+    // The same loop writing the outputs it computes in place with streaming
+    // (non-temporal) stores, for outputs too large to stay in the caches;
+    // null when it writes no output in place.
+    std::unique_ptr<JitSegment> streaming;
+    std::vector<int> streamed;  // the registers streaming stores
   };
   std::vector<bool> uniform;
   std::vector<Step> steps;
@@ -189,9 +194,32 @@ struct Plan {
   int num_buffers = 0;
   bool row_tiles = false;       // tiles are (parts of) rows
   bool whole_rows = false;      // tiles are whole rows (row reductions)
+  int vector_cost = 0;          // VectorCost summed over the vector instructions
 };
 
 namespace {
+
+// Iteration spaces of at least this many f32 bytes write their outputs with
+// streaming stores (larger than the last-level caches of common CPUs).
+constexpr int64_t kStreamBytes = int64_t{32} << 20;
+
+// ... and only when their arithmetic is light enough (vector_cost, about
+// cycles per 16 elements) for memory to set the speed: a compute-bound loop
+// gains nothing from bypassing the caches, and measured slightly slower.
+constexpr int kStreamMaxCost = 32;
+
+// Rough cost of one vector of `op`, in cycles of a core with two 512-bit
+// FMA pipes (the transcendentals are polynomial evaluations).
+int VectorCost(Op op) {
+  switch (op) {
+    case Op::kExp: case Op::kLogistic: return 16;
+    case Op::kTanh: return 22;
+    case Op::kLog: case Op::kPow: return 40;
+    case Op::kDiv: case Op::kSqrt: case Op::kRsqrt: return 5;
+    case Op::kLoad: case Op::kConst: return 0;
+    default: return 1;
+  }
+}
 
 // Longest run of instructions in one generated segment.
 constexpr size_t kMaxSegment = 256;
@@ -256,9 +284,10 @@ void PlanSteps(const Kernel& k, Plan& l) {
         stored.push_back(r);
       }
     }
-    std::unique_ptr<JitSegment> code = GenerateSegment(k, instrs, l.uniform, store);
+    std::unique_ptr<JitSegment> code =
+        GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false));
     if (code != nullptr) {
-      l.segments.push_back({instrs, std::move(stored), std::move(code)});
+      l.segments.push_back({instrs, std::move(stored), std::move(code), nullptr, {}});
       l.steps.push_back({-1, id});
       return;
     }
@@ -390,8 +419,25 @@ std::string Kernel::ToString() const {
 std::shared_ptr<const Plan> Prepare(const Kernel& k) {
   auto plan = std::make_shared<Plan>();
   MarkUniform(k, *plan);
+  for (const Instr& in : k.code) {
+    if (!plan->uniform[in.out] || IsRowReduction(in.op)) plan->vector_cost += VectorCost(in.op);
+  }
   PlanSteps(k, *plan);
   AssignBuffers(k, *plan);
+  // Streaming versions of the segments that write outputs in place.
+  for (Plan::Segment& seg : plan->segments) {
+    std::vector<bool> store(k.num_registers, false), stream(k.num_registers, false);
+    for (int r : seg.stored) {
+      store[r] = true;
+      if (plan->output_of[r] >= 0) {
+        stream[r] = true;
+        seg.streamed.push_back(r);
+      }
+    }
+    if (!seg.streamed.empty()) {
+      seg.streaming = GenerateSegment(k, seg.instrs, plan->uniform, store, stream);
+    }
+  }
   return plan;
 }
 
@@ -442,6 +488,10 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
   }
   if (total == 0) return outputs;
   const int team = std::min<int64_t>(threads, std::max<int64_t>(1, total / kElementsPerThread));
+  // Outputs this large are written past the caches (they would only evict
+  // the inputs still to be read); smaller ones stay cached for their readers.
+  const bool stream_outputs = total * static_cast<int64_t>(sizeof(float)) >= kStreamBytes &&
+                              layout.vector_cost <= kStreamMaxCost;
 
   ParallelFor(num_tiles, team, [&](int64_t first, int64_t last) {
     const size_t buffer_floats = static_cast<size_t>(std::max<int64_t>(tile, 16));
@@ -476,7 +526,11 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
         if (step.segment >= 0) {
           const Plan::Segment& seg = layout.segments[step.segment];
           for (int o : seg.stored) ptr[o] = destination(o);
-          seg.code->fn()(ptr.data(), val.data(), len);
+          bool stream = stream_outputs && seg.streaming != nullptr;
+          for (int o : seg.streamed) {
+            stream = stream && (reinterpret_cast<uintptr_t>(ptr[o]) & 63) == 0;
+          }
+          (stream ? seg.streaming : seg.code)->fn()(ptr.data(), val.data(), len);
           continue;
         }
         const Instr& in = k.code[step.instr];
@@ -553,6 +607,7 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
         }
       }
     }
+    if (stream_outputs) StreamFence();
   });
   return outputs;
 }
