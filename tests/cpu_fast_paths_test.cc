@@ -321,6 +321,26 @@ func.func @main(%x: tensor<1048576xf32>) -> (tensor<1048576xf32>, tensor<1048576
   }
 }
 
+TEST(FastPathsTest, FusedLoopsWithOutputsLargerThanTheCaches) {
+  // 32 MiB and more: outputs are written with streaming stores where rows
+  // are 64-byte aligned (1024 columns) and with plain stores where they are
+  // not (1031 columns); a row reduction reads values the loop just wrote.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<8192x1024xf32>, %y: tensor<8200x1031xf32>)
+    -> (tensor<8192x1024xf32>, tensor<8200x1031xf32>, tensor<8200xf32>) {
+  %two = stablehlo.constant dense<2.0> : tensor<8192x1024xf32>
+  %a = stablehlo.multiply %x, %two : tensor<8192x1024xf32>
+  %b = stablehlo.add %a, %x : tensor<8192x1024xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %ey = stablehlo.abs %y : tensor<8200x1031xf32>
+  %s = stablehlo.reduce(%ey init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8200x1031xf32>, tensor<f32>) -> tensor<8200xf32>
+  func.return %b, %ey, %s : tensor<8192x1024xf32>, tensor<8200x1031xf32>, tensor<8200xf32>
+}
+)",
+                             1e-5, 1e-5);
+  EXPECT_EQ(counters.fused_loops, 2);
+}
+
 TEST(FastPathsTest, FusedReductionOfAUniformValueAndColumnSum) {
   // A row sum of a broadcast scalar (uniform inside the loop) and a reduce
   // over the leading dim (not fused: reference kernel) side by side.
