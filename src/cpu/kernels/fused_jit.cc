@@ -73,19 +73,33 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
 
   // Emits the function; false when the values do not fit the registers.
   bool Build() {
+    const int peak = PeakLive();
+    if (peak > kJitMaxLive) return false;
     // Arguments (System V): rdi = ptr, rsi = val, rdx = n. r8: byte offset
     // of the current vector, r9: elements left, r10: the constant pool.
-    Xbyak::Label loop, tail, done;
+    Xbyak::Label loop2, loop1, tail, done;
     mov(r10, reinterpret_cast<size_t>(kPool));
     xor_(r8, r8);
     mov(r9, rdx);
-    L(loop);
+    // Two vectors per step where the values fit twice: their independent
+    // chains interleave, so the core overlaps the long latencies of exp,
+    // tanh and division instead of waiting them out.
+    if (2 * peak <= kJitMaxLive) {
+      L(loop2);
+      cmp(r9, 32);
+      jl(loop1, T_NEAR);
+      Body(false, 2);
+      add(r8, 128);
+      sub(r9, 32);
+      jmp(loop2, T_NEAR);
+    }
+    L(loop1);
     cmp(r9, 16);
     jl(tail, T_NEAR);
-    if (!Body(false)) return false;
+    Body(false, 1);
     add(r8, 64);
     sub(r9, 16);
-    jmp(loop, T_NEAR);
+    jmp(loop1, T_NEAR);
     L(tail);
     test(r9, r9);
     jz(done, T_NEAR);
@@ -94,7 +108,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     shl(eax, cl);
     dec(eax);
     kmovw(k1, eax);
-    if (!Body(true)) return false;
+    Body(true, 1);
     L(done);
     vzeroupper();
     ret();
@@ -107,55 +121,8 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   Xbyak::Address Bcst(int c) { return ptr_b[r10 + 4 * c]; }
   static Zmm Temp(int i) { return Zmm(kFirstTemp + i); }
 
-  int Alloc() {
-    for (int z = 0; z < kJitMaxLive; ++z) {
-      if (!busy_[z]) {
-        busy_[z] = true;
-        return z;
-      }
-    }
-    return -1;
-  }
-
-  // The register holding operand `reg` of instruction `operand_index`.
-  // Values from before the segment are loaded at their first use.
-  bool Source(int reg, int operand_index, Zmm* out) {
-    if (uniform_[reg]) {
-      *out = Zmm(kFirstOperandTemp + operand_index);
-      vbroadcastss(*out, ptr[rsi + 4 * static_cast<int64_t>(reg)]);
-      return true;
-    }
-    auto it = zmm_of_.find(reg);
-    if (it != zmm_of_.end()) {
-      *out = Zmm(it->second);
-      return true;
-    }
-    const int z = Alloc();
-    if (z < 0) return false;
-    zmm_of_[reg] = z;
-    mov(rax, ptr[rdi + 8 * static_cast<int64_t>(reg)]);
-    if (masked_) {
-      vmovups(Zmm(z) | k1 | T_z, ptr[rax + r8]);
-    } else {
-      vmovups(Zmm(z), ptr[rax + r8]);
-    }
-    *out = Zmm(z);
-    return true;
-  }
-
-  void Release(int reg) {
-    auto it = zmm_of_.find(reg);
-    if (it == zmm_of_.end()) return;
-    busy_[it->second] = false;
-    zmm_of_.erase(it);
-  }
-
-  // One vector of the loop; `masked`: the last, partial one (mask k1).
-  bool Body(bool masked) {
-    masked_ = masked;
-    std::fill(std::begin(busy_), std::end(busy_), false);
-    zmm_of_.clear();
-    // Last position in the segment where each register is read.
+  // Last position in the segment where each register is read.
+  std::unordered_map<int, size_t> LastUses() const {
     std::unordered_map<int, size_t> last_use;
     for (size_t i = 0; i < instrs_.size(); ++i) {
       const Instr& in = k_.code[instrs_[i]];
@@ -163,33 +130,112 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
         if (r >= 0) last_use[r] = i;
       }
     }
+    return last_use;
+  }
+
+  // The most vector registers one vector's values need at once (what Body
+  // allocates, counted without emitting).
+  int PeakLive() const {
+    const std::unordered_map<int, size_t> last_use = LastUses();
+    std::unordered_map<int, bool> live;
+    int count = 0, peak = 0;
     for (size_t i = 0; i < instrs_.size(); ++i) {
       const Instr& in = k_.code[instrs_[i]];
-      Zmm a, b, c;
-      if (in.a >= 0 && !Source(in.a, 0, &a)) return false;
-      if (in.b >= 0 && !Source(in.b, 1, &b)) return false;
-      if (in.c >= 0 && !Source(in.c, 2, &c)) return false;
-      const int dz = Alloc();
-      if (dz < 0) return false;
-      zmm_of_[in.out] = dz;
-      Emit(in.op, Zmm(dz), a, b, c);
-      if (store_[in.out]) {
-        mov(rax, ptr[rdi + 8 * static_cast<int64_t>(in.out)]);
-        if (masked_) {
-          vmovups(ptr[rax + r8] | k1, Zmm(dz));
-        } else if (stream_[in.out]) {
-          vmovntps(ptr[rax + r8], Zmm(dz));  // past the caches; needs 64-byte alignment
-        } else {
-          vmovups(ptr[rax + r8], Zmm(dz));
+      for (int r : {in.a, in.b, in.c}) {
+        if (r >= 0 && !uniform_[r] && !live[r]) {
+          live[r] = true;
+          ++count;
         }
       }
-      for (int r : {in.a, in.b, in.c}) {
-        if (r >= 0 && last_use[r] == i) Release(r);
+      ++count;  // the result
+      live[in.out] = true;
+      peak = std::max(peak, count);
+      for (int r : {in.a, in.b, in.c, in.out}) {
+        auto lu = last_use.find(r);
+        const bool dead = lu == last_use.end() ? r == in.out : lu->second <= i;
+        if (r >= 0 && live[r] && dead) {
+          live[r] = false;
+          --count;
+        }
       }
-      auto lu = last_use.find(in.out);
-      if (lu == last_use.end() || lu->second <= i) Release(in.out);
     }
-    return true;
+    return peak;
+  }
+
+  // Lane `lane` of an unrolled step owns registers [lane * per, (lane + 1) * per).
+  int Alloc(int lane) {
+    for (int z = lane * per_lane_; z < (lane + 1) * per_lane_; ++z) {
+      if (!busy_[z]) {
+        busy_[z] = true;
+        return z;
+      }
+    }
+    std::abort();  // PeakLive said it fits
+  }
+
+  // The register holding operand `reg` of instruction `operand_index` in
+  // lane `lane`. Values from before the segment are loaded at their first use.
+  Zmm Source(int reg, int operand_index, int lane) {
+    if (uniform_[reg]) {
+      const Zmm z(kFirstOperandTemp + operand_index);
+      vbroadcastss(z, ptr[rsi + 4 * static_cast<int64_t>(reg)]);
+      return z;
+    }
+    auto it = zmm_of_[lane].find(reg);
+    if (it != zmm_of_[lane].end()) return Zmm(it->second);
+    const int z = Alloc(lane);
+    zmm_of_[lane][reg] = z;
+    mov(rax, ptr[rdi + 8 * static_cast<int64_t>(reg)]);
+    if (masked_) {
+      vmovups(Zmm(z) | k1 | T_z, ptr[rax + r8]);
+    } else {
+      vmovups(Zmm(z), ptr[rax + r8 + 64 * lane]);
+    }
+    return Zmm(z);
+  }
+
+  void Release(int reg, int lane) {
+    auto it = zmm_of_[lane].find(reg);
+    if (it == zmm_of_[lane].end()) return;
+    busy_[it->second] = false;
+    zmm_of_[lane].erase(it);
+  }
+
+  // One step of the loop over `lanes` vectors (instruction by instruction,
+  // lane after lane); `masked`: the last, partial vector (mask k1).
+  void Body(bool masked, int lanes) {
+    masked_ = masked;
+    per_lane_ = kJitMaxLive / lanes;
+    std::fill(std::begin(busy_), std::end(busy_), false);
+    for (auto& m : zmm_of_) m.clear();
+    const std::unordered_map<int, size_t> last_use = LastUses();
+    for (size_t i = 0; i < instrs_.size(); ++i) {
+      const Instr& in = k_.code[instrs_[i]];
+      for (int lane = 0; lane < lanes; ++lane) {
+        Zmm a, b, c;
+        if (in.a >= 0) a = Source(in.a, 0, lane);
+        if (in.b >= 0) b = Source(in.b, 1, lane);
+        if (in.c >= 0) c = Source(in.c, 2, lane);
+        const int dz = Alloc(lane);
+        zmm_of_[lane][in.out] = dz;
+        Emit(in.op, Zmm(dz), a, b, c);
+        if (store_[in.out]) {
+          mov(rax, ptr[rdi + 8 * static_cast<int64_t>(in.out)]);
+          if (masked_) {
+            vmovups(ptr[rax + r8] | k1, Zmm(dz));
+          } else if (stream_[in.out]) {
+            vmovntps(ptr[rax + r8 + 64 * lane], Zmm(dz));  // past the caches; 64-byte aligned
+          } else {
+            vmovups(ptr[rax + r8 + 64 * lane], Zmm(dz));
+          }
+        }
+        for (int r : {in.a, in.b, in.c}) {
+          if (r >= 0 && last_use.at(r) == i) Release(r, lane);
+        }
+        auto lu = last_use.find(in.out);
+        if (lu == last_use.end() || lu->second <= i) Release(in.out, lane);
+      }
+    }
   }
 
   // t = x where x is NaN.
@@ -337,7 +383,8 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   const std::vector<bool> stream_;
   bool busy_[kJitMaxLive] = {};
   bool masked_ = false;
-  std::unordered_map<int, int> zmm_of_;
+  int per_lane_ = kJitMaxLive;
+  std::unordered_map<int, int> zmm_of_[2];  // per lane: register -> zmm index
 };
 
 }  // namespace
