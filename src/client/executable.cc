@@ -7,6 +7,7 @@
 #include "client/client_handle.h"
 #include "client/handle_list.h"
 #include "client/named_value_c.h"
+#include "common/small_array.h"
 
 namespace plugrt {
 
@@ -372,43 +373,42 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
     return InvalidArgument("Execute: options.execute_device is an empty Device");
   }
 
-  // The raw [device][argument] matrix the ABI takes.
-  std::vector<std::vector<PJRT_Buffer*>> raw_args;
-  if (argument_lists.empty()) {
-    size_t devices = 1;
-    if (!options.execute_device) {
-      PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> addressable, addressable_devices());
-      devices = addressable.size();
+  // The raw [device][argument] and [device][output] tables the ABI takes,
+  // inline for the common few devices and arguments (no heap allocation).
+  size_t num_devices = argument_lists.size();
+  if (argument_lists.empty() && !options.execute_device) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> addressable, addressable_devices());
+    num_devices = addressable.size();
+  } else if (argument_lists.empty()) {
+    num_devices = 1;
+  }
+  const size_t num_args = argument_lists.empty() ? 0 : argument_lists[0].size();
+  SmallArray<PJRT_Buffer*, 16> raw_args(num_devices * num_args);
+  SmallArray<PJRT_Buffer* const*, 4> arg_rows(num_devices);
+  for (size_t d = 0; d < num_devices; ++d) {
+    arg_rows[d] = raw_args.data() + d * num_args;
+    if (argument_lists.empty()) continue;
+    if (argument_lists[d].size() != num_args) {
+      return InvalidArgument("Execute: argument list ", d, " has ", argument_lists[d].size(),
+                             " arguments but argument list 0 has ", num_args);
     }
-    raw_args.resize(devices);
-  } else {
-    for (size_t d = 0; d < argument_lists.size(); ++d) {
-      if (argument_lists[d].size() != argument_lists[0].size()) {
-        return InvalidArgument("Execute: argument list ", d, " has ", argument_lists[d].size(),
-                               " arguments but argument list 0 has ", argument_lists[0].size());
+    for (size_t a = 0; a < num_args; ++a) {
+      const Buffer* buffer = argument_lists[d][a];
+      if (buffer == nullptr || buffer->raw() == nullptr) {
+        return InvalidArgument("Execute: argument ", a, " for device ", d,
+                               " is null or an empty Buffer");
       }
-      std::vector<PJRT_Buffer*>& row = raw_args.emplace_back();
-      for (size_t a = 0; a < argument_lists[d].size(); ++a) {
-        const Buffer* buffer = argument_lists[d][a];
-        if (buffer == nullptr || buffer->raw() == nullptr) {
-          return InvalidArgument("Execute: argument ", a, " for device ", d,
-                                 " is null or an empty Buffer");
-        }
-        row.push_back(buffer->raw());
-      }
+      raw_args[d * num_args + a] = buffer->raw();
     }
   }
-  const size_t num_devices = raw_args.size();
-  const size_t num_args = raw_args.empty() ? 0 : raw_args[0].size();
-  std::vector<PJRT_Buffer* const*> arg_rows;
-  for (const auto& row : raw_args) arg_rows.push_back(row.data());
 
   PLUGRT_ASSIGN_OR_RETURN(size_t outputs_per_device, num_outputs());
-  std::vector<std::vector<PJRT_Buffer*>> raw_outputs(
-      num_devices, std::vector<PJRT_Buffer*>(outputs_per_device, nullptr));
-  std::vector<PJRT_Buffer**> output_rows;
-  for (auto& row : raw_outputs) output_rows.push_back(row.data());
-  std::vector<PJRT_Event*> events(num_devices, nullptr);
+  SmallArray<PJRT_Buffer*, 16> raw_outputs(num_devices * outputs_per_device);
+  SmallArray<PJRT_Buffer**, 4> output_rows(num_devices);
+  for (size_t d = 0; d < num_devices; ++d) {
+    output_rows[d] = raw_outputs.data() + d * outputs_per_device;
+  }
+  SmallArray<PJRT_Event*, 4> events(num_devices);
 
   PLUGRT_ASSIGN_OR_RETURN(internal::CExecuteOptions c_options,
                           internal::CExecuteOptions::Build(options, num_devices, api_));
@@ -426,10 +426,14 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
 
   // Take ownership of everything first so an error below leaks nothing.
   ExecuteResult result;
+  result.outputs.reserve(num_devices);
+  result.device_complete.reserve(num_devices);
   bool missing = false;
   for (size_t d = 0; d < num_devices; ++d) {
     std::vector<Buffer>& row = result.outputs.emplace_back();
-    for (PJRT_Buffer* raw : raw_outputs[d]) {
+    row.reserve(outputs_per_device);
+    for (size_t j = 0; j < outputs_per_device; ++j) {
+      PJRT_Buffer* raw = output_rows[d][j];
       missing |= raw == nullptr;
       row.emplace_back(owner_, api_, raw);
     }

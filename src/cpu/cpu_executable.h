@@ -11,6 +11,7 @@
 
 #include "common/compile_options.h"
 #include "cpu/exec/program.h"
+#include "cpu/host_transfer.h"
 #include "sdk/executable.h"
 
 namespace plugrt::cpu {
@@ -113,6 +114,7 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
   std::shared_ptr<CpuExecutable> executable_;
   std::vector<CpuDevice*> devices_;
   std::vector<int64_t> donation_;  // DonatableInputs of the entry function
+  StatusOr<std::vector<ElementFormat>> output_formats_;  // or why the outputs cannot be made
   std::atomic<bool> deleted_{false};
 };
 

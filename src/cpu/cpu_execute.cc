@@ -242,6 +242,20 @@ const sdk::EventRef& ReadyEvent() {
   return *ready;
 }
 
+// The device formats of a program's outputs (all tensors, static shapes).
+StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>& results) {
+  std::vector<ElementFormat> formats;
+  for (size_t j = 0; j < results.size(); ++j) {
+    if (!results[j].is_tensor()) {
+      return Unimplemented("output ", j, " is ", results[j].ToString(),
+                           "; program outputs must be tensors");
+    }
+    PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, FormatOf(results[j].element_type()));
+    formats.push_back(format);
+  }
+  return formats;
+}
+
 // Runs a small program on the calling thread (the device's queue is held
 // idle meanwhile) and makes the output buffers from its results. A failed
 // run still gives outputs, whose events carry the error.
@@ -283,6 +297,7 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
   }
   sdk::ExecuteResult result;
   result.outputs.resize(1);
+  result.outputs[0].reserve(result_types.size());
   const std::shared_ptr<MemoryAccounting> accounting = device->device_memory()->accounting();
   for (size_t j = 0; j < result_types.size(); ++j) {
     const size_t bytes = DeviceByteSize(output_formats[j], result_types[j].num_elements());
@@ -314,7 +329,8 @@ CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
     : client_(client),
       executable_(std::move(executable)),
       devices_(std::move(devices)),
-      donation_(DonatableInputs(executable_->program().entry())) {}
+      donation_(DonatableInputs(executable_->program().entry())),
+      output_formats_(OutputFormats(executable_->program().entry().result_types)) {}
 
 std::vector<sdk::Device*> CpuLoadedExecutable::addressable_devices() const {
   return std::vector<sdk::Device*>(devices_.begin(), devices_.end());
@@ -324,7 +340,9 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     const std::vector<std::vector<sdk::Buffer*>>& argument_lists, sdk::Device* execute_device,
     const sdk::ExecuteOptions& options) {
   if (deleted_) return FailedPrecondition("the executable has been deleted");
-  std::vector<CpuDevice*> devices = devices_;
+  // The devices to run on: the executable's, or the one execute_device names.
+  std::vector<CpuDevice*> chosen;
+  const std::vector<CpuDevice*>* devices_in_use = &devices_;
   if (execute_device != nullptr) {
     CpuDevice* device = client_->FindDevice(execute_device);
     if (device == nullptr) return InvalidArgument("execute_device is not a device of this client");
@@ -332,8 +350,12 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
       return InvalidArgument("execute_device needs a single-device executable; this one runs on ",
                              devices_.size(), " devices");
     }
-    devices = {device};
+    if (device != devices_[0]) {
+      chosen = {device};
+      devices_in_use = &chosen;
+    }
   }
+  const std::vector<CpuDevice*>& devices = *devices_in_use;
   if (argument_lists.size() != devices.size()) {
     return InvalidArgument("the executable runs on ", devices.size(),
                            " devices and needs one argument list per device; got ",
@@ -344,26 +366,22 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   const std::vector<shlo::Type>& inputs = program.entry().input_types;
   const std::vector<shlo::Type>& results = program.entry().result_types;
 
-  // Outputs: static shapes, known now.
-  std::vector<ElementFormat> output_formats;
-  for (size_t j = 0; j < results.size(); ++j) {
-    if (!results[j].is_tensor()) {
-      return Unimplemented("output ", j, " is ", results[j].ToString(),
-                           "; program outputs must be tensors");
-    }
-    PLUGRT_ASSIGN_OR_RETURN(ElementFormat format, FormatOf(results[j].element_type()));
-    output_formats.push_back(format);
-  }
+  // Outputs: static shapes, known at load time.
+  PLUGRT_RETURN_IF_ERROR(output_formats_.status());
+  const std::vector<ElementFormat>& output_formats = *output_formats_;
 
-  // Donation: what the program allows, less what the caller keeps.
-  std::vector<int64_t> donation = donation_;
+  // Donation: what the program allows, less what the caller keeps (a copy
+  // only when the caller keeps something).
+  std::vector<int64_t> kept;
+  if (!options.non_donatable_input_indices.empty()) kept = donation_;
   for (int64_t index : options.non_donatable_input_indices) {
     if (index < 0 || static_cast<size_t>(index) >= inputs.size()) {
       return InvalidArgument("non_donatable_input_indices names input ", index,
                              " but the program takes ", inputs.size(), " arguments");
     }
-    donation[index] = kNotDonated;
+    kept[index] = kNotDonated;
   }
+  const std::vector<int64_t>& donation = kept.empty() ? donation_ : kept;
   auto donated = [&donation](size_t i) { return donation[i] != kNotDonated; };
   bool any_donated = false;
   for (size_t i = 0; i < donation.size(); ++i) any_donated = any_donated || donated(i);
@@ -415,10 +433,12 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
       options.recv_callbacks.empty() && executable_->RunsInline()) {
     std::optional<StatusOr<sdk::ExecuteResult>> ran;
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
-    client_->device_queues().TryRunInline(device, [&] {
+    auto run = [&] {
       ran = RunInline(client_, devices[0], *executable_, argument_lists[0], output_formats,
                       options);
-    });
+    };
+    // Through a reference: a std::function holding one never allocates.
+    client_->device_queues().TryRunInline(device, std::ref(run));
     if (ran) return std::move(*ran);
   }
 

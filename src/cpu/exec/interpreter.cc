@@ -1,5 +1,6 @@
 #include "cpu/exec/interpreter.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "cpu/exec/fusion.h"
@@ -42,7 +43,9 @@ class RegionImpl final : public CompiledRegion {
       : num_arguments_(num_arguments),
         num_slots_(num_slots),
         steps_(std::move(steps)),
-        returns_(std::move(returns)) {}
+        returns_(std::move(returns)) {
+    for (const Step& step : steps_) max_operands_ = std::max(max_operands_, step.operands.size());
+  }
 
   StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
                                      ExecContext& context) const override {
@@ -76,6 +79,7 @@ class RegionImpl final : public CompiledRegion {
 
   Status RunSteps(Frame& frame, ExecContext& context) const {
     std::vector<RtValue> operands;
+    operands.reserve(max_operands_);
     for (const Step& step : steps_) {
       operands.clear();
       for (const ValueRef& ref : step.operands) operands.push_back(Lookup(frame, ref));
@@ -102,6 +106,7 @@ class RegionImpl final : public CompiledRegion {
   }
 
   size_t num_arguments_;
+  size_t max_operands_ = 0;  // the most operands of one step
   int num_slots_;
   std::vector<Step> steps_;
   std::vector<ValueRef> returns_;
