@@ -42,6 +42,13 @@ PLUGRT_INLINE float Pow2(int32_t n) {
   return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23);
 }
 
+// c0 + c1 r + c2 r^2 + ..., by Horner's rule (highest degree first).
+PLUGRT_INLINE float Horner(float, float c) { return c; }
+template <typename... Rest>
+PLUGRT_INLINE float Horner(float r, float c, Rest... rest) {
+  return Horner(r, rest...) * r + c;
+}
+
 PLUGRT_INLINE float Exp(float x) {
   // exp(x) = 2^n exp(r); exp(r) by its Taylor series to r^7 (relative error
   // below 1e-8 on |r| <= ln(2)/2). 2^n is applied in two halves so that
@@ -50,15 +57,8 @@ PLUGRT_INLINE float Exp(float x) {
   // test for it, which would give the compiler a branch to move the work
   // into (and keep it scalar).
   const Reduced red = ReduceLn2(std::min(std::max(x, -104.0f), 89.0f));
-  const float r = red.r;
-  float p = 1.0f / 5040;
-  p = p * r + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
+  const float p = Horner(red.r, 1.0f, 1.0f, 0.5f, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720,
+                         1.0f / 5040);
   const int32_t n1 = red.n >> 1;  // floor(n / 2)
   return p * Pow2(n1) * Pow2(red.n - n1);
 }
@@ -71,14 +71,8 @@ PLUGRT_INLINE float Tanh(float x) {
   const float ax = std::fabs(x);
   const Reduced red = ReduceLn2(std::max(-2.0f * ax, -20.0f));
   const float r = red.r;
-  float q = 1.0f / 40320;
-  q = q * r + 1.0f / 5040;
-  q = q * r + 1.0f / 720;
-  q = q * r + 1.0f / 120;
-  q = q * r + 1.0f / 24;
-  q = q * r + 1.0f / 6;
-  q = q * r + 0.5f;
-  q = q * r + 1.0f;
+  const float q = Horner(r, 1.0f, 0.5f, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040,
+                         1.0f / 40320);
   const float s = Pow2(red.n);
   const float m = s * (q * r) + (s - 1.0f);
   return std::copysign(-m / (m + 2.0f), x);
