@@ -424,7 +424,9 @@ std::shared_ptr<const Plan> Prepare(const Kernel& k) {
   }
   PlanSteps(k, *plan);
   AssignBuffers(k, *plan);
-  // Streaming versions of the segments that write outputs in place.
+  // Streaming versions of the segments that write outputs in place (only
+  // kernels light enough to stream ever run them).
+  if (plan->vector_cost > kStreamMaxCost) return plan;
   for (Plan::Segment& seg : plan->segments) {
     std::vector<bool> store(k.num_registers, false), stream(k.num_registers, false);
     for (int r : seg.stored) {
@@ -442,11 +444,6 @@ std::shared_ptr<const Plan> Prepare(const Kernel& k) {
 }
 
 int GeneratedSegments(const Plan& plan) { return static_cast<int>(plan.segments.size()); }
-
-StatusOr<std::vector<Tensor>> Run(const Kernel& k, int64_t rows, int64_t cols,
-                                  const std::vector<Tensor>& inputs, int threads) {
-  return Run(k, *Prepare(k), rows, cols, inputs, threads);
-}
 
 StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t rows,
                                   int64_t cols, const std::vector<Tensor>& inputs, int threads) {

@@ -99,9 +99,6 @@ int GeneratedSegments(const Plan& plan);
 // threads. Returns the outputs in kernel order.
 StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, const Plan& plan, int64_t rows,
                                   int64_t cols, const std::vector<Tensor>& inputs, int threads);
-// The same, preparing the kernel first.
-StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, int64_t rows, int64_t cols,
-                                  const std::vector<Tensor>& inputs, int threads);
 
 }  // namespace plugrt::cpu::fused
 
