@@ -186,7 +186,9 @@ func.func @main(%x: tensor<5x1001xf32>, %s: tensor<f32>) -> (tensor<5x1001xf32>,
 )",
                              4e-6, 1e-7);
   EXPECT_EQ(counters.fused_loops, 1);
-  if (fused::JitAvailable()) EXPECT_GT(counters.jit_segments, 0);
+  if (fused::JitAvailable()) {
+    EXPECT_GT(counters.jit_segments, 0);
+  }
 }
 
 TEST(FastPathsTest, FusedSoftmaxLayerNormAndBroadcastsOfRowsAndColumns) {
@@ -297,7 +299,9 @@ func.func @main(%x: tensor<1048576xf32>) -> (tensor<1048576xf32>, tensor<1048576
   auto out = (*program)->Run(args, context);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(counters.fused_loops, 1);
-  if (fused::JitAvailable()) EXPECT_GT(counters.jit_segments, 0);
+  if (fused::JitAvailable()) {
+    EXPECT_GT(counters.jit_segments, 0);
+  }
   using Fn = double (*)(double);
   const Fn want_fns[3] = {[](double v) { return std::exp(v); },
                           [](double v) { return std::tanh(v); },
