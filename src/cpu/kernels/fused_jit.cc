@@ -1,11 +1,14 @@
 #include "cpu/kernels/fused_jit.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <unordered_map>
+
+#include "cpu/kernels/vector_math.h"
 
 #if PLUGRT_HAVE_XBYAK
 #include <xbyak/xbyak.h>
@@ -21,33 +24,51 @@ using Xbyak::Zmm;
 // Constants the generated code reads (broadcast from memory).
 enum Const : int {
   kOne, kTwo, kZero, kMinusOne, kSignBit, kAbsMask,
-  kLog2e, kLn2Hi, kLn2Lo, kExpLimit, kTanhLimit,
-  kExpPoly,                 // 8 coefficients, highest degree first
-  kExpm1Poly = kExpPoly + 8,  // 7 coefficients, highest degree first
-  kNumConsts = kExpm1Poly + 7,
+  kLog2e, kLn2Hi, kLn2Lo, kTwoLog2e, kHalfLn2Hi, kHalfLn2Lo,
+  kExpHigh, kExpLow, kTanhLow,
+  kExpPoly,                                          // exp(r), lowest degree first
+  kTanhPoly = kExpPoly + std::size(vmath::kExpPoly),  // expm1(2h) / h, lowest degree first
+  kNumConsts = kTanhPoly + std::size(vmath::kExpm1OverRPoly),
 };
 
 constexpr uint32_t Bits(float f) { return std::bit_cast<uint32_t>(f); }
 
-alignas(64) constexpr uint32_t kPool[kNumConsts] = {
-    Bits(1.0f), Bits(2.0f), Bits(0.0f), Bits(-1.0f), 0x80000000u, 0x7fffffffu,
-    Bits(1.44269504088896341f), Bits(0.693145751953125f), Bits(1.428606765330187045e-06f),
-    // exp's argument is clamped to [-150, 150] (scalef turns the ends into 0
-    // and inf), tanh's |x| to 10 (beyond, tanh is 1 in float).
-    Bits(150.0f), Bits(10.0f),
-    // exp(r) on |r| <= ln(2)/2: Taylor series to r^7.
-    Bits(1.0f / 5040), Bits(1.0f / 720), Bits(1.0f / 120), Bits(1.0f / 24), Bits(1.0f / 6),
-    Bits(0.5f), Bits(1.0f), Bits(1.0f),
-    // expm1(r) / r: Taylor series to r^6 (relative error below 2e-8).
-    Bits(1.0f / 5040), Bits(1.0f / 720), Bits(1.0f / 120),
-    Bits(1.0f / 24), Bits(1.0f / 6), Bits(0.5f), Bits(1.0f)};
+constexpr std::array<uint32_t, kNumConsts> MakePool() {
+  std::array<uint32_t, kNumConsts> pool{};
+  pool[kOne] = Bits(1.0f);
+  pool[kTwo] = Bits(2.0f);
+  pool[kZero] = Bits(0.0f);
+  pool[kMinusOne] = Bits(-1.0f);
+  pool[kSignBit] = 0x80000000u;
+  pool[kAbsMask] = 0x7fffffffu;
+  // ln 2 in two parts (the first times any n here is exact), and halves.
+  constexpr float log2e = 1.44269504088896341f, ln2_hi = 0.693145751953125f,
+                  ln2_lo = 1.428606765330187045e-06f;
+  pool[kLog2e] = Bits(log2e);
+  pool[kLn2Hi] = Bits(ln2_hi);
+  pool[kLn2Lo] = Bits(ln2_lo);
+  pool[kTwoLog2e] = Bits(2 * log2e);
+  pool[kHalfLn2Hi] = Bits(ln2_hi / 2);
+  pool[kHalfLn2Lo] = Bits(ln2_lo / 2);
+  // exp's argument is clamped to [-150, 150] (scalef turns the ends into 0
+  // and inf), tanh's -|x| to -10 (beyond, tanh is 1 in float).
+  pool[kExpHigh] = Bits(150.0f);
+  pool[kExpLow] = Bits(-150.0f);
+  pool[kTanhLow] = Bits(-10.0f);
+  for (size_t i = 0; i < std::size(vmath::kExpPoly); ++i) {
+    pool[kExpPoly + i] = Bits(vmath::kExpPoly[i]);
+  }
+  // expm1(r) = r P(r) with r = 2h is h Q(h), Q_i = P_i 2^(i+1) (exact scalings).
+  for (size_t i = 0; i < std::size(vmath::kExpm1OverRPoly); ++i) {
+    pool[kTanhPoly + i] = Bits(vmath::kExpm1OverRPoly[i] * static_cast<float>(2 << i));
+  }
+  return pool;
+}
+alignas(64) constexpr std::array<uint32_t, kNumConsts> kPool = MakePool();
 
 // vcmpps predicates.
 constexpr uint8_t kEqOq = 0x00, kNeqUq = 0x04, kLtOq = 0x11, kLeOq = 0x12, kGeOq = 0x1d,
                   kGtOq = 0x1e, kUnordQ = 0x03;
-// vrangeps: the operand of smaller magnitude, with the sign of the first
-// operand / negative.
-constexpr uint8_t kMinMagnitudeKeepSign = 0x02, kMinMagnitudeNegative = 0x0e;
 // vrndscaleps: round to nearest even / down / up, no precision exception.
 constexpr uint8_t kRoundNearest = 0x08, kRoundDown = 0x09, kRoundUp = 0x0a;
 
@@ -78,7 +99,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     // Arguments (System V): rdi = ptr, rsi = val, rdx = n. r8: byte offset
     // of the current vector, r9: elements left, r10: the constant pool.
     Xbyak::Label loop2, loop1, tail, done;
-    mov(r10, reinterpret_cast<size_t>(kPool));
+    mov(r10, reinterpret_cast<size_t>(kPool.data()));
     xor_(r8, r8);
     mov(r9, rdx);
     // Two vectors per step where the values fit twice: their independent
@@ -238,41 +259,42 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     }
   }
 
-  // t = x where x is NaN.
-  void KeepNaN(const Zmm& t, const Zmm& x) {
-    vcmpps(k3, x, x, kUnordQ);
-    vmovaps(t | k3, x);
+  // t = p(r) for the polynomial with coefficients at pool[c..c+n), lowest
+  // degree first.
+  void EmitHorner(const Zmm& t, const Zmm& r, int c, int n) {
+    vbroadcastss(t, Const(c + n - 1));
+    for (int i = n - 2; i >= 0; --i) vfmadd213ps(t, r, Bcst(c + i));
   }
 
   // d = exp(x); d may be x. Uses temps 0..2.
   void EmitExp(const Zmm& d, const Zmm& x) {
     const Zmm t0 = Temp(0), t1 = Temp(1), t2 = Temp(2);
-    // Clamp to [-150, 150]: the smaller magnitude of x and 150, with the
-    // sign of x. vrangeps takes the other operand where one is NaN, so NaNs
-    // are put back.
-    vrangeps(t0, x, Bcst(kExpLimit), kMinMagnitudeKeepSign);
-    KeepNaN(t0, x);
+    // Clamp to [-150, 150]. vminps/vmaxps return their second operand when
+    // either is NaN, so x's NaN goes through.
+    vbroadcastss(t2, Const(kExpHigh));
+    vminps(t0, t2, x);
+    vbroadcastss(t2, Const(kExpLow));
+    vmaxps(t0, t2, t0);
     vmulps(t1, t0, Bcst(kLog2e));
     vrndscaleps(t1, t1, kRoundNearest);  // n
     vfnmadd231ps(t0, t1, Bcst(kLn2Hi));  // r = x - n ln2, in two steps
     vfnmadd231ps(t0, t1, Bcst(kLn2Lo));
-    vbroadcastss(t2, Const(kExpPoly));
-    for (int i = 1; i < 8; ++i) vfmadd213ps(t2, t0, Bcst(kExpPoly + i));
+    EmitHorner(t2, t0, kExpPoly, static_cast<int>(std::size(vmath::kExpPoly)));
     vscalefps(d, t2, t1);  // p * 2^n, overflow to inf and underflow to 0 rounded once
   }
 
-  // d = tanh(x) as -m / (m + 2), m = expm1(-2|x|) (see vmath::Tanh).
+  // d = tanh(x) as -m / (m + 2), m = expm1(-2|x|) (see vmath::Tanh), with the
+  // reduction done on -|x| = n ln2 / 2 + h (r = 2h).
   void EmitTanh(const Zmm& d, const Zmm& x) {
     const Zmm t0 = Temp(0), t1 = Temp(1), t2 = Temp(2), t3 = Temp(3);
-    vrangeps(t0, x, Bcst(kTanhLimit), kMinMagnitudeNegative);  // -min(|x|, 10)
-    KeepNaN(t0, x);
-    vaddps(t0, t0, t0);
-    vmulps(t1, t0, Bcst(kLog2e));
-    vrndscaleps(t1, t1, kRoundNearest);
-    vfnmadd231ps(t0, t1, Bcst(kLn2Hi));
-    vfnmadd231ps(t0, t1, Bcst(kLn2Lo));
-    vbroadcastss(t2, Const(kExpm1Poly));
-    for (int i = 1; i < 7; ++i) vfmadd213ps(t2, t0, Bcst(kExpm1Poly + i));
+    vpord(t0, x, Bcst(kSignBit));  // -|x|
+    vbroadcastss(t2, Const(kTanhLow));
+    vmaxps(t0, t2, t0);  // at least -10; NaN stays (second operand)
+    vmulps(t1, t0, Bcst(kTwoLog2e));
+    vrndscaleps(t1, t1, kRoundNearest);  // n
+    vfnmadd231ps(t0, t1, Bcst(kHalfLn2Hi));
+    vfnmadd231ps(t0, t1, Bcst(kHalfLn2Lo));  // h
+    EmitHorner(t2, t0, kTanhPoly, static_cast<int>(std::size(vmath::kExpm1OverRPoly)));
     vmulps(t2, t2, t0);  // expm1(r)
     vbroadcastss(t3, Const(kOne));
     vscalefps(t3, t3, t1);               // s = 2^n
