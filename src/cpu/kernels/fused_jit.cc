@@ -77,6 +77,7 @@ constexpr uint8_t kRoundNearest = 0x08, kRoundDown = 0x09, kRoundUp = 0x0a;
 // the last, partial vector), k2 and k3 are scratch.
 constexpr int kFirstTemp = 22;
 constexpr int kFirstOperandTemp = 28;
+constexpr int kMaxLanes = 3;
 static_assert(kJitMaxLive <= kFirstTemp);
 
 class Generator final : public Xbyak::CodeGenerator, public JitSegment {
@@ -102,16 +103,17 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     mov(r10, reinterpret_cast<size_t>(kPool.data()));
     xor_(r8, r8);
     mov(r9, rdx);
-    // Two vectors per step where the values fit twice: their independent
-    // chains interleave, so the core overlaps the long latencies of exp,
-    // tanh and division instead of waiting them out.
-    if (2 * peak <= kJitMaxLive) {
+    // Several vectors per step where the values fit several times: their
+    // independent chains interleave, so the core overlaps the long latencies
+    // of exp, tanh and division instead of waiting them out.
+    const int lanes = std::min(kMaxLanes, kJitMaxLive / peak);
+    if (lanes > 1) {
       L(loop2);
-      cmp(r9, 32);
+      cmp(r9, 16 * lanes);
       jl(loop1, T_NEAR);
-      Body(false, 2);
-      add(r8, 128);
-      sub(r9, 32);
+      Body(false, lanes);
+      add(r8, 64 * lanes);
+      sub(r9, 16 * lanes);
       jmp(loop2, T_NEAR);
     }
     L(loop1);
@@ -406,7 +408,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   bool busy_[kJitMaxLive] = {};
   bool masked_ = false;
   int per_lane_ = kJitMaxLive;
-  std::unordered_map<int, int> zmm_of_[2];  // per lane: register -> zmm index
+  std::unordered_map<int, int> zmm_of_[kMaxLanes];  // per lane: register -> zmm index
 };
 
 }  // namespace
