@@ -15,10 +15,21 @@ using internal::Call;
 using internal::NewArgs;
 using internal::StringFromC;
 
+namespace {
+StatusOr<size_t> QueryNumOutputs(const PJRT_Api* api, PJRT_Executable* executable);
+}  // namespace
+
 LoadedExecutable::LoadedExecutable(std::shared_ptr<internal::ClientHandle> owner,
                                    const PJRT_Api* api, PJRT_LoadedExecutable* loaded,
                                    PJRT_Executable* executable)
-    : owner_(std::move(owner)), api_(api), loaded_(loaded), executable_(executable) {}
+    : owner_(std::move(owner)), api_(api), loaded_(loaded), executable_(executable) {
+  // Asked on every execute: read once (a failure is left for num_outputs()
+  // to report when asked).
+  if (executable_ != nullptr) {
+    StatusOr<size_t> n = QueryNumOutputs(api_, executable_);
+    if (n.ok()) num_outputs_ = *n;
+  }
+}
 
 LoadedExecutable::~LoadedExecutable() { Reset(); }
 
@@ -26,7 +37,8 @@ LoadedExecutable::LoadedExecutable(LoadedExecutable&& other) noexcept
     : owner_(std::move(other.owner_)),
       api_(other.api_),
       loaded_(std::exchange(other.loaded_, nullptr)),
-      executable_(std::exchange(other.executable_, nullptr)) {}
+      executable_(std::exchange(other.executable_, nullptr)),
+      num_outputs_(std::exchange(other.num_outputs_, std::nullopt)) {}
 
 LoadedExecutable& LoadedExecutable::operator=(LoadedExecutable&& other) noexcept {
   if (this != &other) {
@@ -35,6 +47,7 @@ LoadedExecutable& LoadedExecutable::operator=(LoadedExecutable&& other) noexcept
     api_ = other.api_;
     loaded_ = std::exchange(other.loaded_, nullptr);
     executable_ = std::exchange(other.executable_, nullptr);
+    num_outputs_ = std::exchange(other.num_outputs_, std::nullopt);
   }
   return *this;
 }
@@ -317,6 +330,7 @@ StatusOr<int64_t> LoadedExecutable::num_partitions() const {
 }
 StatusOr<size_t> LoadedExecutable::num_outputs() const {
   PLUGRT_ASSIGN_OR_RETURN(PJRT_Executable * e, executable());
+  if (num_outputs_) return *num_outputs_;
   return QueryNumOutputs(api_, e);
 }
 StatusOr<std::vector<PJRT_Buffer_Type>> LoadedExecutable::output_element_types() const {

@@ -141,6 +141,7 @@ class LoadedExecutable {
   const PJRT_Api* api_ = nullptr;
   PJRT_LoadedExecutable* loaded_ = nullptr;
   PJRT_Executable* executable_ = nullptr;
+  std::optional<size_t> num_outputs_;  // queried at construction
 };
 
 }  // namespace plugrt

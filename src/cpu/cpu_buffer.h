@@ -72,13 +72,15 @@ class CpuBuffer final : public sdk::Buffer {
   };
   StatusOr<Donation> Donate();
 
- private:
+  // The storage and ready event together (one lock), or the "deleted" error
+  // naming `operation`.
   struct LiveState {
     StorageRef storage;
     sdk::EventRef ready;
   };
-  // The storage and ready event, or the "deleted" error naming `operation`.
   StatusOr<LiveState> Live(std::string_view operation) const;
+
+ private:
   Status AwaitSettled(const LiveState& live);
   // Runs `copy` once `ready` fires: inline when it already has and the copy
   // is small, otherwise on the client's worker queue. The returned event

@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "common/small_array.h"
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_client.h"
 #include "cpu/cpu_device.h"
@@ -262,6 +263,7 @@ StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>
 StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
                                        const CpuExecutable& executable,
                                        const std::vector<sdk::Buffer*>& argument_list,
+                                       const CpuBuffer::LiveState* argument_states,
                                        const std::vector<ElementFormat>& output_formats,
                                        const sdk::ExecuteOptions& options) {
   const Program& program = executable.program();
@@ -271,11 +273,8 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
   Status status;
   for (size_t i = 0; i < argument_list.size() && status.ok(); ++i) {
     auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
-    StatusOr<StorageRef> storage = buffer->storage();
-    StatusOr<Tensor> tensor =
-        storage.ok() ? TensorFromStorage(buffer->format(), program.entry().input_types[i].dims(),
-                                         *storage)
-                     : StatusOr<Tensor>(storage.status());
+    StatusOr<Tensor> tensor = TensorFromStorage(
+        buffer->format(), program.entry().input_types[i].dims(), argument_states[i].storage);
     if (!tensor.ok()) {
       status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
       break;
@@ -390,6 +389,11 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // twice matters only when one of them is donated.
   std::unordered_map<const sdk::Buffer*, std::pair<size_t, size_t>> seen;  // -> (device, index)
   bool inputs_ready = true;
+  // Each argument's storage and event, read once, for the inline run (not
+  // kept when something is donated: the extra reference would make donated
+  // storage look shared).
+  const bool may_run_inline = devices.size() == 1 && !any_donated;
+  SmallArray<CpuBuffer::LiveState, 8> states(may_run_inline ? inputs.size() : 0);
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
     if (list.size() != inputs.size()) {
@@ -407,12 +411,13 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         return InvalidArgument("argument ", i, " (device ", d, "): expected ",
                                inputs[i].ToString(), ", got ", BufferTypeString(*buffer));
       }
-      StatusOr<sdk::EventRef> defined = buffer->definition_event();
-      if (!defined.ok()) {
-        return Status(defined.status().code(),
-                      StrCat("argument ", i, " (device ", d, "): ", defined.status().message()));
+      StatusOr<CpuBuffer::LiveState> live = buffer->Live("Execute");
+      if (!live.ok()) {
+        return Status(live.status().code(),
+                      StrCat("argument ", i, " (device ", d, "): ", live.status().message()));
       }
-      inputs_ready = inputs_ready && (*defined)->IsReady();
+      inputs_ready = inputs_ready && live->ready->IsReady();
+      if (may_run_inline) states[i] = std::move(*live);
       if (!any_donated) continue;
       auto [it, inserted] = seen.emplace(list[i], std::make_pair(d, i));
       if (!inserted && (donated(i) || donated(it->second.second))) {
@@ -429,13 +434,13 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // A small single-device program with ready inputs and nothing donated runs
   // right here when its device is idle: no launch object, no worker hand-off,
   // outputs created with their results.
-  if (devices.size() == 1 && inputs_ready && !any_donated && options.send_callbacks.empty() &&
+  if (may_run_inline && inputs_ready && options.send_callbacks.empty() &&
       options.recv_callbacks.empty() && executable_->RunsInline()) {
     std::optional<StatusOr<sdk::ExecuteResult>> ran;
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
     auto run = [&] {
-      ran = RunInline(client_, devices[0], *executable_, argument_lists[0], output_formats,
-                      options);
+      ran = RunInline(client_, devices[0], *executable_, argument_lists[0], states.data(),
+                      output_formats, options);
     };
     // Through a reference: a std::function holding one never allocates.
     client_->device_queues().TryRunInline(device, std::ref(run));

@@ -2,8 +2,8 @@
 #ifndef PLUGRT_CPU_MEMORY_ACCOUNTING_H_
 #define PLUGRT_CPU_MEMORY_ACCOUNTING_H_
 
+#include <atomic>
 #include <cstdint>
-#include <mutex>
 
 #include "sdk/types.h"
 
@@ -19,11 +19,13 @@ class MemoryAccounting {
   sdk::MemoryStats Stats() const;
 
  private:
-  mutable std::mutex mu_;
-  int64_t bytes_in_use_ = 0;
-  int64_t peak_bytes_in_use_ = 0;
-  int64_t num_allocs_ = 0;  // allocations ever made
-  int64_t largest_alloc_size_ = 0;
+  // Atomics: every buffer's allocation and release passes here, often from
+  // several threads; the peak and the largest size are raised by CAS only
+  // when exceeded.
+  std::atomic<int64_t> bytes_in_use_{0};
+  std::atomic<int64_t> peak_bytes_in_use_{0};
+  std::atomic<int64_t> num_allocs_{0};  // allocations ever made
+  std::atomic<int64_t> largest_alloc_size_{0};
 };
 
 }  // namespace plugrt::cpu

@@ -16,9 +16,9 @@ bool Event::Set(Status status) {
   std::vector<std::function<void(const Status&)>> callbacks;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (ready_) return false;
-    ready_ = true;
+    if (ready_.load(std::memory_order_relaxed)) return false;
     status_ = std::move(status);
+    ready_.store(true, std::memory_order_release);
     callbacks.swap(callbacks_);
   }
   cv_.notify_all();
@@ -27,20 +27,18 @@ bool Event::Set(Status status) {
   return true;
 }
 
-bool Event::IsReady() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return ready_;
-}
+bool Event::IsReady() const { return ready_.load(std::memory_order_acquire); }
 
 Status Event::Await() const {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return ready_; });
+  if (!IsReady()) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return ready_.load(std::memory_order_relaxed); });
+  }
   return status_;
 }
 
 Status Event::status() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!ready_) return FailedPrecondition("event is not ready yet");
+  if (!IsReady()) return FailedPrecondition("event is not ready yet");
   return status_;
 }
 

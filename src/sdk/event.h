@@ -3,6 +3,7 @@
 #ifndef PLUGRT_SDK_EVENT_H_
 #define PLUGRT_SDK_EVENT_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -35,7 +36,9 @@ class Event {
   Event() = default;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
-  bool ready_ = false;
+  // Written under mu_; read without it where only readiness matters (status_
+  // never changes once ready_ is seen true: acquire pairs with Set's release).
+  std::atomic<bool> ready_{false};
   Status status_;
   std::vector<std::function<void(const Status&)>> callbacks_;
 };
