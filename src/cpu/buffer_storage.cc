@@ -13,7 +13,7 @@ StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Allocate(
   if (data == nullptr) {
     return ResourceExhausted("cannot allocate ", size, " bytes of CPU device memory");
   }
-  std::shared_ptr<BufferStorage> storage(new BufferStorage());
+  auto storage = std::make_shared<BufferStorage>(Key());
   storage->data_ = data;
   storage->size_ = size;
   storage->owned_ = true;
@@ -25,7 +25,7 @@ StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Allocate(
 StatusOr<std::shared_ptr<BufferStorage>> BufferStorage::Deferred(
     size_t size, std::shared_ptr<MemoryAccounting> accounting) {
   if (size == 0) return Allocate(size, std::move(accounting));
-  std::shared_ptr<BufferStorage> storage(new BufferStorage());
+  auto storage = std::make_shared<BufferStorage>(Key());
   storage->size_ = size;
   storage->owned_ = true;
   storage->accounting_ = std::move(accounting);
@@ -48,7 +48,7 @@ Status BufferStorage::Materialize() {
 
 std::shared_ptr<BufferStorage> BufferStorage::Alias(void* data, size_t size, bool writable,
                                                     std::function<void()> on_release) {
-  std::shared_ptr<BufferStorage> storage(new BufferStorage());
+  auto storage = std::make_shared<BufferStorage>(Key());
   storage->data_ = data;
   storage->size_ = size;
   storage->owned_ = false;

@@ -40,6 +40,14 @@ class BufferStorage {
   // Deferred storage gets bytes of its own.
   Status Materialize();
 
+  // For make_shared inside the factories only (one allocation for the
+  // object and its count); Key cannot be named outside.
+  class Key {
+    friend class BufferStorage;
+    Key() = default;
+  };
+  explicit BufferStorage(Key) {}
+
   ~BufferStorage();
   BufferStorage(const BufferStorage&) = delete;
   BufferStorage& operator=(const BufferStorage&) = delete;
@@ -50,7 +58,6 @@ class BufferStorage {
   bool writable() const { return writable_; }
 
  private:
-  BufferStorage() = default;
   void* data_ = nullptr;
   size_t size_ = 0;
   bool owned_ = false;

@@ -2,6 +2,7 @@
 // PJRT_Executable_DeserializeAndLoad.
 #include <cstring>
 
+#include "common/scratch_vector.h"
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
 #include "sdk/host_callbacks.h"
@@ -311,12 +312,12 @@ PJRT_Error* LoadedFingerprint(PJRT_LoadedExecutable_Fingerprint_Args* args) {
   });
 }
 
-// Checks the caller's [num_devices][num_args] argument matrix.
-StatusOr<std::vector<std::vector<Buffer*>>> ReadArgumentLists(
-    const PJRT_LoadedExecutable_Execute_Args& a, const PJRT_LoadedExecutable& e,
-    const Call& call) {
+// Checks the caller's [num_devices][num_args] argument matrix into `lists`.
+Status ReadArgumentLists(const PJRT_LoadedExecutable_Execute_Args& a,
+                         const PJRT_LoadedExecutable& e, const Call& call,
+                         std::vector<std::vector<Buffer*>>& lists) {
   PLUGRT_RETURN_IF_ERROR(call.Array(a.argument_lists, a.num_devices, "argument_lists"));
-  std::vector<std::vector<Buffer*>> lists(a.num_devices);
+  lists.resize(a.num_devices);
   for (size_t i = 0; i < a.num_devices; ++i) {
     PJRT_Buffer* const* list = a.argument_lists[i];
     if (list == nullptr && a.num_args > 0) {  // the message is built only on failure
@@ -332,7 +333,7 @@ StatusOr<std::vector<std::vector<Buffer*>>> ReadArgumentLists(
       lists[i].push_back(buffer->buffer.get());
     }
   }
-  return lists;
+  return OkStatus();
 }
 
 PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
@@ -366,8 +367,9 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
       }
       execute_device = a.execute_device->device;
     }
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::vector<Buffer*>> argument_lists,
-                            ReadArgumentLists(a, *e, call));
+    // Reused per thread: no allocation for the table on repeated executes.
+    ScratchVector<std::vector<Buffer*>> argument_lists;
+    PLUGRT_RETURN_IF_ERROR(ReadArgumentLists(a, *e, call, *argument_lists));
     std::shared_ptr<Executable> executable = e->loaded->executable();
     if (executable == nullptr) return Internal(call.fn(), ": the backend returned no executable");
     const size_t num_outputs = executable->num_outputs();
@@ -379,7 +381,7 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     }
 
     PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result,
-                            e->loaded->Execute(argument_lists, execute_device, options));
+                            e->loaded->Execute(*argument_lists, execute_device, options));
 
     // Check the whole result before handing anything out.
     if (result.outputs.size() != a.num_devices) {

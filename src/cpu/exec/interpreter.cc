@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/scratch_vector.h"
+#include "common/small_array.h"
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/fast_paths.h"
@@ -32,7 +34,8 @@ struct Step {
 };
 
 struct Frame {
-  std::vector<RtValue> slots;
+  explicit Frame(size_t num_slots) : slots(num_slots) {}
+  SmallArray<RtValue, 8> slots;  // inline for small regions: no allocation per run
   const Frame* parent = nullptr;
 };
 
@@ -53,8 +56,7 @@ class RegionImpl final : public CompiledRegion {
       return InvalidArgument("region expects ", num_arguments_, " arguments, got ",
                              arguments.size());
     }
-    Frame frame;
-    frame.slots.resize(num_slots_);
+    Frame frame(num_slots_);
     frame.parent = static_cast<const Frame*>(context.frame);
     for (size_t i = 0; i < arguments.size(); ++i) frame.slots[i] = std::move(arguments[i]);
 
@@ -78,7 +80,8 @@ class RegionImpl final : public CompiledRegion {
   }
 
   Status RunSteps(Frame& frame, ExecContext& context) const {
-    std::vector<RtValue> operands;
+    ScratchVector<RtValue> scratch;  // reused across runs on this thread
+    std::vector<RtValue>& operands = *scratch;
     operands.reserve(max_operands_);
     for (const Step& step : steps_) {
       operands.clear();
