@@ -144,9 +144,9 @@ StatusOr<CExecuteOptions> CExecuteOptions::Build(const ExecuteOptions& options,
   std::memset(&built.c_, 0, sizeof(built.c_));
   built.c_.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
   built.c_.launch_id = options.launch_id;
-  built.non_donatable_ = options.non_donatable_input_indices;
-  built.c_.non_donatable_input_indices = built.non_donatable_.data();
-  built.c_.num_non_donatable_input_indices = built.non_donatable_.size();
+  // Points into `options`, which outlives the call the struct is built for.
+  built.c_.non_donatable_input_indices = options.non_donatable_input_indices.data();
+  built.c_.num_non_donatable_input_indices = options.non_donatable_input_indices.size();
 
   if (options.send_callbacks.empty() && options.recv_callbacks.empty()) return built;
   auto state = std::make_shared<CallbackState>();

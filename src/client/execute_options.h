@@ -75,8 +75,8 @@ struct ExecuteOptions {
 namespace internal {
 
 // The PJRT_ExecuteOptions for one Execute call over `num_devices` devices,
-// with everything it points to owned here; valid while this object lives
-// (the call's duration). The host callbacks' state is shared: hand it to
+// valid while this object and `options` live (the call's duration): the
+// non-donatable indices point into `options`, the rest is owned here. The host callbacks' state is shared: hand it to
 // KeepCallbacksAliveUntil so it outlives an asynchronous run. `api` (the
 // plugin's table) is needed for recv callbacks.
 class CExecuteOptions {
@@ -98,7 +98,6 @@ class CExecuteOptions {
   CExecuteOptions() = default;
 
   PJRT_ExecuteOptions c_{};
-  std::vector<int64_t> non_donatable_;
   std::shared_ptr<CallbackState> callbacks_;
 };
 

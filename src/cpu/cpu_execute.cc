@@ -373,12 +373,13 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // Donation: what the program allows, less what the caller keeps (a copy
   // only when the caller keeps something).
   std::vector<int64_t> kept;
-  if (!options.non_donatable_input_indices.empty()) kept = donation_;
   for (int64_t index : options.non_donatable_input_indices) {
     if (index < 0 || static_cast<size_t>(index) >= inputs.size()) {
       return InvalidArgument("non_donatable_input_indices names input ", index,
                              " but the program takes ", inputs.size(), " arguments");
     }
+    if (donation_[index] == kNotDonated) continue;  // nothing to take back
+    if (kept.empty()) kept = donation_;
     kept[index] = kNotDonated;
   }
   const std::vector<int64_t>& donation = kept.empty() ? donation_ : kept;

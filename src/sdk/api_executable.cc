@@ -351,6 +351,15 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     PLUGRT_RETURN_IF_ERROR(call.Array(c_options.non_donatable_input_indices,
                                       c_options.num_non_donatable_input_indices,
                                       "options.non_donatable_input_indices"));
+    // Held in a vector reused per thread: lent here, given back when the
+    // call ends.
+    ScratchVector<int64_t> kept_indices;
+    struct Lend {
+      std::vector<int64_t>& to;
+      std::vector<int64_t>& from;
+      Lend(std::vector<int64_t>& t, std::vector<int64_t>& f) : to(t), from(f) { to.swap(from); }
+      ~Lend() { to.swap(from); }
+    } lend(options.non_donatable_input_indices, *kept_indices);
     if (c_options.num_non_donatable_input_indices > 0) {
       options.non_donatable_input_indices.assign(
           c_options.non_donatable_input_indices,

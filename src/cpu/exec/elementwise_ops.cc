@@ -126,8 +126,8 @@ class ElementwiseOp final : public CompiledOp {
         break;
       case Kind::kIota: plan_.iota(plan_.iota_dimension, out); break;
     }
-    std::vector<RtValue> results;
-    results.push_back(RtValue::Of(std::move(out)));
+    std::vector<RtValue> results(1);
+    results[0] = RtValue::Of(std::move(out));
     return results;
   }
 
