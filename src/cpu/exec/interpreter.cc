@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "common/scratch_vector.h"
-#include "common/small_array.h"
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/fast_paths.h"
@@ -29,13 +28,18 @@ struct Step {
   const shlo::Operation* ir = nullptr;
   std::unique_ptr<CompiledOp> op;
   std::vector<ValueRef> operands;
+  // Per operand: its slot dies at this step and nothing else here reads it,
+  // so the value is moved to the op instead of copied (the op may then hold
+  // the only reference to its storage).
+  std::vector<bool> move;
   std::vector<int> results;
   std::vector<int> release;  // slots dead after this step
 };
 
 struct Frame {
-  explicit Frame(size_t num_slots) : slots(num_slots) {}
-  SmallArray<RtValue, 8> slots;  // inline for small regions: no allocation per run
+  explicit Frame(size_t num_slots) : slots(*storage) { slots.resize(num_slots); }
+  ScratchVector<RtValue> storage;  // reused across runs on this thread
+  std::vector<RtValue>& slots;
   const Frame* parent = nullptr;
 };
 
@@ -47,7 +51,28 @@ class RegionImpl final : public CompiledRegion {
         num_slots_(num_slots),
         steps_(std::move(steps)),
         returns_(std::move(returns)) {
-    for (const Step& step : steps_) max_operands_ = std::max(max_operands_, step.operands.size());
+    for (Step& step : steps_) {
+      max_operands_ = std::max(max_operands_, step.operands.size());
+      step.move.assign(step.operands.size(), false);
+      for (size_t i = 0; i < step.operands.size(); ++i) {
+        const ValueRef& ref = step.operands[i];
+        const bool dies = ref.depth == 0 && std::find(step.release.begin(), step.release.end(),
+                                                      ref.slot) != step.release.end();
+        const auto same = [&](const ValueRef& other) {
+          return other.depth == 0 && other.slot == ref.slot;
+        };
+        step.move[i] = dies && std::count_if(step.operands.begin(), step.operands.end(), same) == 1;
+      }
+    }
+    // A returned slot of this frame is moved out unless returned twice.
+    returns_move_.assign(returns_.size(), false);
+    for (size_t i = 0; i < returns_.size(); ++i) {
+      const ValueRef& ref = returns_[i];
+      returns_move_[i] =
+          ref.depth == 0 && std::count_if(returns_.begin(), returns_.end(), [&](const ValueRef& o) {
+                              return o.depth == 0 && o.slot == ref.slot;
+                            }) == 1;
+    }
   }
 
   StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
@@ -68,7 +93,13 @@ class RegionImpl final : public CompiledRegion {
 
     std::vector<RtValue> results;
     results.reserve(returns_.size());
-    for (const ValueRef& ref : returns_) results.push_back(Lookup(frame, ref));
+    for (size_t i = 0; i < returns_.size(); ++i) {
+      if (returns_move_[i]) {
+        results.push_back(std::move(frame.slots[returns_[i].slot]));
+      } else {
+        results.push_back(Lookup(frame, returns_[i]));
+      }
+    }
     return results;
   }
 
@@ -85,8 +116,15 @@ class RegionImpl final : public CompiledRegion {
     operands.reserve(max_operands_);
     for (const Step& step : steps_) {
       operands.clear();
-      for (const ValueRef& ref : step.operands) operands.push_back(Lookup(frame, ref));
+      for (size_t i = 0; i < step.operands.size(); ++i) {
+        if (step.move[i]) {
+          operands.push_back(std::move(frame.slots[step.operands[i].slot]));
+        } else {
+          operands.push_back(Lookup(frame, step.operands[i]));
+        }
+      }
       StatusOr<std::vector<RtValue>> results = step.op->Execute(operands, context);
+      operands.clear();  // values moved in die with the step
       if (!results.ok()) {
         const Status& error = results.status();
         // Errors from kernels carry no location: add the op's.
@@ -113,6 +151,7 @@ class RegionImpl final : public CompiledRegion {
   int num_slots_;
   std::vector<Step> steps_;
   std::vector<ValueRef> returns_;
+  std::vector<bool> returns_move_;
 };
 
 bool IsTerminator(OpCode code) { return code == OpCode::kReturn || code == OpCode::kFuncReturn; }
