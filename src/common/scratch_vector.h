@@ -17,18 +17,19 @@ class ScratchVector {
  public:
   using Vector = std::vector<T>;
 
-  ScratchVector() {
-    std::vector<std::unique_ptr<Vector>>& pool = Pool();
-    if (pool.empty()) {
+  // The pool is looked up once (a thread_local in a shared library costs a
+  // call to reach); a ScratchVector stays on the thread that made it.
+  ScratchVector() : pool_(Pool()) {
+    if (pool_.empty()) {
       vector_ = std::make_unique<Vector>();
     } else {
-      vector_ = std::move(pool.back());
-      pool.pop_back();
+      vector_ = std::move(pool_.back());
+      pool_.pop_back();
     }
   }
   ~ScratchVector() {
     Recycle(*vector_);
-    Pool().push_back(std::move(vector_));
+    pool_.push_back(std::move(vector_));
   }
   ScratchVector(const ScratchVector&) = delete;
   ScratchVector& operator=(const ScratchVector&) = delete;
@@ -53,6 +54,7 @@ class ScratchVector {
     return pool;
   }
 
+  std::vector<std::unique_ptr<Vector>>& pool_;
   std::unique_ptr<Vector> vector_;
 };
 

@@ -123,13 +123,15 @@ void DeviceQueues::ScheduleTogether(const std::vector<size_t>& devices,
 }
 
 bool DeviceQueues::TryRunInline(size_t device, const std::function<void()>& task) {
-  WorkQueue* queue = nullptr;
-  {
+  WorkQueue* queue =
+      device < kFastDevices ? fast_[device].load(std::memory_order_acquire) : nullptr;
+  if (queue == nullptr) {
     std::lock_guard<std::mutex> lock(mu_);
     if (shut_down_) return false;
     if (device >= queues_.size()) queues_.resize(device + 1);
     if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1);
     queue = queues_[device].get();
+    if (device < kFastDevices) fast_[device].store(queue, std::memory_order_release);
   }
   // Queues live until Shutdown, which does not run while an Execute does.
   return queue->TryRunInline(task);
@@ -140,6 +142,7 @@ void DeviceQueues::Shutdown() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     shut_down_ = true;
+    for (std::atomic<WorkQueue*>& fast : fast_) fast.store(nullptr, std::memory_order_release);
     queues.swap(queues_);
   }
   queues.clear();  // each destructor drains its queue and joins its thread

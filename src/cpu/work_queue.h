@@ -3,6 +3,7 @@
 #ifndef PLUGRT_CPU_WORK_QUEUE_H_
 #define PLUGRT_CPU_WORK_QUEUE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -71,6 +72,10 @@ class DeviceQueues {
   std::mutex mu_;
   bool shut_down_ = false;
   std::vector<std::unique_ptr<WorkQueue>> queues_;  // by device index
+  // The queues of the first devices once made, for TryRunInline without the
+  // lock (null again after Shutdown).
+  static constexpr size_t kFastDevices = 64;
+  std::atomic<WorkQueue*> fast_[kFastDevices] = {};
 };
 
 }  // namespace plugrt::cpu
