@@ -41,13 +41,18 @@ bool CpuBuffer::is_deleted() const {
   return deleted_;
 }
 
-StatusOr<CpuBuffer::LiveState> CpuBuffer::Live(std::string_view operation) const {
-  std::lock_guard<std::mutex> lock(mu_);
+Status CpuBuffer::CheckLiveLocked(std::string_view operation) const {
   if (donated_) {
     return FailedPrecondition(operation,
                               ": buffer has been donated to an execution and can no longer be used");
   }
   if (deleted_) return FailedPrecondition(operation, ": buffer has been deleted");
+  return OkStatus();
+}
+
+StatusOr<CpuBuffer::LiveState> CpuBuffer::Live(std::string_view operation) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  PLUGRT_RETURN_IF_ERROR(CheckLiveLocked(operation));
   return LiveState{storage_, ready_};
 }
 
@@ -70,6 +75,13 @@ StatusOr<CpuBuffer::Donation> CpuBuffer::Donate() {
   return donation;
 }
 
+StatusOr<StorageRef> CpuBuffer::LiveStorage(std::string_view operation, bool* defined) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  PLUGRT_RETURN_IF_ERROR(CheckLiveLocked(operation));
+  *defined = ready_->IsReady() && ready_->status().ok();
+  return storage_;
+}
+
 StatusOr<StorageRef> CpuBuffer::storage() const {
   PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("storage"));
   return live.storage;
@@ -81,8 +93,9 @@ StatusOr<sdk::EventRef> CpuBuffer::definition_event() const {
 }
 
 StatusOr<sdk::EventRef> CpuBuffer::ready_event() {
-  PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("ReadyEvent"));
-  return live.ready;
+  std::lock_guard<std::mutex> lock(mu_);
+  PLUGRT_RETURN_IF_ERROR(CheckLiveLocked("ReadyEvent"));
+  return ready_;  // the event alone (Live would copy the storage's count too)
 }
 
 sdk::EventRef CpuBuffer::CopyWhenReady(const sdk::EventRef& ready, size_t bytes,

@@ -79,8 +79,14 @@ class CpuBuffer final : public sdk::Buffer {
     sdk::EventRef ready;
   };
   StatusOr<LiveState> Live(std::string_view operation) const;
+  // Just the storage, and in `defined` whether the contents are there (the
+  // ready event fired without error): what an inline run needs, in one lock
+  // and without touching the event's count.
+  StatusOr<StorageRef> LiveStorage(std::string_view operation, bool* defined) const;
 
  private:
+  // The "donated"/"deleted" error naming `operation`; mu_ held.
+  Status CheckLiveLocked(std::string_view operation) const;
   Status AwaitSettled(const LiveState& live);
   // Runs `copy` once `ready` fires: inline when it already has and the copy
   // is small, otherwise on the client's worker queue. The returned event

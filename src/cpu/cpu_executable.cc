@@ -241,6 +241,8 @@ bool MayWaitOnHost(const shlo::Block& block) {
 }  // namespace
 
 bool CpuExecutable::RunsInline() const {
+  // Asked on every execute: after the first answer, one atomic load.
+  if (runs_inline_known_.load(std::memory_order_acquire)) return runs_inline_;
   std::call_once(runs_inline_once_, [this] {
     StatusOr<shlo::CostEstimate> cost = shlo::EstimateCost(module());
     if (!cost.ok() || cost->bytes_accessed > kInlineMaxBytes || cost->flops > kInlineMaxFlops) {
@@ -254,6 +256,7 @@ bool CpuExecutable::RunsInline() const {
     }
     runs_inline_ = true;
   });
+  runs_inline_known_.store(true, std::memory_order_release);
   return runs_inline_;
 }
 

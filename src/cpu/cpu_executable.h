@@ -93,6 +93,7 @@ class CpuExecutable final : public sdk::Executable {
   std::string options_bytes_;  // EncodeCompileOptions(compile_options_)
   mutable std::once_flag runs_inline_once_;
   mutable bool runs_inline_ = false;
+  mutable std::atomic<bool> runs_inline_known_{false};  // runs_inline_ is final
 };
 
 class CpuLoadedExecutable final : public sdk::LoadedExecutable {

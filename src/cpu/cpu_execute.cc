@@ -33,11 +33,12 @@ StatusOr<ElementFormat> FormatOf(shlo::ElementType type) {
 // themselves where they agree, an unpacked copy for sub-byte types. The
 // storage must be defined.
 StatusOr<Tensor> TensorFromStorage(const ElementFormat& format, const std::vector<int64_t>& dims,
-                                   const StorageRef& storage) {
+                                   StorageRef storage) {
   std::optional<shlo::ElementType> type = shlo::FromPjrtType(format.type);
   if (!type) return InvalidArgument("buffer type has no StableHLO element type");
   if (!format.packed) {
-    return Tensor(*type, dims, storage, static_cast<std::byte*>(storage->data()));
+    auto* data = static_cast<std::byte*>(storage->data());
+    return Tensor(*type, dims, std::move(storage), data);
   }
   Tensor tensor(*type, dims);
   CopyDeviceToHost(format, dims, storage->data(), tensor.MutableData(),
@@ -191,7 +192,8 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
       status = Status(defined.code(), StrCat("argument ", i, ": ", defined.message()));
       break;
     }
-    StatusOr<Tensor> tensor = TensorFromStorage(argument.format, *argument.dims, argument.storage);
+    StatusOr<Tensor> tensor =
+        TensorFromStorage(argument.format, *argument.dims, std::move(argument.storage));
     if (!tensor.ok()) {
       status = Status(tensor.status().code(),
                       StrCat("argument ", i, ": ", tensor.status().message()));
@@ -264,7 +266,7 @@ StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>
 StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
                                        const CpuExecutable& executable,
                                        const std::vector<sdk::Buffer*>& argument_list,
-                                       const CpuBuffer::LiveState* argument_states,
+                                       StorageRef* argument_storage,
                                        const std::vector<ElementFormat>& output_formats,
                                        const sdk::ExecuteOptions& options) {
   const Program& program = executable.program();
@@ -275,7 +277,7 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
   for (size_t i = 0; i < argument_list.size() && status.ok(); ++i) {
     auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
     StatusOr<Tensor> tensor = TensorFromStorage(
-        buffer->format(), program.entry().input_types[i].dims(), argument_states[i].storage);
+        buffer->format(), program.entry().input_types[i].dims(), std::move(argument_storage[i]));
     if (!tensor.ok()) {
       status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
       break;
@@ -298,7 +300,7 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
   sdk::ExecuteResult result;
   result.outputs.resize(1);
   result.outputs[0].reserve(result_types.size());
-  const std::shared_ptr<MemoryAccounting> accounting = device->device_memory()->accounting();
+  const std::shared_ptr<MemoryAccounting>& accounting = device->device_memory()->accounting();
   for (size_t j = 0; j < result_types.size(); ++j) {
     const size_t bytes = DeviceByteSize(output_formats[j], result_types[j].num_elements());
     PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, BufferStorage::Deferred(bytes, accounting));
@@ -391,11 +393,11 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // twice matters only when one of them is donated.
   std::unordered_map<const sdk::Buffer*, std::pair<size_t, size_t>> seen;  // -> (device, index)
   bool inputs_ready = true;
-  // Each argument's storage and event, read once, for the inline run (not
-  // kept when something is donated: the extra reference would make donated
-  // storage look shared).
+  // Each argument's storage, read once, for the inline run (not kept when
+  // something is donated: the extra reference would make donated storage
+  // look shared).
   const bool may_run_inline = devices.size() == 1 && !any_donated;
-  SmallArray<CpuBuffer::LiveState, 8> states(may_run_inline ? inputs.size() : 0);
+  SmallArray<StorageRef, 8> storage(may_run_inline ? inputs.size() : 0);
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
     if (list.size() != inputs.size()) {
@@ -417,13 +419,16 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         return InvalidArgument("argument ", i, " (device ", d, "): expected ",
                                inputs[i].ToString(), ", got ", BufferTypeString(*buffer));
       }
-      StatusOr<CpuBuffer::LiveState> live = buffer->Live("Execute");
+      bool defined = false;
+      StatusOr<StorageRef> live = buffer->LiveStorage("Execute", &defined);
       if (!live.ok()) {
         return Status(live.status().code(),
                       StrCat("argument ", i, " (device ", d, "): ", live.status().message()));
       }
-      inputs_ready = inputs_ready && live->ready->IsReady();
-      if (may_run_inline) states[i] = std::move(*live);
+      // Pending or failed inputs go the launch's way, which waits for them
+      // and hands their errors on.
+      inputs_ready = inputs_ready && defined;
+      if (may_run_inline) storage[i] = std::move(*live);
       if (!any_donated) continue;
       auto [it, inserted] = seen.emplace(list[i], std::make_pair(d, i));
       if (!inserted && (donated(i) || donated(it->second.second))) {
@@ -445,7 +450,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     std::optional<StatusOr<sdk::ExecuteResult>> ran;
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
     auto run = [&] {
-      ran = RunInline(client_, devices[0], *executable_, argument_lists[0], states.data(),
+      ran = RunInline(client_, devices[0], *executable_, argument_lists[0], storage.data(),
                       output_formats, options);
     };
     // Through a reference: a std::function holding one never allocates.

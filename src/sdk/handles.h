@@ -27,6 +27,7 @@
 #include "pjrt_c_api.h"
 #include "sdk/api_named_values.h"
 #include "sdk/buffer.h"
+#include "common/recycled.h"
 #include "sdk/client.h"
 #include "sdk/device.h"
 #include "sdk/event.h"
@@ -37,7 +38,9 @@ struct PJRT_Error {
   plugrt::Status status;
 };
 
-struct PJRT_Event {
+// Event and buffer handles are made and destroyed on every execute: their
+// memory is recycled per thread (common/recycled.h).
+struct PJRT_Event : plugrt::Recycled<PJRT_Event> {
   plugrt::sdk::EventRef event;
   // Only events made by PJRT_Event_Create may be completed by the caller.
   bool settable = false;
@@ -120,7 +123,7 @@ struct PJRT_Client {
   std::unique_ptr<PJRT_TopologyDescription> topology;  // made on first request
 };
 
-struct PJRT_Buffer {
+struct PJRT_Buffer : plugrt::Recycled<PJRT_Buffer> {
   PJRT_Buffer(std::unique_ptr<plugrt::sdk::Buffer> b, PJRT_Client* c)
       : buffer(std::move(b)), client(c) {}
   std::unique_ptr<plugrt::sdk::Buffer> buffer;
