@@ -76,11 +76,21 @@ double Element(const Tensor& t, int64_t i) {
   }
 }
 
+// Deep copies: tensors nothing else holds, handed to a run (which may then
+// write results into them, as into donated inputs).
+std::vector<RtValue> OwnCopies(const std::vector<RtValue>& args) {
+  std::vector<RtValue> copies;
+  for (const RtValue& v : args) copies.push_back(RtValue::Of(v.tensor.Clone()));
+  return copies;
+}
+
 // Runs `text` both ways on the same inputs; every output element must agree
-// within atol + rtol * |reference| (NaNs must match NaNs).
+// within atol + rtol * |reference| (NaNs must match NaNs). With `give_inputs`
+// the fast run gets inputs of its own that it may overwrite.
 // Returns what the fast run counted, so tests can check the fast path ran.
 KernelCounters ExpectFastMatchesReference(const std::string& text, double rtol, double atol,
-                                          float scale = 2.0f, uint32_t seed = 1) {
+                                          float scale = 2.0f, uint32_t seed = 1,
+                                          bool give_inputs = false) {
   KernelCounters counters;
   [&] {
   auto fast = CompileText(text, true);
@@ -90,7 +100,7 @@ KernelCounters ExpectFastMatchesReference(const std::string& text, double rtol, 
   std::vector<RtValue> args = RandomArguments(**fast, scale, seed);
   ExecContext c1, c2;
   c1.counters = &counters;
-  auto got = (*fast)->Run(args, c1);
+  auto got = (*fast)->Run(give_inputs ? OwnCopies(args) : args, c1);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   auto want = (*reference)->Run(args, c2);
   ASSERT_TRUE(want.ok()) << want.status().ToString();
@@ -390,6 +400,77 @@ func.func @main(%x: tensor<64x100xf32>) -> tensor<64x100xf32> {
 
 namespace plugrt::cpu {
 namespace {
+
+// Buffer reuse from liveness: a result may be computed into the memory of
+// an operand whose value dies at that step (a donated input, an intermediate
+// at its last use). Each program runs with inputs it owns and must match the
+// reference run, which keeps its inputs.
+TEST(InPlaceTest, FusedLoopsWriteIntoInputsTheyOwn) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<37x129xf32>, %y: tensor<37x129xf32>) -> tensor<37x129xf32> {
+  %e = stablehlo.exponential %x : tensor<37x129xf32>
+  %m = stablehlo.multiply %e, %y : tensor<37x129xf32>
+  %z = stablehlo.add %m, %x : tensor<37x129xf32>
+  func.return %z : tensor<37x129xf32>
+}
+)",
+                                                             1e-6, 1e-6, 2.0f, 11, true);
+  EXPECT_EQ(counters.fused_loops, 1);
+  EXPECT_EQ(counters.in_place_outputs, 1);
+}
+
+TEST(InPlaceTest, InputsStillReadAfterAnOutputIsWrittenAreNotOverwritten) {
+  // Softmax reads x in three passes over each row, the second output reads
+  // it again after the first is computed, and x itself is returned: every
+  // output must still see x's original values.
+  ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<19x301xf32>, %w: tensor<19x301xf32>) -> (tensor<19x301xf32>, tensor<19x301xf32>, tensor<19x301xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %max = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<19x301xf32>, tensor<f32>) -> tensor<19xf32>
+  %mb = stablehlo.broadcast_in_dim %max, dims = [0] : (tensor<19xf32>) -> tensor<19x301xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<19x301xf32>
+  %e = stablehlo.exponential %d : tensor<19x301xf32>
+  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<19x301xf32>, tensor<f32>) -> tensor<19xf32>
+  %sb = stablehlo.broadcast_in_dim %sum, dims = [0] : (tensor<19xf32>) -> tensor<19x301xf32>
+  %p = stablehlo.divide %e, %sb : tensor<19x301xf32>
+  %q = stablehlo.multiply %p, %w : tensor<19x301xf32>
+  %r = stablehlo.add %q, %x : tensor<19x301xf32>
+  func.return %p, %r, %x : tensor<19x301xf32>, tensor<19x301xf32>, tensor<19x301xf32>
+}
+)",
+                             1e-5, 1e-6, 2.0f, 12, true);
+}
+
+TEST(InPlaceTest, TwoOutputsOfOneLoopNeverShareAnInput) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> (tensor<1000xf32>, tensor<1000xf32>, tensor<1000xf32>) {
+  %a = stablehlo.multiply %x, %y : tensor<1000xf32>
+  %b = stablehlo.add %x, %y : tensor<1000xf32>
+  %c = stablehlo.subtract %x, %y : tensor<1000xf32>
+  func.return %a, %b, %c : tensor<1000xf32>, tensor<1000xf32>, tensor<1000xf32>
+}
+)",
+                                                             0, 0, 2.0f, 13, true);
+  // x and y are read until the last output is computed: only that one may
+  // take an input's memory.
+  EXPECT_EQ(counters.in_place_outputs, 1);
+}
+
+TEST(InPlaceTest, ElementwiseOpsReuseIntermediatesAtTheirLastUse) {
+  // remainder is not a fused op: each runs on its own, the second into the
+  // first's result (dead after it), the third into the second's.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<5x7xf32>, %y: tensor<5x7xf32>) -> (tensor<5x7xf32>, tensor<5x7xf32>) {
+  %r = stablehlo.remainder %x, %y : tensor<5x7xf32>
+  %s = stablehlo.remainder %r, %y : tensor<5x7xf32>
+  %t = stablehlo.remainder %s, %x : tensor<5x7xf32>
+  func.return %t, %y : tensor<5x7xf32>, tensor<5x7xf32>
+}
+)",
+                                                             0, 0, 2.0f, 14);
+  EXPECT_GE(counters.in_place_outputs, 2);
+}
 
 TEST(CompileTimeSimplificationTest, DeadOpsDoNotRunAndConstantChainsFold) {
   // The dot_general's result is never used: dead-code elimination drops it

@@ -32,12 +32,19 @@ StatusOr<ElementFormat> FormatOf(shlo::ElementType type) {
 // The argument as a tensor in the executor's storage format: the device bytes
 // themselves where they agree, an unpacked copy for sub-byte types. The
 // storage must be defined.
+// `exclusive`: the storage was donated and nobody else can see it, so the
+// program may write results into it (the tensor holds it through a count of
+// its own, which the interpreter's liveness makes unique at the last use).
 StatusOr<Tensor> TensorFromStorage(const ElementFormat& format, const std::vector<int64_t>& dims,
-                                   StorageRef storage) {
+                                   StorageRef storage, bool exclusive = false) {
   std::optional<shlo::ElementType> type = shlo::FromPjrtType(format.type);
   if (!type) return InvalidArgument("buffer type has no StableHLO element type");
   if (!format.packed) {
     auto* data = static_cast<std::byte*>(storage->data());
+    if (exclusive) {
+      return Tensor(*type, dims, std::make_shared<StorageRef>(std::move(storage)), data,
+                    /*exclusive=*/true);
+    }
     return Tensor(*type, dims, std::move(storage), data);
   }
   Tensor tensor(*type, dims);
@@ -82,6 +89,7 @@ struct Launch {
     sdk::EventRef ready;
     ElementFormat format;
     const std::vector<int64_t>* dims = nullptr;  // the program's input type
+    bool exclusive = false;  // donated, seen by nobody else: the program may overwrite it
   };
   struct Output {
     StorageRef storage;
@@ -105,9 +113,11 @@ struct Launch {
 // Gives a program result to its output storage: deferred storage adopts a
 // result nothing else holds that is already in the device layout, and gets
 // bytes of its own (a copy) otherwise.
-Status SettleOutput(const Tensor& tensor, const ElementFormat& format, BufferStorage& storage) {
+Status SettleOutput(const Tensor& tensor, const ElementFormat& format, BufferStorage& storage,
+                    bool may_adopt = true) {
   if (storage.deferred()) {
-    if (!format.packed && tensor.HasUniqueStorage() && tensor.byte_size() == storage.size()) {
+    if (may_adopt && !format.packed && tensor.HasUniqueStorage() &&
+        tensor.byte_size() == storage.size()) {
       storage.Adopt(tensor.storage(), const_cast<std::byte*>(tensor.data()));
       return OkStatus();
     }
@@ -150,20 +160,24 @@ Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& o
     const std::byte* begin = static_cast<const std::byte*>(storage->data());
     return tensor.data() >= begin && tensor.data() < begin + storage->size();
   };
+  auto inside_reused = [&](const Tensor& tensor) {
+    for (const Launch::Output& output : outputs) {
+      if (output.reused && inside(tensor, output.storage)) return true;
+    }
+    return false;
+  };
+  // A result computed into a donated input's memory that another output
+  // reuses is copied out before that output is written (never adopted).
   for (size_t j = 0; j < values.size(); ++j) {
     if (outputs[j].reused) continue;
-    PLUGRT_RETURN_IF_ERROR(SettleOutput(values[j].tensor, outputs[j].format, *outputs[j].storage));
+    PLUGRT_RETURN_IF_ERROR(SettleOutput(values[j].tensor, outputs[j].format, *outputs[j].storage,
+                                        /*may_adopt=*/!inside_reused(values[j].tensor)));
   }
   for (size_t j = 0; j < values.size(); ++j) {
     if (!outputs[j].reused) continue;
     Tensor& tensor = values[j].tensor;
-    if (tensor.data() == outputs[j].storage->data()) continue;
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      if (outputs[k].reused && inside(tensor, outputs[k].storage)) {
-        tensor = tensor.Clone();
-        break;
-      }
-    }
+    if (tensor.data() == outputs[j].storage->data()) continue;  // computed in place
+    if (inside_reused(tensor)) tensor = tensor.Clone();
   }
   for (size_t j = 0; j < values.size(); ++j) {
     if (!outputs[j].reused) continue;
@@ -192,8 +206,8 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
       status = Status(defined.code(), StrCat("argument ", i, ": ", defined.message()));
       break;
     }
-    StatusOr<Tensor> tensor =
-        TensorFromStorage(argument.format, *argument.dims, std::move(argument.storage));
+    StatusOr<Tensor> tensor = TensorFromStorage(argument.format, *argument.dims,
+                                                std::move(argument.storage), argument.exclusive);
     if (!tensor.ok()) {
       status = Status(tensor.status().code(),
                       StrCat("argument ", i, ": ", tensor.status().message()));
@@ -514,6 +528,7 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
         }
         argument.storage = donation->storage;
         argument.ready = donation->ready;
+        argument.exclusive = donation->exclusive;
         donations[i] = std::move(*donation);
       } else {
         PLUGRT_ASSIGN_OR_RETURN(argument.storage, buffer->storage());

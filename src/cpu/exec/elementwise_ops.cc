@@ -76,7 +76,7 @@ class ElementwiseOp final : public CompiledOp {
   ElementwiseOp(std::string where, Plan plan) : where_(std::move(where)), plan_(std::move(plan)) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
-                                         ExecContext& /*context*/) const override {
+                                         ExecContext& context) const override {
     const size_t arity = plan_.operand_types.size();
     if (operands.size() != arity) {
       return Error(StrCat("expected ", arity, " operands, got ", operands.size()));
@@ -108,7 +108,22 @@ class ElementwiseOp final : public CompiledOp {
         PLUGRT_ASSIGN_OR_RETURN(dims, BitcastDims(main));
       }
     }
-    Tensor out(plan_.result_type, std::move(dims));
+    // The result goes into an operand of its type and shape whose value dies
+    // here (the step holds the only reference): these kernels write element
+    // i from elements i only, so reading and writing the same memory is safe.
+    const Tensor* reuse = nullptr;
+    if (plan_.kind == Kind::kUnary || plan_.kind == Kind::kBinary ||
+        plan_.kind == Kind::kSelect || plan_.kind == Kind::kClamp) {
+      for (const RtValue& operand : operands) {
+        const Tensor& t = operand.tensor;
+        if (t.HasUniqueStorage() && t.type() == plan_.result_type && t.dims() == dims) {
+          reuse = &t;
+          if (context.counters != nullptr) ++context.counters->in_place_outputs;
+          break;
+        }
+      }
+    }
+    Tensor out = reuse != nullptr ? *reuse : Tensor(plan_.result_type, std::move(dims));
     auto in = [&](size_t i) -> const Tensor& { return operands[i].tensor; };
     switch (plan_.kind) {
       case Kind::kUnary: plan_.unary(in(0), out); break;

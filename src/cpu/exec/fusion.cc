@@ -539,12 +539,20 @@ class FusedOp final : public CompiledOp {
     }
     std::vector<Tensor> inputs;
     inputs.reserve(operands.size());
-    for (const RtValue& v : operands) {
+    // Operands whose value dies here (the step holds the only reference):
+    // outputs may be computed into their memory.
+    std::vector<bool> overwritable(operands.size(), false);
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const RtValue& v = operands[i];
       if (v.kind != RtValue::Kind::kTensor) return InvalidArgument("fused op: operand is not a tensor");
+      overwritable[i] = v.tensor.HasUniqueStorage();
       inputs.push_back(v.tensor);
     }
+    int in_place = 0;
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs,
-                            fused::Run(kernel_, *plan_, rows_, cols_, inputs, KernelThreads()));
+                            fused::Run(kernel_, *plan_, rows_, cols_, inputs, KernelThreads(),
+                                       overwritable, &in_place));
+    if (context.counters != nullptr) context.counters->in_place_outputs += in_place;
     std::vector<RtValue> results;
     results.reserve(outputs.size());
     for (Tensor& t : outputs) results.push_back(RtValue::Of(std::move(t)));

@@ -191,6 +191,9 @@ struct Plan {
   std::vector<Segment> segments;
   std::vector<int> buffer;      // per register: scratch buffer, or -1
   std::vector<int> output_of;   // per register: output written in place, or -1
+  // Per output: the inputs it may be computed into when the caller gives
+  // their memory up (see Run).
+  std::vector<std::vector<int>> may_overwrite;
   int num_buffers = 0;
   bool row_tiles = false;       // tiles are (parts of) rows
   bool whole_rows = false;      // tiles are whole rows (row reductions)
@@ -416,6 +419,66 @@ std::string Kernel::ToString() const {
   return s;
 }
 
+// Which f32 outputs may be written into which f32 full-size inputs. Within a
+// tile, an f32 input is read in place by the instructions that use its load
+// register; an output placed in memory (output_of) is written when its
+// producer runs, any other output at the tile's end. Writing output o into
+// input i is safe when no instruction after o's producer (in run order)
+// reads i: an instruction reads its operands before it writes its result,
+// and tiles touch only their own elements of full-size tensors.
+void PlanOverwrites(const Kernel& k, Plan& l) {
+  const int n = k.num_registers;
+  std::vector<int> position(k.code.size(), -1);
+  int next = 0;
+  for (const Plan::Step& step : l.steps) {
+    if (step.instr >= 0) {
+      position[step.instr] = next++;
+    } else {
+      for (int i : l.segments[step.segment].instrs) position[i] = next++;
+    }
+  }
+  std::vector<int> input_of(n, -1);  // register -> the f32 full input it loads
+  std::vector<int> producer(n, -1);
+  for (size_t i = 0; i < k.code.size(); ++i) {
+    const Instr& in = k.code[i];
+    producer[in.out] = static_cast<int>(i);
+    if (in.op == Op::kLoad && k.inputs[in.a].source == Source::kFull &&
+        k.inputs[in.a].type == ElementType::kF32) {
+      input_of[in.out] = in.a;
+    }
+  }
+  std::vector<int> last_read(k.inputs.size(), -1);
+  for (size_t i = 0; i < k.code.size(); ++i) {
+    const Instr& in = k.code[i];
+    for (int r : {in.a, in.b, in.c}) {
+      if (in.op != Op::kLoad && r >= 0 && input_of[r] >= 0) {
+        last_read[input_of[r]] = std::max(last_read[input_of[r]], position[i]);
+      }
+    }
+  }
+  // An output that is a loaded input is copied out at the tile's end.
+  for (const Output& out : k.outputs) {
+    if (input_of[out.reg] >= 0) last_read[input_of[out.reg]] = std::numeric_limits<int>::max();
+  }
+  l.may_overwrite.assign(k.outputs.size(), {});
+  for (size_t o = 0; o < k.outputs.size(); ++o) {
+    const Output& out = k.outputs[o];
+    // A loaded value as an output is a copy of an input: never in place.
+    if (out.type != ElementType::kF32 || input_of[out.reg] >= 0 ||
+        k.code[producer[out.reg]].op == Op::kLoad) {
+      continue;
+    }
+    const int written = l.output_of[out.reg] >= 0 ? position[producer[out.reg]]
+                                                  : std::numeric_limits<int>::max() - 1;
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
+      if (k.inputs[i].source == Source::kFull && k.inputs[i].type == ElementType::kF32 &&
+          last_read[i] <= written) {
+        l.may_overwrite[o].push_back(static_cast<int>(i));
+      }
+    }
+  }
+}
+
 std::shared_ptr<const Plan> Prepare(const Kernel& k) {
   auto plan = std::make_shared<Plan>();
   MarkUniform(k, *plan);
@@ -424,6 +487,7 @@ std::shared_ptr<const Plan> Prepare(const Kernel& k) {
   }
   PlanSteps(k, *plan);
   AssignBuffers(k, *plan);
+  PlanOverwrites(k, *plan);
   // Streaming versions of the segments that write outputs in place (only
   // kernels light enough to stream ever run them).
   if (plan->vector_cost > kStreamMaxCost) return plan;
@@ -446,7 +510,8 @@ std::shared_ptr<const Plan> Prepare(const Kernel& k) {
 int GeneratedSegments(const Plan& plan) { return static_cast<int>(plan.segments.size()); }
 
 StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t rows,
-                                  int64_t cols, const std::vector<Tensor>& inputs, int threads) {
+                                  int64_t cols, const std::vector<Tensor>& inputs, int threads,
+                                  const std::vector<bool>& overwritable, int* in_place) {
   if (inputs.size() != k.inputs.size()) {
     return InvalidArgument("fused kernel expects ", k.inputs.size(), " inputs, got ",
                            inputs.size());
@@ -463,7 +528,29 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
     }
   }
   std::vector<Tensor> outputs;
-  for (const Output& o : k.outputs) outputs.push_back(Tensor::Uninitialized(o.type, o.dims));
+  std::vector<bool> taken(inputs.size(), false);
+  for (size_t o = 0; o < k.outputs.size(); ++o) {
+    const Output& out = k.outputs[o];
+    int into = -1;
+    int64_t count = 1;
+    for (int64_t d : out.dims) count *= d;
+    if (!overwritable.empty() && count == rows * cols) {
+      for (int i : layout.may_overwrite[o]) {
+        if (overwritable[i] && !taken[i]) {
+          into = i;
+          break;
+        }
+      }
+    }
+    if (into < 0) {
+      outputs.push_back(Tensor::Uninitialized(out.type, out.dims));
+      continue;
+    }
+    // The input's memory, under the output's dims (same element count).
+    taken[into] = true;
+    outputs.push_back(inputs[into].Reshaped(out.dims));
+    if (in_place != nullptr) ++*in_place;
+  }
   // Where each output register lands: a row scalar or a full element.
   std::vector<bool> output_is_row(k.outputs.size());
   for (size_t o = 0; o < k.outputs.size(); ++o) {

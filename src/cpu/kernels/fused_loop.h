@@ -97,8 +97,16 @@ int GeneratedSegments(const Plan& plan);
 // Runs `kernel` (prepared as `plan`) over [rows, cols] with one tensor per
 // kernel input (sizes checked against the sources), using up to `threads`
 // threads. Returns the outputs in kernel order.
+//
+// `overwritable` (empty, or one per input): inputs whose memory the caller
+// gives up (their values die here). An f32 output may then be computed
+// straight into such an f32 full-size input where the plan reads every
+// element of that input before writing the output's element (Prepare
+// works out which pairs qualify). `in_place` (may be null) counts them.
 StatusOr<std::vector<Tensor>> Run(const Kernel& kernel, const Plan& plan, int64_t rows,
-                                  int64_t cols, const std::vector<Tensor>& inputs, int threads);
+                                  int64_t cols, const std::vector<Tensor>& inputs, int threads,
+                                  const std::vector<bool>& overwritable = {},
+                                  int* in_place = nullptr);
 
 }  // namespace plugrt::cpu::fused
 

@@ -25,7 +25,7 @@ void SelectLoop(const Tensor& pred, const Tensor& on_true, const Tensor& on_fals
   const int64_t n = out.num_elements();
   if (pred.rank() == 0 && n > 0) {
     const Elem* src = p[0] ? t : f;
-    std::memcpy(dst, src, static_cast<size_t>(n) * kBytes);
+    if (src != dst) std::memcpy(dst, src, static_cast<size_t>(n) * kBytes);  // out may be src
     return;
   }
   for (int64_t i = 0; i < n; ++i) dst[i] = p[i] ? t[i] : f[i];

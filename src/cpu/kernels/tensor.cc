@@ -47,12 +47,13 @@ Tensor Tensor::Uninitialized(ElementType type, std::vector<int64_t> dims) {
 }
 
 Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
-               std::byte* data)
+               std::byte* data, bool exclusive)
     : type_(type),
       dims_(std::move(dims)),
       num_elements_(CountElements(dims_)),
       storage_(std::move(keepalive)),
-      data_(data) {}
+      data_(data),
+      shared_(!exclusive) {}
 
 size_t Tensor::byte_size() const {
   return static_cast<size_t>(num_elements_) * static_cast<size_t>(shlo::StorageBytes(type_));

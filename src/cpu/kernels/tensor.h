@@ -33,9 +33,11 @@ class Tensor {
   // saves a pass over memory on large outputs).
   static Tensor Uninitialized(ElementType type, std::vector<int64_t> dims);
   // Wraps existing storage (e.g. a device buffer) without copying; `keepalive`
-  // owns it.
+  // owns it. Such storage is seen outside this tensor and its copies, so it
+  // never counts as unique, unless `exclusive` says the caller handed it
+  // over whole (a donated input nobody else can see).
   Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
-         std::byte* data);
+         std::byte* data, bool exclusive = false);
 
   ElementType type() const { return type_; }
   const std::vector<int64_t>& dims() const { return dims_; }
@@ -57,7 +59,9 @@ class Tensor {
 
   // True when no other tensor (or device buffer) shares this storage, so a
   // kernel holding the last reference may write its result into it.
-  bool HasUniqueStorage() const { return storage_ != nullptr && storage_.use_count() == 1; }
+  bool HasUniqueStorage() const {
+    return !shared_ && storage_ != nullptr && storage_.use_count() == 1;
+  }
   // What keeps the storage alive (shared with copies of this tensor).
   const std::shared_ptr<void>& storage() const { return storage_; }
 
@@ -70,6 +74,7 @@ class Tensor {
   int64_t num_elements_ = 1;
   std::shared_ptr<void> storage_;
   std::byte* data_ = nullptr;
+  bool shared_ = false;  // wraps storage others may see (never unique)
 };
 
 }  // namespace plugrt::cpu
