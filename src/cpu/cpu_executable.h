@@ -109,6 +109,9 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
   StatusOr<sdk::ExecuteResult> Execute(const std::vector<std::vector<sdk::Buffer*>>& argument_lists,
                                        sdk::Device* execute_device,
                                        const sdk::ExecuteOptions& options) override;
+  Status ExecuteInto(const std::vector<std::vector<sdk::Buffer*>>& argument_lists,
+                     sdk::Device* execute_device, const sdk::ExecuteOptions& options,
+                     sdk::ExecuteResult& result) override;
 
  private:
   CpuClient* client_;

@@ -277,12 +277,10 @@ StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>
 // Runs a small program on the calling thread (the device's queue is held
 // idle meanwhile) and makes the output buffers from its results. A failed
 // run still gives outputs, whose events carry the error.
-StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
-                                       const CpuExecutable& executable,
-                                       const std::vector<sdk::Buffer*>& argument_list,
-                                       StorageRef* argument_storage,
-                                       const std::vector<ElementFormat>& output_formats,
-                                       const sdk::ExecuteOptions& options) {
+Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& executable,
+                 const std::vector<sdk::Buffer*>& argument_list, StorageRef* argument_storage,
+                 const std::vector<ElementFormat>& output_formats,
+                 const sdk::ExecuteOptions& options, sdk::ExecuteResult& result) {
   const Program& program = executable.program();
   const std::vector<shlo::Type>& result_types = program.entry().result_types;
   std::vector<RtValue> arguments;
@@ -311,9 +309,10 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
       status = results.status();
     }
   }
-  sdk::ExecuteResult result;
   result.outputs.resize(1);
+  result.outputs[0].clear();
   result.outputs[0].reserve(result_types.size());
+  result.device_complete_events.clear();
   const std::shared_ptr<MemoryAccounting>& accounting = device->device_memory()->accounting();
   for (size_t j = 0; j < result_types.size(); ++j) {
     const size_t bytes = DeviceByteSize(output_formats[j], result_types[j].num_elements());
@@ -327,7 +326,7 @@ StatusOr<sdk::ExecuteResult> RunInline(CpuClient* client, CpuDevice* device,
   // the failure shows in the later outputs and in the device event.
   result.device_complete_events.push_back(status.ok() ? ReadyEvent()
                                                       : sdk::Event::MakeReady(status));
-  return result;
+  return OkStatus();
 }
 
 bool ArgumentsReady(const Launch::PerDevice& per) {
@@ -355,6 +354,14 @@ std::vector<sdk::Device*> CpuLoadedExecutable::addressable_devices() const {
 StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     const std::vector<std::vector<sdk::Buffer*>>& argument_lists, sdk::Device* execute_device,
     const sdk::ExecuteOptions& options) {
+  sdk::ExecuteResult result;
+  PLUGRT_RETURN_IF_ERROR(ExecuteInto(argument_lists, execute_device, options, result));
+  return result;
+}
+
+Status CpuLoadedExecutable::ExecuteInto(
+    const std::vector<std::vector<sdk::Buffer*>>& argument_lists, sdk::Device* execute_device,
+    const sdk::ExecuteOptions& options, sdk::ExecuteResult& result) {
   if (deleted_) return FailedPrecondition("the executable has been deleted");
   // The devices to run on: the executable's, or the one execute_device names.
   std::vector<CpuDevice*> chosen;
@@ -461,15 +468,15 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   // outputs created with their results.
   if (may_run_inline && inputs_ready && options.send_callbacks.empty() &&
       options.recv_callbacks.empty() && executable_->RunsInline()) {
-    std::optional<StatusOr<sdk::ExecuteResult>> ran;
+    std::optional<Status> ran;
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
     auto run = [&] {
       ran = RunInline(client_, devices[0], *executable_, argument_lists[0], storage.data(),
-                      output_formats, options);
+                      output_formats, options, result);
     };
     // Through a reference: a std::function holding one never allocates.
     client_->device_queues().TryRunInline(device, std::ref(run));
-    if (ran) return std::move(*ran);
+    if (ran) return *ran;
   }
 
   // Which donated input each output reuses (when types agree and each output
@@ -553,18 +560,19 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
     }
   }
 
-  sdk::ExecuteResult result;
   std::vector<size_t> device_indices;
   std::vector<std::function<void()>> tasks;
+  result.outputs.resize(devices.size());
+  result.device_complete_events.clear();
   for (size_t d = 0; d < devices.size(); ++d) {
     Launch::PerDevice& per = launch->devices[d];
-    std::vector<std::unique_ptr<sdk::Buffer>> outputs;
+    std::vector<std::unique_ptr<sdk::Buffer>>& outputs = result.outputs[d];
+    outputs.clear();
     for (size_t j = 0; j < results.size(); ++j) {
       outputs.push_back(std::make_unique<CpuBuffer>(client_, devices[d]->device_memory(),
                                                     output_formats[j], results[j].dims(),
                                                     per.outputs[j].storage, per.outputs[j].ready));
     }
-    result.outputs.push_back(std::move(outputs));
     result.device_complete_events.push_back(per.complete);
     device_indices.push_back(static_cast<size_t>(devices[d]->local_hardware_id()));
     tasks.push_back([launch, d] { RunOnDevice(launch, d); });
@@ -574,10 +582,10 @@ StatusOr<sdk::ExecuteResult> CpuLoadedExecutable::Execute(
   if (devices.size() == 1 && options.send_callbacks.empty() && options.recv_callbacks.empty() &&
       executable_->RunsInline() && ArgumentsReady(launch->devices[0]) &&
       client_->device_queues().TryRunInline(device_indices[0], tasks[0])) {
-    return result;
+    return OkStatus();
   }
   client_->device_queues().ScheduleTogether(device_indices, std::move(tasks));
-  return result;
+  return OkStatus();
 }
 
 }  // namespace plugrt::cpu

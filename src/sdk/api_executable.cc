@@ -2,7 +2,7 @@
 // PJRT_Executable_DeserializeAndLoad.
 #include <cstring>
 
-#include "common/scratch_vector.h"
+#include "common/scratch.h"
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
 #include "sdk/host_callbacks.h"
@@ -389,8 +389,10 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
       }
     }
 
-    PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result,
-                            e->loaded->Execute(*argument_lists, execute_device, options));
+    Scratch<ExecuteResult> reused;  // its vectors' capacity carries over
+    ExecuteResult& result = *reused;
+    PLUGRT_RETURN_IF_ERROR(
+        e->loaded->ExecuteInto(*argument_lists, execute_device, options, result));
 
     // Check the whole result before handing anything out.
     if (result.outputs.size() != a.num_devices) {

@@ -85,6 +85,13 @@ struct ExecuteResult {
   std::vector<EventRef> device_complete_events;
 };
 
+// Empties `result` for reuse, keeping the capacity of its vectors (see
+// common/scratch.h).
+inline void RecycleScratch(ExecuteResult& result) {
+  for (auto& row : result.outputs) row.clear();
+  result.device_complete_events.clear();
+}
+
 // A compiled program bound to a client's devices.
 class LoadedExecutable {
  public:
@@ -101,6 +108,16 @@ class LoadedExecutable {
                                           const ExecuteOptions& options) {
     (void)argument_lists, (void)execute_device, (void)options;
     return Unimplemented("PJRT_LoadedExecutable_Execute");
+  }
+  // What PJRT_LoadedExecutable_Execute calls: Execute, into `result`, which
+  // the SDK reuses from call to call (empty, but its vectors keep their
+  // capacity). Backends that override it fill `result` in place and save
+  // the allocations of a fresh result on every execute.
+  virtual Status ExecuteInto(const std::vector<std::vector<Buffer*>>& argument_lists,
+                             Device* execute_device, const ExecuteOptions& options,
+                             ExecuteResult& result) {
+    PLUGRT_ASSIGN_OR_RETURN(result, Execute(argument_lists, execute_device, options));
+    return OkStatus();
   }
 };
 

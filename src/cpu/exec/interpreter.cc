@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "common/scratch_vector.h"
+#include "common/scratch.h"
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/fast_paths.h"
