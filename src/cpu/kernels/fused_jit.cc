@@ -82,13 +82,15 @@ static_assert(kJitMaxLive <= kFirstTemp);
 class Generator final : public Xbyak::CodeGenerator, public JitSegment {
  public:
   Generator(const Kernel& k, const std::vector<int>& instrs, const std::vector<bool>& uniform,
-            const std::vector<bool>& store, const std::vector<bool>& stream)
+            const std::vector<bool>& store, const std::vector<bool>& stream,
+            const std::vector<bool>& prefetch)
       : Xbyak::CodeGenerator(16384, Xbyak::AutoGrow),
         k_(k),
         instrs_(instrs),
         uniform_(uniform),
         store_(store),
-        stream_(stream) {}
+        stream_(stream),
+        prefetch_(prefetch) {}
 
   SegmentFn fn() const override { return getCode<SegmentFn>(); }
 
@@ -96,10 +98,12 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   bool Build() {
     const int peak = PeakLive();
     if (peak > kJitMaxLive) return false;
-    // Arguments (System V): rdi = ptr, rsi = val, rdx = n. r8: byte offset
-    // of the current vector, r9: elements left, r10: the constant pool.
+    // Arguments (System V): rdi = ptr, rsi = val, rdx = n, rcx = ahead.
+    // r8: byte offset of the current vector, r9: elements left, r10: the
+    // constant pool, r11: ahead (rcx is needed for the tail mask shift).
     Xbyak::Label loop2, loop1, tail, done;
     mov(r10, reinterpret_cast<size_t>(kPool.data()));
+    mov(r11, rcx);
     xor_(r8, r8);
     mov(r9, rdx);
     // Several vectors per step where the values fit several times: their
@@ -212,6 +216,12 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
       vmovups(Zmm(z) | k1 | T_z, ptr[rax + r8]);
     } else {
       vmovups(Zmm(z), ptr[rax + r8 + 64 * lane]);
+    }
+    if (prefetch_[reg]) {
+      // Into L2 (the next row is read after this one is done with); a
+      // prefetch never faults, so past the end of the input is harmless.
+      lea(rdx, ptr[rax + r11]);
+      prefetcht1(ptr[rdx + r8 + (masked_ ? 0 : 64 * lane)]);
     }
     return Zmm(z);
   }
@@ -407,6 +417,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   const std::vector<bool> uniform_;
   const std::vector<bool> store_;
   const std::vector<bool> stream_;
+  const std::vector<bool> prefetch_;
   bool busy_[kJitMaxLive] = {};
   bool masked_ = false;
   int per_lane_ = kJitMaxLive;
@@ -444,8 +455,9 @@ bool JitSupports(Op op) {
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vector<int>& instrs,
                                             const std::vector<bool>& uniform,
                                             const std::vector<bool>& store,
-                                            const std::vector<bool>& stream) {
-  auto gen = std::make_unique<Generator>(kernel, instrs, uniform, store, stream);
+                                            const std::vector<bool>& stream,
+                                            const std::vector<bool>& prefetch) {
+  auto gen = std::make_unique<Generator>(kernel, instrs, uniform, store, stream, prefetch);
   try {
     if (!gen->Build()) return nullptr;
   } catch (const std::exception&) {  // Xbyak reports errors (out of memory) by throwing
@@ -461,7 +473,7 @@ void StreamFence() {}
 bool JitSupports(Op) { return false; }
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel&, const std::vector<int>&,
                                             const std::vector<bool>&, const std::vector<bool>&,
-                                            const std::vector<bool>&) {
+                                            const std::vector<bool>&, const std::vector<bool>&) {
   return nullptr;
 }
 

@@ -25,8 +25,10 @@ namespace plugrt::cpu::fused {
 
 // A generated segment: ptr[reg] is the tile's data of vector register reg
 // (read for values from before the segment, written for the values it
-// stores), val[reg] the value of uniform register reg, n the tile length.
-using SegmentFn = void (*)(const float* const* ptr, const float* val, int64_t n);
+// stores), val[reg] the value of uniform register reg, n the tile length,
+// ahead the distance in bytes from a prefetched input's tile to the data to
+// prefetch (the next row's).
+using SegmentFn = void (*)(const float* const* ptr, const float* val, int64_t n, int64_t ahead);
 
 class JitSegment {
  public:
@@ -53,12 +55,15 @@ constexpr int kJitMaxLive = 22;
 // registers, `store` the registers the segment must write to ptr[reg], and
 // `stream` those of them written with non-temporal stores (large outputs
 // nothing reads soon; their ptr must be 64-byte aligned; the caller fences
-// them, StreamFence, before others read them). Returns null when
-// the segment needs more than kJitMaxLive registers.
+// them, StreamFence, before others read them), and `prefetch` the registers
+// (inputs read from memory) whose data `ahead` bytes further on the loop
+// prefetches while it reads theirs. Returns null when the segment needs
+// more than kJitMaxLive registers.
 std::unique_ptr<JitSegment> GenerateSegment(const Kernel& kernel, const std::vector<int>& instrs,
                                             const std::vector<bool>& uniform,
                                             const std::vector<bool>& store,
-                                            const std::vector<bool>& stream);
+                                            const std::vector<bool>& stream,
+                                            const std::vector<bool>& prefetch);
 
 }  // namespace plugrt::cpu::fused
 

@@ -197,6 +197,7 @@ struct Plan {
   int num_buffers = 0;
   bool row_tiles = false;       // tiles are (parts of) rows
   bool whole_rows = false;      // tiles are whole rows (row reductions)
+  std::vector<bool> prefetch;   // per register: segments prefetch the next row of it
   int vector_cost = 0;          // VectorCost summed over the vector instructions
 };
 
@@ -270,6 +271,20 @@ void PlanSteps(const Kernel& k, Plan& l) {
   std::vector<bool> is_output(n, false);
   for (const Output& o : k.outputs) is_output[o.reg] = true;
   std::vector<int> segment_of_instr(k.code.size(), -1);
+  // Tiles of whole rows read each row in several passes (the reductions
+  // first): the first pass waits on memory, the others hit the caches and
+  // leave memory idle. Segments reading an f32 input from memory prefetch
+  // the next row's part meanwhile, so later rows start in the caches.
+  std::vector<bool> prefetch(n, false);
+  if (l.whole_rows) {
+    for (const Instr& in : k.code) {
+      if (in.op == Op::kLoad && k.inputs[in.a].source == Source::kFull &&
+          k.inputs[in.a].type == ElementType::kF32) {
+        prefetch[in.out] = true;
+      }
+    }
+  }
+  l.prefetch = prefetch;
 
   // Generates `instrs` as one segment, or (too many live values) as two
   // halves, down to interpreted single instructions.
@@ -288,7 +303,7 @@ void PlanSteps(const Kernel& k, Plan& l) {
       }
     }
     std::unique_ptr<JitSegment> code =
-        GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false));
+        GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false), prefetch);
     if (code != nullptr) {
       l.segments.push_back({instrs, std::move(stored), std::move(code), nullptr, {}});
       l.steps.push_back({-1, id});
@@ -501,7 +516,7 @@ std::shared_ptr<const Plan> Prepare(const Kernel& k) {
       }
     }
     if (!seg.streamed.empty()) {
-      seg.streaming = GenerateSegment(k, seg.instrs, plan->uniform, store, stream);
+      seg.streaming = GenerateSegment(k, seg.instrs, plan->uniform, store, stream, plan->prefetch);
     }
   }
   return plan;
@@ -577,6 +592,7 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
   const bool stream_outputs = total * static_cast<int64_t>(sizeof(float)) >= kStreamBytes &&
                               layout.vector_cost <= kStreamMaxCost;
 
+  const int64_t next_row = cols * static_cast<int64_t>(sizeof(float));  // prefetch distance
   ParallelFor(num_tiles, team, [&](int64_t first, int64_t last) {
     const size_t buffer_floats = static_cast<size_t>(std::max<int64_t>(tile, 16));
     // One buffer more than the registers need, for spreading uniform outputs.
@@ -614,7 +630,7 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
           for (int o : seg.streamed) {
             stream = stream && (reinterpret_cast<uintptr_t>(ptr[o]) & 63) == 0;
           }
-          (stream ? seg.streaming : seg.code)->fn()(ptr.data(), val.data(), len);
+          (stream ? seg.streaming : seg.code)->fn()(ptr.data(), val.data(), len, next_row);
           continue;
         }
         const Instr& in = k.code[step.instr];
