@@ -401,6 +401,65 @@ func.func @main(%x: tensor<64x100xf32>) -> tensor<64x100xf32> {
 namespace plugrt::cpu {
 namespace {
 
+TEST(FastPathsTest, RowReductionsInGeneratedLoopsKeepNaNsInfinitiesAndTails) {
+  // Rows of 101 elements: unrolled vectors, a single vector and a partial
+  // one (64 rows: enough elements to be fused). Some rows hold a NaN (in
+  // each of those parts), infinities or only zeros; max/min must propagate
+  // NaN, sum must too, and no reduction may count the lanes past a row's
+  // end (exp(0) = 1 there).
+  const std::string text = R"(
+func.func @main(%x: tensor<64x101xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x101xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<64x101xf32>
+  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x101xf32>, tensor<f32>) -> tensor<64xf32>
+  %max = stablehlo.reduce(%e init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<64x101xf32>, tensor<f32>) -> tensor<64xf32>
+  %min = stablehlo.reduce(%e init: %pinf) applies stablehlo.minimum across dimensions = [1] : (tensor<64x101xf32>, tensor<f32>) -> tensor<64xf32>
+  %mb = stablehlo.broadcast_in_dim %max, dims = [0] : (tensor<64xf32>) -> tensor<64x101xf32>
+  %y = stablehlo.divide %e, %mb : tensor<64x101xf32>
+  func.return %max, %min, %sum, %y : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x101xf32>
+}
+)";
+  auto fast = CompileText(text, true);
+  ASSERT_TRUE(fast.ok()) << fast.status().ToString();
+  auto reference = CompileText(text, false);
+  ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+  std::vector<RtValue> args = RandomArguments(**fast, 3.0f, 21);
+  float* x = args[0].tensor.mutable_as<float>();
+  const float nan = std::nanf("");
+  x[1 * 101 + 5] = nan;    // in the unrolled part
+  x[2 * 101 + 97] = nan;   // in the single vector
+  x[3 * 101 + 100] = nan;  // in the partial vector (last element)
+  x[4 * 101 + 0] = INFINITY;
+  x[5 * 101 + 100] = -INFINITY;
+  for (int i = 0; i < 101; ++i) x[6 * 101 + i] = (i % 2 == 0) ? 0.0f : -0.0f;
+  x[7 * 101 + 99] = 80.0f;  // the row's max sits in the partial vector
+  KernelCounters counters;
+  ExecContext c1, c2;
+  c1.counters = &counters;
+  auto got = (*fast)->Run(args, c1);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  auto want = (*reference)->Run(args, c2);
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  EXPECT_EQ(counters.fused_loops, 1);
+  if (fused::JitAvailable()) {
+    EXPECT_GT(counters.jit_segments, 0);
+  }
+  for (size_t o = 0; o < got->size(); ++o) {
+    const Tensor& g = (*got)[o].tensor;
+    const Tensor& w = (*want)[o].tensor;
+    for (int64_t i = 0; i < g.num_elements(); ++i) {
+      const float a = g.as<float>()[i], b = w.as<float>()[i];
+      if (std::isnan(b)) {
+        EXPECT_TRUE(std::isnan(a)) << "output " << o << " element " << i;
+      } else if (a != b) {
+        EXPECT_NEAR(a, b, 1e-5 * std::fabs(b) + 1e-6) << "output " << o << " element " << i;
+      }
+    }
+  }
+}
+
 // Buffer reuse from liveness: a result may be computed into the memory of
 // an operand whose value dies at that step (a donated input, an intermediate
 // at its last use). Each program runs with inputs it owns and must match the

@@ -26,6 +26,7 @@ enum Const : int {
   kOne, kTwo, kZero, kMinusOne, kSignBit, kAbsMask,
   kLog2e, kLn2Hi, kLn2Lo, kTwoLog2e, kHalfLn2,
   kExpHigh, kExpLow, kTanhLow,
+  kQuietNaN,
   kExpPoly,                                          // exp(r), lowest degree first
   kTanhPoly = kExpPoly + std::size(vmath::kExpPoly),  // expm1(2h) / h, lowest degree first
   kNumConsts = kTanhPoly + std::size(vmath::kExpm1OverRPoly),
@@ -54,6 +55,7 @@ constexpr std::array<uint32_t, kNumConsts> MakePool() {
   pool[kExpHigh] = Bits(150.0f);
   pool[kExpLow] = Bits(-150.0f);
   pool[kTanhLow] = Bits(-10.0f);
+  pool[kQuietNaN] = 0x7fc00000u;
   for (size_t i = 0; i < std::size(vmath::kExpPoly); ++i) {
     pool[kExpPoly + i] = Bits(vmath::kExpPoly[i]);
   }
@@ -72,8 +74,10 @@ constexpr uint8_t kEqOq = 0x00, kNeqUq = 0x04, kLtOq = 0x11, kLeOq = 0x12, kGeOq
 constexpr uint8_t kRoundNearest = 0x08, kRoundDown = 0x09, kRoundUp = 0x0a;
 
 // Register use: values in zmm0..21, math temporaries zmm22..27, uniform
-// operands broadcast into zmm28..30. k1 is the tile mask (all ones but in
-// the last, partial vector), k2 and k3 are scratch.
+// operands broadcast into zmm28..30, a row reduction's accumulators in
+// zmm31 (and, unrolled, zmm21, zmm20 taken from the values). k1 is the tile
+// mask (all ones but in the last, partial vector), k2, k3 and k5 are
+// scratch, k4 gathers where a max/min reduction met NaNs.
 constexpr int kFirstTemp = 22;
 constexpr int kFirstOperandTemp = 28;
 constexpr int kMaxLanes = 3;
@@ -96,8 +100,12 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
 
   // Emits the function; false when the values do not fit the registers.
   bool Build() {
+    // A row reduction keeps one accumulator per unrolled vector: the
+    // extra ones come out of the value registers.
+    const Instr* reduction = Reduction();
+    if (reduction != nullptr) value_regs_ = kJitMaxLive - (kMaxLanes - 1);
     const int peak = PeakLive();
-    if (peak > kJitMaxLive) return false;
+    if (peak > value_regs_) return false;
     // Arguments (System V): rdi = ptr, rsi = val, rdx = n, rcx = ahead.
     // r8: byte offset of the current vector, r9: elements left, r10: the
     // constant pool, r11: ahead (rcx is needed for the tail mask shift).
@@ -106,10 +114,24 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     mov(r11, rcx);
     xor_(r8, r8);
     mov(r9, rdx);
+    // A row reduction accumulates across the whole loop, per unrolled
+    // vector: from 0 for a sum (the caller adds its init), from the init
+    // value for max and min, whose NaNs are gathered in k4.
+    if (reduction != nullptr) {
+      for (int lane = 0; lane < kMaxLanes; ++lane) {
+        if (reduction->op == Op::kRowSum) {
+          vxorps(Accumulator(lane), Accumulator(lane), Accumulator(lane));
+        } else {
+          mov(eax, std::bit_cast<uint32_t>(reduction->imm));
+          vpbroadcastd(Accumulator(lane), eax);
+        }
+      }
+      kxorw(k4, k4, k4);
+    }
     // Several vectors per step where the values fit several times: their
     // independent chains interleave, so the core overlaps the long latencies
     // of exp, tanh and division instead of waiting them out.
-    const int lanes = std::min(kMaxLanes, kJitMaxLive / peak);
+    const int lanes = std::min(kMaxLanes, value_regs_ / peak);
     if (lanes > 1) {
       L(loop2);
       cmp(r9, 16 * lanes);
@@ -136,6 +158,26 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
     kmovw(k1, eax);
     Body(true, 1);
     L(done);
+    if (reduction != nullptr) {
+      // Lanes' accumulators into the first, NaNs back in, and the 16
+      // partial results out for the caller to combine.
+      const Zmm acc = Accumulator(0);
+      for (int lane = 1; lane < kMaxLanes; ++lane) {
+        if (reduction->op == Op::kRowSum) {
+          vaddps(acc, acc, Accumulator(lane));
+        } else if (reduction->op == Op::kRowMax) {
+          vmaxps(acc, acc, Accumulator(lane));
+        } else {
+          vminps(acc, acc, Accumulator(lane));
+        }
+      }
+      if (reduction->op != Op::kRowSum) {
+        vbroadcastss(Temp(0), Const(kQuietNaN));
+        vmovaps(acc | k4, Temp(0));
+      }
+      mov(rax, ptr[rdi + 8 * static_cast<int64_t>(reduction->out)]);
+      vmovups(ptr[rax], acc);
+    }
     vzeroupper();
     ret();
     ready(Xbyak::CodeArray::PROTECT_RE);
@@ -143,6 +185,43 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   }
 
  private:
+  // The segment's row reduction, if any (at most one, PlanSteps sees to it).
+  const Instr* Reduction() const {
+    for (int i : instrs_) {
+      if (IsRowReduction(k_.code[i].op)) return &k_.code[i];
+    }
+    return nullptr;
+  }
+
+  // The accumulator of unrolled vector `lane`: zmm31, then the value
+  // registers given up for it (value_regs_ and up).
+  static Zmm Accumulator(int lane) { return lane == 0 ? Zmm(31) : Zmm(kJitMaxLive - lane); }
+
+  // acc = reduce(acc, v) element by element, one short dependency chain per
+  // lane; in the tail, elements outside k1 leave acc as it is. max/min drop
+  // NaNs as they go (vmaxps takes the second operand then), so k4 gathers
+  // where a NaN was and puts it back at the end: NaN propagates, as in
+  // vmath::MaxStep / MinStep.
+  void EmitReduce(Op op, const Zmm& v, int lane) {
+    const Zmm acc = Accumulator(lane);
+    if (op == Op::kRowSum) {
+      if (masked_) {
+        vaddps(acc | k1, acc, v);
+      } else {
+        vaddps(acc, acc, v);
+      }
+      return;
+    }
+    if (masked_) {
+      op == Op::kRowMax ? vmaxps(acc | k1, acc, v) : vminps(acc | k1, acc, v);
+      vcmpps(k5 | k1, v, v, kUnordQ);
+    } else {
+      op == Op::kRowMax ? vmaxps(acc, acc, v) : vminps(acc, acc, v);
+      vcmpps(k5, v, v, kUnordQ);
+    }
+    korw(k4, k4, k5);
+  }
+
   Xbyak::Address Const(int c) { return ptr[r10 + 4 * c]; }
   Xbyak::Address Bcst(int c) { return ptr_b[r10 + 4 * c]; }
   static Zmm Temp(int i) { return Zmm(kFirstTemp + i); }
@@ -237,12 +316,19 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   // lane after lane); `masked`: the last, partial vector (mask k1).
   void Body(bool masked, int lanes) {
     masked_ = masked;
-    per_lane_ = kJitMaxLive / lanes;
+    per_lane_ = value_regs_ / lanes;
     std::fill(std::begin(busy_), std::end(busy_), false);
     for (auto& m : zmm_of_) m.clear();
     const std::unordered_map<int, size_t> last_use = LastUses();
     for (size_t i = 0; i < instrs_.size(); ++i) {
       const Instr& in = k_.code[instrs_[i]];
+      if (IsRowReduction(in.op)) {
+        for (int lane = 0; lane < lanes; ++lane) {
+          EmitReduce(in.op, Source(in.a, 0, lane), lane);
+          if (last_use.at(in.a) == i) Release(in.a, lane);
+        }
+        continue;
+      }
       for (int lane = 0; lane < lanes; ++lane) {
         Zmm a, b, c;
         if (in.a >= 0) a = Source(in.a, 0, lane);
@@ -420,6 +506,7 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
   const std::vector<bool> prefetch_;
   bool busy_[kJitMaxLive] = {};
   bool masked_ = false;
+  int value_regs_ = kJitMaxLive;  // zmm0.. available for values
   int per_lane_ = kJitMaxLive;
   std::unordered_map<int, int> zmm_of_[kMaxLanes];  // per lane: register -> zmm index
 };
@@ -440,6 +527,7 @@ void StreamFence() { __builtin_ia32_sfence(); }
 
 bool JitSupports(Op op) {
   switch (op) {
+    case Op::kRowSum: case Op::kRowMax: case Op::kRowMin:
     case Op::kNeg: case Op::kAbs: case Op::kExp: case Op::kTanh: case Op::kLogistic:
     case Op::kSqrt: case Op::kRsqrt: case Op::kFloor: case Op::kCeil: case Op::kSign:
     case Op::kCopy: case Op::kNot: case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kDiv:

@@ -185,6 +185,7 @@ struct Plan {
     // null when it writes no output in place.
     std::unique_ptr<JitSegment> streaming;
     std::vector<int> streamed;  // the registers streaming stores
+    int reduction = -1;  // its row reduction instruction, or -1
   };
   std::vector<bool> uniform;
   std::vector<Step> steps;
@@ -294,6 +295,7 @@ void PlanSteps(const Kernel& k, Plan& l) {
     std::vector<bool> store(n, false);
     std::vector<int> stored;
     for (int i : instrs) {
+      if (IsRowReduction(k.code[i].op)) continue;  // a uniform result (Run combines it)
       const int r = k.code[i].out;
       bool outside = is_output[r];
       for (int reader : readers[r]) outside = outside || segment_of_instr[reader] != id;
@@ -306,6 +308,9 @@ void PlanSteps(const Kernel& k, Plan& l) {
         GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false), prefetch);
     if (code != nullptr) {
       l.segments.push_back({instrs, std::move(stored), std::move(code), nullptr, {}});
+      for (int i : instrs) {
+        if (IsRowReduction(k.code[i].op)) l.segments.back().reduction = i;
+      }
       l.steps.push_back({-1, id});
       return;
     }
@@ -321,16 +326,32 @@ void PlanSteps(const Kernel& k, Plan& l) {
 
   std::vector<int> open;
   std::vector<bool> in_open(n, false);
+  bool open_reduces = false;  // the open segment has its (one) row reduction
   auto close = [&] {
     if (open.empty()) return;
     emit(emit, open);
     for (int i : open) in_open[k.code[i].out] = false;
     open.clear();
+    open_reduces = false;
   };
   for (int i = 0; i < static_cast<int>(k.code.size()); ++i) {
     const Instr& in = k.code[i];
+    // A row reduction of a vector value joins the segment computing (or
+    // reading) it: the value is reduced while in registers instead of in
+    // a pass of its own. What reads its result comes after the segment.
+    if (jit && IsRowReduction(in.op) && !l.uniform[in.a]) {
+      if (open_reduces || open.size() >= kMaxSegment) close();
+      open.push_back(i);
+      in_open[in.out] = true;
+      open_reduces = true;
+      continue;
+    }
     if (jit && in.op != Op::kLoad && !l.uniform[in.out] && JitSupports(in.op)) {
-      if (open.size() >= kMaxSegment) close();
+      bool reads_reduction = false;
+      for (int r : {in.a, in.b, in.c}) {
+        reads_reduction = reads_reduction || (r >= 0 && in_open[r] && l.uniform[r]);
+      }
+      if (reads_reduction || open.size() >= kMaxSegment) close();
       open.push_back(i);
       in_open[in.out] = true;
       continue;
@@ -600,6 +621,7 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
     float* splat = scratch.get() + buffer_floats * layout.num_buffers;
     std::vector<const float*> ptr(k.num_registers, nullptr);
     std::vector<float> val(k.num_registers, 0.0f);
+    alignas(64) float partials[16];  // a generated row reduction's lane results
     for (int64_t t = first; t < last; ++t) {
       int64_t r = 0, c0 = 0, len = 0;
       if (layout.row_tiles) {
@@ -630,7 +652,16 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
           for (int o : seg.streamed) {
             stream = stream && (reinterpret_cast<uintptr_t>(ptr[o]) & 63) == 0;
           }
+          if (seg.reduction >= 0) ptr[k.code[seg.reduction].out] = partials;
           (stream ? seg.streaming : seg.code)->fn()(ptr.data(), val.data(), len, next_row);
+          if (seg.reduction >= 0) {
+            // The segment left 16 lane results; combine them as the
+            // interpreted reductions combine theirs.
+            const Instr& red = k.code[seg.reduction];
+            val[red.out] = red.op == Op::kRowSum   ? red.imm + RowSum(partials, 16)
+                           : red.op == Op::kRowMax ? RowMax(partials, 16, red.imm)
+                                                   : RowMin(partials, 16, red.imm);
+          }
           continue;
         }
         const Instr& in = k.code[step.instr];
