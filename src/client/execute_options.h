@@ -76,9 +76,10 @@ namespace internal {
 
 // The PJRT_ExecuteOptions for one Execute call over `num_devices` devices,
 // valid while this object and `options` live (the call's duration): the
-// non-donatable indices point into `options`, the rest is owned here. The host callbacks' state is shared: hand it to
-// KeepCallbacksAliveUntil so it outlives an asynchronous run. `api` (the
-// plugin's table) is needed for recv callbacks.
+// non-donatable indices point into `options`, the rest is owned here. The
+// host callbacks' state is shared: hand it to KeepCallbacksAliveUntil so it
+// outlives an asynchronous run. `api` (the plugin's table) is needed for recv
+// callbacks.
 class CExecuteOptions {
  public:
   static StatusOr<CExecuteOptions> Build(const ExecuteOptions& options, size_t num_devices,

@@ -72,19 +72,19 @@ class CpuBuffer final : public sdk::Buffer {
   };
   StatusOr<Donation> Donate();
 
-  // The storage and ready event together (one lock), or the "deleted" error
-  // naming `operation`.
+  // The storage, and in `defined` whether the contents are there (the ready
+  // event fired without error), or the "deleted" error naming `operation`:
+  // what an inline run needs, in one lock and without touching the event's
+  // count.
+  StatusOr<StorageRef> LiveStorage(std::string_view operation, bool* defined) const;
+
+ private:
   struct LiveState {
     StorageRef storage;
     sdk::EventRef ready;
   };
+  // The storage and ready event, or the "deleted" error naming `operation`.
   StatusOr<LiveState> Live(std::string_view operation) const;
-  // Just the storage, and in `defined` whether the contents are there (the
-  // ready event fired without error): what an inline run needs, in one lock
-  // and without touching the event's count.
-  StatusOr<StorageRef> LiveStorage(std::string_view operation, bool* defined) const;
-
- private:
   // The "donated"/"deleted" error naming `operation`; mu_ held.
   Status CheckLiveLocked(std::string_view operation) const;
   Status AwaitSettled(const LiveState& live);

@@ -55,23 +55,16 @@ class RegionImpl final : public CompiledRegion {
       max_operands_ = std::max(max_operands_, step.operands.size());
       step.move.assign(step.operands.size(), false);
       for (size_t i = 0; i < step.operands.size(); ++i) {
-        const ValueRef& ref = step.operands[i];
-        const bool dies = ref.depth == 0 && std::find(step.release.begin(), step.release.end(),
-                                                      ref.slot) != step.release.end();
-        const auto same = [&](const ValueRef& other) {
-          return other.depth == 0 && other.slot == ref.slot;
-        };
-        step.move[i] = dies && std::count_if(step.operands.begin(), step.operands.end(), same) == 1;
+        const int slot = step.operands[i].slot;
+        step.move[i] = OwnSlotOnce(step.operands, step.operands[i]) &&
+                       std::find(step.release.begin(), step.release.end(), slot) !=
+                           step.release.end();
       }
     }
     // A returned slot of this frame is moved out unless returned twice.
     returns_move_.assign(returns_.size(), false);
     for (size_t i = 0; i < returns_.size(); ++i) {
-      const ValueRef& ref = returns_[i];
-      returns_move_[i] =
-          ref.depth == 0 && std::count_if(returns_.begin(), returns_.end(), [&](const ValueRef& o) {
-                              return o.depth == 0 && o.slot == ref.slot;
-                            }) == 1;
+      returns_move_[i] = OwnSlotOnce(returns_, returns_[i]);
     }
   }
 
@@ -104,6 +97,14 @@ class RegionImpl final : public CompiledRegion {
   }
 
  private:
+  // `ref` is a slot of this frame that `refs` names only once: its value can
+  // be moved out where the slot is not read again.
+  static bool OwnSlotOnce(const std::vector<ValueRef>& refs, const ValueRef& ref) {
+    return ref.depth == 0 && std::count_if(refs.begin(), refs.end(), [&](const ValueRef& other) {
+                               return other.depth == 0 && other.slot == ref.slot;
+                             }) == 1;
+  }
+
   static const RtValue& Lookup(const Frame& frame, const ValueRef& ref) {
     const Frame* f = &frame;
     for (int i = 0; i < ref.depth; ++i) f = f->parent;

@@ -258,6 +258,13 @@ void MarkUniform(const Kernel& k, Plan& l) {
 // supports become segments; an instruction that does not need the open
 // run's values moves ahead of it, so loads, constants and uniform
 // arithmetic do not cut runs short.
+// True when kernel input `i` is f32 over the whole iteration space: the
+// kind the loop reads in place (no conversion into scratch), so the kind a
+// prefetch can run ahead of and an output can be written into.
+bool IsFullF32Input(const Kernel& k, int i) {
+  return k.inputs[i].source == Source::kFull && k.inputs[i].type == ElementType::kF32;
+}
+
 void PlanSteps(const Kernel& k, Plan& l) {
   const bool jit = JitAvailable();
   const int n = k.num_registers;
@@ -276,16 +283,12 @@ void PlanSteps(const Kernel& k, Plan& l) {
   // first): the first pass waits on memory, the others hit the caches and
   // leave memory idle. Segments reading an f32 input from memory prefetch
   // the next row's part meanwhile, so later rows start in the caches.
-  std::vector<bool> prefetch(n, false);
+  l.prefetch.assign(n, false);
   if (l.whole_rows) {
     for (const Instr& in : k.code) {
-      if (in.op == Op::kLoad && k.inputs[in.a].source == Source::kFull &&
-          k.inputs[in.a].type == ElementType::kF32) {
-        prefetch[in.out] = true;
-      }
+      if (in.op == Op::kLoad && IsFullF32Input(k, in.a)) l.prefetch[in.out] = true;
     }
   }
-  l.prefetch = prefetch;
 
   // Generates `instrs` as one segment, or (too many live values) as two
   // halves, down to interpreted single instructions.
@@ -305,7 +308,7 @@ void PlanSteps(const Kernel& k, Plan& l) {
       }
     }
     std::unique_ptr<JitSegment> code =
-        GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false), prefetch);
+        GenerateSegment(k, instrs, l.uniform, store, std::vector<bool>(n, false), l.prefetch);
     if (code != nullptr) {
       l.segments.push_back({instrs, std::move(stored), std::move(code), nullptr, {}});
       for (int i : instrs) {
@@ -478,10 +481,7 @@ void PlanOverwrites(const Kernel& k, Plan& l) {
   for (size_t i = 0; i < k.code.size(); ++i) {
     const Instr& in = k.code[i];
     producer[in.out] = static_cast<int>(i);
-    if (in.op == Op::kLoad && k.inputs[in.a].source == Source::kFull &&
-        k.inputs[in.a].type == ElementType::kF32) {
-      input_of[in.out] = in.a;
-    }
+    if (in.op == Op::kLoad && IsFullF32Input(k, in.a)) input_of[in.out] = in.a;
   }
   std::vector<int> last_read(k.inputs.size(), -1);
   for (size_t i = 0; i < k.code.size(); ++i) {
@@ -507,8 +507,7 @@ void PlanOverwrites(const Kernel& k, Plan& l) {
     const int written = l.output_of[out.reg] >= 0 ? position[producer[out.reg]]
                                                   : std::numeric_limits<int>::max() - 1;
     for (size_t i = 0; i < k.inputs.size(); ++i) {
-      if (k.inputs[i].source == Source::kFull && k.inputs[i].type == ElementType::kF32 &&
-          last_read[i] <= written) {
+      if (IsFullF32Input(k, static_cast<int>(i)) && last_read[i] <= written) {
         l.may_overwrite[o].push_back(static_cast<int>(i));
       }
     }
