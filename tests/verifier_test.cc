@@ -58,6 +58,46 @@ TEST(VerifierCorpus, EveryInterpretSectionVerifies) {
 
 // ------------------------------------------------------------ structure
 
+// Element and byte counts are int64 everywhere after verification: a type
+// whose counts overflow is refused here, naming it, instead of wrapping
+// around at execute.
+TEST(VerifierStructure, TensorsWhoseCountsOverflowAreRefused) {
+  ExpectViolation(R"(
+func.func @main(%x: tensor<f32>) -> tensor<100000x100000x100000x100000xf32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<100000x100000x100000x100000xf32>
+  return %0 : tensor<100000x100000x100000x100000xf32>
+})",
+                  "test.mlir:2:1", "fit in 64 bits",
+                  "tensor<100000x100000x100000x100000xf32> has more elements than fit");
+  // The element count fits (2^62), its bytes as f32 do not.
+  ExpectViolation(R"(
+func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<4294967296x1073741824xf32>
+  %1 = stablehlo.slice %0 [0:1, 0:1] : (tensor<4294967296x1073741824xf32>) -> tensor<1x1xf32>
+  %2 = stablehlo.reshape %1 : (tensor<1x1xf32>) -> tensor<f32>
+  return %2 : tensor<f32>
+})",
+                  "test.mlir:3:3", "stablehlo.broadcast_in_dim",
+                  "tensor<4294967296x1073741824xf32> has 4611686018427387904 elements, more bytes");
+  // Inside a region: a block argument.
+  ExpectViolation(R"(
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.map"(%x) ({
+    ^bb0(%a: tensor<100000x100000x100000x100000xf32>):
+      stablehlo.return %a : tensor<100000x100000x100000x100000xf32>
+  }) {dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+                  "stablehlo.map", "has more elements than fit");
+  // Large but representable shapes still verify.
+  ExpectValid(R"(
+func.func @main(%x: tensor<f32>) -> tensor<100000x100000x100xf32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<100000x100000x100xf32>
+  return %0 : tensor<100000x100000x100xf32>
+})");
+}
+
+
 TEST(VerifierStructure, AcceptsAWellFormedProgram) {
   ExpectValid(R"(
 func.func @helper(%x: tensor<2xf32>) -> tensor<2xf32> {

@@ -397,6 +397,35 @@ bool HasUnsupportedTypes(const Operation& op) {
   return false;
 }
 
+// Why `type` (or a tensor inside a tuple) is too large to exist: its element
+// count or its size in bytes does not fit in int64 (every later stage counts
+// both in int64); empty when it fits.
+std::string OversizedType(const Type& type) {
+  if (type.is_tuple()) {
+    for (const Type& element : type.tuple_elements()) {
+      std::string why = OversizedType(element);
+      if (!why.empty()) return why;
+    }
+    return "";
+  }
+  if (!type.is_tensor()) return "";
+  int64_t elements = 1;
+  for (int64_t dim : type.dims()) {
+    if (dim == kDynamicSize || dim < 0) continue;  // bounded later, when known
+    if (__builtin_mul_overflow(elements, dim, &elements)) {
+      return StrCat(type.ToString(), " has more elements than fit in 64 bits");
+    }
+  }
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(elements, int64_t{StorageBytes(type.element_type())}, &bytes)) {
+    return StrCat(type.ToString(), " has ", elements,
+                  " elements, more bytes than fit in 64 bits");
+  }
+  return "";
+}
+
+constexpr std::string_view kSizeRule = "a tensor's element and byte counts fit in 64 bits";
+
 class ModuleVerifier {
  public:
   explicit ModuleVerifier(const Module& module) : module_(module) {}
@@ -428,6 +457,12 @@ class ModuleVerifier {
       return FunctionError(function, "a function has a body", "it has none");
     }
     const Block& entry = function.body->front();
+    for (const auto* types : {&function.input_types, &function.result_types}) {
+      for (const Type& type : *types) {
+        std::string why = OversizedType(type);
+        if (!why.empty()) return FunctionError(function, kSizeRule, why);
+      }
+    }
     std::vector<Type> arguments = verify::RegionArgumentTypes(*function.body);
     if (arguments.size() != function.input_types.size()) {
       return FunctionError(function, "the body's arguments match the function's inputs",
@@ -538,6 +573,18 @@ class ModuleVerifier {
   }
 
   Status VerifyOp(const Operation& op) {
+    for (const auto& result : op.results) {
+      std::string why = OversizedType(result->type);
+      if (!why.empty()) return Violation(op, kStructure, kSizeRule, why);
+    }
+    for (const auto& region : op.regions) {
+      for (const auto& block : region->blocks) {
+        for (const auto& argument : block->arguments) {
+          std::string why = OversizedType(argument->type);
+          if (!why.empty()) return Violation(op, kStructure, kSizeRule, why);
+        }
+      }
+    }
     for (const auto& region : op.regions) PLUGRT_RETURN_IF_ERROR(VerifyRegion(*region));
     if (op.code == OpCode::kFuncCall) return VerifyCall(op);
     if (HasUnsupportedTypes(op)) return OkStatus();
