@@ -20,6 +20,7 @@ namespace plugrt {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::CpuPlugin;
 using testing::CreateCpuClient;
 
 // Sends x*x on channel 1, receives r on channel 2, returns r + x.
@@ -89,9 +90,17 @@ struct Feeder {
 
 class HostCallbacksTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto client = CreateCpuClient(2);
+  void SetUp() override { MakeClient({}); }
+  // A client of 2 devices with `extra` create options.
+  void MakeClient(std::vector<NamedValue> extra) {
+    auto plugin = CpuPlugin();
+    ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+    ClientOptions options;
+    options.create_options = std::move(extra);
+    options.create_options.push_back({"cpu_device_count", int64_t{2}});
+    auto client = Client::Create(*plugin, options);
     ASSERT_TRUE(client.ok()) << client.status().ToString();
+    devices_.clear();
     client_ = std::move(*client);
     auto devices = client_->addressable_devices();
     ASSERT_TRUE(devices.ok());
@@ -216,7 +225,7 @@ TEST_F(HostCallbacksTest, MissingCallbackIsAClearError) {
 }
 
 TEST_F(HostCallbacksTest, RecvWithTooManyOrTooFewBytesIsAClearError) {
-  ASSERT_EQ(setenv("PLUGRT_HOST_RECV_TIMEOUT_MS", "300", 1), 0);
+  MakeClient({{"host_recv_timeout_ms", int64_t{300}}});
   LoadedExecutable exe = Compile(kSendRecvProgram);
   Buffer x = Upload<float>(*client_, devices_[0], PJRT_Buffer_Type_F32, {3}, {1, 2, 3});
   ExecuteOptions options;
@@ -240,7 +249,34 @@ TEST_F(HostCallbacksTest, RecvWithTooManyOrTooFewBytesIsAClearError) {
   EXPECT_EQ(under.status().code(), StatusCode::kDeadlineExceeded);
   EXPECT_THAT(under.status().message(), HasSubstr("4 of 12 bytes"));
   EXPECT_THAT(under.status().message(), HasSubstr("recv callback of channel 2"));
+  EXPECT_THAT(under.status().message(), HasSubstr("host_recv_timeout_ms"));
+}
+
+// The environment variable gives the option's default, read once when the
+// client is created: later changes to the environment do not reach it.
+TEST_F(HostCallbacksTest, RecvTimeoutDefaultsFromTheEnvironmentAtClientCreation) {
+  ASSERT_EQ(setenv("PLUGRT_HOST_RECV_TIMEOUT_MS", "200", 1), 0);
+  MakeClient({});
   unsetenv("PLUGRT_HOST_RECV_TIMEOUT_MS");
+  LoadedExecutable exe = Compile(kSendRecvProgram);
+  Buffer x = Upload<float>(*client_, devices_[0], PJRT_Buffer_Type_F32, {3}, {1, 2, 3});
+  ExecuteOptions options;
+  options.send_callbacks = {{{1, [](const void*, size_t, size_t, bool) { return OkStatus(); }}}};
+  options.recv_callbacks = {{{2, [](CopyToDeviceStream) {}}}};  // never delivers
+  auto silent = exe.Execute({{&x}}, options);
+  ASSERT_FALSE(silent.ok());
+  EXPECT_EQ(silent.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(silent.status().message(), HasSubstr("0 of 12 bytes"));
+
+  // An unusable value names the option.
+  auto plugin = CpuPlugin();
+  ASSERT_TRUE(plugin.ok());
+  ClientOptions bad;
+  bad.create_options.push_back({"host_recv_timeout_ms", int64_t{0}});
+  auto refused = Client::Create(*plugin, bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.status().message(), HasSubstr("host_recv_timeout_ms"));
 }
 
 TEST_F(HostCallbacksTest, TwoDevicesUseTheirOwnCallbacks) {

@@ -20,6 +20,7 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
 
 CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store)
     : kv_store_(std::move(kv_store)),
+      options_(options),
       topology_(std::make_unique<CpuTopology>(options.num_devices)),
       work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
   kernel_threads_ = options.threads > 0
@@ -289,11 +290,16 @@ StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     const sdk::Program& program, std::string_view compile_options) {
   CompileOptions options;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::CompileProgram(program, compile_options, &options));
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
-                          AssignDevices(*this, executable->num_replicas(),
-                                        executable->num_partitions(), options));
+  std::vector<CpuDevice*> devices;
+  // Placement is checked as soon as the counts are known, before the
+  // expensive part of the compile.
+  auto place = [&](int64_t replicas, int64_t partitions, const CompileOptions& decoded) {
+    PLUGRT_ASSIGN_OR_RETURN(devices, AssignDevices(*this, replicas, partitions, decoded));
+    return OkStatus();
+  };
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<CpuExecutable> executable,
+      CpuExecutable::CompileProgram(program, compile_options, &options, options_.program, place));
   return std::unique_ptr<sdk::LoadedExecutable>(
       new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
 }
@@ -301,7 +307,7 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::DeserializeAndLoad(
     std::string_view serialized, std::string_view compile_options) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::Deserialize(serialized));
+                          CpuExecutable::Deserialize(serialized, options_.program));
   CompileOptions options = executable->compile_options();
   if (!compile_options.empty()) {
     // The program was compiled for the stored options; new ones could only

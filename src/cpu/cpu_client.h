@@ -60,6 +60,9 @@ class CpuClient final : public sdk::Client {
   // Threads one device's execution may use for large kernels (the "threads"
   // option, else the cores divided among the devices).
   int kernel_threads() const { return kernel_threads_; }
+  // The options it was created with (defaults from the environment read
+  // then, once).
+  const CpuOptions& options() const { return options_; }
   CpuMemory* FindMemory(const sdk::Memory* memory) const;
   const std::vector<CpuDevice*>& cpu_devices() const { return cpu_devices_; }
   WorkQueue& work_queue() { return *work_queue_; }
@@ -77,6 +80,7 @@ class CpuClient final : public sdk::Client {
                                      std::string_view operation) const;
 
   std::shared_ptr<sdk::KeyValueStore> kv_store_;
+  const CpuOptions options_;
 
   int kernel_threads_ = 1;
   std::unique_ptr<CpuTopology> topology_;

@@ -17,6 +17,10 @@
 namespace plugrt::cpu {
 namespace {
 
+// Whether one execution is small enough to run on the calling thread
+// (defined with the metadata below).
+bool SmallEnoughToRunInline(const shlo::Module& module);
+
 // MLIR bytecode files start with these four bytes.
 constexpr std::string_view kBytecodeMagic = "ML\xEFR";
 
@@ -81,18 +85,63 @@ Status CheckArgumentLayouts(const std::vector<ArgumentLayout>& layouts,
 }  // namespace
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::CompileProgram(
-    const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded) {
+    const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded,
+    const ProgramOptions& program_options, const PlacementCheck& placement) {
   if (program.format != "mlir") {
     return InvalidArgument("program format '", program.format,
                            "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
   }
   PLUGRT_ASSIGN_OR_RETURN(*decoded, DecodeCompileOptions(compile_options));
-  return Compile(program.code, "<program>", *decoded);
+  return Compile(program.code, "<program>", *decoded, program_options, placement);
 }
 
-StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view code,
-                                                                std::string_view file_name,
-                                                                const CompileOptions& options) {
+StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& module,
+                                                            const CompileOptions& options,
+                                                            const PlacementCheck& placement) {
+  Counts counts;
+  // Without explicit counts, a device assignment's shape gives them (the
+  // decoder has checked that the two agree when both are present).
+  const std::optional<DeviceAssignment>& assignment = options.device_assignment;
+  std::optional<int64_t> option_replicas = options.num_replicas;
+  std::optional<int64_t> option_partitions = options.num_partitions;
+  if (assignment && !option_replicas) option_replicas = assignment->replicas;
+  if (assignment && !option_partitions) option_partitions = assignment->computations;
+  PLUGRT_ASSIGN_OR_RETURN(counts.num_replicas,
+                          ResolveCount(module, "mhlo.num_replicas", option_replicas,
+                                       options.num_replicas ? "num_replicas"
+                                                            : "device assignment's replica count"));
+  PLUGRT_ASSIGN_OR_RETURN(
+      counts.num_partitions,
+      ResolveCount(module, "mhlo.num_partitions", option_partitions,
+                   options.num_partitions ? "num_partitions"
+                                          : "device assignment's computation count"));
+  if (options.compile_portable_executable && counts.num_replicas * counts.num_partitions != 1) {
+    return InvalidArgument("compile options: a portable executable runs on one device, but the "
+                           "program has ", counts.num_replicas, " replicas x ",
+                           counts.num_partitions, " partitions");
+  }
+  const shlo::Function* entry = module.EntryFunction();
+  if (entry == nullptr) {
+    return InvalidArgument(module.location.ToString(),
+                           ": the program has no entry function (@main or a single public "
+                           "function)");
+  }
+  PLUGRT_RETURN_IF_ERROR(CheckArgumentLayouts(options.argument_layouts, entry->input_types));
+  for (const shlo::Type& type : entry->result_types) {
+    if (!type.is_tensor() || !type.has_static_shape()) {
+      return Unimplemented("entry function results must be tensors of static shape; ",
+                           type.ToString(), " is not supported as a program output");
+    }
+  }
+  if (placement) {
+    PLUGRT_RETURN_IF_ERROR(placement(counts.num_replicas, counts.num_partitions, options));
+  }
+  return counts;
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
+    std::string_view code, std::string_view file_name, const CompileOptions& options,
+    const ProgramOptions& program_options, const PlacementCheck& placement) {
   if (options.parameter_is_tupled_arguments) {
     return Unimplemented("compile options: parameter_is_tupled_arguments is not supported; "
                          "pass arguments one by one");
@@ -105,48 +154,25 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(std::string_view
     return Unimplemented("MLIR bytecode programs are not supported yet; send StableHLO as text");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ParseModule(code, file_name));
+  // Cheap checks first: a program compiled for the wrong device count fails
+  // before verification, lowering and planning are spent on it.
+  PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(*parsed, options, placement));
   PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
-  return FromLoweredModule(std::move(parsed), options);
+  return FromLoweredModule(std::move(parsed), options, counts, program_options);
 }
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
-    std::shared_ptr<const shlo::Module> module, const CompileOptions& options) {
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program, Program::Compile(module));
-
+    std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
+    const ProgramOptions& program_options) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
+                          Program::Compile(module, program_options));
   auto executable = std::shared_ptr<CpuExecutable>(new CpuExecutable());
   executable->name_ = module->name.empty() ? program->entry().name : module->name;
-  // Without explicit counts, a device assignment's shape gives them (the
-  // decoder has checked that the two agree when both are present).
-  const std::optional<DeviceAssignment>& assignment = options.device_assignment;
-  std::optional<int64_t> option_replicas = options.num_replicas;
-  std::optional<int64_t> option_partitions = options.num_partitions;
-  if (assignment && !option_replicas) option_replicas = assignment->replicas;
-  if (assignment && !option_partitions) option_partitions = assignment->computations;
-  PLUGRT_ASSIGN_OR_RETURN(executable->num_replicas_,
-                          ResolveCount(*module, "mhlo.num_replicas", option_replicas,
-                                       options.num_replicas ? "num_replicas"
-                                                            : "device assignment's replica count"));
-  PLUGRT_ASSIGN_OR_RETURN(
-      executable->num_partitions_,
-      ResolveCount(*module, "mhlo.num_partitions", option_partitions,
-                   options.num_partitions ? "num_partitions"
-                                          : "device assignment's computation count"));
-  if (options.compile_portable_executable &&
-      executable->num_replicas_ * executable->num_partitions_ != 1) {
-    return InvalidArgument("compile options: a portable executable runs on one device, but the "
-                           "program has ", executable->num_replicas_, " replicas x ",
-                           executable->num_partitions_, " partitions");
-  }
-  PLUGRT_RETURN_IF_ERROR(CheckArgumentLayouts(options.argument_layouts,
-                                              program->entry().input_types));
+  executable->num_replicas_ = counts.num_replicas;
+  executable->num_partitions_ = counts.num_partitions;
   executable->compile_options_ = options;
-  for (const shlo::Type& type : program->entry().result_types) {
-    if (!type.is_tensor() || !type.has_static_shape()) {
-      return Unimplemented("entry function results must be tensors of static shape; ",
-                           type.ToString(), " is not supported as a program output");
-    }
-  }
+  executable->runs_inline_ = SmallEnoughToRunInline(*module);
   executable->program_ = std::move(program);
   executable->module_bytes_ = shlo::SerializeModule(*module);
   executable->options_bytes_ = EncodeCompileOptions(options);
@@ -238,27 +264,21 @@ bool MayWaitOnHost(const shlo::Block& block) {
   return false;
 }
 
-}  // namespace
-
-bool CpuExecutable::RunsInline() const {
-  // Asked on every execute: after the first answer, one atomic load.
-  if (runs_inline_known_.load(std::memory_order_acquire)) return runs_inline_;
-  std::call_once(runs_inline_once_, [this] {
-    StatusOr<shlo::CostEstimate> cost = shlo::EstimateCost(module());
-    if (!cost.ok() || cost->bytes_accessed > kInlineMaxBytes || cost->flops > kInlineMaxFlops) {
-      return;
+bool SmallEnoughToRunInline(const shlo::Module& module) {
+  StatusOr<shlo::CostEstimate> cost = shlo::EstimateCost(module);
+  if (!cost.ok() || cost->bytes_accessed > kInlineMaxBytes || cost->flops > kInlineMaxFlops) {
+    return false;
+  }
+  for (const auto& function : module.functions) {
+    if (function->body != nullptr && !function->body->blocks.empty() &&
+        MayWaitOnHost(function->body->front())) {
+      return false;
     }
-    for (const auto& function : module().functions) {
-      if (function->body != nullptr && !function->body->blocks.empty() &&
-          MayWaitOnHost(function->body->front())) {
-        return;
-      }
-    }
-    runs_inline_ = true;
-  });
-  runs_inline_known_.store(true, std::memory_order_release);
-  return runs_inline_;
+  }
+  return true;
 }
+
+}  // namespace
 
 StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
   PLUGRT_ASSIGN_OR_RETURN(shlo::CostEstimate cost, shlo::EstimateCost(module()));
@@ -407,7 +427,8 @@ StatusOr<std::string> CpuExecutable::Serialize() const {
   return out;
 }
 
-StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(std::string_view bytes) {
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(
+    std::string_view bytes, const ProgramOptions& program_options) {
   if (bytes.size() < kExecutableMagic.size() ||
       bytes.substr(0, kExecutableMagic.size()) != kExecutableMagic) {
     return InvalidArgument("serialized executable: not a plugrt CPU executable (the bytes do not "
@@ -462,8 +483,9 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(std::string_
     return InvalidArgument("serialized executable (written by plugrt ", writer_version,
                            "): its module does not load: ", module.status().message());
   }
+  PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(**module, *options, nullptr));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          FromLoweredModule(std::move(*module), *options));
+                          FromLoweredModule(std::move(*module), *options, counts, program_options));
   if (static_cast<uint64_t>(executable->num_replicas_) != replicas ||
       static_cast<uint64_t>(executable->num_partitions_) != partitions ||
       executable->name_ != name) {

@@ -4,6 +4,7 @@
 #define PLUGRT_CPU_CPU_EXECUTABLE_H_
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,27 +26,36 @@ std::vector<int64_t> DonatableInputs(const shlo::Function& entry);
 class CpuClient;
 class CpuDevice;
 
+// Where a compile stands once the cheap checks passed: the counts the program
+// runs with, and the options. A loading client checks placement here
+// (devices for replicas x partitions, the device assignment) before the
+// expensive part of the compile starts.
+using PlacementCheck =
+    std::function<Status(int64_t num_replicas, int64_t num_partitions, const CompileOptions&)>;
+
 class CpuExecutable final : public sdk::Executable {
  public:
   // Parses, checks and compiles StableHLO text. `file_name` names the text
   // in error messages. `options` must agree with the program: replica and
   // partition counts with its mhlo.num_replicas / mhlo.num_partitions, argument
-  // layouts with its entry function's parameters. Device assignment is the
-  // loading client's business (CpuClient::Compile).
-  static StatusOr<std::shared_ptr<CpuExecutable>> Compile(std::string_view code,
-                                                          std::string_view file_name,
-                                                          const CompileOptions& options = {});
+  // layouts with its entry function's parameters. Those checks, and
+  // `placement` (the loading client's device assignment), run right after
+  // parsing, before verification, lowering and the executor's compile.
+  static StatusOr<std::shared_ptr<CpuExecutable>> Compile(
+      std::string_view code, std::string_view file_name, const CompileOptions& options = {},
+      const ProgramOptions& program_options = {}, const PlacementCheck& placement = nullptr);
   // What PJRT_Client_Compile and PJRT_Compile hand over: a program in format
   // "mlir" and serialized compile options (decoded into `decoded`).
-  static StatusOr<std::shared_ptr<CpuExecutable>> CompileProgram(const sdk::Program& program,
-                                                                 std::string_view compile_options,
-                                                                 CompileOptions* decoded);
+  static StatusOr<std::shared_ptr<CpuExecutable>> CompileProgram(
+      const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded,
+      const ProgramOptions& program_options = {}, const PlacementCheck& placement = nullptr);
 
   // Rebuilds an executable from Serialize()'s bytes without parsing text:
   // the stored module already passed the verifier and the CHLO lowering, so
   // only the executor's compile runs. INVALID_ARGUMENT for truncated,
   // corrupted or foreign bytes and for another format version (both named).
-  static StatusOr<std::shared_ptr<CpuExecutable>> Deserialize(std::string_view bytes);
+  static StatusOr<std::shared_ptr<CpuExecutable>> Deserialize(
+      std::string_view bytes, const ProgramOptions& program_options = {});
 
   std::string_view name() const override { return name_; }
   int64_t num_replicas() const override { return num_replicas_; }
@@ -66,7 +76,7 @@ class CpuExecutable final : public sdk::Executable {
   // Whether one execution is small enough to run on the calling thread
   // (estimated work of a few microseconds) and has no host transfers or
   // custom calls that could wait on the caller.
-  bool RunsInline() const;
+  bool RunsInline() const { return runs_inline_; }
   StatusOr<CompiledMemoryStats> compiled_memory_stats() const override;
   StatusOr<std::string> serialized_compile_options() const override;
 
@@ -79,10 +89,20 @@ class CpuExecutable final : public sdk::Executable {
   bool use_spmd_partitioning() const { return compile_options_.use_spmd_partitioning; }
 
  private:
-  // Counts, layout checks and the executor's compile for a module that has
-  // passed the verifier and the CHLO lowering.
+  struct Counts {
+    int64_t num_replicas = 1;
+    int64_t num_partitions = 1;
+  };
+  // The checks that need only the parsed module and the options: replica and
+  // partition counts, portability, argument layouts, output types, then
+  // `placement`.
+  static StatusOr<Counts> CheckOptions(const shlo::Module& module, const CompileOptions& options,
+                                       const PlacementCheck& placement);
+  // The executor's compile for a module that has passed the verifier, the
+  // CHLO lowering and CheckOptions.
   static StatusOr<std::shared_ptr<CpuExecutable>> FromLoweredModule(
-      std::shared_ptr<const shlo::Module> module, const CompileOptions& options);
+      std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
+      const ProgramOptions& program_options);
 
   std::string name_;
   int64_t num_replicas_ = 1;
@@ -91,9 +111,7 @@ class CpuExecutable final : public sdk::Executable {
   std::shared_ptr<const Program> program_;
   std::string module_bytes_;   // shlo::SerializeModule(module())
   std::string options_bytes_;  // EncodeCompileOptions(compile_options_)
-  mutable std::once_flag runs_inline_once_;
-  mutable bool runs_inline_ = false;
-  mutable std::atomic<bool> runs_inline_known_{false};  // runs_inline_ is final
+  bool runs_inline_ = false;  // decided once, at compile/load
 };
 
 class CpuLoadedExecutable final : public sdk::LoadedExecutable {
@@ -114,11 +132,28 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
                      sdk::ExecuteResult& result) override;
 
  private:
+  // What every execution shares, worked out once at load; an execution
+  // then only checks its arguments and schedules (cpu_execute.cc).
+  struct LaunchPlan {
+    // Per input: the output it may be reused for, kDonatedOnly or
+    // kNotDonated (DonatableInputs of the entry function).
+    std::vector<int64_t> donation;
+    bool any_donated = false;
+    // Per output: the donated input whose storage it reuses, or -1.
+    std::vector<int64_t> reuse_of_output;
+    // Device formats and sizes of the outputs, or why they cannot be made.
+    StatusOr<std::vector<ElementFormat>> output_formats;
+    std::vector<size_t> output_bytes;
+    // A small program that cannot wait on the host (RunsInline): with ready
+    // inputs and nothing donated it runs on the calling thread.
+    bool small = false;
+  };
+  static LaunchPlan MakePlan(const CpuExecutable& executable);
+
   CpuClient* client_;
   std::shared_ptr<CpuExecutable> executable_;
   std::vector<CpuDevice*> devices_;
-  std::vector<int64_t> donation_;  // DonatableInputs of the entry function
-  StatusOr<std::vector<ElementFormat>> output_formats_;  // or why the outputs cannot be made
+  const LaunchPlan plan_;
   std::atomic<bool> deleted_{false};
 };
 

@@ -3,7 +3,9 @@
 // donates what the program may reuse, makes the output buffers (pending) and
 // queues one task per device on that device's worker; the task waits for
 // its inputs, runs the program, fills the outputs and fires their events.
+#include <chrono>
 #include <cstring>
+#include <exception>
 #include <optional>
 #include <typeinfo>
 #include <unordered_map>
@@ -15,6 +17,8 @@
 #include "cpu/cpu_executable.h"
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/literal.h"
+#include "cpu/launch_host_channels.h"
+#include "cpu/kernels/host_memory.h"
 #include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
@@ -82,6 +86,10 @@ std::string BufferTypeString(const CpuBuffer& buffer) {
   return shlo::Type::Tensor(*type, buffer.dimensions()).ToString();
 }
 
+std::chrono::milliseconds RecvTimeout(const CpuClient& client) {
+  return std::chrono::milliseconds(client.options().host_recv_timeout_ms);
+}
+
 // What one launch shares between the caller and its device tasks.
 struct Launch {
   struct Argument {
@@ -108,6 +116,7 @@ struct Launch {
   std::shared_ptr<CollectiveHub> hub;  // null on one device
   std::vector<PerDevice> devices;
   int kernel_threads = 1;  // the client's, for each device's kernels
+  std::chrono::milliseconds recv_timeout{0};  // the client's host_recv_timeout_ms
 };
 
 // Gives a program result to its output storage: deferred storage adopts a
@@ -189,12 +198,62 @@ Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& o
   return OkStatus();
 }
 
-// One device's part of a launch, on that device's worker.
+// What escaped a run as an exception, as its error: the executor reports
+// what it can (allocation failures name the op); anything left here still
+// must reach the events the run owes, never stop at the worker.
+Status StatusOfException(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const AllocationFailure& e) {
+    return ResourceExhausted("out of memory: cannot allocate ", e.bytes(), " bytes");
+  } catch (const std::bad_alloc&) {
+    return ResourceExhausted("out of memory (a host allocation failed)");
+  } catch (const std::exception& e) {
+    return Internal("the run failed with an exception: ", e.what());
+  } catch (...) {
+    return Internal("the run failed with an unknown exception");
+  }
+}
+
+Status ComputeOnDevice(Launch& launch, size_t d);
+
+// One device's part of a launch, on that device's worker. Whatever happens,
+// it completes every event it owes: the outputs' and the device's.
 void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
   Launch::PerDevice& mine = launch->devices[d];
-  const CpuExecutable& executable = *launch->executable;
-  const Program& program = executable.program();
   CollectiveHub* hub = launch->hub.get();
+  Status status;
+  try {
+    status = ComputeOnDevice(*launch, d);
+  } catch (...) {
+    status = StatusOfException(std::current_exception());
+  }
+  // A failed device must not leave its peers waiting in a collective.
+  if (hub != nullptr) {
+    if (!status.ok()) hub->Abort(status);
+    hub->Finished(static_cast<int64_t>(d));
+  }
+
+  // Let go of the storage before anyone can see the events fire: a reader
+  // that donates an output onward then finds it unshared.
+  mine.arguments.clear();
+  std::vector<sdk::EventRef> events;
+  events.reserve(mine.outputs.size() + 1);
+  for (Launch::Output& output : mine.outputs) {
+    output.storage.reset();
+    events.push_back(std::move(output.ready));
+  }
+  mine.outputs.clear();
+  events.push_back(std::move(mine.complete));
+  for (sdk::EventRef& event : events) event->Set(status);
+}
+
+// Waits for device d's inputs, runs the program and stores the outputs.
+Status ComputeOnDevice(Launch& launch, size_t d) {
+  Launch::PerDevice& mine = launch.devices[d];
+  const CpuExecutable& executable = *launch.executable;
+  const Program& program = executable.program();
+  CollectiveHub* hub = launch.hub.get();
   Status status;
 
   std::vector<RtValue> arguments;
@@ -224,10 +283,11 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
     context.num_partitions = executable.num_partitions();
     context.replica_id = static_cast<int64_t>(d) / context.num_partitions;
     context.partition_id = static_cast<int64_t>(d) % context.num_partitions;
+    LaunchHostChannels channels(launch.options, launch.recv_timeout);
     context.collectives = hub;
-    context.execute_options = &launch->options;
+    context.host_channels = &channels;
     context.device_index = static_cast<int64_t>(d);
-    SetKernelThreads(launch->kernel_threads);
+    SetKernelThreads(launch.kernel_threads);
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
       status = StoreOutputs(*results, mine.outputs, program.entry().result_types);
@@ -235,23 +295,7 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
       status = results.status();
     }
   }
-  // A failed device must not leave its peers waiting in a collective.
-  if (hub != nullptr) {
-    if (!status.ok()) hub->Abort(status);
-    hub->Finished(static_cast<int64_t>(d));
-  }
-
-  // Let go of the storage before anyone can see the events fire: a reader
-  // that donates an output onward then finds it unshared.
-  std::vector<sdk::EventRef> events;
-  events.reserve(mine.outputs.size() + 1);
-  for (Launch::Output& output : mine.outputs) {
-    output.storage.reset();
-    events.push_back(std::move(output.ready));
-  }
-  mine.outputs.clear();
-  events.push_back(std::move(mine.complete));
-  for (sdk::EventRef& event : events) event->Set(status);
+  return status;
 }
 
 // The event of every output of a successful inline run: ready, no error.
@@ -299,14 +343,19 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
   std::vector<RtValue> values;
   if (status.ok()) {
     ExecContext context;
-    context.execute_options = &options;
+    LaunchHostChannels channels(options, RecvTimeout(*client));
+    context.host_channels = &channels;
     SetKernelThreads(client->kernel_threads());
-    StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
-    if (results.ok()) {
-      values = std::move(*results);
-      status = CheckResults(values, result_types);
-    } else {
-      status = results.status();
+    try {
+      StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
+      if (results.ok()) {
+        values = std::move(*results);
+        status = CheckResults(values, result_types);
+      } else {
+        status = results.status();
+      }
+    } catch (...) {
+      status = StatusOfException(std::current_exception());
     }
   }
   result.outputs.resize(1);
@@ -336,7 +385,38 @@ bool ArgumentsReady(const Launch::PerDevice& per) {
   return true;
 }
 
+// Which donated input each output reuses (when types agree and each output
+// is named once), for a donation table.
+std::vector<int64_t> ReuseOfOutputs(const std::vector<int64_t>& donation,
+                                    const std::vector<shlo::Type>& inputs,
+                                    const std::vector<shlo::Type>& results) {
+  std::vector<int64_t> reuse_of_output(results.size(), -1);
+  for (size_t input = 0; input < donation.size(); ++input) {
+    const int64_t output = donation[input];
+    if (output < 0 || static_cast<size_t>(output) >= results.size()) continue;
+    if (reuse_of_output[output] != -1) continue;
+    if (inputs[input] == results[output]) reuse_of_output[output] = static_cast<int64_t>(input);
+  }
+  return reuse_of_output;
+}
+
 }  // namespace
+
+CpuLoadedExecutable::LaunchPlan CpuLoadedExecutable::MakePlan(const CpuExecutable& executable) {
+  const shlo::Function& entry = executable.program().entry();
+  LaunchPlan plan{.output_formats = OutputFormats(entry.result_types)};
+  plan.donation = DonatableInputs(entry);
+  for (int64_t d : plan.donation) plan.any_donated = plan.any_donated || d != kNotDonated;
+  plan.reuse_of_output = ReuseOfOutputs(plan.donation, entry.input_types, entry.result_types);
+  if (plan.output_formats.ok()) {
+    for (size_t j = 0; j < entry.result_types.size(); ++j) {
+      plan.output_bytes.push_back(
+          DeviceByteSize((*plan.output_formats)[j], entry.result_types[j].num_elements()));
+    }
+  }
+  plan.small = executable.RunsInline();
+  return plan;
+}
 
 CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
                                          std::shared_ptr<CpuExecutable> executable,
@@ -344,8 +424,7 @@ CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
     : client_(client),
       executable_(std::move(executable)),
       devices_(std::move(devices)),
-      donation_(DonatableInputs(executable_->program().entry())),
-      output_formats_(OutputFormats(executable_->program().entry().result_types)) {}
+      plan_(MakePlan(*executable_)) {}
 
 std::vector<sdk::Device*> CpuLoadedExecutable::addressable_devices() const {
   return std::vector<sdk::Device*>(devices_.begin(), devices_.end());
@@ -390,8 +469,8 @@ Status CpuLoadedExecutable::ExecuteInto(
   const std::vector<shlo::Type>& results = program.entry().result_types;
 
   // Outputs: static shapes, known at load time.
-  PLUGRT_RETURN_IF_ERROR(output_formats_.status());
-  const std::vector<ElementFormat>& output_formats = *output_formats_;
+  PLUGRT_RETURN_IF_ERROR(plan_.output_formats.status());
+  const std::vector<ElementFormat>& output_formats = *plan_.output_formats;
 
   // Donation: what the program allows, less what the caller keeps (a copy
   // only when the caller keeps something).
@@ -401,14 +480,17 @@ Status CpuLoadedExecutable::ExecuteInto(
       return InvalidArgument("non_donatable_input_indices names input ", index,
                              " but the program takes ", inputs.size(), " arguments");
     }
-    if (donation_[index] == kNotDonated) continue;  // nothing to take back
-    if (kept.empty()) kept = donation_;
+    if (plan_.donation[index] == kNotDonated) continue;  // nothing to take back
+    if (kept.empty()) kept = plan_.donation;
     kept[index] = kNotDonated;
   }
-  const std::vector<int64_t>& donation = kept.empty() ? donation_ : kept;
+  const std::vector<int64_t>& donation = kept.empty() ? plan_.donation : kept;
   auto donated = [&donation](size_t i) { return donation[i] != kNotDonated; };
-  bool any_donated = false;
-  for (size_t i = 0; i < donation.size(); ++i) any_donated = any_donated || donated(i);
+  bool any_donated = plan_.any_donated;
+  if (!kept.empty()) {
+    any_donated = false;
+    for (size_t i = 0; i < donation.size(); ++i) any_donated = any_donated || donated(i);
+  }
 
   // Argument checks; nothing changes until all of them pass. The same buffer
   // twice matters only when one of them is donated.
@@ -467,7 +549,7 @@ Status CpuLoadedExecutable::ExecuteInto(
   // right here when its device is idle: no launch object, no worker hand-off,
   // outputs created with their results.
   if (may_run_inline && inputs_ready && options.send_callbacks.empty() &&
-      options.recv_callbacks.empty() && executable_->RunsInline()) {
+      options.recv_callbacks.empty() && plan_.small) {
     std::optional<Status> ran;
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
     auto run = [&] {
@@ -479,20 +561,17 @@ Status CpuLoadedExecutable::ExecuteInto(
     if (ran) return *ran;
   }
 
-  // Which donated input each output reuses (when types agree and each output
-  // is named once).
-  std::vector<int64_t> reuse_of_output(results.size(), -1);
-  for (size_t input = 0; input < donation.size(); ++input) {
-    const int64_t output = donation[input];
-    if (output < 0 || static_cast<size_t>(output) >= results.size()) continue;
-    if (reuse_of_output[output] != -1) continue;
-    if (inputs[input] == results[output]) reuse_of_output[output] = static_cast<int64_t>(input);
-  }
+  // Which donated input each output reuses: the plan's, unless this call
+  // keeps some inputs back.
+  std::vector<int64_t> reuse_kept;
+  if (!kept.empty()) reuse_kept = ReuseOfOutputs(kept, inputs, results);
+  const std::vector<int64_t>& reuse_of_output = kept.empty() ? plan_.reuse_of_output : reuse_kept;
 
   auto launch = std::make_shared<Launch>();
   launch->executable = executable_;
   launch->options = options;
   launch->kernel_threads = client_->kernel_threads();
+  launch->recv_timeout = RecvTimeout(*client_);
   if (devices.size() > 1) {
     launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
                                                   executable_->num_partitions());
@@ -508,11 +587,10 @@ Status CpuLoadedExecutable::ExecuteInto(
       per.outputs[j].format = output_formats[j];
       per.outputs[j].ready = sdk::Event::Create();
       if (reuse_of_output[j] >= 0) continue;  // decided at donation
-      const size_t bytes = DeviceByteSize(output_formats[j], results[j].num_elements());
       // Its bytes are settled when the result is known (StoreOutputs).
       PLUGRT_ASSIGN_OR_RETURN(
           per.outputs[j].storage,
-          BufferStorage::Deferred(bytes, devices[d]->device_memory()->accounting()));
+          BufferStorage::Deferred(plan_.output_bytes[j], devices[d]->device_memory()->accounting()));
     }
     per.complete = sdk::Event::Create();
   }
@@ -580,7 +658,7 @@ Status CpuLoadedExecutable::ExecuteInto(
   // Small programs that donate inputs (ready ones) also run inline when the
   // device is idle, through the launch (donation needs its bookkeeping).
   if (devices.size() == 1 && options.send_callbacks.empty() && options.recv_callbacks.empty() &&
-      executable_->RunsInline() && ArgumentsReady(launch->devices[0]) &&
+      plan_.small && ArgumentsReady(launch->devices[0]) &&
       client_->device_queues().TryRunInline(device_indices[0], tasks[0])) {
     return OkStatus();
   }

@@ -1,8 +1,12 @@
 #include "cpu/cpu_options.h"
 
-namespace plugrt::cpu {
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 
+namespace plugrt::cpu {
 namespace {
+
 std::string_view TypeName(const sdk::AttributeValue& value) {
   switch (value.index()) {
     case 0: return "string";
@@ -13,38 +17,117 @@ std::string_view TypeName(const sdk::AttributeValue& value) {
   }
   return "unknown";
 }
+
+// One option of the table: how it is named, typed and bounded, where its
+// default comes from, and where its value goes.
+struct OptionSpec {
+  const char* name;
+  enum class Type { kInt64, kBool } type;
+  int64_t min = 0, max = 0;  // kInt64
+  const char* env = nullptr;  // default from the environment, when set
+  const char* help;
+  void (*apply)(CpuOptions&, int64_t);  // bools arrive as 0/1
+};
+
+constexpr OptionSpec kOptions[] = {
+    {"cpu_device_count", OptionSpec::Type::kInt64, 1, kMaxCpuDevices, nullptr,
+     "virtual CPU devices of the client (default 1)",
+     [](CpuOptions& o, int64_t v) { o.num_devices = static_cast<int>(v); }},
+    {"threads", OptionSpec::Type::kInt64, 1, kMaxThreads, nullptr,
+     "threads one device's execution may use for large kernels (default: the cores divided "
+     "among the devices)",
+     [](CpuOptions& o, int64_t v) { o.threads = static_cast<int>(v); }},
+    {"fast_paths", OptionSpec::Type::kBool, 0, 1, "PLUGRT_CPU_FAST_PATHS",
+     "oneDNN dot_general/convolution, elementwise fusion and vectorized reductions; false puts "
+     "every op on its reference kernel (default true)",
+     [](CpuOptions& o, int64_t v) { o.program.fast_paths = v != 0; }},
+    {"jit", OptionSpec::Type::kBool, 0, 1, "PLUGRT_CPU_JIT",
+     "fused loops as generated AVX-512 code where the CPU has it; false keeps them interpreted "
+     "(default true)",
+     [](CpuOptions& o, int64_t v) { o.program.jit = v != 0; }},
+    {"host_recv_timeout_ms", OptionSpec::Type::kInt64, 1, std::numeric_limits<int64_t>::max(),
+     "PLUGRT_HOST_RECV_TIMEOUT_MS",
+     "how long a stablehlo.recv from the host waits for its callback's bytes (default 300000)",
+     [](CpuOptions& o, int64_t v) { o.host_recv_timeout_ms = v; }},
+};
+
+// The environment's value for `spec`, when set and well-formed; a malformed
+// value is ignored (the option keeps its built-in default).
+bool EnvDefault(const OptionSpec& spec, int64_t* value) {
+  if (spec.env == nullptr) return false;
+  const char* text = std::getenv(spec.env);
+  if (text == nullptr || *text == '\0') return false;
+  if (spec.type == OptionSpec::Type::kBool) {
+    *value = std::strcmp(text, "0") == 0 || std::strcmp(text, "false") == 0 ? 0 : 1;
+    return true;
+  }
+  char* end = nullptr;
+  const long long parsed = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || parsed < spec.min || parsed > spec.max) return false;
+  *value = parsed;
+  return true;
+}
+
+std::string KnownNames() {
+  std::string names;
+  for (const OptionSpec& spec : kOptions) {
+    if (!names.empty()) names += ", ";
+    names += spec.name;
+  }
+  return names;
+}
+
 }  // namespace
 
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   CpuOptions result;
+  for (const OptionSpec& spec : kOptions) {
+    int64_t value = 0;
+    if (EnvDefault(spec, &value)) spec.apply(result, value);
+  }
   for (const sdk::Attribute& option : options) {
-    if (option.name == "cpu_device_count") {
-      const int64_t* count = std::get_if<int64_t>(&option.value);
-      if (count == nullptr) {
-        return InvalidArgument("option cpu_device_count must be an int64, got a ",
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& candidate : kOptions) {
+      if (option.name == candidate.name) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      return InvalidArgument("unknown option '", option.name,
+                             "' for the CPU plugin; known options: ", KnownNames());
+    }
+    int64_t value = 0;
+    if (spec->type == OptionSpec::Type::kBool) {
+      const bool* flag = std::get_if<bool>(&option.value);
+      if (flag == nullptr) {
+        return InvalidArgument("option ", spec->name, " must be a bool, got a ",
                                TypeName(option.value));
       }
-      if (*count < 1 || *count > kMaxCpuDevices) {
-        return InvalidArgument("option cpu_device_count must be between 1 and ", kMaxCpuDevices,
-                               ", got ", *count);
-      }
-      result.num_devices = static_cast<int>(*count);
-    } else if (option.name == "threads") {
-      const int64_t* threads = std::get_if<int64_t>(&option.value);
-      if (threads == nullptr) {
-        return InvalidArgument("option threads must be an int64, got a ", TypeName(option.value));
-      }
-      if (*threads < 1 || *threads > kMaxThreads) {
-        return InvalidArgument("option threads must be between 1 and ", kMaxThreads, ", got ",
-                               *threads);
-      }
-      result.threads = static_cast<int>(*threads);
+      value = *flag ? 1 : 0;
     } else {
-      return InvalidArgument("unknown option '", option.name,
-                             "' for the CPU plugin; known options: cpu_device_count, threads");
+      const int64_t* number = std::get_if<int64_t>(&option.value);
+      if (number == nullptr) {
+        return InvalidArgument("option ", spec->name, " must be an int64, got a ",
+                               TypeName(option.value));
+      }
+      if (*number < spec->min || *number > spec->max) {
+        return InvalidArgument("option ", spec->name, " must be between ", spec->min, " and ",
+                               spec->max, ", got ", *number);
+      }
+      value = *number;
     }
+    spec->apply(result, value);
   }
   return result;
+}
+
+std::string DescribeCpuOptions() {
+  std::string text;
+  for (const OptionSpec& spec : kOptions) {
+    text += StrCat(spec.name, " (", spec.type == OptionSpec::Type::kBool ? "bool" : "int64",
+                   "): ", spec.help);
+    if (spec.env != nullptr) text += StrCat("; default from ", spec.env);
+    text += "\n";
+  }
+  return text;
 }
 
 }  // namespace plugrt::cpu

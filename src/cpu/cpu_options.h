@@ -1,14 +1,25 @@
 // plugrt CPU backend: the options PJRT_Client_Create and
-// PJRT_TopologyDescription_Create accept.
+// PJRT_TopologyDescription_Create accept, in one table (cpu_options.cc):
+// name, type, range, the environment variable that gives its default, and
+// what it does. The README's option table says the same.
+//
+// Environment variables are read once, when the options are parsed (client
+// or topology creation); nothing below reads the environment again.
 #ifndef PLUGRT_CPU_CPU_OPTIONS_H_
 #define PLUGRT_CPU_CPU_OPTIONS_H_
 
+#include <cstdint>
+#include <string>
+
 #include "common/status.h"
+#include "cpu/exec/program.h"
 #include "sdk/types.h"
 
 namespace plugrt::cpu {
 
 inline constexpr int kMaxCpuDevices = 1024;
+inline constexpr int kMaxThreads = 4096;
+inline constexpr int64_t kDefaultHostRecvTimeoutMs = 300000;
 
 struct CpuOptions {
   // "cpu_device_count" (int64, 1..kMaxCpuDevices): virtual devices to create.
@@ -17,13 +28,23 @@ struct CpuOptions {
   // use for its large kernels; 0 (absent): the cores divided among the
   // devices, at least 1.
   int threads = 0;
+  // "fast_paths", "jit" (bool): how programs are compiled (ProgramOptions).
+  // Defaults: PLUGRT_CPU_FAST_PATHS / PLUGRT_CPU_JIT ("0" turns off).
+  ProgramOptions program;
+  // "host_recv_timeout_ms" (int64, >= 1): how long a stablehlo.recv from the
+  // host waits for the bytes of its callback. Default:
+  // PLUGRT_HOST_RECV_TIMEOUT_MS, else kDefaultHostRecvTimeoutMs.
+  int64_t host_recv_timeout_ms = kDefaultHostRecvTimeoutMs;
 };
 
-inline constexpr int kMaxThreads = 4096;
-
 // INVALID_ARGUMENT naming the option for unknown names, wrong value types and
-// values out of range.
+// values out of range. Options absent from `options` take their defaults from
+// the environment.
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
+
+// One line per option ("name (type): what it does; default ..."), for help
+// texts and error messages.
+std::string DescribeCpuOptions();
 
 }  // namespace plugrt::cpu
 

@@ -57,26 +57,32 @@ StatusOr<std::shared_ptr<sdk::Executable>> CpuPlugin::CompileForTopology(
   if (cpu_topology == nullptr) {
     return InvalidArgument("PJRT_Compile: the topology is not a CPU plugin topology");
   }
-  CompileOptions options;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          CpuExecutable::CompileProgram(program, compile_options, &options));
   const int64_t available = cpu_topology->num_devices();
-  const int64_t needed = executable->num_replicas() * executable->num_partitions();
-  if (needed > available) {
-    return InvalidArgument("the program needs ", needed, " devices (",
-                           executable->num_replicas(), " replicas x ",
-                           executable->num_partitions(), " partitions) but topology '",
-                           kPlatformName, ":", available, "' has ", available);
-  }
-  if (options.device_assignment) {
-    for (int64_t id : options.device_assignment->ids) {
-      if (id < 0 || id >= available) {
-        return InvalidArgument("compile options: the device assignment names device ", id,
-                               ", which is not in topology '", kPlatformName, ":", available,
-                               "' (ids 0..", available - 1, ")");
+  // Checked as soon as the counts are known, before the expensive compile.
+  auto fits = [&](int64_t replicas, int64_t partitions, const CompileOptions& options) {
+    const int64_t needed = replicas * partitions;
+    if (needed > available) {
+      return InvalidArgument("the program needs ", needed, " devices (", replicas,
+                             " replicas x ", partitions, " partitions) but topology '",
+                             kPlatformName, ":", available, "' has ", available);
+    }
+    if (options.device_assignment) {
+      for (int64_t id : options.device_assignment->ids) {
+        if (id < 0 || id >= available) {
+          return InvalidArgument("compile options: the device assignment names device ", id,
+                                 ", which is not in topology '", kPlatformName, ":", available,
+                                 "' (ids 0..", available - 1, ")");
+        }
       }
     }
-  }
+    return OkStatus();
+  };
+  // No client: the program options are the defaults (environment included).
+  PLUGRT_ASSIGN_OR_RETURN(CpuOptions defaults, ParseCpuOptions({}));
+  CompileOptions options;
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          CpuExecutable::CompileProgram(program, compile_options, &options,
+                                                        defaults.program, fits));
   return std::shared_ptr<sdk::Executable>(std::move(executable));
 }
 

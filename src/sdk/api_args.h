@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -229,6 +230,8 @@ template <typename Body>
 PJRT_Error* Guard(const char* fn, Body&& body) noexcept {
   try {
     return ToPjrtError(body());
+  } catch (const std::bad_alloc& e) {
+    return ToPjrtError(ResourceExhausted(fn, ": out of memory (", e.what(), ")"));
   } catch (const std::exception& e) {
     return ToPjrtError(Internal(fn, ": the plugin threw an exception: ", e.what()));
   } catch (...) {

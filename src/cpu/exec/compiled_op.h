@@ -17,14 +17,23 @@
 #include "cpu/exec/value.h"
 #include "stablehlo/ir.h"
 
-namespace plugrt::sdk {
-struct ExecuteOptions;
-}
-
 namespace plugrt::cpu {
 
 class CollectiveHub;  // rendezvous of the devices of one execution
 struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
+class HostChannels;   // stablehlo.send / recv to the host (host_channels.h)
+
+// How a program is compiled. The CPU plugin fills it from its options
+// (cpu_options.h); the executor reads nothing from the environment.
+struct ProgramOptions {
+  // oneDNN dot_general / convolution, elementwise fusion, vectorized
+  // reductions; false leaves every op on its reference kernel (same results
+  // up to rounding).
+  bool fast_paths = true;
+  // Fused loops as generated machine code where the CPU can run it; false
+  // keeps them interpreted.
+  bool jit = true;
+};
 
 // How often an execution took each fast path (tests and benchmarks read
 // these to know which kernels ran).
@@ -44,10 +53,10 @@ struct ExecContext {
   int64_t num_replicas = 1;
   int64_t num_partitions = 1;
   CollectiveHub* collectives = nullptr;  // null when running on one device
-  // The PJRT execute options of this launch (host callbacks, launch id) and
-  // this device's position among the launch's devices (the index of its
-  // argument list); null outside a PJRT launch.
-  const sdk::ExecuteOptions* execute_options = nullptr;
+  // Where host transfers go (a PJRT launch's host callbacks, or the
+  // harness's queues); null when the run has none. And this device's
+  // position among the launch's devices (the index of its argument list).
+  HostChannels* host_channels = nullptr;
   int64_t device_index = 0;
   // Where stablehlo.infeed reads and stablehlo.outfeed writes; null when
   // the run has no feeds (PJRT launches).
@@ -98,6 +107,11 @@ class CompileContext {
   virtual const shlo::Function* FindFunction(std::string_view name) const {
     (void)name;
     return nullptr;
+  }
+  // How the program is being compiled.
+  virtual const ProgramOptions& options() const {
+    static const ProgramOptions defaults;
+    return defaults;
   }
 };
 

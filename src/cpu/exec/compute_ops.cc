@@ -125,10 +125,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileComputeOp(const shlo::Operation& op
     case OpCode::kSelectAndScatter: return CompileSelectAndScatter(op, context);
     case OpCode::kSort: return CompileSort(op, context);
     case OpCode::kMap: return CompileMap(op, context);
-    case OpCode::kDot: return CompileDot(op);
-    case OpCode::kDotGeneral: return CompileDotGeneral(op);
+    case OpCode::kDot: return CompileDot(op, context);
+    case OpCode::kDotGeneral: return CompileDotGeneral(op, context);
     case OpCode::kConvolution:
-    case OpCode::kDynamicConv: return CompileConvolution(op);
+    case OpCode::kDynamicConv: return CompileConvolution(op, context);
     case OpCode::kFft: return CompileFft(op);
     case OpCode::kTriangularSolve: return CompileTriangularSolve(op);
     case OpCode::kCholesky: return CompileCholesky(op);

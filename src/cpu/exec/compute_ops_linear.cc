@@ -8,7 +8,6 @@
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_convolution.h"
 #include "cpu/kernels/fast_dot.h"
-#include "cpu/kernels/fast_paths.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
 
@@ -48,7 +47,7 @@ bool HasDims(const std::vector<Tensor>& t, const std::vector<int64_t>& lhs,
   return t[0].dims() == lhs && t[1].dims() == rhs;
 }
 
-CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd) {
+CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd, bool fast_paths) {
   const ElementType result_type = op.result(0)->type.element_type();
   // f32/bf16 products of static shape run on oneDNN; the reference kernel
   // takes every other type and shape.
@@ -61,7 +60,7 @@ CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd) {
     if (!dims.ok()) return Annotated(op, dims.status());
     PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, *dims));
   }
-  if (AllStatic(op) && FastPathsEnabled()) {
+  if (AllStatic(op) && fast_paths) {
     fast = FastDot::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
                          op.operands[1]->type.element_type(), dd, result_type);
   }
@@ -83,17 +82,17 @@ CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd) {
 
 }  // namespace
 
-CompileResult CompileDot(const shlo::Operation& op) {
+CompileResult CompileDot(const shlo::Operation& op, CompileContext& context) {
   PLUGRT_RETURN_IF_ERROR(CheckTensors(op, 2, 1));
   const int64_t lr = op.operands[0]->type.rank(), rr = op.operands[1]->type.rank();
   if (lr < 1 || lr > 2 || rr < 1 || rr > 2) return Invalid(op, "operands must have rank 1 or 2");
   DotDimensions dd;
   dd.lhs_contracting = {lr - 1};
   dd.rhs_contracting = {0};
-  return MakeDotOp(op, dd);
+  return MakeDotOp(op, dd, context.options().fast_paths);
 }
 
-CompileResult CompileDotGeneral(const shlo::Operation& op) {
+CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& context) {
   PLUGRT_RETURN_IF_ERROR(CheckTensors(op, 2, 1));
   const shlo::Attribute* attr = op.attribute("dot_dimension_numbers");
   if (attr == nullptr) return Invalid(op, "missing dot_dimension_numbers");
@@ -102,10 +101,10 @@ CompileResult CompileDotGeneral(const shlo::Operation& op) {
   PLUGRT_ASSIGN_OR_RETURN(dd.rhs_batching, FieldList(op, *attr, "rhs_batching_dimensions"));
   PLUGRT_ASSIGN_OR_RETURN(dd.lhs_contracting, FieldList(op, *attr, "lhs_contracting_dimensions"));
   PLUGRT_ASSIGN_OR_RETURN(dd.rhs_contracting, FieldList(op, *attr, "rhs_contracting_dimensions"));
-  return MakeDotOp(op, dd);
+  return MakeDotOp(op, dd, context.options().fast_paths);
 }
 
-CompileResult CompileConvolution(const shlo::Operation& op) {
+CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& context) {
   const bool dynamic = op.code == OpCode::kDynamicConv;
   PLUGRT_RETURN_IF_ERROR(CheckTensors(op, dynamic ? 3 : 2, 1));
   const shlo::Attribute* dn = op.attribute("dimension_numbers");
@@ -156,7 +155,7 @@ CompileResult CompileConvolution(const shlo::Operation& op) {
   const ElementType result_type = op.result(0)->type.element_type();
   std::shared_ptr<const FastConvolution> fast;
   std::vector<int64_t> lhs_dims, rhs_dims;
-  if (!dynamic && AllStatic(op) && FastPathsEnabled()) {
+  if (!dynamic && AllStatic(op) && context.options().fast_paths) {
     lhs_dims = op.operands[0]->type.dims();
     rhs_dims = op.operands[1]->type.dims();
     fast = FastConvolution::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,

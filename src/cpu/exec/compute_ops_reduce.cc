@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "cpu/exec/compute_ops_util.h"
-#include "cpu/kernels/fast_paths.h"
 #include "cpu/kernels/fast_reduce.h"
 #include "cpu/kernels/parallel.h"
 #include "cpu/kernels/reduce.h"
@@ -135,7 +134,7 @@ CompileResult CompileReduce(const shlo::Operation& op, CompileContext& context) 
     kind = DetectBinaryBody(op.region(0), type);
   }
   // f32 add/max/min of a static shape: the vectorized kernel.
-  if (kind && type == ElementType::kF32 && input_type.has_static_shape() && FastPathsEnabled()) {
+  if (kind && type == ElementType::kF32 && input_type.has_static_shape() && context.options().fast_paths) {
     if (std::optional<FastReducePlan> plan = PlanFastReduce(input_type.dims(), dims, *kind)) {
       return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
                         const Operands& in, ExecContext&) -> Results {

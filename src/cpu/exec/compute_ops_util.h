@@ -93,9 +93,10 @@ CompileResult CompileReduceWindow(const shlo::Operation& op, CompileContext& con
 CompileResult CompileSelectAndScatter(const shlo::Operation& op, CompileContext& context);
 CompileResult CompileSort(const shlo::Operation& op, CompileContext& context);
 CompileResult CompileMap(const shlo::Operation& op, CompileContext& context);
-CompileResult CompileDot(const shlo::Operation& op);
-CompileResult CompileDotGeneral(const shlo::Operation& op);
-CompileResult CompileConvolution(const shlo::Operation& op);  // also dynamic_conv
+CompileResult CompileDot(const shlo::Operation& op, CompileContext& context);
+CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& context);
+CompileResult CompileConvolution(const shlo::Operation& op,
+                                 CompileContext& context);  // also dynamic_conv
 CompileResult CompileFft(const shlo::Operation& op);
 CompileResult CompileTriangularSolve(const shlo::Operation& op);
 CompileResult CompileCholesky(const shlo::Operation& op);

@@ -525,9 +525,9 @@ class Planner {
 
 class FusedOp final : public CompiledOp {
  public:
-  explicit FusedOp(const FusionGroup& group)
+  FusedOp(const FusionGroup& group, bool generate_code)
       : kernel_(group.kernel),
-        plan_(fused::Prepare(group.kernel)),
+        plan_(fused::Prepare(group.kernel, generate_code)),
         rows_(group.rows),
         cols_(group.cols) {}
 
@@ -572,8 +572,8 @@ FusionPlan PlanFusion(const shlo::Block& block,
   return Planner(block, dead).Plan();
 }
 
-std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group) {
-  return std::make_unique<FusedOp>(group);
+std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group, bool generate_code) {
+  return std::make_unique<FusedOp>(group, generate_code);
 }
 
 }  // namespace plugrt::cpu

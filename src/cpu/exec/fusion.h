@@ -43,7 +43,7 @@ FusionPlan PlanFusion(const shlo::Block& block,
 
 // The op that runs a group: operands are the group's inputs, results its
 // outputs.
-std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group);
+std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group, bool generate_code);
 
 }  // namespace plugrt::cpu
 

@@ -1,25 +1,20 @@
 // plugrt CPU executor: stablehlo.send / stablehlo.recv to and from the host
-// (is_host_transfer = true), served by the host callbacks of the launch's
-// execute options (sdk::ExecuteOptions::send_callbacks / recv_callbacks),
-// looked up by the op's channel_handle handle for the running device.
+// (is_host_transfer = true), through the run's HostChannels
+// (ExecContext::host_channels; host_channels.h), by the op's channel_handle
+// handle for the running device.
 //
 // Wire format: the op's tensors in operand (send) or result (recv) order,
-// each dense, row-major, little-endian, concatenated. A send hands them to
-// its callback as one chunk (done = true). A recv makes a stream expecting
-// exactly that many bytes, calls its callback and waits for the bytes; a
-// host that never delivers them would block the run, so the wait ends after
-// PLUGRT_HOST_RECV_TIMEOUT_MS milliseconds (default 300000) with
-// DEADLINE_EXCEEDED.
+// each dense, row-major, little-endian, concatenated. A send hands them over
+// as one chunk; a recv asks for exactly that many bytes and waits (within the
+// channel implementation's limit).
 //
 // Device-to-device send/recv (is_host_transfer false or absent) is not
 // implemented and answers UNIMPLEMENTED.
-#include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "cpu/exec/host_channels.h"
 #include "cpu/exec/interpreter.h"
-#include "sdk/executable.h"
 
 namespace plugrt::cpu {
 
@@ -38,18 +33,6 @@ struct OpName {
 
 Status NamedError(const OpName& op, StatusCode code, const std::string& message) {
   return Status(code, StrCat(op.location, ": ", op.name, ": ", message));
-}
-
-constexpr int64_t kDefaultRecvTimeoutMs = 300000;
-
-std::chrono::milliseconds RecvTimeout() {
-  const char* text = std::getenv("PLUGRT_HOST_RECV_TIMEOUT_MS");
-  if (text != nullptr) {
-    char* end = nullptr;
-    const long long value = std::strtoll(text, &end, 10);
-    if (end != text && *end == '\0' && value > 0) return std::chrono::milliseconds(value);
-  }
-  return std::chrono::milliseconds(kDefaultRecvTimeoutMs);
 }
 
 StatusOr<int64_t> ChannelHandle(const shlo::Operation& op) {
@@ -91,13 +74,13 @@ Status CheckTransferType(const shlo::Operation& op, const shlo::Type& type, cons
   return OkStatus();
 }
 
-// "the Execute call gave no send callbacks" / "... none for channel 3 ...".
-Status NoCallback(const OpName& op, const char* kind, int64_t channel,
-                  const ExecContext& context, bool any) {
+// The run has no host channels at all (not a PJRT launch or harness run).
+Status NoChannels(const OpName& op, const char* kind, int64_t channel,
+                  const ExecContext& context) {
   return NamedError(op, StatusCode::kFailedPrecondition,
-                 StrCat("no ", kind, " callback for channel ", channel, " on device ",
-                        context.device_index, any ? "" : StrCat(" (the Execute call gave no ", kind,
-                                                                " callbacks for it)")));
+                    StrCat("no ", kind, " callback for channel ", channel, " on device ",
+                           context.device_index, " (the Execute call gave no ", kind,
+                           " callbacks for it)"));
 }
 
 class HostSendOp : public CompiledOp {
@@ -107,22 +90,7 @@ class HostSendOp : public CompiledOp {
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& context) const override {
-    const sdk::SendCallback* callback = nullptr;
-    bool any = false;
-    if (context.execute_options != nullptr) {
-      const auto& all = context.execute_options->send_callbacks;
-      if (context.device_index >= 0 && static_cast<size_t>(context.device_index) < all.size()) {
-        for (const sdk::SendCallbackInfo& info : all[context.device_index]) {
-          any = true;
-          if (info.channel_id == channel_) {
-            callback = &info.callback;
-            break;
-          }
-        }
-      }
-    }
-    if (callback == nullptr || !*callback) return NoCallback(op_, "send", channel_, context, any);
-
+    if (context.host_channels == nullptr) return NoChannels(op_, "send", channel_, context);
     std::string bytes;
     for (size_t i = 0; i < num_tensors_; ++i) {
       if (operands[i].kind != RtValue::Kind::kTensor) {
@@ -131,12 +99,8 @@ class HostSendOp : public CompiledOp {
       const Tensor& t = operands[i].tensor;
       bytes.append(reinterpret_cast<const char*>(t.data()), t.byte_size());
     }
-    Status status = (*callback)(bytes.data(), bytes.size(), bytes.size(), /*done=*/true);
-    if (!status.ok()) {
-      return NamedError(op_, status.code() == StatusCode::kOk ? StatusCode::kUnknown : status.code(),
-                     StrCat("the send callback of channel ", channel_, " failed: ",
-                            status.message()));
-    }
+    Status status = context.host_channels->Send(context.device_index, channel_, bytes);
+    if (!status.ok()) return NamedError(op_, status.code(), status.message());
     return std::vector<RtValue>{RtValue::Token()};
   }
 
@@ -154,43 +118,21 @@ class HostRecvOp : public CompiledOp {
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& context) const override {
     (void)operands;
-    const sdk::RecvCallback* callback = nullptr;
-    bool any = false;
-    if (context.execute_options != nullptr) {
-      const auto& all = context.execute_options->recv_callbacks;
-      if (context.device_index >= 0 && static_cast<size_t>(context.device_index) < all.size()) {
-        for (const sdk::RecvCallbackInfo& info : all[context.device_index]) {
-          any = true;
-          if (info.channel_id == channel_) {
-            callback = &info.callback;
-            break;
-          }
-        }
-      }
-    }
-    if (callback == nullptr || !*callback) return NoCallback(op_, "recv", channel_, context, any);
-
+    if (context.host_channels == nullptr) return NoChannels(op_, "recv", channel_, context);
     std::vector<Tensor> tensors;
-    int64_t total = 0;
+    size_t total = 0;
     for (const shlo::Type& type : types_) {
-      tensors.emplace_back(type.element_type(), type.dims());
-      total += static_cast<int64_t>(tensors.back().byte_size());
+      tensors.push_back(Tensor::Uninitialized(type.element_type(), type.dims()));
+      total += tensors.back().byte_size();
     }
-    auto stream = std::make_shared<sdk::CopyToDeviceStream>(total, /*granule=*/1);
-    (*callback)(stream);
-    const std::chrono::milliseconds timeout = RecvTimeout();
-    StatusOr<std::string> bytes = stream->Await(timeout);
-    if (!bytes.ok()) {
-      return NamedError(op_, bytes.status().code(),
-                     StrCat("waiting for the recv callback of channel ", channel_, ": ",
-                            bytes.status().message(),
-                            " (PLUGRT_HOST_RECV_TIMEOUT_MS sets the limit)"));
-    }
+    std::string bytes(total, '\0');
+    Status status = context.host_channels->Recv(context.device_index, channel_, bytes.data(), total);
+    if (!status.ok()) return NamedError(op_, status.code(), status.message());
     std::vector<RtValue> results;
     size_t offset = 0;
     for (Tensor& t : tensors) {
       const size_t n = t.byte_size();
-      if (n > 0) std::memcpy(t.MutableData(), bytes->data() + offset, n);
+      if (n > 0) std::memcpy(t.MutableData(), bytes.data() + offset, n);
       offset += n;
       results.push_back(RtValue::Of(std::move(t)));
     }

@@ -6,7 +6,7 @@
 #include "common/scratch.h"
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/simplify.h"
-#include "cpu/kernels/fast_paths.h"
+#include "cpu/kernels/host_memory.h"
 
 namespace plugrt::cpu {
 
@@ -105,6 +105,22 @@ class RegionImpl final : public CompiledRegion {
                              }) == 1;
   }
 
+  // Runs one step; memory the op could not get becomes its error (kernels
+  // throw for it, from any depth: nested regions, OpenMP chunks, oneDNN).
+  static StatusOr<std::vector<RtValue>> ExecuteStep(const Step& step,
+                                                    const std::vector<RtValue>& operands,
+                                                    ExecContext& context) {
+    try {
+      return step.op->Execute(operands, context);
+    } catch (const AllocationFailure& e) {
+      return OpError(*step.ir, StatusCode::kResourceExhausted,
+                     StrCat("out of memory: cannot allocate ", e.bytes(), " bytes"));
+    } catch (const std::bad_alloc&) {
+      return OpError(*step.ir, StatusCode::kResourceExhausted,
+                     "out of memory (a host allocation failed)");
+    }
+  }
+
   static const RtValue& Lookup(const Frame& frame, const ValueRef& ref) {
     const Frame* f = &frame;
     for (int i = 0; i < ref.depth; ++i) f = f->parent;
@@ -124,7 +140,7 @@ class RegionImpl final : public CompiledRegion {
           operands.push_back(Lookup(frame, step.operands[i]));
         }
       }
-      StatusOr<std::vector<RtValue>> results = step.op->Execute(operands, context);
+      StatusOr<std::vector<RtValue>> results = ExecuteStep(step, operands, context);
       operands.clear();  // values moved in die with the step
       if (!results.ok()) {
         const Status& error = results.status();
@@ -186,7 +202,14 @@ StatusOr<std::unique_ptr<CompiledOp>> Fold(
     operands.push_back(it->second);
   }
   ExecContext context;
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> values, compiled.Execute(operands, context));
+  StatusOr<std::vector<RtValue>> executed = Unimplemented("not folded");
+  try {
+    executed = compiled.Execute(operands, context);
+  } catch (const std::bad_alloc&) {
+    // Left for run time, which reports it with the op's location.
+    return Unimplemented("no memory to fold");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> values, std::move(executed));
   if (values.size() != op.results.size()) return Internal("result count");
   for (size_t i = 0; i < values.size(); ++i) constants[op.result(i)] = values[i];
   if (constant) return Unimplemented("already a constant");
@@ -258,7 +281,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   // fused step at their last member; small pure ops over constants are
   // evaluated here, once.
   const std::unordered_set<const shlo::Operation*> dead = DeadOps(block);
-  const FusionPlan fusion = FastPathsEnabled() ? PlanFusion(block, dead) : FusionPlan();
+  const FusionPlan fusion = options_.fast_paths ? PlanFusion(block, dead) : FusionPlan();
   std::unordered_map<const shlo::Value*, RtValue> constants;
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
@@ -286,7 +309,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     }
     scope.captured.resize(scope.next_slot, false);
     StatusOr<std::unique_ptr<CompiledOp>> compiled =
-        group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group))
+        group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group, options_.jit))
                          : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
     if (group == nullptr) {

@@ -17,13 +17,15 @@ namespace plugrt::cpu {
 
 class ProgramCompiler final : public CompileContext {
  public:
-  explicit ProgramCompiler(const shlo::Module& module) : module_(module) {}
+  ProgramCompiler(const shlo::Module& module, const ProgramOptions& options)
+      : module_(module), options_(options) {}
 
   StatusOr<std::shared_ptr<const CompiledRegion>> CompileRegion(const shlo::Region& region) override;
   StatusOr<std::shared_ptr<const CompiledRegion>> CompileFunction(std::string_view name) override;
   const shlo::Function* FindFunction(std::string_view name) const override {
     return module_.FindFunction(name);
   }
+  const ProgramOptions& options() const override { return options_; }
 
  private:
   // Values visible while compiling one region: its own slots, and through
@@ -38,6 +40,7 @@ class ProgramCompiler final : public CompileContext {
                                                                bool isolated);
 
   const shlo::Module& module_;
+  const ProgramOptions options_;
   std::vector<Scope*> scopes_;
   std::map<std::string, std::shared_ptr<const CompiledRegion>, std::less<>> functions_;
   std::set<std::string, std::less<>> in_progress_;

@@ -5,14 +5,14 @@
 namespace plugrt::cpu {
 
 StatusOr<std::shared_ptr<const Program>> Program::Compile(
-    std::shared_ptr<const shlo::Module> module) {
+    std::shared_ptr<const shlo::Module> module, const ProgramOptions& options) {
   const shlo::Function* entry = module->EntryFunction();
   if (entry == nullptr) {
     return InvalidArgument(module->location.ToString(),
                            ": the program has no entry function (@main or a single public "
                            "function)");
   }
-  ProgramCompiler compiler(*module);
+  ProgramCompiler compiler(*module, options);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body,
                           compiler.CompileFunction(entry->name));
   auto program = std::shared_ptr<Program>(new Program());

@@ -17,7 +17,7 @@ class Program {
   // Compiles the module's entry function (@main, or its only public
   // function) and everything it calls.
   static StatusOr<std::shared_ptr<const Program>> Compile(
-      std::shared_ptr<const shlo::Module> module);
+      std::shared_ptr<const shlo::Module> module, const ProgramOptions& options = {});
 
   const shlo::Module& module() const { return *module_; }
   const shlo::Function& entry() const { return *entry_; }

@@ -6,9 +6,10 @@
 // process order. `infeed = [@f, ...]` names functions whose results, in
 // order, are the entries stablehlo.infeed reads; outfeed is recorded. Host
 // transfers (stablehlo.send / recv with is_host_transfer) go through one
-// first-in first-out queue per channel shared by the processes, served by
-// the same host-callback path a PJRT launch uses.
+// first-in first-out queue per channel shared by the processes (the
+// executor's HostChannels, which a PJRT launch serves from its callbacks).
 #include <chrono>
+#include <cstring>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -20,8 +21,8 @@
 
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/feeds.h"
+#include "cpu/exec/host_channels.h"
 #include "cpu/exec/interpreter.h"
-#include "sdk/executable.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -29,57 +30,50 @@ namespace {
 using Results = StatusOr<std::vector<RtValue>>;
 
 // Channels between the processes of one run: what a send puts in, the next
-// recv of the same channel takes out.
-class HostChannels {
+// recv of the same channel takes out (whichever process sends or receives).
+class QueuedChannels final : public HostChannels {
  public:
-  void Put(int64_t channel, std::string bytes) {
+  explicit QueuedChannels(std::set<int64_t> channels) : channels_(std::move(channels)) {}
+
+  Status Send(int64_t device_index, int64_t channel, std::string_view bytes) override {
+    PLUGRT_RETURN_IF_ERROR(Served("send", device_index, channel));
     std::lock_guard<std::mutex> lock(mu_);
-    queues_[channel].push_back(std::move(bytes));
+    queues_[channel].emplace_back(bytes);
     cv_.notify_all();
+    return OkStatus();
   }
-  // Waits up to `timeout` for data on `channel`.
-  StatusOr<std::string> Take(int64_t channel, std::chrono::milliseconds timeout) {
+
+  // A sender that never sends ends in the time limit.
+  Status Recv(int64_t device_index, int64_t channel, void* out, size_t size) override {
+    PLUGRT_RETURN_IF_ERROR(Served("recv", device_index, channel));
+    constexpr std::chrono::seconds kTimeout(60);
     std::unique_lock<std::mutex> lock(mu_);
-    if (!cv_.wait_for(lock, timeout, [&] { return !queues_[channel].empty(); })) {
+    if (!cv_.wait_for(lock, kTimeout, [&] { return !queues_[channel].empty(); })) {
       return MakeError(StatusCode::kDeadlineExceeded, "nothing was sent on channel ", channel,
-                       " within ", timeout.count(), " ms");
+                       " within ", std::chrono::milliseconds(kTimeout).count(), " ms");
     }
     std::string bytes = std::move(queues_[channel].front());
     queues_[channel].pop_front();
-    return bytes;
+    if (bytes.size() != size) {
+      return InvalidArgument("channel ", channel, " carried ", bytes.size(),
+                             " bytes; the receiver expects ", size);
+    }
+    if (size > 0) std::memcpy(out, bytes.data(), size);
+    return OkStatus();
   }
 
  private:
+  Status Served(const char* kind, int64_t device_index, int64_t channel) const {
+    if (channels_.count(channel) > 0) return OkStatus();
+    return FailedPrecondition("no ", kind, " callback for channel ", channel, " on device ",
+                              device_index);
+  }
+
+  const std::set<int64_t> channels_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<int64_t, std::deque<std::string>> queues_;
 };
-
-// Host callbacks of `count` processes that route every channel in
-// `channels` through `queues`.
-sdk::ExecuteOptions ChannelCallbacks(const std::set<int64_t>& channels, size_t count,
-                                     HostChannels* queues) {
-  sdk::ExecuteOptions options;
-  options.send_callbacks.resize(count);
-  options.recv_callbacks.resize(count);
-  for (size_t p = 0; p < count; ++p) {
-    for (int64_t channel : channels) {
-      options.send_callbacks[p].push_back(
-          {channel, [queues, channel](const void* data, size_t size, size_t, bool) {
-             queues->Put(channel, std::string(static_cast<const char*>(data), size));
-             return OkStatus();
-           }});
-      options.recv_callbacks[p].push_back(
-          {channel, [queues, channel](std::shared_ptr<sdk::CopyToDeviceStream> stream) {
-             // The receiving op waits on the stream; a sender that never
-             // sends ends in its time limit.
-             StatusOr<std::string> bytes = queues->Take(channel, std::chrono::seconds(60));
-             if (bytes.ok()) stream->AddChunk(bytes->data(), bytes->size()).IgnoreError();
-           }});
-    }
-  }
-  return options;
-}
 
 // The channels of the host transfers in `region` and in the functions it
 // calls (each function once).
@@ -135,8 +129,7 @@ class RunParallelOp final : public CompiledOp {
       PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> entry, queue->Run({}, context));
       feeds.infeed.push_back(std::move(entry));
     }
-    HostChannels channels;
-    const sdk::ExecuteOptions host_callbacks = ChannelCallbacks(host_channels_, count, &channels);
+    QueuedChannels channels(host_channels_);
     CollectiveHub hub(num_replicas_, num_partitions_);
     std::vector<Results> results(count, Status(StatusCode::kUnknown, "did not run"));
 
@@ -148,7 +141,7 @@ class RunParallelOp final : public CompiledOp {
       context.num_partitions = num_partitions_;
       context.collectives = &hub;
       context.feeds = &feeds;
-      context.execute_options = &host_callbacks;
+      context.host_channels = &channels;
       context.device_index = static_cast<int64_t>(p);
       context.probes = outer.probes;
       context.frame = nullptr;  // a callee sees only its arguments

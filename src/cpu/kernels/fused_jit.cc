@@ -515,8 +515,6 @@ class Generator final : public Xbyak::CodeGenerator, public JitSegment {
 
 bool JitAvailable() {
   static const bool available = [] {
-    const char* v = std::getenv("PLUGRT_CPU_JIT");
-    if (v != nullptr && std::strcmp(v, "0") == 0) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512dq") != 0;
   }();

@@ -36,8 +36,8 @@ class JitSegment {
   virtual SegmentFn fn() const = 0;
 };
 
-// True when this CPU runs the generated code (AVX-512F and DQ) and PLUGRT_CPU_JIT
-// is not set to 0.
+// True when this CPU runs the generated code (AVX-512F and DQ). Whether a
+// program uses it is the program's option (ProgramOptions::jit).
 bool JitAvailable();
 
 // Orders this thread's streaming stores before its later stores (sfence):

@@ -265,8 +265,8 @@ bool IsFullF32Input(const Kernel& k, int i) {
   return k.inputs[i].source == Source::kFull && k.inputs[i].type == ElementType::kF32;
 }
 
-void PlanSteps(const Kernel& k, Plan& l) {
-  const bool jit = JitAvailable();
+void PlanSteps(const Kernel& k, Plan& l, bool generate_code) {
+  const bool jit = generate_code && JitAvailable();
   const int n = k.num_registers;
   std::vector<std::vector<int>> readers(n);
   for (int i = 0; i < static_cast<int>(k.code.size()); ++i) {
@@ -514,13 +514,13 @@ void PlanOverwrites(const Kernel& k, Plan& l) {
   }
 }
 
-std::shared_ptr<const Plan> Prepare(const Kernel& k) {
+std::shared_ptr<const Plan> Prepare(const Kernel& k, bool generate_code) {
   auto plan = std::make_shared<Plan>();
   MarkUniform(k, *plan);
   for (const Instr& in : k.code) {
     if (!plan->uniform[in.out] || IsRowReduction(in.op)) plan->vector_cost += VectorCost(in.op);
   }
-  PlanSteps(k, *plan);
+  PlanSteps(k, *plan, generate_code);
   AssignBuffers(k, *plan);
   PlanOverwrites(k, *plan);
   // Streaming versions of the segments that write outputs in place (only

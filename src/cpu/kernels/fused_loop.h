@@ -90,7 +90,9 @@ inline bool IsRowReduction(Op op) { return op == Op::kRowSum || op == Op::kRowMa
 // instructions, which runs of them are generated code (fused_jit.h), where
 // each value lives. Immutable; shared by the threads that run the kernel.
 struct Plan;
-std::shared_ptr<const Plan> Prepare(const Kernel& kernel);
+// `generate_code`: runs of vector instructions become machine code where
+// JitAvailable(); false keeps every instruction interpreted.
+std::shared_ptr<const Plan> Prepare(const Kernel& kernel, bool generate_code = true);
 // How many generated segments `plan` has (0 where the JIT is unavailable).
 int GeneratedSegments(const Plan& plan);
 

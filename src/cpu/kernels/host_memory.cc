@@ -1,7 +1,11 @@
 #include "cpu/kernels/host_memory.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -42,9 +46,46 @@ Cache& TheCache() {
   return *cache;
 }
 
+// Fault injection (InjectHostAllocationFailure): calls made, and the call
+// that fails (0: none).
+std::atomic<int64_t> allocation_calls{0};
+std::atomic<int64_t> failing_call{0};
+
+bool InjectedFailure() {
+  if (failing_call.load(std::memory_order_relaxed) == 0) return false;
+  const int64_t call = allocation_calls.fetch_add(1, std::memory_order_relaxed) + 1;
+  int64_t expected = call;
+  // Exactly one caller sees its call fail, then injection is off again.
+  return failing_call.compare_exchange_strong(expected, 0, std::memory_order_relaxed);
+}
+
 }  // namespace
 
+AllocationFailure::AllocationFailure(size_t bytes) : bytes_(bytes) {
+  std::snprintf(message_, sizeof(message_), "cannot allocate %zu bytes", bytes);
+}
+
+int64_t InjectHostAllocationFailure(int64_t n) {
+  const int64_t calls = allocation_calls.exchange(0, std::memory_order_relaxed);
+  failing_call.store(n > 0 ? n : 0, std::memory_order_relaxed);
+  return calls;
+}
+
+// No single block can be larger than the machine's memory. Asking the
+// system anyway may "succeed" under overcommit and end in the OOM killer once
+// the pages are touched; refusing here turns that into an error.
+static size_t PhysicalMemoryBytes() {
+  static const size_t bytes = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return SIZE_MAX;
+    return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+  }();
+  return bytes;
+}
+
 void* AllocateHostMemory(size_t bytes) {
+  if (InjectedFailure()) return nullptr;
   if (bytes <= kSmallBytes) {
     if (small_cache.count > 0) return small_cache.blocks[--small_cache.count];
     return ::operator new(kSmallBytes, std::align_val_t(kHostAlignment), std::nothrow);
@@ -52,6 +93,7 @@ void* AllocateHostMemory(size_t bytes) {
   if (bytes < kLargeBytes) {
     return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t(kHostAlignment), std::nothrow);
   }
+  if (bytes > PhysicalMemoryBytes()) return nullptr;
   const size_t rounded = RoundedLarge(bytes);
   Cache& cache = TheCache();
   {

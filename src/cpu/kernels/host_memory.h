@@ -11,16 +11,40 @@
 #define PLUGRT_CPU_KERNELS_HOST_MEMORY_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <new>
 
 namespace plugrt::cpu {
 
 inline constexpr size_t kHostAlignment = 64;
 
 // Memory for `bytes` bytes (at least 1), aligned to kHostAlignment; null
-// when the system has none.
+// when the system has none (or a test's injected fault says so).
 void* AllocateHostMemory(size_t bytes);
 // Gives back a block from AllocateHostMemory(bytes).
 void FreeHostMemory(void* block, size_t bytes);
+
+// Thrown where a kernel cannot go on without memory it could not get (tensor
+// storage, oneDNN scratch). It names the size, so that the executor's error
+// for the op says what was asked for.
+class AllocationFailure : public std::bad_alloc {
+ public:
+  explicit AllocationFailure(size_t bytes);
+  size_t bytes() const { return bytes_; }
+  const char* what() const noexcept override { return message_; }
+
+ private:
+  size_t bytes_;
+  char message_[64];
+};
+
+// Fault injection, for tests only (nothing in a plugin calls it; tests that
+// link the backend do): the `n`th call to AllocateHostMemory from now, on any
+// thread, returns null; n <= 0 switches it off. Calls are counted while it is
+// armed, until the failure fires; it returns the count since the previous
+// call, so arming with a huge n, running, and calling it with 0 tells a test
+// how many allocations a run makes.
+int64_t InjectHostAllocationFailure(int64_t n);
 
 }  // namespace plugrt::cpu
 

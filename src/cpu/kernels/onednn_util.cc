@@ -30,6 +30,7 @@ dnnl::primitive_attr Attributes() {
 
 Scratchpad::Scratchpad(const dnnl::memory::desc& desc) : bytes_(desc.get_size()) {
   block_ = bytes_ > 0 ? AllocateHostMemory(bytes_) : nullptr;
+  if (bytes_ > 0 && block_ == nullptr) throw AllocationFailure(bytes_);
   memory_ = dnnl::memory(desc, Engine(), block_);
 }
 

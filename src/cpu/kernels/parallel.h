@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 
 namespace plugrt::cpu {
 
@@ -30,7 +31,10 @@ inline int ThreadsFor(int64_t work, int64_t min_work_per_thread) {
 }
 
 // Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks on
-// OpenMP threads (inline when threads <= 1). fn must not throw.
+// OpenMP threads (inline when threads <= 1). An exception thrown by fn (an
+// allocation failure in a chunk's scratch) must not leave an OpenMP thread,
+// which would end the process: the first one is caught there and rethrown
+// on the calling thread once every chunk has finished.
 template <typename Fn>
 void ParallelFor(int64_t n, int threads, Fn&& fn) {
   if (threads <= 1 || n <= 1) {
@@ -38,11 +42,18 @@ void ParallelFor(int64_t n, int threads, Fn&& fn) {
     return;
   }
   if (threads > n) threads = static_cast<int>(n);
+  std::exception_ptr failure;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int t = 0; t < threads; ++t) {
     const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
-    if (begin < end) fn(begin, end);
+    try {
+      if (begin < end) fn(begin, end);
+    } catch (...) {
+#pragma omp critical(plugrt_parallel_for_failure)
+      if (!failure) failure = std::current_exception();
+    }
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace plugrt::cpu

@@ -23,7 +23,7 @@ std::shared_ptr<void> Allocate(size_t bytes, bool zeroed) {
   // Never allocate zero bytes so data() is a valid pointer even when empty.
   size_t rounded = ((bytes == 0 ? 1 : bytes) + kAlignment - 1) / kAlignment * kAlignment;
   void* p = AllocateHostMemory(rounded);
-  if (p == nullptr) throw std::bad_alloc();
+  if (p == nullptr) throw AllocationFailure(rounded);
   if (zeroed) std::memset(p, 0, rounded);
   return std::shared_ptr<void>(p, [rounded](void* q) { FreeHostMemory(q, rounded); });
 }
