@@ -338,7 +338,8 @@ def main():
         result = {"torch_version": torch.__version__, "threads": torch.get_num_threads(),
                   "cpu": cpu_name(),
                   "environment": {k: os.environ.get(k) for k in (
-                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
+                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                      "OPENBLAS_CORETYPE")},
                   "blas": blas, "onednn": torch_config.onednn_info(),
                   "config": torch_config.build_config(),
                   "workloads": rows}
