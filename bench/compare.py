@@ -15,7 +15,7 @@ PLUGRT_JSON is what `plugrt bench --json FILE` writes, TORCH_JSON what
   pytorch       PyTorch eager's median time, same unit as plugrt
   speed-up      pytorch time / plugrt time: above 1, plugrt is faster
 Below the table, dispatch_scalar_add is stated against PyTorch's torch.add of two scalars from
-the same TORCH_JSON. No PyTorch column, no ratio and exit status 1 when TORCH_JSON says PyTorch
+the same TORCH_JSON. No PyTorch figures, no ratios and exit status 1 when TORCH_JSON says PyTorch
 ran on the reference BLAS, or does not say which BLAS it ran on (bench/torch_config.py).
 Uses only the Python standard library.
 """
@@ -110,8 +110,8 @@ def torch_refusal(torch):
                 "bench/torch_bench.py); run it again")
     if blas.get("reference"):
         return (f"PyTorch ran its matmuls on the reference BLAS ({blas.get('file')}, package "
-                f"{blas.get('package')}), some 30x slower than an optimized BLAS: ratios "
-                f"against it would flatter plugrt. Run scripts/bench_setup.sh (it installs "
+                f"{blas.get('package')}): ratios against it would flatter plugrt on every "
+                f"matmul-heavy row. Run scripts/bench_setup.sh (it installs "
                 f"libopenblas0-pthread and selects it for libblas.so.3 and liblapack.so.3), "
                 f"then scripts/bench.sh again")
     return None
@@ -181,6 +181,9 @@ def main(argv):
     if plugrt.get("ceilings"):
         print("\nceilings:")
         for c in plugrt["ceilings"]:
+            if c.get("unavailable"):
+                print(f"  {c['name']}: unavailable ({c['unavailable']})")
+                continue
             value, unit = ceiling_rate(c)
             impl = f" ({c['impl']})" if c.get("impl") else ""
             print(f"  {c['name']}: {fmt(value, '.1f', ' ' + unit)}{impl}")
