@@ -14,7 +14,7 @@
 # names another binary). Run scripts/bench_setup.sh once before (python3-torch and
 # OpenBLAS). First prints PyTorch's build, thread, BLAS and oneDNN configuration, and
 # stops there when PyTorch would run its matmuls on the reference BLAS: ratios
-# against that would flatter plugrt some 30x on every GEMM-heavy row.
+# against that would flatter plugrt on every GEMM-heavy row.
 # Both sides run with glibc's malloc asking for transparent huge pages for large
 # blocks (glibc.malloc.hugetlb=1): on VMs where a 4 KiB page fault is slow, fresh
 # large buffers otherwise cost more than the arithmetic (PyTorch eager allocates

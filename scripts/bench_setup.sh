@@ -4,7 +4,7 @@
 # the build and the tests never use it; it brings python3-numpy) and OpenBLAS
 # (libopenblas0-pthread). Debian's PyTorch runs its f32 matmuls on whichever library
 # provides libblas.so.3; installed alone, python3-torch gets the reference BLAS
-# (libblas3), some 30x slower, and scripts/bench.sh refuses to compare against it.
+# (libblas3), far slower, and scripts/bench.sh refuses to compare against it.
 # OpenBLAS is Debian's preferred libblas.so.3 / liblapack.so.3 alternative, so it is
 # selected unless an administrator pinned another; a pin to the reference BLAS is
 # moved to OpenBLAS, a pin to another optimized BLAS is kept (docs/performance.md
