@@ -14,6 +14,9 @@ PLUGRT_JSON is what `plugrt bench --json FILE` writes, TORCH_JSON what
   of ceiling    rate / ceiling rate
   pytorch       PyTorch eager's median time, same unit as plugrt
   speed-up      pytorch time / plugrt time: above 1, plugrt is faster
+Below the table, dispatch_scalar_add is stated against PyTorch's torch.add of two scalars from
+the same TORCH_JSON. No PyTorch figures, no ratios and exit status 1 when TORCH_JSON says PyTorch
+ran on the reference BLAS, or does not say which BLAS it ran on (bench/torch_config.py).
 Uses only the Python standard library.
 """
 import json
@@ -99,24 +102,88 @@ def compare(plugrt, torch):
     return rows, notes
 
 
+def torch_refusal(torch):
+    """Why ratios against this PyTorch run would mislead, or None when they would not."""
+    blas = torch.get("blas")
+    if not isinstance(blas, dict):
+        return ("the PyTorch results do not say which BLAS PyTorch ran on (written by an older "
+                "bench/torch_bench.py); run it again")
+    if blas.get("reference"):
+        return (f"PyTorch ran its matmuls on the reference BLAS ({blas.get('file')}, package "
+                f"{blas.get('package')}): ratios against it would flatter plugrt on every "
+                f"matmul-heavy row. Run scripts/bench_setup.sh (it installs "
+                f"libopenblas0-pthread and selects it for libblas.so.3 and liblapack.so.3), "
+                f"then scripts/bench.sh again")
+    return None
+
+
+def torch_lines(torch):
+    """What PyTorch computed with: its BLAS and oneDNN, as recorded by torch_bench.py."""
+    lines = []
+    blas = torch.get("blas")
+    if isinstance(blas, dict):
+        text = blas.get("name") or "unknown"
+        if blas.get("package"):
+            text += f" [{blas['package']}]"
+        if blas.get("file"):
+            text += f" from {blas['file']}"
+        lines.append(f"pytorch BLAS: {text}")
+        if blas.get("details"):
+            lines.append(f"  {blas['details']}")
+        if blas.get("reference") is None:
+            lines.append("warning: torch_bench.py could not tell which BLAS PyTorch used")
+    onednn = torch.get("onednn")
+    if isinstance(onednn, dict):
+        lines.append(f"pytorch oneDNN: {onednn.get('version') or 'version unknown'} from "
+                     f"{', '.join(onednn.get('mapped') or []) or 'no file seen'}")
+    return lines
+
+
+def dispatch_line(plugrt, torch):
+    """dispatch_scalar_add as a ratio to PyTorch's torch.add in the same run, or None."""
+    p = next((w for w in plugrt.get("workloads", [])
+              if w["name"] == "dispatch_scalar_add" and w.get("median_ms")), None)
+    if p is None:
+        return None
+    plugrt_us = p["median_ms"] * 1e3
+    t = next((w for w in (torch or {}).get("workloads", [])
+              if w["name"] == "dispatch_scalar_add" and w.get("median_ms")), None)
+    if t is None:
+        return (f"dispatch (scalar add): plugrt {plugrt_us:.3f} us per execute; no PyTorch "
+                f"figure from the same run to compare with")
+    torch_us = t["median_ms"] * 1e3
+    return (f"dispatch (scalar add): plugrt takes {plugrt_us / torch_us:.2f}x the time of "
+            f"PyTorch's torch.add on two 0-d tensors in the same run ({plugrt_us:.3f} us per "
+            f"execute against {torch_us:.3f} us per call)")
+
+
 def main(argv):
     if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) == 2 else 2
     plugrt = load(argv[1])
     torch = load(argv[2]) if len(argv) == 3 else None
+    refusal = torch_refusal(torch) if torch is not None else None
 
     machine = plugrt.get("machine", {})
     header = f"plugrt: {machine.get('cpu', '?')}, {machine.get('threads', '?')} threads"
     if torch is not None:
         header += f"; pytorch {torch.get('torch_version', '?')}, {torch.get('threads', '?')} threads"
     print(header)
+    if torch is not None:
+        for line in torch_lines(torch):
+            print(line)
     if torch is not None and machine.get("threads") != torch.get("threads"):
         print("warning: the two runs used different thread counts")
+    if refusal is not None:
+        torch = None  # plugrt's own figures only, below
 
     if plugrt.get("ceilings"):
         print("\nceilings:")
         for c in plugrt["ceilings"]:
+            if c.get("unavailable"):
+                print(f"  {c['name']}: unavailable ({c['unavailable']})")
+                continue
             value, unit = ceiling_rate(c)
             impl = f" ({c['impl']})" if c.get("impl") else ""
             print(f"  {c['name']}: {fmt(value, '.1f', ' ' + unit)}{impl}")
@@ -130,6 +197,12 @@ def main(argv):
             notes.append("only in the pytorch file: " + ", ".join(missing))
     for note in notes:
         print("note: " + note)
+    dispatch = dispatch_line(plugrt, torch)
+    if dispatch is not None and refusal is None:
+        print("\n" + dispatch)
+    if refusal is not None:
+        print(f"\ncompare.py: no comparison with PyTorch: {refusal}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -8,7 +8,10 @@ warm up, then repeatedly (at least --min-runs times and for at least --min-secon
 kind=compile workloads (compile_*) have no PyTorch counterpart and are absent.
 
 Usage: /usr/bin/python3 bench/torch_bench.py [--threads N] [--json FILE] [NAME...]
-Needs python3-torch (scripts/bench_setup.sh installs it); used for benchmarks only.
+       /usr/bin/python3 bench/torch_bench.py --config [--threads N]
+Needs python3-torch and an optimized BLAS (scripts/bench_setup.sh installs both); used for
+benchmarks only. Refuses to run on the reference BLAS (bench/torch_config.py says why);
+--config prints PyTorch's build, thread, BLAS and oneDNN configuration and checks the BLAS.
 """
 import argparse
 import json
@@ -53,6 +56,8 @@ if __name__ == "__main__":
 
 import torch  # noqa: E402  (after the environment is set)
 import torch.nn.functional as F  # noqa: E402
+
+import torch_config  # noqa: E402
 
 DISPATCH_ITERATIONS = 100000
 
@@ -275,7 +280,33 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-hugepages", action="store_true",
                         help="leave glibc's malloc as it is (see HUGEPAGE_TUNABLE)")
+    parser.add_argument("--config", action="store_true",
+                        help="print PyTorch's configuration and BLAS, check it, run nothing")
+    parser.add_argument("--allow-reference-blas", action="store_true",
+                        help="time even on the reference BLAS (the JSON says so, and "
+                             "compare.py prints no ratios against it)")
     args = parser.parse_args()
+
+    torch.set_num_threads(args.threads)
+    blas = torch_config.blas_info()
+    if args.config:
+        print(torch_config.build_config())
+        onednn = torch_config.onednn_info()
+        print(f"\nBLAS: {torch_config.blas_summary(blas)}")
+        if blas["details"]:
+            print(f"  {blas['details']}")
+        print(f"  libblas.so.3 loaded: {', '.join(blas['libblas_so_3']) or 'none'}")
+        print(f"  BLAS/LAPACK files mapped: {', '.join(blas['mapped']) or 'none'}")
+        print(f"oneDNN: {onednn['version'] or 'version unknown'}"
+              f"{'' if onednn['available'] else ' (not available)'}, loaded from "
+              f"{', '.join(onednn['mapped']) or 'nothing yet'}")
+    if blas["reference"] is None:
+        print(f"warning: cannot tell which BLAS PyTorch uses ({blas['name']})", file=sys.stderr)
+    if blas["reference"] and not args.allow_reference_blas:
+        print("torch_bench.py: " + torch_config.reference_blas_message(blas), file=sys.stderr)
+        return 1
+    if args.config:
+        return 0
 
     names = args.names or list(WORKLOADS)
     skipped = [n for n in names if n.startswith("compile_")]
@@ -287,9 +318,9 @@ def main():
         print(f"note: no PyTorch counterpart for {' '.join(skipped)} (kind=compile)",
               file=sys.stderr)
 
-    torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {cpu_name()}, "
           f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}")
+    print(f"BLAS: {torch_config.blas_summary(blas)}")
     rows = []
     for name in names:
         row = bench_one(name, args)
@@ -307,7 +338,10 @@ def main():
         result = {"torch_version": torch.__version__, "threads": torch.get_num_threads(),
                   "cpu": cpu_name(),
                   "environment": {k: os.environ.get(k) for k in (
-                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
+                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                      "OPENBLAS_CORETYPE")},
+                  "blas": blas, "onednn": torch_config.onednn_info(),
+                  "config": torch_config.build_config(),
                   "workloads": rows}
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)

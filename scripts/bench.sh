@@ -11,7 +11,10 @@
 #   --no-torch      plugrt only
 #   --no-hugepages  do not set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (see below)
 # Builds build/bin/plugrt with scripts/build.sh first if it is missing ($PLUGRT
-# names another binary). Run scripts/bench_setup.sh once before (python3-torch).
+# names another binary). Run scripts/bench_setup.sh once before (python3-torch and
+# OpenBLAS). First prints PyTorch's build, thread, BLAS and oneDNN configuration, and
+# stops there when PyTorch would run its matmuls on the reference BLAS: ratios
+# against that would flatter plugrt on every GEMM-heavy row.
 # Both sides run with glibc's malloc asking for transparent huge pages for large
 # blocks (glibc.malloc.hugetlb=1): on VMs where a 4 KiB page fault is slow, fresh
 # large buffers otherwise cost more than the arithmetic (PyTorch eager allocates
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
     --out=*) OUT="${1#*=}"; shift ;;
     --no-torch) TORCH=0; shift ;;
     --no-hugepages) HUGEPAGES=0; shift ;;
-    -h|--help) sed -n '2,19p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac
@@ -41,15 +44,6 @@ done
 [ -n "$OUT" ] || OUT="$(mktemp -d /tmp/plugrt_bench.XXXXXX)"
 mkdir -p "$OUT"
 rm -f "$OUT/plugrt.json" "$OUT/torch.json"
-
-PLUGRT="${PLUGRT:-build/bin/plugrt}"
-if [ ! -x "$PLUGRT" ]; then
-  if [ "$PLUGRT" != build/bin/plugrt ]; then
-    echo "bench.sh: PLUGRT=$PLUGRT is not an executable" >&2
-    exit 1
-  fi
-  scripts/build.sh
-fi
 
 TORCH_FLAGS=()
 if [ "$HUGEPAGES" = 1 ]; then
@@ -67,6 +61,24 @@ if [ "$TORCH" = 1 ] && ! "$PY" -c "import torch" 2>/dev/null; then
   exit 1
 fi
 
+if [ "$TORCH" = 1 ]; then
+  echo "== PyTorch configuration ($THREADS threads)"
+  if ! "$PY" bench/torch_bench.py --config --threads "$THREADS" "${TORCH_FLAGS[@]}"; then
+    echo "bench.sh: no comparison against this PyTorch (see above); --no-torch runs plugrt alone" >&2
+    exit 1
+  fi
+  echo
+fi
+
+PLUGRT="${PLUGRT:-build/bin/plugrt}"
+if [ ! -x "$PLUGRT" ]; then
+  if [ "$PLUGRT" != build/bin/plugrt ]; then
+    echo "bench.sh: PLUGRT=$PLUGRT is not an executable" >&2
+    exit 1
+  fi
+  scripts/build.sh
+fi
+
 echo "== plugrt bench ($THREADS threads, GLIBC_TUNABLES=${GLIBC_TUNABLES:-})"
 status=0
 "$PLUGRT" bench --threads "$THREADS" --json "$OUT/plugrt.json" "${NAMES[@]}" || status=$?
@@ -82,10 +94,10 @@ if [ "$TORCH" = 1 ]; then
     "${NAMES[@]}"
   echo
   echo "== comparison"
-  "$PY" bench/compare.py "$OUT/plugrt.json" "$OUT/torch.json"
+  "$PY" bench/compare.py "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
 else
   echo
-  "$PY" bench/compare.py "$OUT/plugrt.json"
+  "$PY" bench/compare.py "$OUT/plugrt.json" || status=$?
 fi
 echo
 echo "results in $OUT"

@@ -1,8 +1,40 @@
 #!/usr/bin/env bash
 # Installs what the benchmarks need: everything scripts/setup.sh installs, plus
 # python3-torch (PyTorch, for bench/torch_bench.py and bench/check_programs.py only;
-# the build and the tests never use it; it brings python3-numpy). Idempotent, like
-# scripts/setup.sh, which does the work.
+# the build and the tests never use it; it brings python3-numpy) and OpenBLAS
+# (libopenblas0-pthread). Debian's PyTorch runs its f32 matmuls on whichever library
+# provides libblas.so.3; installed alone, python3-torch gets the reference BLAS
+# (libblas3), far slower, and scripts/bench.sh refuses to compare against it.
+# OpenBLAS is Debian's preferred libblas.so.3 / liblapack.so.3 alternative, so it is
+# selected unless an administrator pinned another; a pin to the reference BLAS is
+# moved to OpenBLAS, a pin to another optimized BLAS is kept (docs/performance.md
+# says how they compared). Idempotent, like scripts/setup.sh, which does the install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec scripts/setup.sh python3-torch
+BLAS_PACKAGE=libopenblas0-pthread
+BLAS_DIR=openblas-pthread  # its folder under /usr/lib/<multiarch>/
+
+scripts/setup.sh python3-torch "$BLAS_PACKAGE"
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+
+# libblas.so.3-<multiarch> and liblapack.so.3-<multiarch>: "NAME MODE PATH" each.
+update-alternatives --get-selections | grep -E '^(libblas|liblapack)\.so\.3-' |
+  while read -r name mode current; do
+    case "$current" in
+      */blas/libblas.so.3|*/lapack/liblapack.so.3)  # libblas3 / liblapack3: reference
+        wanted="$(update-alternatives --list "$name" | grep "/$BLAS_DIR/" || true)"
+        if [ -z "$wanted" ]; then
+          echo "bench_setup: $name has no $BLAS_PACKAGE alternative" >&2
+          exit 1
+        fi
+        echo "bench_setup: $name was set to the reference library ($mode); selecting $wanted"
+        $SUDO update-alternatives --set "$name" "$wanted"
+        ;;
+      *) echo "bench_setup: $name -> $current ($mode)" ;;
+    esac
+  done
+
+# What PyTorch itself loads: the check scripts/bench.sh makes before every run.
+/usr/bin/python3 bench/torch_bench.py --config --threads 1 | grep -A1 '^BLAS:'

@@ -204,6 +204,17 @@ module @mixed attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
 }
 )mlir";
 
+// A bf16 dot held against oneDNN's bf16 matmul, which oneDNN implements only
+// on some CPUs (AVX-512 and later).
+constexpr const char* kBf16DotProgram =
+    R"mlir(// plugrt-bench: kind=execute metric=flops ceiling=bf16gemm
+// A 4x4 bf16 matrix product with an f32 result.
+func.func public @main(%a: tensor<4x4xbf16>, %b: tensor<4x4xbf16>) -> tensor<4x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x4xbf16>, tensor<4x4xbf16>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+)mlir";
+
 void WriteText(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
@@ -336,6 +347,40 @@ TEST(CliBenchTest, TimesEveryKindAndWritesJson) {
   // The table went to stderr, next to the progress lines.
   EXPECT_TRUE(Contains(errors, "workload")) << errors;
   EXPECT_TRUE(Contains(errors, "dispatch_add")) << errors;
+}
+
+// A ceiling oneDNN cannot measure on this CPU is reported as unavailable, with
+// the reason, and the run goes on (it once ended every `plugrt bench` on CPUs
+// without AVX-512 before any workload ran). Where oneDNN has a bf16 matmul the
+// ceilings are measured and the workload is held against them.
+TEST(CliBenchTest, Bf16CeilingIsMeasuredOrSaysWhyNot) {
+  const std::filesystem::path dir = BenchDir("bf16");
+  WriteText(dir / "dot_bf16.mlir", kBf16DotProgram);
+  std::string errors;
+  CommandResult result =
+      RunBench(dir, "dot_bf16 --dir " + dir.string() + " --repeats 1 --warmup 0 --json -", &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  ASSERT_EQ(json["ceilings"].array.size(), 2u) << result.output;
+  bool measured = false;
+  for (const Json& ceiling : json["ceilings"].array) {
+    EXPECT_EQ(ceiling["kind"].string, "bf16gemm") << result.output;
+    if (ceiling.Has("unavailable")) {
+      EXPECT_TRUE(Contains(ceiling["unavailable"].string, "no bf16 matmul for this CPU"))
+          << result.output;
+      EXPECT_FALSE(ceiling.Has("gflops")) << result.output;
+      EXPECT_TRUE(Contains(errors, "unavailable: oneDNN has no bf16 matmul")) << errors;
+    } else {
+      ASSERT_TRUE(ceiling["gflops"].IsNumber()) << result.output;
+      EXPECT_GT(ceiling["gflops"].number, 0);
+      measured = true;
+    }
+  }
+  ASSERT_EQ(json["workloads"].array.size(), 1u) << result.output;
+  const Json& dot = json["workloads"].array[0];
+  ExpectTimes(dot, 1);
+  EXPECT_EQ(dot["ratio_to_ceiling"].IsNumber(), measured) << result.output;
 }
 
 TEST(CliBenchTest, SelectsByNameAndPrintsATable) {

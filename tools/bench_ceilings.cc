@@ -48,11 +48,20 @@ StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatP
     memory::desc a_desc({n, n}, in_type, memory::format_tag::ab);
     memory::desc b_desc({n, n}, in_type, memory::format_tag::ab);
     memory::desc c_desc({n, n}, memory::data_type::f32, memory::format_tag::ab);
+    dnnl::matmul::primitive_desc descriptor;
+    try {
 #if DNNL_VERSION_MAJOR >= 3
-    dnnl::matmul::primitive_desc descriptor(engine, a_desc, b_desc, c_desc);
+      descriptor = dnnl::matmul::primitive_desc(engine, a_desc, b_desc, c_desc);
 #else
-    dnnl::matmul::primitive_desc descriptor(dnnl::matmul::desc(a_desc, b_desc, c_desc), engine);
+      descriptor = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_desc, b_desc, c_desc), engine);
 #endif
+    } catch (const dnnl::error& error) {
+      if (error.status != dnnl_unimplemented) throw;
+      result.unavailable = StrCat("oneDNN has no ",
+                                  in_type == memory::data_type::f32 ? "f32" : "bf16",
+                                  " matmul for this CPU");
+      return result;
+    }
     result.impl = descriptor.impl_info_str();
     dnnl::matmul matmul(descriptor);
     memory a(a_desc, engine), b(b_desc, engine), c(c_desc, engine);

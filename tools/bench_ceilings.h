@@ -30,6 +30,9 @@ struct CeilingResult {
   std::optional<double> gbps;
   double bytes = 0;   // bandwidth: bytes moved per call
   std::string impl;   // matmuls: oneDNN's implementation name
+  // Why it was not measured (no rate, no time), or empty: oneDNN has no matmul
+  // for that type on this CPU (bf16 before AVX-512), which is no failure.
+  std::string unavailable;
 };
 
 struct CeilingSelection {
@@ -42,7 +45,8 @@ struct CeilingSelection {
 // Measures the selected ceilings with `threads` OpenMP threads (set before
 // each), timing as `policy` says. Matmuls: 1024^3 and 2048^3 with row-major
 // plain A[M,K], B[K,N], C[M,N]; the primitive is created once and only its
-// executes are timed. Bandwidth: 64M floats (256 MiB) per array.
+// executes are timed; a matmul oneDNN does not implement on this CPU is
+// returned with `unavailable` set. Bandwidth: 64M floats (256 MiB) per array.
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
                                                      int threads, const RepeatPolicy& policy);
 

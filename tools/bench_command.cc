@@ -410,6 +410,10 @@ std::string JsonOptionalString(std::optional<std::string_view> value) {
 std::string CeilingJson(const CeilingResult& c) {
   std::ostringstream out;
   out << "{\"name\": " << JsonQuote(c.name) << ", \"kind\": " << JsonQuote(CeilingKindName(c.kind));
+  if (!c.unavailable.empty()) {
+    out << ", \"size\": " << c.size << ", \"unavailable\": " << JsonQuote(c.unavailable) << "}";
+    return out.str();
+  }
   if (c.gflops) out << ", \"gflops\": " << JsonNumber(c.gflops);
   if (c.gbps) out << ", \"gbps\": " << JsonNumber(c.gbps);
   out << ", \"median_ms\": " << JsonNumber(c.time.median) << ", \"min_ms\": "
@@ -513,6 +517,10 @@ std::string TextReport(const std::string& cpu, int threads,
     std::vector<std::vector<std::string>> rows = {
         {"ceiling", "median ms", "min ms", "runs", "rate", "implementation"}};
     for (const CeilingResult& c : ceilings) {
+      if (!c.unavailable.empty()) {
+        rows.push_back({c.name, "-", "-", "-", "-", "unavailable: " + c.unavailable});
+        continue;
+      }
       rows.push_back({c.name, Format("%.3f", c.time.median), Format("%.3f", c.time.min),
                       std::to_string(c.time.runs),
                       c.gflops ? Format("%.1f GFLOP/s", *c.gflops) : Format("%.1f GB/s", *c.gbps),
