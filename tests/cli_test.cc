@@ -37,10 +37,10 @@ TEST(CliTest, VersionFlag) {
 }
 
 TEST(CliTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(RunCli("").exit_code, 2);
-  EXPECT_EQ(RunCli("no-such-command").exit_code, 2);
-  EXPECT_EQ(RunCli("devices --devices 0").exit_code, 2);
-  EXPECT_EQ(RunCli("devices --devices four").exit_code, 2);
+  EXPECT_TRUE(FailedWith(RunCli(""), 2, "A subcommand is required"));
+  EXPECT_TRUE(FailedWith(RunCli("no-such-command"), 2, "A subcommand is required"));
+  EXPECT_TRUE(FailedWith(RunCli("devices --devices 0"), 2, "--devices: Value 0 not in range"));
+  EXPECT_TRUE(FailedWith(RunCli("devices --devices four"), 2, "--devices: Value four not in range"));
 }
 
 TEST(CliTest, DevicesPrintsEveryDevice) {
@@ -68,8 +68,7 @@ TEST(CliTest, DefaultIsOneDevice) {
 
 TEST(CliTest, MissingPluginIsAClearError) {
   CommandResult result = RunCli("devices --plugin /nonexistent/libnothing.so");
-  EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(result.output.find("/nonexistent/libnothing.so"), std::string::npos) << result.output;
+  EXPECT_TRUE(FailedWith(result, 1, "/nonexistent/libnothing.so"));
 }
 
 }  // namespace
