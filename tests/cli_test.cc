@@ -1,6 +1,7 @@
 // The plugrt command line as a user runs it: help, exit codes, `devices`.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <string>
 
 #include "testutil/run_command.h"
@@ -34,6 +35,21 @@ TEST(CliTest, VersionFlag) {
   CommandResult result = RunCli("--version");
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("plugrt "), std::string::npos) << result.output;
+}
+
+// What every CLI failure test relies on: a crash is never the failure it
+// expected, whether the signal ends the shell or the shell reports it.
+TEST(CliTest, FailedWithRefusesCrashesAndOtherCodes) {
+  CommandResult killed = RunCommand("echo oops; kill -SEGV $$");
+  EXPECT_NE(killed.signal, 0);
+  EXPECT_FALSE(FailedWith(killed, 1, "oops"));
+  CommandResult reported = RunCommand("sh -c 'echo oops; kill -ABRT $$'");
+  EXPECT_EQ(reported.signal, SIGABRT);
+  EXPECT_FALSE(FailedWith(reported, 1, "oops"));
+  CommandResult clean = RunCommand("echo oops; exit 1");
+  EXPECT_TRUE(FailedWith(clean, 1, "oops"));
+  EXPECT_FALSE(FailedWith(clean, 2, "oops"));
+  EXPECT_FALSE(FailedWith(clean, 1, "something else"));
 }
 
 TEST(CliTest, UsageErrorsExitTwo) {
