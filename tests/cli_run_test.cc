@@ -18,7 +18,9 @@ namespace {
 
 using tools::HostArray;
 
-const std::filesystem::path kSourceRoot = std::filesystem::path(__FILE__).parent_path().parent_path();
+// From the build (__FILE__ is relative to the build folder under Ninja, and
+// tests run in build/tests).
+const std::filesystem::path kSourceRoot = PLUGRT_TEST_SOURCE_DIR;
 
 std::string TempDir(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("cli_run_" + name);
