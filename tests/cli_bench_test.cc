@@ -409,8 +409,7 @@ TEST(CliBenchTest, ListsWorkloadsWithTheirHeaders) {
 TEST(CliBenchTest, UnknownNameListsTheAvailableOnes) {
   const std::filesystem::path dir = TinySuite("unknown");
   CommandResult result = RunCli("bench no_such_workload --dir " + dir.string() + " --no-ceilings");
-  EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_TRUE(Contains(result.output, "no_such_workload")) << result.output;
+  EXPECT_TRUE(FailedWith(result, 1, "no_such_workload"));
   EXPECT_TRUE(Contains(result.output,
                        "available: add_4x4, compile_chain, dispatch_add, mixed_args"))
       << result.output;
@@ -429,9 +428,10 @@ TEST(CliBenchTest, MalformedProgramNamesFileLineAndColumn) {
   std::string errors;
   CommandResult result = RunBench(
       dir, "--dir " + dir.string() + " --no-ceilings --repeats 1 --json -", &errors);
-  EXPECT_EQ(result.exit_code, 1) << result.output << errors;
   const std::string path = (dir / "broken.mlir").string();
-  EXPECT_TRUE(Contains(errors, path + ":3:")) << errors;
+  // The error goes to stderr (`errors`), the JSON to stdout.
+  EXPECT_TRUE(FailedWith(CommandResult{result.exit_code, result.signal, errors}, 1, path + ":3:"))
+      << result.output;
   // The other workload still ran, and the failure is a row of its own.
   Json json;
   ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
@@ -451,9 +451,7 @@ TEST(CliBenchTest, MalformedHeaderNamesFileLineAndColumn) {
   program.replace(0, program.find('\n'), "// plugrt-bench: kind=fast");
   WriteText(dir / "fast.mlir", program);
   CommandResult result = RunCli("bench --dir " + dir.string() + " --no-ceilings");
-  EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_TRUE(Contains(result.output, (dir / "fast.mlir").string() + ":1:18: unknown kind 'fast'"))
-      << result.output;
+  EXPECT_TRUE(FailedWith(result, 1, (dir / "fast.mlir").string() + ":1:18: unknown kind 'fast'"));
 }
 
 }  // namespace

@@ -99,42 +99,36 @@ TEST(CliCompileTest, ErrorsNameTheirCause) {
   WriteText(dir + "/bad.mlir", "func.func @main() -> tensor<i32> {\n  %0 = stablehlo.nope\n}\n");
 
   CommandResult missing = RunCli("compile " + dir + "/missing.mlir -o " + dir + "/x.pjrt");
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_TRUE(Contains(missing.output, dir + "/missing.mlir")) << missing.output;
+  EXPECT_TRUE(FailedWith(missing, 1, dir + "/missing.mlir"));
 
   CommandResult bad = RunCli("compile " + dir + "/bad.mlir -o " + dir + "/x.pjrt");
-  EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_TRUE(Contains(bad.output, dir + "/bad.mlir:")) << bad.output;
+  EXPECT_TRUE(FailedWith(bad, 1, dir + "/bad.mlir:"));
   EXPECT_FALSE(Contains(bad.output, "<program>")) << bad.output;
   EXPECT_FALSE(std::filesystem::exists(dir + "/x.pjrt"));
 
   // Two replicas do not fit the one-device default topology.
   CommandResult small = RunCli("compile " + dir + "/r.mlir -o " + dir + "/x.pjrt");
-  EXPECT_EQ(small.exit_code, 1);
-  EXPECT_TRUE(Contains(small.output, "needs 2 devices")) << small.output;
+  EXPECT_TRUE(FailedWith(small, 1, "needs 2 devices"));
   EXPECT_TRUE(Contains(small.output, dir + "/r.mlir")) << small.output;
 
   CommandResult topology = RunCli("compile " + dir + "/r.mlir -o " + dir + "/x.pjrt --topology gpu:2");
-  EXPECT_EQ(topology.exit_code, 1);
-  EXPECT_TRUE(Contains(topology.output, "gpu:2")) << topology.output;
+  EXPECT_TRUE(FailedWith(topology, 1, "gpu:2"));
 
   // Replica count contradicting the program.
   CommandResult replicas = RunCli("compile " + dir + "/r.mlir -o " + dir + "/x.pjrt --replicas 3");
-  EXPECT_EQ(replicas.exit_code, 1) << replicas.output;
+  EXPECT_TRUE(FailedWith(replicas, 1, "mhlo.num_replicas is 2 but the compile options' num_replicas is 3"));
 
   CommandResult no_output = RunCli("compile " + dir + "/r.mlir");
-  EXPECT_EQ(no_output.exit_code, 2) << no_output.output;
+  EXPECT_TRUE(FailedWith(no_output, 2, "--output is required"));
 
   CommandResult unwritable =
       RunCli("compile " + dir + "/r.mlir --replicas 2 -o " + dir + "/no/such/dir/x.pjrt");
-  EXPECT_EQ(unwritable.exit_code, 1);
-  EXPECT_TRUE(Contains(unwritable.output, "cannot open for writing")) << unwritable.output;
+  EXPECT_TRUE(FailedWith(unwritable, 1, "cannot open for writing"));
 
   // A serialized executable run on too few devices.
   ASSERT_EQ(RunCli("compile " + dir + "/r.mlir --replicas 2 -o " + dir + "/r.pjrt").exit_code, 0);
   CommandResult too_few = RunCli("run " + dir + "/r.pjrt --devices 1");
-  EXPECT_EQ(too_few.exit_code, 1);
-  EXPECT_TRUE(Contains(too_few.output, "2 devices")) << too_few.output;
+  EXPECT_TRUE(FailedWith(too_few, 1, "2 devices"));
 }
 
 }  // namespace

@@ -78,13 +78,11 @@ TEST(CliInspectTest, BadFilesAreClearErrors) {
   // Magic and version 1, then too few bytes for the payload length.
   WriteFile(corrupt, std::string("PLUGRTEX\x01\x00\x00\x00garbage", 19));
   testing::CommandResult result = testing::RunCli("inspect " + corrupt);
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_THAT(result.output, HasSubstr("loading the serialized executable failed"));
+  EXPECT_TRUE(testing::FailedWith(result, 1, "loading the serialized executable failed"));
   EXPECT_THAT(result.output, HasSubstr("truncated"));
 
   testing::CommandResult missing = testing::RunCli("inspect " + TempPath("does_not_exist.mlir"));
-  EXPECT_NE(missing.exit_code, 0);
-  EXPECT_THAT(missing.output, HasSubstr("cannot open"));
+  EXPECT_TRUE(testing::FailedWith(missing, 1, "cannot open"));
 }
 
 }  // namespace

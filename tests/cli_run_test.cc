@@ -18,7 +18,9 @@ namespace {
 
 using tools::HostArray;
 
-const std::filesystem::path kSourceRoot = std::filesystem::path(__FILE__).parent_path().parent_path();
+// From the build (__FILE__ is relative to the build folder under Ninja, and
+// tests run in build/tests).
+const std::filesystem::path kSourceRoot = PLUGRT_TEST_SOURCE_DIR;
 
 std::string TempDir(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("cli_run_" + name);
@@ -124,27 +126,20 @@ TEST(CliRunTest, BadFilesAreNamedAndExitOne) {
   WriteText(dir + "/not.npy", "hello");
 
   CommandResult missing = RunCli("run " + dir + "/missing.mlir");
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_TRUE(Contains(missing.output, dir + "/missing.mlir: cannot open the file"))
-      << missing.output;
+  EXPECT_TRUE(FailedWith(missing, 1, dir + "/missing.mlir: cannot open the file"));
 
   CommandResult missing_input = RunCli("run " + dir + "/add.mlir --input " + dir + "/none.npy");
-  EXPECT_EQ(missing_input.exit_code, 1);
-  EXPECT_TRUE(Contains(missing_input.output, dir + "/none.npy: cannot open the file"))
-      << missing_input.output;
+  EXPECT_TRUE(FailedWith(missing_input, 1, dir + "/none.npy: cannot open the file"));
 
   CommandResult bad_npy = RunCli("run " + dir + "/add.mlir --input " + dir + "/not.npy");
-  EXPECT_EQ(bad_npy.exit_code, 1);
-  EXPECT_TRUE(Contains(bad_npy.output, dir + "/not.npy: not a .npy file")) << bad_npy.output;
+  EXPECT_TRUE(FailedWith(bad_npy, 1, dir + "/not.npy: not a .npy file"));
 
   CommandResult entry = RunCli("run " + dir + "/add.mlir --entry other");
-  EXPECT_EQ(entry.exit_code, 1);
-  EXPECT_TRUE(Contains(entry.output, "NOT_FOUND")) << entry.output;
+  EXPECT_TRUE(FailedWith(entry, 1, "NOT_FOUND"));
   EXPECT_TRUE(Contains(entry.output, "no function @other")) << entry.output;
 
   CommandResult folder = RunCli("run " + dir);
-  EXPECT_EQ(folder.exit_code, 1);
-  EXPECT_TRUE(Contains(folder.output, "is a directory")) << folder.output;
+  EXPECT_TRUE(FailedWith(folder, 1, "is a directory"));
 }
 
 TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
@@ -155,8 +150,7 @@ TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
 
   CommandResult broken = RunCli("run " + dir + "/broken.mlir");
   FAIL_IF_NO_COMPILER(broken);
-  EXPECT_EQ(broken.exit_code, 1);
-  EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir: compile failed:")) << broken.output;
+  EXPECT_TRUE(FailedWith(broken, 1, dir + "/broken.mlir: compile failed:"));
   // The plugin's location names the file, line and column.
   EXPECT_TRUE(Contains(broken.output, dir + "/broken.mlir:3:1:")) << broken.output;
 
@@ -168,15 +162,12 @@ TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
             "  return %0 : tensor<3x2xf32>\n"
             "}\n");
   CommandResult ill_typed = RunCli("run " + dir + "/ill_typed.mlir");
-  EXPECT_EQ(ill_typed.exit_code, 1);
-  EXPECT_TRUE(Contains(ill_typed.output, dir + "/ill_typed.mlir:2:3: stablehlo.broadcast_in_dim: "
-                                         "violated rule (C2)"))
-      << ill_typed.output;
+  EXPECT_TRUE(FailedWith(ill_typed, 1, dir + "/ill_typed.mlir:2:3: stablehlo.broadcast_in_dim: "
+                                         "violated rule (C2)"));
 
   // One input for a program of two arguments.
   CommandResult too_few = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy");
-  EXPECT_EQ(too_few.exit_code, 1);
-  EXPECT_TRUE(Contains(too_few.output, "execution failed")) << too_few.output;
+  EXPECT_TRUE(FailedWith(too_few, 1, "execution failed"));
   EXPECT_TRUE(Contains(too_few.output, "INVALID_ARGUMENT")) << too_few.output;
 }
 
@@ -206,9 +197,10 @@ func.func @twice() -> tensor<2xi32> {
 }
 
 TEST(CliRunTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(RunCli("run").exit_code, 2);
-  EXPECT_EQ(RunCli("run a.mlir --devices 0").exit_code, 2);
-  EXPECT_EQ(RunCli("run a.mlir --no-such-flag").exit_code, 2);
+  EXPECT_TRUE(FailedWith(RunCli("run"), 2, "program is required"));
+  EXPECT_TRUE(FailedWith(RunCli("run a.mlir --devices 0"), 2, "--devices: Value 0 not in range"));
+  EXPECT_TRUE(FailedWith(RunCli("run a.mlir --no-such-flag"), 2,
+                         "The following argument was not expected: --no-such-flag"));
   CommandResult help = RunCli("run --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(Contains(help.output, "--input")) << help.output;

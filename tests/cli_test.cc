@@ -1,6 +1,7 @@
 // The plugrt command line as a user runs it: help, exit codes, `devices`.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <string>
 
 #include "testutil/run_command.h"
@@ -36,11 +37,26 @@ TEST(CliTest, VersionFlag) {
   EXPECT_NE(result.output.find("plugrt "), std::string::npos) << result.output;
 }
 
+// What every CLI failure test relies on: a crash is never the failure it
+// expected, whether the signal ends the shell or the shell reports it.
+TEST(CliTest, FailedWithRefusesCrashesAndOtherCodes) {
+  CommandResult killed = RunCommand("echo oops; kill -SEGV $$");
+  EXPECT_NE(killed.signal, 0);
+  EXPECT_FALSE(FailedWith(killed, 1, "oops"));
+  CommandResult reported = RunCommand("sh -c 'echo oops; kill -ABRT $$'");
+  EXPECT_EQ(reported.signal, SIGABRT);
+  EXPECT_FALSE(FailedWith(reported, 1, "oops"));
+  CommandResult clean = RunCommand("echo oops; exit 1");
+  EXPECT_TRUE(FailedWith(clean, 1, "oops"));
+  EXPECT_FALSE(FailedWith(clean, 2, "oops"));
+  EXPECT_FALSE(FailedWith(clean, 1, "something else"));
+}
+
 TEST(CliTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(RunCli("").exit_code, 2);
-  EXPECT_EQ(RunCli("no-such-command").exit_code, 2);
-  EXPECT_EQ(RunCli("devices --devices 0").exit_code, 2);
-  EXPECT_EQ(RunCli("devices --devices four").exit_code, 2);
+  EXPECT_TRUE(FailedWith(RunCli(""), 2, "A subcommand is required"));
+  EXPECT_TRUE(FailedWith(RunCli("no-such-command"), 2, "A subcommand is required"));
+  EXPECT_TRUE(FailedWith(RunCli("devices --devices 0"), 2, "--devices: Value 0 not in range"));
+  EXPECT_TRUE(FailedWith(RunCli("devices --devices four"), 2, "--devices: Value four not in range"));
 }
 
 TEST(CliTest, DevicesPrintsEveryDevice) {
@@ -68,8 +84,7 @@ TEST(CliTest, DefaultIsOneDevice) {
 
 TEST(CliTest, MissingPluginIsAClearError) {
   CommandResult result = RunCli("devices --plugin /nonexistent/libnothing.so");
-  EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(result.output.find("/nonexistent/libnothing.so"), std::string::npos) << result.output;
+  EXPECT_TRUE(FailedWith(result, 1, "/nonexistent/libnothing.so"));
 }
 
 }  // namespace

@@ -74,25 +74,21 @@ TEST(ConformanceRunnerTest, CollectsReportsAndWritesJson) {
   EXPECT_LT(text.find("sections.mlir"), text.find("a_garbage"));
 
   CommandResult below = RunCli("conformance " + dir + " --fail-below 1");
-  EXPECT_EQ(below.exit_code, 1) << below.output;
-  EXPECT_TRUE(Contains(below.output, "below --fail-below 1")) << below.output;
+  EXPECT_TRUE(FailedWith(below, 1, "below --fail-below 1"));
   EXPECT_EQ(RunCli("conformance " + dir + " --fail-below 0").exit_code, 0);
 }
 
 TEST(ConformanceRunnerTest, BadPathsAndUsage) {
   const std::string dir = Fresh("paths");
   CommandResult missing = RunCli("conformance " + dir + "/nothing-here");
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_TRUE(Contains(missing.output, "nothing-here: no such file or directory")) << missing.output;
+  EXPECT_TRUE(FailedWith(missing, 1, "nothing-here: no such file or directory"));
   CommandResult empty = RunCli("conformance " + dir);
-  EXPECT_EQ(empty.exit_code, 1);
-  EXPECT_TRUE(Contains(empty.output, "no .mlir files")) << empty.output;
-  EXPECT_EQ(RunCli("conformance").exit_code, 2);
-  EXPECT_EQ(RunCli("conformance " + dir + " --jobs 0").exit_code, 2);
+  EXPECT_TRUE(FailedWith(empty, 1, "no .mlir files"));
+  EXPECT_TRUE(FailedWith(RunCli("conformance"), 2, "paths is required"));
+  EXPECT_TRUE(FailedWith(RunCli("conformance " + dir + " --jobs 0"), 2, "--jobs: Value 0 not in range"));
   WriteText(dir + "/one.mlir", "not a program\n");
   CommandResult no_plugin = RunCli("conformance " + dir + " --plugin " + dir + "/no-plugin.so");
-  EXPECT_EQ(no_plugin.exit_code, 1);
-  EXPECT_TRUE(Contains(no_plugin.output, "no-plugin.so")) << no_plugin.output;
+  EXPECT_TRUE(FailedWith(no_plugin, 1, "no-plugin.so"));
   EXPECT_FALSE(Contains(no_plugin.output, "passed")) << no_plugin.output;
   CommandResult help = RunCli("--help");
   EXPECT_FALSE(Contains(help.output, "conformance-file")) << help.output;
@@ -143,6 +139,56 @@ TEST(ConformanceRunnerTest, PassFailSectionsAndTimeout) {
   EXPECT_TRUE(Contains(text, "\"status\": \"pass\", \"reason\": \"\", \"sections_passed\": 1"))
       << text;
   EXPECT_TRUE(Contains(text, "\"sections_passed\": 1, \"sections_total\": 2")) << text;
+}
+
+// --known-failures: exactly the listed files and sections may fail; any
+// change names the entry and fails the run.
+TEST(ConformanceRunnerTest, KnownFailuresMustMatchExactly) {
+  const std::string dir = Fresh("known");
+  WriteText(dir + "/pass.mlir", SelfCheck(4));
+  WriteText(dir + "/fail.mlir", SelfCheck(5));
+  WriteText(dir + "/mixed.mlir", SelfCheck(4) + "\n// -----\n\n" + SelfCheck(9));
+  const std::string list = dir + "/../conformance_known.txt";
+  auto run = [&](const std::string& text) {
+    std::ofstream(list) << text;
+    return RunCli("conformance " + dir + " --jobs 2 --known-failures " + list);
+  };
+  // Keys are led by the folder's name, whatever its path; entries of other
+  // folders are not this run's.
+  CommandResult same = run(
+      "# the failures of conformance_known\n"
+      "conformance_known/fail.mlir  ABORTED: whatever it said then\n"
+      "conformance_known/mixed.mlir#2\n"
+      "interpret/elsewhere.mlir#1  not run here\n");
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_TRUE(Contains(same.output, "known failures: as listed in " + list + " (2)")) << same.output;
+
+  // A new failure offset by a new pass: the counts agree, the list does not.
+  CommandResult changed = run(
+      "conformance_known/fail.mlir\n"
+      "conformance_known/pass.mlir  it failed once\n");
+  EXPECT_TRUE(FailedWith(changed, 1, "the failures differ from the known-failure list " + list));
+  // New failures come as lines ready for the list, the reason's location
+  // a line of the file, not a path of this machine.
+  EXPECT_TRUE(Contains(changed.output, "new failure:  conformance_known/mixed.mlir#2  "
+                                       "ABORTED: line 15:"))
+      << changed.output;
+  const std::string changes = changed.output.substr(changed.output.find("the failures differ"));
+  EXPECT_FALSE(Contains(changes, dir + "/mixed.mlir")) << changes;
+  EXPECT_TRUE(Contains(changed.output, "now passes:   conformance_known/pass.mlir  it failed once"))
+      << changed.output;
+  EXPECT_FALSE(Contains(changed.output, "new failure:  conformance_known/fail.mlir")) << changed.output;
+  EXPECT_TRUE(Contains(changed.output, "update " + list)) << changed.output;
+
+  // One file given alone is keyed by its name.
+  std::ofstream(list) << "fail.mlir\n";
+  CommandResult alone = RunCli("conformance " + dir + "/fail.mlir --known-failures " + list);
+  EXPECT_EQ(alone.exit_code, 0) << alone.output;
+
+  CommandResult missing = RunCli("conformance " + dir + " --known-failures " + dir + "/none.txt");
+  EXPECT_TRUE(FailedWith(missing, 1, dir + "/none.txt: cannot open the known-failure list"));
+  CommandResult twice = run("conformance_known/fail.mlir\nconformance_known/fail.mlir\n");
+  EXPECT_TRUE(FailedWith(twice, 1, list + ":2: 'conformance_known/fail.mlir' is listed twice"));
 }
 
 }  // namespace

@@ -22,12 +22,12 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <thread>
 
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
+#include "tools/known_failures.h"
 
 extern char** environ;
 
@@ -45,6 +45,7 @@ struct ConformanceOptions {
   bool verbose = false;
   std::optional<int> fail_below;
   std::optional<int> sections_below;
+  std::string known_failures_path;
 };
 
 struct SectionResult {
@@ -69,28 +70,45 @@ struct FileResult {
   }
 };
 
-StatusOr<std::vector<std::string>> CollectFiles(const std::vector<std::string>& paths) {
-  std::set<std::string> files;
+// The files to run, in order, with their keys in a known-failure list (the
+// path below the folder given, led by that folder's name), and the scopes
+// of those keys (the names of the paths given).
+struct Collected {
+  std::vector<std::string> files;
+  std::map<std::string, std::string> keys;  // file -> key
+  std::vector<std::string> scopes;
+};
+
+StatusOr<Collected> CollectFiles(const std::vector<std::string>& paths) {
+  Collected collected;
   for (const std::string& path : paths) {
     std::error_code error;
     auto status = std::filesystem::status(path, error);
     if (error || !std::filesystem::exists(status)) {
       return NotFound(path, ": no such file or directory");
     }
+    std::filesystem::path root = std::filesystem::weakly_canonical(path, error);
+    if (error) return InvalidArgument(path, ": cannot resolve the path (", error.message(), ")");
+    if (root.filename().empty()) root = root.parent_path();
+    const std::string name = root.filename().string();
+    collected.scopes.push_back(name);
     if (std::filesystem::is_directory(status)) {
       std::filesystem::recursive_directory_iterator it(path, error), end;
       if (error) return InvalidArgument(path, ": cannot list the folder (", error.message(), ")");
       for (; it != end; it.increment(error)) {
         if (error) return InvalidArgument(path, ": cannot list the folder (", error.message(), ")");
         if (it->is_regular_file() && it->path().extension() == ".mlir") {
-          files.insert(it->path().string());
+          std::filesystem::path below = std::filesystem::relative(it->path(), path, error);
+          if (error) below = it->path().filename();
+          collected.keys.emplace(it->path().string(), (name / below).generic_string());
         }
       }
     } else {
-      files.insert(path);
+      collected.keys.emplace(path, name);
     }
   }
-  return std::vector<std::string>(files.begin(), files.end());
+  for (const auto& [file, key] : collected.keys) collected.files.push_back(file);
+  return collected;
 }
 
 // One child process and what it has said so far.
@@ -388,11 +406,95 @@ Status WriteJson(const std::string& path, const std::vector<FileResult>& results
   return OkStatus();
 }
 
+// `text` with the runner's name for `file` replaced, so that a list does
+// not depend on where the corpus lies: "FILE:12:3:" (a location) becomes
+// "line 12:3:", any other mention the key.
+std::string WithKey(std::string text, const std::string& file, const std::string& key) {
+  const std::string located = file + ":";
+  for (size_t at = text.find(located); at != std::string::npos; at = text.find(located, at)) {
+    text.replace(at, located.size(), "line ");
+  }
+  for (size_t at = text.find(file); at != std::string::npos; at = text.find(file, at + key.size())) {
+    text.replace(at, file.size(), key);
+  }
+  return text;
+}
+
+// What failed in `r`, as entries of a known-failure list: the file when it
+// has one section (or stopped before saying how many), else each section
+// that did not pass, with the file's reason for those it never reported.
+void AddFailures(const FileResult& r, const std::string& key, FailureList& list) {
+  if (r.status == "pass") return;
+  auto upper = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), ::toupper);
+    return text;
+  };
+  if (r.sections_total <= 1) {
+    const bool stopped = r.status == "timeout" || r.status == "crash";
+    list[key] = WithKey(stopped ? upper(r.status) + ": " + r.reason : r.reason, r.file, key);
+    return;
+  }
+  std::map<int, const SectionResult*> reported;
+  for (const SectionResult& s : r.sections) reported[s.index] = &s;
+  size_t added = 0;
+  for (int k = 1; k <= r.sections_total; ++k) {
+    auto it = reported.find(k);
+    if (it != reported.end() && it->second->passed) continue;
+    std::string reason = it != reported.end()
+                             ? StrCat(it->second->code, ": ", it->second->reason)
+                             : StrCat(upper(r.status), ": ", r.reason);
+    list[StrCat(key, "#", k)] = WithKey(reason, r.file, key);
+    ++added;
+  }
+  if (added == 0) list[key] = WithKey(r.reason, r.file, key);
+}
+
+StatusOr<FailureList> ReadKnownFailures(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return NotFound(path, ": cannot open the known-failure list (", std::strerror(errno), ")");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseKnownFailures(text.str(), path);
+}
+
+// Compares this run's failures with `known` (read from `path`); false,
+// after saying what changed, when they differ.
+bool MatchesKnownFailures(const FailureList& known, const std::string& path,
+                          const Collected& collected, const std::vector<FileResult>& results) {
+  FailureList current;
+  for (const FileResult& r : results) AddFailures(r, collected.keys.at(r.file), current);
+  FailureChanges changes = CompareKnownFailures(known, current, collected.scopes);
+  if (changes.empty()) {
+    std::cout << "known failures: as listed in " << path << " (" << current.size() << ")\n";
+    return true;
+  }
+  std::ostream& err = std::cerr;
+  err << "plugrt conformance: the failures differ from the known-failure list " << path
+      << ":\n";
+  for (const auto& [key, reason] : changes.new_failures) {
+    err << "  new failure:  " << FormatKnownFailure(key, reason) << "\n";
+  }
+  for (const auto& [key, reason] : changes.now_passing) {
+    err << "  now passes:   " << FormatKnownFailure(key, reason) << "\n";
+  }
+  err << "Fix the new failures, or update " << path
+      << " if the change is intended (add the lines after \"new failure:\", remove those "
+         "after \"now passes:\").\n";
+  return false;
+}
+
 // The exit code: 0 when the run happened (failures are the measurement),
-// 1 below --fail-below passes.
+// 1 below --fail-below passes or --sections-below sections, or when the
+// failures differ from --known-failures.
 StatusOr<int> RunConformance(const ConformanceOptions& options) {
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> files, CollectFiles(options.paths));
+  PLUGRT_ASSIGN_OR_RETURN(Collected collected, CollectFiles(options.paths));
+  const std::vector<std::string>& files = collected.files;
   if (files.empty()) return NotFound("no .mlir files under the given paths");
+  // A list that cannot be read fails now, not after the whole run.
+  std::optional<FailureList> known;
+  if (!options.known_failures_path.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(known, ReadKnownFailures(options.known_failures_path));
+  }
   {
     // A plugin that does not load would fail every file the same way: say
     // so once instead.
@@ -435,17 +537,21 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
     out << "\n";
   }
   out << passed << " passed, " << failed << " failed" << std::endl;
+  int code = 0;
   if (options.fail_below && passed < *options.fail_below) {
     std::cerr << "plugrt conformance: " << passed << " files passed, below --fail-below "
               << *options.fail_below << "\n";
-    return 1;
+    code = 1;
   }
   if (options.sections_below && sections_passed < *options.sections_below) {
     std::cerr << "plugrt conformance: " << sections_passed
               << " sections passed, below --sections-below " << *options.sections_below << "\n";
-    return 1;
+    code = 1;
   }
-  return 0;
+  if (known && !MatchesKnownFailures(*known, options.known_failures_path, collected, results)) {
+    code = 1;
+  }
+  return code;
 }
 
 }  // namespace
@@ -470,6 +576,9 @@ void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
                       "exit 1 if fewer than N sections pass (a file without `// -----` "
                       "is one section)")
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--known-failures", options->known_failures_path,
+                      "exit 1 unless exactly the files and sections listed in FILE fail "
+                      "(entries under other folders than the paths given are not compared)");
   command->add_flag("--verbose,-v", options->verbose,
                     "report each file as it finishes and every failing section");
   AddPluginOptions(*command, options->plugin);
