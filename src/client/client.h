@@ -18,7 +18,7 @@
 #include "client/layout.h"
 #include "client/plugin.h"
 #include "client/topology.h"
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
