@@ -15,7 +15,7 @@
 #include "client/event.h"
 #include "client/executable.h"
 #include "client/key_value_store.h"
-#include "client/layout.h"
+#include "common/layout.h"
 #include "client/plugin.h"
 #include "client/topology.h"
 #include "compile_options/compile_options.h"
