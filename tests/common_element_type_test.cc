@@ -17,7 +17,9 @@ TEST(ElementTypeTableTest, NamesAreUniqueAndParseBack) {
   std::set<std::string_view> names, numpy;
   for (const ElementTypeInfo& info : kElementTypes) {
     EXPECT_TRUE(names.insert(info.name).second) << info.name;
-    if (!info.numpy.empty()) EXPECT_TRUE(numpy.insert(info.numpy).second) << info.numpy;
+    if (!info.numpy.empty()) {
+      EXPECT_TRUE(numpy.insert(info.numpy).second) << info.numpy;
+    }
     if (info.type == PJRT_Buffer_Type_INVALID) continue;
     StatusOr<PJRT_Buffer_Type> parsed = ParseElementType(info.name);
     ASSERT_TRUE(parsed.ok()) << info.name;
