@@ -5,9 +5,13 @@
 
 #include <cstddef>
 #include <cstring>
+#include <set>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "common/pjrt_functions.h"
 #include "pjrt_c_api.h"
 #include "testutil/capi_helpers.h"
 
@@ -141,6 +145,123 @@ TEST_F(CapiCpuPluginTest, NullArgsAndHandles) {
   ExpectError(api_->PJRT_Device_MemoryStats(&stats), PJRT_Error_Code_INVALID_ARGUMENT,
               "device is null");
   api_->PJRT_Error_Destroy(nullptr);  // must survive
+}
+
+// Every destroy entry of PJRT 0.94 with a null handle. The header says, for
+// each of these, "`x` can be nullptr": freeing nothing succeeds. Written out
+// here from the header's words (not from the SDK's own tables), so a plugin
+// that drifts from the header fails.
+TEST_F(CapiCpuPluginTest, DestroyOfNullIsANoOpWhereTheHeaderAllowsIt) {
+#define PLUGRT_EXPECT_NULL_DESTROY_OK(fn)                                    \
+  {                                                                          \
+    auto args = ARGS(fn);                                                    \
+    CErrorInfo info = plugrt::testing::TakeCError(api_, api_->fn(&args));    \
+    EXPECT_TRUE(info.ok) << #fn << "(null): " << info.code << ": " << info.message; \
+    ExpectError(api_->fn(nullptr), PJRT_Error_Code_INVALID_ARGUMENT, #fn, "args is null"); \
+  }
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_Event_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_Client_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_AsyncHostToDeviceTransferManager_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_ExecuteContext_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_Executable_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_LoadedExecutable_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_Buffer_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_CopyToDeviceStream_Destroy)
+  PLUGRT_EXPECT_NULL_DESTROY_OK(PJRT_TopologyDescription_Destroy)
+#undef PLUGRT_EXPECT_NULL_DESTROY_OK
+  // PJRT_Error_Destroy returns nothing; null error and null args must both
+  // be survived.
+  auto error_destroy = ARGS(PJRT_Error_Destroy);
+  api_->PJRT_Error_Destroy(&error_destroy);
+  api_->PJRT_Error_Destroy(nullptr);
+  // The function list (common/pjrt_functions.h), from which the SDK takes
+  // its null rule, marks exactly these, and names no other destroy.
+  const std::set<std::string_view> null_allowed = {
+      "PJRT_Error_Destroy", "PJRT_Event_Destroy", "PJRT_Client_Destroy",
+      "PJRT_AsyncHostToDeviceTransferManager_Destroy", "PJRT_ExecuteContext_Destroy",
+      "PJRT_Executable_Destroy", "PJRT_LoadedExecutable_Destroy", "PJRT_Buffer_Destroy",
+      "PJRT_CopyToDeviceStream_Destroy", "PJRT_TopologyDescription_Destroy"};
+  struct Row {
+    std::string_view name;
+    bool null_ok;
+  };
+#define PLUGRT_ROW_(Name, last, null_handle) \
+  Row{#Name, !std::is_null_pointer_v<std::remove_const_t<decltype(null_handle)>>},
+  const Row rows[] = {PLUGRT_PJRT_FUNCTIONS(PLUGRT_ROW_)};
+#undef PLUGRT_ROW_
+  for (const Row& row : rows) {
+    EXPECT_EQ(row.null_ok, null_allowed.count(row.name) == 1) << row.name;
+    if (row.name.ends_with("_Destroy") && row.name != "PJRT_AsyncTrackingEvent_Destroy") {
+      EXPECT_EQ(null_allowed.count(row.name), 1u) << row.name << ": what does the header say?";
+    }
+  }
+  // The header does not allow null here ("Destroys the async tracking
+  // event."), so it stays an error.
+  auto tracking = ARGS(PJRT_AsyncTrackingEvent_Destroy);
+  CErrorInfo info = plugrt::testing::TakeCError(api_, api_->PJRT_AsyncTrackingEvent_Destroy(&tracking));
+  EXPECT_FALSE(info.ok);
+  EXPECT_NE(info.message.find("PJRT_AsyncTrackingEvent_Destroy"), std::string::npos) << info.message;
+}
+
+// The table BuildApi generates from the function list: every slot of PJRT
+// 0.94 filled, and every entry (implemented or not) applying the list's
+// minimum struct size, refusing null args, and naming itself.
+template <typename Args, typename Fn>
+void ExpectEntryChecksArgs(const PJRT_Api* api, Fn* fn, std::string_view name, size_t min_size) {
+  ASSERT_NE(fn, nullptr) << name << " is not filled";
+  if constexpr (std::is_same_v<Fn, PJRT_Error*(Args*)>) {
+    Args args;
+    std::memset(static_cast<void*>(&args), 0, sizeof(args));
+    args.struct_size = min_size - 1;
+    CErrorInfo small = plugrt::testing::TakeCError(api, fn(&args));
+    ASSERT_FALSE(small.ok) << name << " accepted struct_size " << min_size - 1;
+    EXPECT_EQ(small.code, PJRT_Error_Code_INVALID_ARGUMENT) << small.message;
+    const std::string expected = std::string(name) + "_Args.struct_size is " +
+                                 std::to_string(min_size - 1) + ", smaller than the " +
+                                 std::to_string(min_size) + " bytes";
+    EXPECT_NE(small.message.find(expected), std::string::npos) << small.message;
+    CErrorInfo null = plugrt::testing::TakeCError(api, fn(nullptr));
+    EXPECT_FALSE(null.ok) << name;
+    EXPECT_NE(null.message.find(std::string(name) + ": args is null"), std::string::npos)
+        << null.message;
+  }
+}
+
+TEST_F(CapiCpuPluginTest, EveryFunctionOfTheListIsFilledAndChecksItsArgs) {
+  size_t checked = 0;
+#define PLUGRT_CHECK_ENTRY_(Name, last, null_handle)                                   \
+  ExpectEntryChecksArgs<Name##_Args>(api_, api_->Name, #Name,                          \
+                                     PLUGRT_STRUCT_SIZE_UP_TO(Name##_Args, last)); \
+  ++checked;
+  PLUGRT_PJRT_FUNCTIONS(PLUGRT_CHECK_ENTRY_)
+#undef PLUGRT_CHECK_ENTRY_
+  // Every pointer-sized slot of the 0.94 table was one of them.
+  EXPECT_EQ(checked, (PJRT_Api_STRUCT_SIZE - offsetof(PJRT_Api, PJRT_Error_Destroy)) / sizeof(void*));
+}
+
+// The list's minimum sizes against the header: the whole 0.94 struct, except
+// for the structs the ABI's changelog extended at their end.
+TEST(PjrtFunctionListTest, MinimumSizesAgreeWithTheHeader) {
+  const std::set<std::string_view> extended = {
+      "PJRT_Client_Create", "PJRT_Client_CreateViewOfDeviceBuffer",
+      "PJRT_Executable_GetCompiledMemoryStats", "PJRT_Executable_DeserializeAndLoad",
+      "PJRT_LoadedExecutable_Execute"};
+  size_t rows = 0;
+#define PLUGRT_CHECK_SIZE_(Name, last, null_handle)                                   \
+  {                                                                                   \
+    const size_t min_size = PLUGRT_STRUCT_SIZE_UP_TO(Name##_Args, last);              \
+    if (extended.count(#Name)) {                                                      \
+      EXPECT_LT(min_size, Name##_Args_STRUCT_SIZE) << #Name;                          \
+    } else {                                                                          \
+      EXPECT_EQ(min_size, Name##_Args_STRUCT_SIZE) << #Name;                          \
+    }                                                                                 \
+    EXPECT_GT(min_size, offsetof(Name##_Args, extension_start)) << #Name;             \
+    ++rows;                                                                           \
+  }
+  PLUGRT_PJRT_FUNCTIONS(PLUGRT_CHECK_SIZE_)
+#undef PLUGRT_CHECK_SIZE_
+  EXPECT_EQ(rows, plugrt::kNumPjrtFunctions);
+  EXPECT_EQ(rows, 129u);  // PJRT_Api 0.94
 }
 
 TEST_F(CapiCpuPluginTest, StructSizeRule) {

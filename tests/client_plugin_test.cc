@@ -21,7 +21,7 @@
 #include "client/error.h"
 #include "client/key_value_callbacks.h"
 #include "client/key_value_store.h"
-#include "client/layout.h"
+#include "common/layout.h"
 #include "client/plugin.h"
 #include "testutil/plugin_env.h"
 

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "client/client.h"
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "testutil/plugin_env.h"
 
 namespace plugrt {

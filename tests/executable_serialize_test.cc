@@ -15,7 +15,7 @@
 
 #include "client/client.h"
 #include "client/executable.h"
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "common/named_value.h"
 #include "testutil/plugin_env.h"
 #include "testutil/programs.h"

@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "common/content_hash.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
@@ -452,7 +453,7 @@ TEST(IrSerializeTest, MutatedPayloadsNeverCrashTheDecoder) {
     bytes.append("\x01\0\0\0", 4);
     for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<char>(mutant.size() >> (8 * k)));
     bytes += mutant;
-    uint64_t hash = internal::PayloadHash(mutant);
+    uint64_t hash = Checksum64(mutant);
     for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<char>(hash >> (8 * k)));
 
     auto loaded = DeserializeModule(bytes);

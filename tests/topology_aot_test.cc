@@ -11,7 +11,7 @@
 #include "client/compiler.h"
 #include "client/executable.h"
 #include "client/topology.h"
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "testutil/capi_helpers.h"
 #include "testutil/plugin_env.h"
 

@@ -236,7 +236,7 @@ class Printer {
         for (size_t k = 0; k < real.size(); ++k) items.push_back(real[k] + imag[k] + "j");
         break;
       }
-      case ElementKind::kOther:
+      case ElementKind::kNone:
         for (size_t k = 0; k < shown_.size(); ++k) items.push_back("?");
         break;
     }

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <limits>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 
 namespace plugrt::tools {
 namespace {
@@ -90,26 +90,6 @@ double DecodeSmallFloat(const SmallFloat& f, uint32_t bits) {
 
 }  // namespace
 
-ElementKind KindOf(PJRT_Buffer_Type type) {
-  switch (type) {
-    case PJRT_Buffer_Type_PRED: return ElementKind::kBool;
-    case PJRT_Buffer_Type_S1: case PJRT_Buffer_Type_S2: case PJRT_Buffer_Type_S4:
-    case PJRT_Buffer_Type_S8: case PJRT_Buffer_Type_S16: case PJRT_Buffer_Type_S32:
-    case PJRT_Buffer_Type_S64:
-      return ElementKind::kSigned;
-    case PJRT_Buffer_Type_U1: case PJRT_Buffer_Type_U2: case PJRT_Buffer_Type_U4:
-    case PJRT_Buffer_Type_U8: case PJRT_Buffer_Type_U16: case PJRT_Buffer_Type_U32:
-    case PJRT_Buffer_Type_U64:
-      return ElementKind::kUnsigned;
-    case PJRT_Buffer_Type_F32: case PJRT_Buffer_Type_F64:
-      return ElementKind::kFloat;
-    case PJRT_Buffer_Type_C64: case PJRT_Buffer_Type_C128:
-      return ElementKind::kComplex;
-    default:
-      return IsNarrowFloat(type) ? ElementKind::kFloat : ElementKind::kOther;
-  }
-}
-
 bool IsNarrowFloat(PJRT_Buffer_Type type) {
   SmallFloat format;
   return Describe(type, format);
@@ -154,42 +134,6 @@ void ReadComplex(PJRT_Buffer_Type type, const std::byte* data, size_t index, dou
   } else {
     re = Load<double>(data, 2 * index);
     im = Load<double>(data, 2 * index + 1);
-  }
-}
-
-std::string_view NumpyTypeName(PJRT_Buffer_Type type) {
-  switch (type) {
-    case PJRT_Buffer_Type_PRED: return "bool";
-    case PJRT_Buffer_Type_S1: return "int1";
-    case PJRT_Buffer_Type_S2: return "int2";
-    case PJRT_Buffer_Type_S4: return "int4";
-    case PJRT_Buffer_Type_S8: return "int8";
-    case PJRT_Buffer_Type_S16: return "int16";
-    case PJRT_Buffer_Type_S32: return "int32";
-    case PJRT_Buffer_Type_S64: return "int64";
-    case PJRT_Buffer_Type_U1: return "uint1";
-    case PJRT_Buffer_Type_U2: return "uint2";
-    case PJRT_Buffer_Type_U4: return "uint4";
-    case PJRT_Buffer_Type_U8: return "uint8";
-    case PJRT_Buffer_Type_U16: return "uint16";
-    case PJRT_Buffer_Type_U32: return "uint32";
-    case PJRT_Buffer_Type_U64: return "uint64";
-    case PJRT_Buffer_Type_F16: return "float16";
-    case PJRT_Buffer_Type_BF16: return "bfloat16";
-    case PJRT_Buffer_Type_F32: return "float32";
-    case PJRT_Buffer_Type_F64: return "float64";
-    case PJRT_Buffer_Type_C64: return "complex64";
-    case PJRT_Buffer_Type_C128: return "complex128";
-    case PJRT_Buffer_Type_F8E5M2: return "float8_e5m2";
-    case PJRT_Buffer_Type_F8E4M3: return "float8_e4m3";
-    case PJRT_Buffer_Type_F8E3M4: return "float8_e3m4";
-    case PJRT_Buffer_Type_F8E4M3FN: return "float8_e4m3fn";
-    case PJRT_Buffer_Type_F8E4M3FNUZ: return "float8_e4m3fnuz";
-    case PJRT_Buffer_Type_F8E5M2FNUZ: return "float8_e5m2fnuz";
-    case PJRT_Buffer_Type_F8E4M3B11FNUZ: return "float8_e4m3b11fnuz";
-    case PJRT_Buffer_Type_F8E8M0FNU: return "float8_e8m0fnu";
-    case PJRT_Buffer_Type_F4E2M1FN: return "float4_e2m1fn";
-    default: return ElementTypeName(type);
   }
 }
 

@@ -1,5 +1,6 @@
 // plugrt CLI: reading single elements of host arrays of any PJRT element
-// type, for printing and for widening types NumPy lacks.
+// type, for printing and for widening types NumPy lacks. Kinds, widths and
+// dtype names come from the element type table (common/element_type.h).
 #ifndef PLUGRT_TOOLS_ELEMENT_DECODE_H_
 #define PLUGRT_TOOLS_ELEMENT_DECODE_H_
 
@@ -7,12 +8,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "pjrt_c_api.h"
+#include "common/element_type.h"  // ElementKind, KindOf, NumpyTypeName
 
 namespace plugrt::tools {
-
-enum class ElementKind { kBool, kSigned, kUnsigned, kFloat, kComplex, kOther };
-ElementKind KindOf(PJRT_Buffer_Type type);
 
 // Floats narrower than 32 bits that need decoding (f16, bf16, f8*, f4).
 bool IsNarrowFloat(PJRT_Buffer_Type type);
@@ -25,9 +23,6 @@ uint64_t ReadUnsigned(PJRT_Buffer_Type type, const std::byte* data, size_t index
 double ReadFloat(PJRT_Buffer_Type type, const std::byte* data, size_t index);
 void ReadComplex(PJRT_Buffer_Type type, const std::byte* data, size_t index, double& re,
                  double& im);
-
-// The NumPy (or ml_dtypes) name of the type: "float32", "bfloat16", "int4".
-std::string_view NumpyTypeName(PJRT_Buffer_Type type);
 
 }  // namespace plugrt::tools
 

@@ -129,6 +129,27 @@ class HeaderReader {
   size_t at_ = 0;
 };
 
+// The element types NumPy stores natively, with their dtype string (byte
+// order, kind, bytes); the one table both loading and saving read.
+struct NpyType {
+  std::string_view descr;
+  PJRT_Buffer_Type type;
+};
+constexpr NpyType kNpyTypes[] = {
+    {"|b1", PJRT_Buffer_Type_PRED}, {"|i1", PJRT_Buffer_Type_S8},   {"<i2", PJRT_Buffer_Type_S16},
+    {"<i4", PJRT_Buffer_Type_S32},  {"<i8", PJRT_Buffer_Type_S64},  {"|u1", PJRT_Buffer_Type_U8},
+    {"<u2", PJRT_Buffer_Type_U16},  {"<u4", PJRT_Buffer_Type_U32},  {"<u8", PJRT_Buffer_Type_U64},
+    {"<f2", PJRT_Buffer_Type_F16},  {"<f4", PJRT_Buffer_Type_F32},  {"<f8", PJRT_Buffer_Type_F64},
+    {"<c8", PJRT_Buffer_Type_C64},  {"<c16", PJRT_Buffer_Type_C128},
+};
+
+const NpyType* NpyTypeOf(PJRT_Buffer_Type type) {
+  for (const NpyType& t : kNpyTypes) {
+    if (t.type == type) return &t;
+  }
+  return nullptr;
+}
+
 bool MultiplyChecked(int64_t a, int64_t b, int64_t& out) {
   return !__builtin_mul_overflow(a, b, &out);
 }
@@ -142,15 +163,9 @@ StatusOr<PJRT_Buffer_Type> TypeFromNpyDescr(std::string_view descr) {
   if (order != '<' && order != '>' && order != '|' && order != '=') {
     return InvalidArgument("dtype '", descr, "' has no byte-order character (<, >, | or =)");
   }
-  static const std::map<std::string_view, PJRT_Buffer_Type> kTypes = {
-      {"b1", PJRT_Buffer_Type_PRED}, {"i1", PJRT_Buffer_Type_S8},   {"i2", PJRT_Buffer_Type_S16},
-      {"i4", PJRT_Buffer_Type_S32},  {"i8", PJRT_Buffer_Type_S64},  {"u1", PJRT_Buffer_Type_U8},
-      {"u2", PJRT_Buffer_Type_U16},  {"u4", PJRT_Buffer_Type_U32},  {"u8", PJRT_Buffer_Type_U64},
-      {"f2", PJRT_Buffer_Type_F16},  {"f4", PJRT_Buffer_Type_F32},  {"f8", PJRT_Buffer_Type_F64},
-      {"c8", PJRT_Buffer_Type_C64},  {"c16", PJRT_Buffer_Type_C128},
-  };
-  auto it = kTypes.find(code);
-  if (it != kTypes.end()) return it->second;
+  for (const NpyType& t : kNpyTypes) {
+    if (t.descr.substr(1) == code) return t.type;
+  }
   if (code[0] == 'V') {
     return InvalidArgument("dtype '", descr,
                            "' is opaque bytes: ml_dtypes types (bfloat16, float8_*, int4) are "
@@ -278,29 +293,20 @@ StatusOr<HostArray> ReadNpyFile(const std::string& path) {
 }
 
 StatusOr<NpySaveType> NpySaveTypeFor(PJRT_Buffer_Type type) {
-  switch (type) {
-    case PJRT_Buffer_Type_PRED: return NpySaveType{"|b1", type};
-    case PJRT_Buffer_Type_S8: return NpySaveType{"|i1", type};
-    case PJRT_Buffer_Type_S16: return NpySaveType{"<i2", type};
-    case PJRT_Buffer_Type_S32: return NpySaveType{"<i4", type};
-    case PJRT_Buffer_Type_S64: return NpySaveType{"<i8", type};
-    case PJRT_Buffer_Type_U8: return NpySaveType{"|u1", type};
-    case PJRT_Buffer_Type_U16: return NpySaveType{"<u2", type};
-    case PJRT_Buffer_Type_U32: return NpySaveType{"<u4", type};
-    case PJRT_Buffer_Type_U64: return NpySaveType{"<u8", type};
-    case PJRT_Buffer_Type_F16: return NpySaveType{"<f2", type};
-    case PJRT_Buffer_Type_F32: return NpySaveType{"<f4", type};
-    case PJRT_Buffer_Type_F64: return NpySaveType{"<f8", type};
-    case PJRT_Buffer_Type_C64: return NpySaveType{"<c8", type};
-    case PJRT_Buffer_Type_C128: return NpySaveType{"<c16", type};
-    case PJRT_Buffer_Type_S1: case PJRT_Buffer_Type_S2: case PJRT_Buffer_Type_S4:
-      return NpySaveType{"|i1", PJRT_Buffer_Type_S8, true};
-    case PJRT_Buffer_Type_U1: case PJRT_Buffer_Type_U2: case PJRT_Buffer_Type_U4:
-      return NpySaveType{"|u1", PJRT_Buffer_Type_U8, true};
-    default:
-      if (IsNarrowFloat(type)) return NpySaveType{"<f4", PJRT_Buffer_Type_F32, true};
-      return InvalidArgument("element type ", ElementTypeName(type), " has no .npy form");
+  if (const NpyType* native = NpyTypeOf(type)) return NpySaveType{std::string(native->descr), type};
+  // Types NumPy lacks are widened: sub-byte integers to 8 bits, narrow
+  // floats to float32.
+  PJRT_Buffer_Type wide = PJRT_Buffer_Type_INVALID;
+  switch (KindOf(type)) {
+    case ElementKind::kSigned: wide = PJRT_Buffer_Type_S8; break;
+    case ElementKind::kUnsigned: wide = PJRT_Buffer_Type_U8; break;
+    case ElementKind::kFloat: wide = PJRT_Buffer_Type_F32; break;
+    default: break;
   }
+  if (wide == PJRT_Buffer_Type_INVALID || ElementBitWidth(type) >= ElementBitWidth(wide)) {
+    return InvalidArgument("element type ", ElementTypeName(type), " has no .npy form");
+  }
+  return NpySaveType{std::string(NpyTypeOf(wide)->descr), wide, true};
 }
 
 StatusOr<std::string> SerializeNpy(const HostArray& array) {

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "client/error.h"
+#include "common/pjrt_functions.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
 
@@ -38,111 +39,22 @@ inline PJRT_Program ProgramFor(std::string_view code, std::string_view format) {
   return program;
 }
 
-// Specialised below for the args type of each PJRT function the client uses.
+// What the client knows of each PJRT function, generated from the one list
+// (common/pjrt_functions.h): its name, where its slot ends in the table, the
+// struct_size the client passes, and the slot itself.
 template <typename Args>
 struct ApiSlot;
 
-#define PLUGRT_API_SLOT(Name)                                                    \
-  template <>                                                                    \
-  struct ApiSlot<Name##_Args> {                                                  \
-    static constexpr std::string_view kName = #Name;                             \
-    static constexpr size_t kEnd = offsetof(PJRT_Api, Name) + sizeof(PJRT_Api::Name); \
-    static constexpr size_t kArgsSize = Name##_Args_STRUCT_SIZE;                 \
-    static Name* Get(const PJRT_Api* api) { return api->Name; }                  \
-  }
-
-PLUGRT_API_SLOT(PJRT_Plugin_Initialize);
-PLUGRT_API_SLOT(PJRT_Plugin_Attributes);
-PLUGRT_API_SLOT(PJRT_Event_Destroy);
-PLUGRT_API_SLOT(PJRT_Event_IsReady);
-PLUGRT_API_SLOT(PJRT_Event_Error);
-PLUGRT_API_SLOT(PJRT_Event_Await);
-PLUGRT_API_SLOT(PJRT_Event_OnReady);
-PLUGRT_API_SLOT(PJRT_Client_Create);
-PLUGRT_API_SLOT(PJRT_Client_Destroy);
-PLUGRT_API_SLOT(PJRT_Client_PlatformName);
-PLUGRT_API_SLOT(PJRT_Client_ProcessIndex);
-PLUGRT_API_SLOT(PJRT_Client_PlatformVersion);
-PLUGRT_API_SLOT(PJRT_Client_Devices);
-PLUGRT_API_SLOT(PJRT_Client_AddressableDevices);
-PLUGRT_API_SLOT(PJRT_Client_LookupDevice);
-PLUGRT_API_SLOT(PJRT_Client_LookupAddressableDevice);
-PLUGRT_API_SLOT(PJRT_Client_AddressableMemories);
-PLUGRT_API_SLOT(PJRT_Client_DefaultDeviceAssignment);
-PLUGRT_API_SLOT(PJRT_Client_BufferFromHostBuffer);
-PLUGRT_API_SLOT(PJRT_Client_CreateViewOfDeviceBuffer);
-PLUGRT_API_SLOT(PJRT_Client_TopologyDescription);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_Id);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_ProcessIndex);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_Attributes);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_Kind);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_DebugString);
-PLUGRT_API_SLOT(PJRT_DeviceDescription_ToString);
-PLUGRT_API_SLOT(PJRT_Device_GetDescription);
-PLUGRT_API_SLOT(PJRT_Device_IsAddressable);
-PLUGRT_API_SLOT(PJRT_Device_LocalHardwareId);
-PLUGRT_API_SLOT(PJRT_Device_AddressableMemories);
-PLUGRT_API_SLOT(PJRT_Device_DefaultMemory);
-PLUGRT_API_SLOT(PJRT_Device_MemoryStats);
-PLUGRT_API_SLOT(PJRT_Memory_Id);
-PLUGRT_API_SLOT(PJRT_Memory_Kind);
-PLUGRT_API_SLOT(PJRT_Memory_Kind_Id);
-PLUGRT_API_SLOT(PJRT_Memory_DebugString);
-PLUGRT_API_SLOT(PJRT_Memory_ToString);
-PLUGRT_API_SLOT(PJRT_Memory_AddressableByDevices);
-PLUGRT_API_SLOT(PJRT_Buffer_Destroy);
-PLUGRT_API_SLOT(PJRT_Buffer_ElementType);
-PLUGRT_API_SLOT(PJRT_Buffer_Dimensions);
-PLUGRT_API_SLOT(PJRT_Buffer_UnpaddedDimensions);
-PLUGRT_API_SLOT(PJRT_Buffer_DynamicDimensionIndices);
-PLUGRT_API_SLOT(PJRT_Buffer_GetMemoryLayout);
-PLUGRT_API_SLOT(PJRT_Buffer_OnDeviceSizeInBytes);
-PLUGRT_API_SLOT(PJRT_Buffer_Device);
-PLUGRT_API_SLOT(PJRT_Buffer_Memory);
-PLUGRT_API_SLOT(PJRT_Buffer_Delete);
-PLUGRT_API_SLOT(PJRT_Buffer_IsDeleted);
-PLUGRT_API_SLOT(PJRT_Buffer_CopyToDevice);
-PLUGRT_API_SLOT(PJRT_Buffer_CopyToMemory);
-PLUGRT_API_SLOT(PJRT_Buffer_ToHostBuffer);
-PLUGRT_API_SLOT(PJRT_Buffer_IsOnCpu);
-PLUGRT_API_SLOT(PJRT_Buffer_ReadyEvent);
-PLUGRT_API_SLOT(PJRT_Buffer_UnsafePointer);
-PLUGRT_API_SLOT(PJRT_Buffer_IncreaseExternalReferenceCount);
-PLUGRT_API_SLOT(PJRT_Buffer_DecreaseExternalReferenceCount);
-PLUGRT_API_SLOT(PJRT_Buffer_OpaqueDeviceMemoryDataPointer);
-PLUGRT_API_SLOT(PJRT_Buffer_CopyRawToHost);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_Create);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_Destroy);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_PlatformName);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_PlatformVersion);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_GetDeviceDescriptions);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_Serialize);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_Deserialize);
-PLUGRT_API_SLOT(PJRT_TopologyDescription_Attributes);
-PLUGRT_API_SLOT(PJRT_Client_Compile);
-PLUGRT_API_SLOT(PJRT_Compile);
-PLUGRT_API_SLOT(PJRT_Executable_Destroy);
-PLUGRT_API_SLOT(PJRT_Executable_Name);
-PLUGRT_API_SLOT(PJRT_Executable_NumReplicas);
-PLUGRT_API_SLOT(PJRT_Executable_NumPartitions);
-PLUGRT_API_SLOT(PJRT_Executable_NumOutputs);
-PLUGRT_API_SLOT(PJRT_Executable_OutputElementTypes);
-PLUGRT_API_SLOT(PJRT_Executable_OutputDimensions);
-PLUGRT_API_SLOT(PJRT_Executable_OutputMemoryKinds);
-PLUGRT_API_SLOT(PJRT_Executable_SizeOfGeneratedCodeInBytes);
-PLUGRT_API_SLOT(PJRT_Executable_GetCostAnalysis);
-PLUGRT_API_SLOT(PJRT_Executable_GetCompiledMemoryStats);
-PLUGRT_API_SLOT(PJRT_Executable_Fingerprint);
-PLUGRT_API_SLOT(PJRT_Executable_OptimizedProgram);
-PLUGRT_API_SLOT(PJRT_Executable_GetCompileOptions);
-PLUGRT_API_SLOT(PJRT_Executable_Serialize);
-PLUGRT_API_SLOT(PJRT_Executable_DeserializeAndLoad);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_Destroy);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_GetExecutable);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_AddressableDevices);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_Delete);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_IsDeleted);
-PLUGRT_API_SLOT(PJRT_LoadedExecutable_Execute);
+#define PLUGRT_API_SLOT_(Name, last_original, null_handle)                              \
+  template <>                                                                          \
+  struct ApiSlot<Name##_Args> {                                                        \
+    static constexpr std::string_view kName = #Name;                                   \
+    static constexpr size_t kEnd = offsetof(PJRT_Api, Name) + sizeof(PJRT_Api::Name);  \
+    static constexpr size_t kArgsSize = Name##_Args_STRUCT_SIZE;                       \
+    static Name* Get(const PJRT_Api* api) { return api->Name; }                        \
+  };
+PLUGRT_PJRT_FUNCTIONS(PLUGRT_API_SLOT_)
+#undef PLUGRT_API_SLOT_
 
 // Whether `api`'s table has the slot ending at byte `end` (the rest of the
 // check, non-null, needs the typed slot).

@@ -9,7 +9,7 @@
 
 #include "client/device.h"
 #include "client/event.h"
-#include "client/layout.h"
+#include "common/layout.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
 

@@ -16,7 +16,7 @@
 
 #include "client/executable.h"
 #include "client/topology.h"
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "common/named_value.h"
 #include "common/status.h"
 

@@ -8,16 +8,6 @@
 #include "client/api_call.h"
 
 namespace plugrt {
-namespace internal {
-
-// The stream entries are used only here.
-PLUGRT_API_SLOT(PJRT_CopyToDeviceStream_Destroy);
-PLUGRT_API_SLOT(PJRT_CopyToDeviceStream_AddChunk);
-PLUGRT_API_SLOT(PJRT_CopyToDeviceStream_TotalBytes);
-PLUGRT_API_SLOT(PJRT_CopyToDeviceStream_GranuleSize);
-PLUGRT_API_SLOT(PJRT_CopyToDeviceStream_CurrentBytes);
-
-}  // namespace internal
 
 CopyToDeviceStream::~CopyToDeviceStream() {
   if (stream_ == nullptr) return;

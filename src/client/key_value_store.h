@@ -1,5 +1,5 @@
-// plugrt client: the key-value store a framework hands to a plugin at client
-// creation (multi-process coordination), and a simple in-process one.
+// plugrt client: a simple in-process key-value store. The interface
+// (KeyValueStore) is common/key_value_store.h, shared with the SDK.
 #ifndef PLUGRT_CLIENT_KEY_VALUE_STORE_H_
 #define PLUGRT_CLIENT_KEY_VALUE_STORE_H_
 
@@ -9,20 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "common/key_value_store.h"
 #include "common/status.h"
 
 namespace plugrt {
-
-// Thread-safe; called from plugin threads.
-class KeyValueStore {
- public:
-  virtual ~KeyValueStore() = default;
-  // Waits up to `timeout_ms` for `key`; DEADLINE_EXCEEDED when it never came.
-  virtual StatusOr<std::string> Get(std::string_view key, int timeout_ms) = 0;
-  // NOT_FOUND at once when `key` is absent.
-  virtual StatusOr<std::string> TryGet(std::string_view key) = 0;
-  virtual Status Put(std::string_view key, std::string_view value) = 0;
-};
 
 // A store in this process's memory (single-process clients and tests).
 class InMemoryKeyValueStore : public KeyValueStore {

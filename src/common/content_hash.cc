@@ -5,6 +5,8 @@ namespace plugrt {
 namespace {
 
 constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+constexpr uint32_t kFnv32Offset = 2166136261u;
+constexpr uint32_t kFnv32Prime = 16777619u;
 constexpr uint64_t kLaneBMultiplier = 0x9e3779b97f4a7c15ULL;  // odd: a bijection mod 2^64
 
 uint64_t RotateLeft(uint64_t x, int bits) { return (x << bits) | (x >> (64 - bits)); }
@@ -52,6 +54,18 @@ std::string ContentHasher::HexDigest() const {
   AppendHex(high, out);
   AppendHex(low, out);
   return out;
+}
+
+uint64_t Checksum64(std::string_view bytes) {
+  uint64_t h = kFnv64Offset;
+  for (char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * kFnvPrime;
+  return h;
+}
+
+uint32_t Checksum32(std::string_view bytes) {
+  uint32_t h = kFnv32Offset;
+  for (char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * kFnv32Prime;
+  return h;
 }
 
 std::string ContentHash(std::string_view bytes) {

@@ -1,6 +1,11 @@
-// plugrt: a 128-bit content hash for fingerprints (executable fingerprints,
-// cache keys). Defined on bytes alone, with fixed seeds and a fixed byte
-// order, so the same input gives the same digest in every process, build and
+// plugrt: the one home of hashing: the 64- and 32-bit checksums that
+// serialized formats store (FNV-1a; frozen, since changing them would change
+// every format's bytes), and a 128-bit content hash for fingerprints
+// (executable fingerprints, cache keys) whose first lane is the same FNV-1a.
+// No other file hashes bytes by hand.
+//
+// All are defined on bytes alone, with fixed seeds and a fixed byte order,
+// so the same input gives the same digest in every process, build and
 // platform. A fingerprint, not a cryptographic hash: it spots accidental
 // differences, not deliberate collisions.
 //
@@ -16,6 +21,8 @@
 
 namespace plugrt {
 
+inline constexpr uint64_t kFnv64Offset = 0xcbf29ce484222325ULL;
+
 class ContentHasher {
  public:
   void Update(std::string_view bytes);
@@ -27,13 +34,19 @@ class ContentHasher {
  private:
   // Two independent byte-wise lanes (FNV-1a and a rotate-multiply one) and
   // the length; the digest finalises each lane with the length.
-  uint64_t lane_a_ = 0xcbf29ce484222325ULL;
+  uint64_t lane_a_ = kFnv64Offset;
   uint64_t lane_b_ = 0x6a09e667f3bcc908ULL;
   uint64_t length_ = 0;
 };
 
 // The digest of `bytes` alone.
 std::string ContentHash(std::string_view bytes);
+
+// FNV-1a 64 of `bytes`: the checksum of the binary IR (stablehlo/serialize.h)
+// and of the PLUGRTEX executable envelope.
+uint64_t Checksum64(std::string_view bytes);
+// FNV-1a 32 of `bytes`: the checksum of a serialized CPU topology.
+uint32_t Checksum32(std::string_view bytes);
 
 }  // namespace plugrt
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "proto/compile_options.pb.h"
 
 namespace plugrt {

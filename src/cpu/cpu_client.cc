@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "cpu/cpu_executable.h"
 
 #include "cpu/cpu_buffer.h"

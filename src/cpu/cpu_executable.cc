@@ -3,6 +3,7 @@
 #include <cstring>
 #include <optional>
 
+#include "common/byte_io.h"
 #include "common/content_hash.h"
 #include "cpu/cpu_version.h"
 #include "stablehlo/cost_analysis.h"
@@ -333,7 +334,7 @@ StatusOr<std::string> CpuExecutable::serialized_compile_options() const { return
 //   offset  8   u32      format version (kExecutableFormatVersion)
 //   offset 12   u64      payload length N
 //   offset 20   N bytes  payload
-//   offset 20+N u64      FNV-1a 64 of bytes [0, 20+N)
+//   offset 20+N u64      Checksum64 (common/content_hash.h) of bytes [0, 20+N)
 // Payload, each string as u64 length + bytes: the writer's plugrt version,
 // the encoded compile options (xla.CompileOptionsProto), u64 replica count,
 // u64 partition count, the executable's name, shlo::SerializeModule of the
@@ -346,84 +347,23 @@ constexpr uint32_t kExecutableFormatVersion = 1;
 constexpr size_t kHeaderSize = 20;
 constexpr size_t kTrailerSize = 8;
 
-void PutU32(std::string& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void PutU64(std::string& out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void PutString(std::string& out, std::string_view s) {
-  PutU64(out, s.size());
-  out.append(s);
-}
-uint64_t GetU64(std::string_view bytes, size_t offset) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) {
-    v |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
-  }
-  return v;
-}
-uint32_t GetU32(std::string_view bytes, size_t offset) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) {
-    v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
-  }
-  return v;
-}
-
-// Reads the payload front to back; every read is bounds-checked.
-class PayloadReader {
- public:
-  PayloadReader(std::string_view payload, size_t base) : payload_(payload), base_(base) {}
-
-  StatusOr<uint64_t> U64(std::string_view field) {
-    if (payload_.size() - pos_ < 8) return Truncated(field, 8);
-    uint64_t v = GetU64(payload_, pos_);
-    pos_ += 8;
-    return v;
-  }
-  StatusOr<std::string_view> String(std::string_view field) {
-    PLUGRT_ASSIGN_OR_RETURN(uint64_t size, U64(field));
-    if (size > payload_.size() - pos_) return Truncated(field, size);
-    std::string_view s = payload_.substr(pos_, size);
-    pos_ += size;
-    return s;
-  }
-  Status Finish() const {
-    if (pos_ != payload_.size()) {
-      return InvalidArgument("serialized executable: ", payload_.size() - pos_,
-                             " unexpected bytes after the payload's last field at offset ",
-                             base_ + pos_);
-    }
-    return OkStatus();
-  }
-
- private:
-  Status Truncated(std::string_view field, uint64_t wanted) const {
-    return InvalidArgument("serialized executable: ", field, " at offset ", base_ + pos_,
-                           " needs ", wanted, " bytes but the payload has ",
-                           payload_.size() - pos_, " left");
-  }
-  std::string_view payload_;
-  size_t base_;
-  size_t pos_ = 0;
-};
-
 }  // namespace
 
 StatusOr<std::string> CpuExecutable::Serialize() const {
   std::string payload;
-  PutString(payload, kPluginVersion);
-  PutString(payload, options_bytes_);
-  PutU64(payload, static_cast<uint64_t>(num_replicas_));
-  PutU64(payload, static_cast<uint64_t>(num_partitions_));
-  PutString(payload, name_);
-  PutString(payload, module_bytes_);
+  ByteWriter fields(payload);
+  fields.LengthPrefixed(kPluginVersion);
+  fields.LengthPrefixed(options_bytes_);
+  fields.U64(static_cast<uint64_t>(num_replicas_));
+  fields.U64(static_cast<uint64_t>(num_partitions_));
+  fields.LengthPrefixed(name_);
+  fields.LengthPrefixed(module_bytes_);
   std::string out(kExecutableMagic);
-  PutU32(out, kExecutableFormatVersion);
-  PutU64(out, payload.size());
-  out.append(payload);
-  PutU64(out, shlo::internal::PayloadHash(out));
+  ByteWriter envelope(out);
+  envelope.U32(kExecutableFormatVersion);
+  envelope.U64(payload.size());
+  envelope.Bytes(payload);
+  envelope.U64(Checksum64(out));
   return out;
 }
 
@@ -438,14 +378,14 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(
     return InvalidArgument("serialized executable: truncated: ", bytes.size(),
                            " bytes, the header alone needs ", kHeaderSize);
   }
-  const uint32_t version = GetU32(bytes, 8);
+  const auto version = static_cast<uint32_t>(ByteReader::LoadFixed(bytes.substr(8), 4));
   if (version != kExecutableFormatVersion) {
     return InvalidArgument("serialized executable: format version ", version,
                            " is not supported; this plugin (plugrt ", kPluginVersion,
                            ") reads format version ", kExecutableFormatVersion,
                            " only; serialize it again with this plugin");
   }
-  const uint64_t payload_size = GetU64(bytes, 12);
+  const uint64_t payload_size = ByteReader::LoadFixed(bytes.substr(12), 8);
   const size_t available = bytes.size() - kHeaderSize;
   if (available < kTrailerSize || payload_size > available - kTrailerSize) {
     return InvalidArgument("serialized executable: truncated: the header announces a ",
@@ -458,20 +398,22 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(
                            kHeaderSize + payload_size + kTrailerSize);
   }
   const size_t checked = kHeaderSize + payload_size;
-  const uint64_t stored_hash = GetU64(bytes, checked);
-  const uint64_t actual_hash = shlo::internal::PayloadHash(bytes.substr(0, checked));
+  const uint64_t stored_hash = ByteReader::LoadFixed(bytes.substr(checked), 8);
+  const uint64_t actual_hash = Checksum64(bytes.substr(0, checked));
   if (stored_hash != actual_hash) {
     return InvalidArgument("serialized executable: checksum mismatch (the bytes are corrupted)");
   }
 
-  PayloadReader reader(bytes.substr(kHeaderSize, payload_size), kHeaderSize);
-  PLUGRT_ASSIGN_OR_RETURN(std::string_view writer_version, reader.String("plugrt version"));
-  PLUGRT_ASSIGN_OR_RETURN(std::string_view options_bytes, reader.String("compile options"));
-  PLUGRT_ASSIGN_OR_RETURN(uint64_t replicas, reader.U64("replica count"));
-  PLUGRT_ASSIGN_OR_RETURN(uint64_t partitions, reader.U64("partition count"));
-  PLUGRT_ASSIGN_OR_RETURN(std::string_view name, reader.String("name"));
-  PLUGRT_ASSIGN_OR_RETURN(std::string_view module_bytes, reader.String("module"));
-  PLUGRT_RETURN_IF_ERROR(reader.Finish());
+  ByteReader reader(bytes.substr(kHeaderSize, payload_size), "serialized executable", kHeaderSize);
+  std::string_view writer_version, options_bytes, name, module_bytes;
+  uint64_t replicas = 0, partitions = 0;
+  PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&writer_version, "plugrt version"));
+  PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&options_bytes, "compile options"));
+  PLUGRT_RETURN_IF_ERROR(reader.U64(&replicas, "replica count"));
+  PLUGRT_RETURN_IF_ERROR(reader.U64(&partitions, "partition count"));
+  PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&name, "name"));
+  PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&module_bytes, "module"));
+  PLUGRT_RETURN_IF_ERROR(reader.ExpectEnd("the payload's last field"));
 
   StatusOr<CompileOptions> options = DecodeCompileOptions(options_bytes);
   if (!options.ok()) {

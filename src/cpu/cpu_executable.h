@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "cpu/exec/program.h"
 #include "cpu/host_transfer.h"
 #include "sdk/executable.h"

@@ -1,6 +1,6 @@
 #include "cpu/cpu_plugin.h"
 
-#include "common/compile_options.h"
+#include "compile_options/compile_options.h"
 #include "cpu/cpu_client.h"
 #include "cpu/cpu_executable.h"
 #include "cpu/cpu_options.h"

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <thread>
 
+#include "common/byte_io.h"
+#include "common/content_hash.h"
 #include "cpu/cpu_options.h"
 #include "cpu/cpu_version.h"
 
@@ -27,26 +29,6 @@ constexpr char kMagic[8] = {'P', 'R', 'T', 'C', 'P', 'U', 'T', 'P'};
 constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kSerializedSize = 20;
 
-uint32_t Fnv1a(std::string_view bytes) {
-  uint32_t hash = 2166136261u;
-  for (unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 16777619u;
-  }
-  return hash;
-}
-
-void PutU32(std::string& out, uint32_t value) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-uint32_t GetU32(std::string_view bytes, size_t offset) {
-  uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) {
-    value |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
-  }
-  return value;
-}
 }  // namespace
 
 StatusOr<int> CpuTopology::DeviceCountFromName(std::string_view name) {
@@ -72,9 +54,10 @@ StatusOr<int> CpuTopology::DeviceCountFromName(std::string_view name) {
 
 StatusOr<std::string> CpuTopology::Serialize() const {
   std::string out(kMagic, sizeof(kMagic));
-  PutU32(out, kFormatVersion);
-  PutU32(out, static_cast<uint32_t>(num_devices()));
-  PutU32(out, Fnv1a(out));
+  ByteWriter writer(out);
+  writer.U32(kFormatVersion);
+  writer.U32(static_cast<uint32_t>(num_devices()));
+  writer.U32(Checksum32(out));
   return out;
 }
 
@@ -83,10 +66,9 @@ StatusOr<std::unique_ptr<CpuTopology>> CpuTopology::Deserialize(std::string_view
     return InvalidArgument("not a serialized plugrt CPU topology (", bytes.size(),
                            " bytes without the PRTCPUTP header)");
   }
-  if (bytes.size() < sizeof(kMagic) + 4) {
-    return InvalidArgument("serialized CPU topology is truncated (", bytes.size(), " bytes)");
-  }
-  const uint32_t version = GetU32(bytes, 8);
+  ByteReader reader(bytes.substr(sizeof(kMagic)), "serialized CPU topology", sizeof(kMagic));
+  uint32_t version = 0;
+  PLUGRT_RETURN_IF_ERROR(reader.U32(&version, "format version"));
   if (version != kFormatVersion) {
     return InvalidArgument("serialized CPU topology has format version ", version,
                            "; this plugin reads version ", kFormatVersion);
@@ -95,10 +77,13 @@ StatusOr<std::unique_ptr<CpuTopology>> CpuTopology::Deserialize(std::string_view
     return InvalidArgument("serialized CPU topology is ", bytes.size(), " bytes; version ",
                            kFormatVersion, " is ", kSerializedSize, " bytes");
   }
-  if (GetU32(bytes, 16) != Fnv1a(bytes.substr(0, 16))) {
+  uint32_t count = 0;
+  uint32_t checksum = 0;
+  PLUGRT_RETURN_IF_ERROR(reader.U32(&count, "device count"));
+  PLUGRT_RETURN_IF_ERROR(reader.U32(&checksum, "checksum"));
+  if (checksum != Checksum32(bytes.substr(0, kSerializedSize - 4))) {
     return InvalidArgument("serialized CPU topology is corrupted (checksum mismatch)");
   }
-  const uint32_t count = GetU32(bytes, 12);
   if (count < 1 || count > static_cast<uint32_t>(kMaxCpuDevices)) {
     return InvalidArgument("serialized CPU topology has ", count, " devices; expected 1..",
                            kMaxCpuDevices);

@@ -129,9 +129,8 @@ PJRT_Error* ClientCreate(PJRT_Client_Create_Args* args) {
 }
 
 PJRT_Error* ClientDestroy(PJRT_Client_Destroy_Args* args) {
-  return Run(args, [](PJRT_Client_Destroy_Args& a, const Call& call) -> Status {
-    PLUGRT_ASSIGN_OR_RETURN(PJRT_Client * client, Handle(a.client, call, "client"));
-    delete client;
+  return Run(args, [](PJRT_Client_Destroy_Args& a, const Call&) -> Status {
+    delete a.client;  // never null: pjrt_functions.h lets Run answer null
     return OkStatus();
   });
 }

@@ -22,14 +22,11 @@ StatusOr<std::vector<int64_t>> DimsFromC(const int64_t* dims, size_t count, cons
 // values outside the enum). Takes the caller's field itself (see RawEnum).
 Status CheckArrayElementType(const PJRT_Buffer_Type& type, const Call& call, const char* field);
 
-// Reads a caller's layout (checking the struct and its arrays).
+// Reads a caller's layout: the struct-size rule (ReadNested), then
+// CheckedLayoutFromC (common/layout.h).
 StatusOr<Layout> LayoutFromC(const PJRT_Buffer_MemoryLayout* layout, const Call& call,
                              const char* field);
-
-// Points `out` at `layout`'s data; `tile_dims` and `tile_dim_sizes` receive
-// the flattened tiles and must outlive `out`'s use.
-void LayoutToC(const Layout& layout, std::vector<int64_t>& tile_dims,
-               std::vector<size_t>& tile_dim_sizes, PJRT_Buffer_MemoryLayout& out);
+// Layout to C: LayoutToC in common/layout.h.
 
 }  // namespace plugrt::sdk
 

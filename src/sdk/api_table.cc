@@ -2,6 +2,7 @@
 // the sdk interfaces cannot express.
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
@@ -27,7 +28,7 @@ ApiState* g_state = nullptr;
 // The void entries cannot report errors; bad arguments are ignored.
 void ErrorDestroy(PJRT_Error_Destroy_Args* args) {
   PJRT_Error* error = Run(args, [](PJRT_Error_Destroy_Args& a, const Call&) -> Status {
-    delete a.error;  // null is allowed
+    delete a.error;
     return OkStatus();
   });
   delete error;
@@ -80,37 +81,21 @@ PJRT_Error* PluginAttributes(PJRT_Plugin_Attributes_Args* args) {
   });
 }
 
-#define PLUGRT_UNIMPLEMENTED_SLOT(fn) api.fn = NotImplemented<fn##_Args>;
-
-void FillUnimplementedSlots(PJRT_Api& api) {
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_UpdateGlobalProcessInfo)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_DmaMap)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_DmaUnmap)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_CreateUninitializedBuffer)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_CreateErrorBuffer)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_CreateAliasBuffer)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_FulfillAliasBuffer)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Client_CreateBuffersForAsyncHostToDevice)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_Destroy)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_TransferData)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_Device)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_BufferCount)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_BufferSize)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_SetBufferError)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_AddMetadata)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncHostToDeviceTransferManager_TransferLiteral)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Device_PoisonExecution)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Device_CreateAsyncTrackingEvent)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_AsyncTrackingEvent_Destroy)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_ExecuteContext_Create)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_ExecuteContext_Destroy)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_LoadedExecutable_GetDeviceAssignment)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Buffer_CopyRawToHostFuture)
-  PLUGRT_UNIMPLEMENTED_SLOT(PJRT_Buffer_DonateWithControlDependency)
+// A slot no Fill*Slots filled answers UNIMPLEMENTED naming the function
+// (after the argument checks every entry makes). The two void entries
+// (PJRT_Error_Destroy/Message) are always filled above.
+template <typename Args, typename Fn>
+void FillIfEmpty(Fn*& slot) {
+  if constexpr (std::is_same_v<Fn, PJRT_Error*(Args*)>) {
+    if (slot == nullptr) slot = NotImplemented<Args>;
+  }
 }
 
-#undef PLUGRT_UNIMPLEMENTED_SLOT
+void FillUnimplementedSlots(PJRT_Api& api) {
+#define PLUGRT_FILL_IF_EMPTY_(Name, last, null_handle) FillIfEmpty<Name##_Args>(api.Name);
+  PLUGRT_PJRT_FUNCTIONS(PLUGRT_FILL_IF_EMPTY_)
+#undef PLUGRT_FILL_IF_EMPTY_
+}
 
 }  // namespace
 

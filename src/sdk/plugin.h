@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/key_value_store.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
 #include "sdk/client.h"
@@ -25,15 +26,7 @@ namespace plugrt::sdk {
 
 // The key-value store a framework may give PJRT_Client_Create (for
 // multi-process clients). Thread-safe.
-class KeyValueStore {
- public:
-  virtual ~KeyValueStore() = default;
-  // Blocks up to `timeout_ms` for the key.
-  virtual StatusOr<std::string> Get(std::string_view key, int timeout_ms) = 0;
-  // NOT_FOUND at once when the key is absent.
-  virtual StatusOr<std::string> TryGet(std::string_view key) = 0;
-  virtual Status Put(std::string_view key, std::string_view value) = 0;
-};
+using plugrt::KeyValueStore;  // common/key_value_store.h
 
 struct ClientOptions {
   Attributes create_options;

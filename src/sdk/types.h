@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/element_type.h"
+#include "common/layout.h"
 #include "common/memory_stats.h"
 #include "common/named_value.h"
 #include "common/status.h"
@@ -22,31 +24,14 @@ using Attribute = NamedValue;
 using Attributes = std::vector<Attribute>;
 // FindNamedValue (common/named_value.h) looks one up by name.
 
-// A buffer's memory layout, as PJRT_Buffer_MemoryLayout describes it.
-struct Layout {
-  PJRT_Buffer_MemoryLayout_Type type = PJRT_Buffer_MemoryLayout_Type_Tiled;
-  // Tiled layouts: dimension numbers from most minor to most major, and
-  // optional tiles (each a list of tile dimensions).
-  std::vector<int64_t> minor_to_major;
-  std::vector<std::vector<int64_t>> tiles;
-  // Strided layouts: the byte stride of each dimension.
-  std::vector<int64_t> byte_strides;
-
-  // Dense row-major layout of the given rank (minor_to_major = rank-1 ... 0).
-  static Layout RowMajor(size_t rank);
-  bool IsRowMajor() const;
-};
-
+using plugrt::Layout;  // common/layout.h
 using plugrt::MemoryStats;  // common/memory_stats.h
 
-// Size in bits of one element of `type`; 0 for types without a fixed size
-// (PJRT_Buffer_Type_INVALID, TOKEN).
-int ElementBitWidth(PJRT_Buffer_Type type);
-// Canonical lower-case name ("f32", "s4", "pred", "bf16", ...).
-std::string_view ElementTypeName(PJRT_Buffer_Type type);
-// Bytes of a dense row-major array; sub-byte types are packed, each row of
-// the flattened array rounded up to whole bytes as a single run.
-int64_t DenseByteSize(PJRT_Buffer_Type type, const std::vector<int64_t>& dims);
+// Element type names, widths and dense sizes: the one table in
+// common/element_type.h.
+using plugrt::DenseByteSize;
+using plugrt::ElementBitWidth;
+using plugrt::ElementTypeName;
 
 }  // namespace plugrt::sdk
 

@@ -1,51 +1,86 @@
 #include "stablehlo/element_type.h"
 
+#include <array>
 #include <vector>
+
+#include "common/element_type.h"
 
 namespace plugrt::shlo {
 namespace {
 
-struct TypeInfo {
+// One row per ElementType, in enum order: its ABI type, whose row in
+// common/element_type.h gives the spelling and width. Types the ABI lacks
+// (the f6 formats) carry their own.
+struct TypeRow {
   ElementType type;
-  std::string_view name;
-  int bits;
   PJRT_Buffer_Type pjrt;  // PJRT_Buffer_Type_INVALID: none
+  std::string_view own_name = {};
+  int own_bits = 0;
 };
 
-// One row per ElementType, in enum order.
-constexpr TypeInfo kTypes[] = {
-    {ElementType::kI1, "i1", 1, PJRT_Buffer_Type_PRED},
-    {ElementType::kSI2, "i2", 2, PJRT_Buffer_Type_S2},
-    {ElementType::kSI4, "i4", 4, PJRT_Buffer_Type_S4},
-    {ElementType::kSI8, "i8", 8, PJRT_Buffer_Type_S8},
-    {ElementType::kSI16, "i16", 16, PJRT_Buffer_Type_S16},
-    {ElementType::kSI32, "i32", 32, PJRT_Buffer_Type_S32},
-    {ElementType::kSI64, "i64", 64, PJRT_Buffer_Type_S64},
-    {ElementType::kUI2, "ui2", 2, PJRT_Buffer_Type_U2},
-    {ElementType::kUI4, "ui4", 4, PJRT_Buffer_Type_U4},
-    {ElementType::kUI8, "ui8", 8, PJRT_Buffer_Type_U8},
-    {ElementType::kUI16, "ui16", 16, PJRT_Buffer_Type_U16},
-    {ElementType::kUI32, "ui32", 32, PJRT_Buffer_Type_U32},
-    {ElementType::kUI64, "ui64", 64, PJRT_Buffer_Type_U64},
-    {ElementType::kF4E2M1FN, "f4E2M1FN", 4, PJRT_Buffer_Type_F4E2M1FN},
-    {ElementType::kF6E2M3FN, "f6E2M3FN", 6, PJRT_Buffer_Type_INVALID},
-    {ElementType::kF6E3M2FN, "f6E3M2FN", 6, PJRT_Buffer_Type_INVALID},
-    {ElementType::kF8E3M4, "f8E3M4", 8, PJRT_Buffer_Type_F8E3M4},
-    {ElementType::kF8E4M3, "f8E4M3", 8, PJRT_Buffer_Type_F8E4M3},
-    {ElementType::kF8E4M3FN, "f8E4M3FN", 8, PJRT_Buffer_Type_F8E4M3FN},
-    {ElementType::kF8E4M3FNUZ, "f8E4M3FNUZ", 8, PJRT_Buffer_Type_F8E4M3FNUZ},
-    {ElementType::kF8E4M3B11FNUZ, "f8E4M3B11FNUZ", 8, PJRT_Buffer_Type_F8E4M3B11FNUZ},
-    {ElementType::kF8E5M2, "f8E5M2", 8, PJRT_Buffer_Type_F8E5M2},
-    {ElementType::kF8E5M2FNUZ, "f8E5M2FNUZ", 8, PJRT_Buffer_Type_F8E5M2FNUZ},
-    {ElementType::kF8E8M0FNU, "f8E8M0FNU", 8, PJRT_Buffer_Type_F8E8M0FNU},
-    {ElementType::kBF16, "bf16", 16, PJRT_Buffer_Type_BF16},
-    {ElementType::kF16, "f16", 16, PJRT_Buffer_Type_F16},
-    {ElementType::kF32, "f32", 32, PJRT_Buffer_Type_F32},
-    {ElementType::kF64, "f64", 64, PJRT_Buffer_Type_F64},
-    {ElementType::kC64, "complex<f32>", 64, PJRT_Buffer_Type_C64},
-    {ElementType::kC128, "complex<f64>", 128, PJRT_Buffer_Type_C128},
+constexpr TypeRow kRows[] = {
+    {ElementType::kI1, PJRT_Buffer_Type_PRED},
+    {ElementType::kSI2, PJRT_Buffer_Type_S2},
+    {ElementType::kSI4, PJRT_Buffer_Type_S4},
+    {ElementType::kSI8, PJRT_Buffer_Type_S8},
+    {ElementType::kSI16, PJRT_Buffer_Type_S16},
+    {ElementType::kSI32, PJRT_Buffer_Type_S32},
+    {ElementType::kSI64, PJRT_Buffer_Type_S64},
+    {ElementType::kUI2, PJRT_Buffer_Type_U2},
+    {ElementType::kUI4, PJRT_Buffer_Type_U4},
+    {ElementType::kUI8, PJRT_Buffer_Type_U8},
+    {ElementType::kUI16, PJRT_Buffer_Type_U16},
+    {ElementType::kUI32, PJRT_Buffer_Type_U32},
+    {ElementType::kUI64, PJRT_Buffer_Type_U64},
+    {ElementType::kF4E2M1FN, PJRT_Buffer_Type_F4E2M1FN},
+    {ElementType::kF6E2M3FN, PJRT_Buffer_Type_INVALID, "f6E2M3FN", 6},
+    {ElementType::kF6E3M2FN, PJRT_Buffer_Type_INVALID, "f6E3M2FN", 6},
+    {ElementType::kF8E3M4, PJRT_Buffer_Type_F8E3M4},
+    {ElementType::kF8E4M3, PJRT_Buffer_Type_F8E4M3},
+    {ElementType::kF8E4M3FN, PJRT_Buffer_Type_F8E4M3FN},
+    {ElementType::kF8E4M3FNUZ, PJRT_Buffer_Type_F8E4M3FNUZ},
+    {ElementType::kF8E4M3B11FNUZ, PJRT_Buffer_Type_F8E4M3B11FNUZ},
+    {ElementType::kF8E5M2, PJRT_Buffer_Type_F8E5M2},
+    {ElementType::kF8E5M2FNUZ, PJRT_Buffer_Type_F8E5M2FNUZ},
+    {ElementType::kF8E8M0FNU, PJRT_Buffer_Type_F8E8M0FNU},
+    {ElementType::kBF16, PJRT_Buffer_Type_BF16},
+    {ElementType::kF16, PJRT_Buffer_Type_F16},
+    {ElementType::kF32, PJRT_Buffer_Type_F32},
+    {ElementType::kF64, PJRT_Buffer_Type_F64},
+    {ElementType::kC64, PJRT_Buffer_Type_C64},
+    {ElementType::kC128, PJRT_Buffer_Type_C128},
 };
-static_assert(sizeof(kTypes) / sizeof(kTypes[0]) == kNumElementTypes);
+static_assert(sizeof(kRows) / sizeof(kRows[0]) == kNumElementTypes);
+
+struct TypeInfo {
+  std::string_view name;
+  int bits;
+  PJRT_Buffer_Type pjrt;
+};
+
+constexpr TypeInfo Resolve(const TypeRow& row) {
+  if (row.pjrt == PJRT_Buffer_Type_INVALID) return {row.own_name, row.own_bits, row.pjrt};
+  const ElementTypeInfo& abi = *FindElementType(row.pjrt);
+  // i1 holds one bit of value; the ABI stores pred in a whole byte.
+  const int bits = abi.kind == ElementKind::kBool ? 1 : abi.bits;
+  return {abi.stablehlo, bits, row.pjrt};
+}
+
+constexpr auto kTypes = [] {
+  std::array<TypeInfo, kNumElementTypes> types{};
+  for (int i = 0; i < kNumElementTypes; ++i) types[i] = Resolve(kRows[i]);
+  return types;
+}();
+
+constexpr bool RowsAreComplete() {
+  for (int i = 0; i < kNumElementTypes; ++i) {
+    if (static_cast<int>(kRows[i].type) != i || kTypes[i].name.empty() || kTypes[i].bits == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(RowsAreComplete(), "every ElementType needs a row, in enum order, with a spelling");
 
 const TypeInfo& Info(ElementType type) { return kTypes[static_cast<int>(type)]; }
 
@@ -54,8 +89,8 @@ const TypeInfo& Info(ElementType type) { return kTypes[static_cast<int>(type)]; 
 std::string_view ElementTypeName(ElementType type) { return Info(type).name; }
 
 std::optional<ElementType> ParseElementTypeName(std::string_view name) {
-  for (const TypeInfo& info : kTypes) {
-    if (info.name == name) return info.type;
+  for (int i = 0; i < kNumElementTypes; ++i) {
+    if (kTypes[i].name == name) return static_cast<ElementType>(i);
   }
   // Explicitly signed spellings.
   if (name.size() > 2 && name.substr(0, 2) == "si") {
@@ -99,11 +134,11 @@ std::optional<ElementType> FromPjrtType(PJRT_Buffer_Type type) {
   // execution.
   static const auto* inverse = [] {
     auto* table = new std::vector<std::optional<ElementType>>();
-    for (const TypeInfo& info : kTypes) {
-      if (info.pjrt == PJRT_Buffer_Type_INVALID) continue;
-      const size_t index = static_cast<size_t>(info.pjrt);
+    for (int i = 0; i < kNumElementTypes; ++i) {
+      if (kTypes[i].pjrt == PJRT_Buffer_Type_INVALID) continue;
+      const size_t index = static_cast<size_t>(kTypes[i].pjrt);
       if (table->size() <= index) table->resize(index + 1);
-      if (!(*table)[index]) (*table)[index] = info.type;
+      if (!(*table)[index]) (*table)[index] = static_cast<ElementType>(i);
     }
     return table;
   }();

@@ -7,6 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/byte_io.h"
+#include "common/content_hash.h"
+
 namespace plugrt::shlo {
 namespace {
 
@@ -56,31 +59,6 @@ enum AttrField : uint32_t {
   kAllFields = (1u << 11) - 1,
 };
 
-uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t UnZigZag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
-
-void PutFixed(std::string* out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-uint64_t GetFixed(std::string_view in, size_t pos, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) {
-    v |= static_cast<uint64_t>(static_cast<unsigned char>(in[pos + i])) << (8 * i);
-  }
-  return v;
-}
-void PutVarint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 // ---------------------------------------------------------------- writer
 
 class Writer {
@@ -93,24 +71,26 @@ class Writer {
     for (const auto& f : module.functions) Func(*f);
 
     std::string payload;
-    PutVarint(&payload, strings_.size());
+    ByteWriter table(payload);
+    table.Varint(strings_.size());
     for (std::string_view s : strings_) {
-      PutVarint(&payload, s.size());
-      payload.append(s);
+      table.Varint(s.size());
+      table.Bytes(s);
     }
     payload += body_;
 
     std::string out(kMagic);
-    PutFixed(&out, kModuleFormatVersion, 4);
-    PutFixed(&out, payload.size(), 8);
-    out += payload;
-    PutFixed(&out, internal::PayloadHash(payload), 8);
+    ByteWriter header(out);
+    header.U32(kModuleFormatVersion);
+    header.U64(payload.size());
+    header.Bytes(payload);
+    header.U64(Checksum64(payload));
     return out;
   }
 
  private:
-  void U(uint64_t v) { PutVarint(&body_, v); }
-  void S(int64_t v) { PutVarint(&body_, ZigZag(v)); }
+  void U(uint64_t v) { ByteWriter(body_).Varint(v); }
+  void S(int64_t v) { ByteWriter(body_).SignedVarint(v); }
   void Byte(uint8_t v) { body_.push_back(static_cast<char>(v)); }
   // Strings go to the table in first-use order, which keeps output deterministic.
   void Str(std::string_view s) {
@@ -182,7 +162,7 @@ class Writer {
     if (a.dense) mask |= kFieldDense;
     U(mask);
     if (mask & kFieldInt) S(a.int_value);
-    if (mask & kFieldFloat) PutFixed(&body_, std::bit_cast<uint64_t>(a.float_value), 8);
+    if (mask & kFieldFloat) ByteWriter(body_).Fixed(std::bit_cast<uint64_t>(a.float_value), 8);
     if (mask & kFieldStr) Str(a.str);
     if (mask & kFieldEnumValue) Str(a.enum_value);
     if (mask & kFieldType) TypeOf(a.type);
@@ -196,7 +176,7 @@ class Writer {
     }
     if (mask & kFieldFloats) {
       U(a.floats.size());
-      for (double v : a.floats) PutFixed(&body_, std::bit_cast<uint64_t>(v), 8);
+      for (double v : a.floats) ByteWriter(body_).Fixed(std::bit_cast<uint64_t>(v), 8);
     }
     if (mask & kFieldFields) Attrs(a.fields);
     if (mask & kFieldDense) {
@@ -290,7 +270,7 @@ class Writer {
 
 class Reader {
  public:
-  Reader(std::string_view data, size_t base) : data_(data), base_(base) {
+  Reader(std::string_view data, size_t base) : in_(data, "serialized module", base) {
     // Copied strings may total a generous multiple of the input (short
     // indices name long names), never an unbounded amount.
     string_budget_ = 64 * static_cast<uint64_t>(data.size()) + (uint64_t{1} << 20);
@@ -306,7 +286,7 @@ class Reader {
     PLUGRT_RETURN_IF_ERROR(Count(&count, "function"));
     std::unordered_set<std::string> names;
     for (size_t i = 0; i < count; ++i) {
-      size_t start = pos_;
+      size_t start = in_.position();
       auto func = std::make_unique<Function>();
       PLUGRT_RETURN_IF_ERROR(ReadFunction(func.get()));
       if (!names.insert(func->name).second) {
@@ -314,22 +294,20 @@ class Reader {
       }
       module->functions.push_back(std::move(func));
     }
-    if (pos_ != data_.size()) {
-      return Error(data_.size() - pos_, " bytes left over after the module");
-    }
+    PLUGRT_RETURN_IF_ERROR(in_.ExpectEnd("the module"));
     return module;
   }
 
  private:
   template <typename... Args>
   Status ErrorAt(size_t pos, const Args&... args) const {
-    return InvalidArgument("serialized module is corrupt at byte ", base_ + pos, ": ", args...);
+    return in_.ErrorAt(pos, args...);
   }
   template <typename... Args>
   Status Error(const Args&... args) const {
-    return ErrorAt(pos_, args...);
+    return in_.Error(args...);
   }
-  size_t Left() const { return data_.size() - pos_; }
+  size_t Left() const { return in_.left(); }
 
   class DepthGuard {
    public:
@@ -344,52 +322,13 @@ class Reader {
     Reader* r_;
   };
 
-  Status Varint(uint64_t* out, const char* what) {
-    uint64_t v = 0;
-    size_t start = pos_;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) return ErrorAt(start, "truncated ", what);
-      uint8_t b = static_cast<uint8_t>(data_[pos_++]);
-      // The tenth byte holds only the top bit.
-      if (shift == 63 && b > 1) return ErrorAt(start, "varint for ", what, " overflows 64 bits");
-      v |= static_cast<uint64_t>(b & 0x7F) << shift;
-      if ((b & 0x80) == 0) {
-        *out = v;
-        return OkStatus();
-      }
-    }
-    return ErrorAt(start, "varint for ", what, " overflows 64 bits");
-  }
-  Status Signed(int64_t* out, const char* what) {
-    uint64_t v = 0;
-    PLUGRT_RETURN_IF_ERROR(Varint(&v, what));
-    *out = UnZigZag(v);
-    return OkStatus();
-  }
-  // A count of items that take at least `min_bytes` each, checked against
-  // the bytes left so hostile counts cannot allocate unbounded memory.
+  Status Varint(uint64_t* out, const char* what) { return in_.Varint(out, what); }
+  Status Signed(int64_t* out, const char* what) { return in_.SignedVarint(out, what); }
   Status Count(size_t* out, const char* what, size_t min_bytes = 1) {
-    size_t start = pos_;
-    uint64_t v = 0;
-    PLUGRT_RETURN_IF_ERROR(Varint(&v, what));
-    if (v > Left() / min_bytes) {
-      return ErrorAt(start, what, " count ", v, " exceeds what the ", Left(),
-                     " remaining bytes can hold");
-    }
-    *out = static_cast<size_t>(v);
-    return OkStatus();
+    return in_.Count(out, what, min_bytes);
   }
-  Status Byte(uint8_t* out, const char* what) {
-    if (pos_ >= data_.size()) return Error("truncated ", what);
-    *out = static_cast<uint8_t>(data_[pos_++]);
-    return OkStatus();
-  }
-  Status Fixed64(uint64_t* out, const char* what) {
-    if (Left() < 8) return Error("truncated ", what);
-    *out = GetFixed(data_, pos_, 8);
-    pos_ += 8;
-    return OkStatus();
-  }
+  Status Byte(uint8_t* out, const char* what) { return in_.U8(out, what); }
+  Status Fixed64(uint64_t* out, const char* what) { return in_.U64(out, what); }
 
   Status ReadStringTable() {
     size_t count = 0;
@@ -398,14 +337,15 @@ class Reader {
     for (size_t i = 0; i < count; ++i) {
       size_t len = 0;
       PLUGRT_RETURN_IF_ERROR(Count(&len, "string length (bytes)"));
-      strings_.push_back(data_.substr(pos_, len));
-      pos_ += len;
+      std::string_view text;
+      PLUGRT_RETURN_IF_ERROR(in_.Bytes(len, &text, "string"));
+      strings_.push_back(text);
     }
     files_.resize(count);
     return OkStatus();
   }
   Status StringRef(std::string_view* out, const char* what, size_t* index = nullptr) {
-    size_t start = pos_;
+    size_t start = in_.position();
     uint64_t v = 0;
     PLUGRT_RETURN_IF_ERROR(Varint(&v, what));
     if (v >= strings_.size()) {
@@ -416,7 +356,7 @@ class Reader {
     return OkStatus();
   }
   Status OwnedString(std::string* out, const char* what) {
-    size_t start = pos_;
+    size_t start = in_.position();
     std::string_view s;
     PLUGRT_RETURN_IF_ERROR(StringRef(&s, what));
     if (s.size() > string_budget_) {
@@ -431,7 +371,7 @@ class Reader {
   Status ReadLoc(Location* loc) {
     // Tag 0: a file name follows; 1: no file.
     uint64_t tag = 0;
-    size_t start = pos_;
+    size_t start = in_.position();
     PLUGRT_RETURN_IF_ERROR(Varint(&tag, "location"));
     if (tag > 1) return ErrorAt(start, "bad location tag ", tag);
     if (tag == 0) {
@@ -443,7 +383,7 @@ class Reader {
       loc->file = files_[index];
     }
     int64_t line = 0, column = 0;
-    start = pos_;
+    start = in_.position();
     PLUGRT_RETURN_IF_ERROR(Signed(&line, "location line"));
     PLUGRT_RETURN_IF_ERROR(Signed(&column, "location column"));
     if (line < INT_MIN || line > INT_MAX || column < INT_MIN || column > INT_MAX) {
@@ -455,7 +395,7 @@ class Reader {
   }
 
   Status ElementTypeRef(ElementType* out) {
-    size_t start = pos_;
+    size_t start = in_.position();
     std::string_view name;
     PLUGRT_RETURN_IF_ERROR(StringRef(&name, "element type"));
     auto et = ParseElementTypeName(name);
@@ -467,7 +407,7 @@ class Reader {
   Status ReadType(Type* out) {
     DepthGuard guard(this);
     PLUGRT_RETURN_IF_ERROR(guard.Check());
-    size_t start = pos_;
+    size_t start = in_.position();
     uint8_t tag = 0;
     PLUGRT_RETURN_IF_ERROR(Byte(&tag, "type"));
     switch (tag) {
@@ -483,13 +423,13 @@ class Reader {
       case kTypeTensor: {
         ElementType et;
         PLUGRT_RETURN_IF_ERROR(ElementTypeRef(&et));
-        size_t rank_pos = pos_;
+        size_t rank_pos = in_.position();
         size_t rank = 0;
         PLUGRT_RETURN_IF_ERROR(Count(&rank, "tensor rank"));
         if (rank > kMaxRank) return ErrorAt(rank_pos, "tensor rank ", rank, " above ", kMaxRank);
         std::vector<int64_t> dims(rank);
         for (size_t i = 0; i < rank; ++i) {
-          size_t dim_pos = pos_;
+          size_t dim_pos = in_.position();
           PLUGRT_RETURN_IF_ERROR(Signed(&dims[i], "dimension size"));
           if (dims[i] != kDynamicSize && (dims[i] < 0 || dims[i] > kMaxDim)) {
             return ErrorAt(dim_pos, "bad dimension size ", dims[i]);
@@ -534,7 +474,7 @@ class Reader {
   }
 
   Status ReadDense(std::shared_ptr<const DenseData>* out) {
-    size_t start = pos_;
+    size_t start = in_.position();
     uint64_t ref = 0;
     PLUGRT_RETURN_IF_ERROR(Varint(&ref, "dense literal"));
     if (ref != 0) {
@@ -547,15 +487,16 @@ class Reader {
     }
     auto data = std::make_shared<DenseData>();
     uint8_t splat = 0;
-    size_t flag_pos = pos_;
+    size_t flag_pos = in_.position();
     PLUGRT_RETURN_IF_ERROR(Byte(&splat, "dense splat flag"));
     if (splat > 1) return ErrorAt(flag_pos, "bad dense splat flag ", static_cast<int>(splat));
     data->splat = splat == 1;
     size_t len = 0;
     PLUGRT_RETURN_IF_ERROR(Count(&len, "dense literal (bytes)"));
+    std::string_view bytes;
+    PLUGRT_RETURN_IF_ERROR(in_.Bytes(len, &bytes, "dense literal"));
     data->bytes.resize(len);
-    if (len > 0) std::memcpy(data->bytes.data(), data_.data() + pos_, len);
-    pos_ += len;
+    if (len > 0) std::memcpy(data->bytes.data(), bytes.data(), len);
     denses_.push_back(data);
     *out = std::move(data);
     return OkStatus();
@@ -594,12 +535,12 @@ class Reader {
   Status ReadAttr(Attribute* a) {
     DepthGuard guard(this);
     PLUGRT_RETURN_IF_ERROR(guard.Check());
-    size_t start = pos_;
+    size_t start = in_.position();
     uint64_t code = 0;
     PLUGRT_RETURN_IF_ERROR(Varint(&code, "attribute kind"));
     if (code >= kNumAttrKinds) return ErrorAt(start, "unknown attribute kind ", code);
     a->kind = kAttrKinds[code];
-    size_t mask_pos = pos_;
+    size_t mask_pos = in_.position();
     uint64_t mask = 0;
     PLUGRT_RETURN_IF_ERROR(Varint(&mask, "attribute field mask"));
     if (mask & ~uint64_t{kAllFields}) {
@@ -657,7 +598,7 @@ class Reader {
     DepthGuard guard(this);
     PLUGRT_RETURN_IF_ERROR(guard.Check());
     const size_t saved = values_.size();
-    size_t start = pos_;
+    size_t start = in_.position();
     size_t num_blocks = 0;
     PLUGRT_RETURN_IF_ERROR(Count(&num_blocks, "block", 2));
     if (num_blocks == 0) return ErrorAt(start, "region without blocks");
@@ -698,7 +639,7 @@ class Reader {
     size_t count = 0;
     PLUGRT_RETURN_IF_ERROR(Count(&count, "operand"));
     for (size_t i = 0; i < count; ++i) {
-      size_t start = pos_;
+      size_t start = in_.position();
       uint64_t ref = 0;
       PLUGRT_RETURN_IF_ERROR(Varint(&ref, "operand"));
       if (ref == 0) {
@@ -747,7 +688,7 @@ class Reader {
   Status ReadFunction(Function* f) {
     values_.clear();
     PLUGRT_RETURN_IF_ERROR(OwnedString(&f->name, "function name"));
-    size_t flag_pos = pos_;
+    size_t flag_pos = in_.position();
     uint8_t is_public = 0;
     PLUGRT_RETURN_IF_ERROR(Byte(&is_public, "function visibility"));
     if (is_public > 1) return ErrorAt(flag_pos, "bad visibility flag ", int{is_public});
@@ -765,7 +706,7 @@ class Reader {
       }
     }
     PLUGRT_RETURN_IF_ERROR(ReadAttrs(&f->attributes, "function attribute"));
-    size_t body_pos = pos_;
+    size_t body_pos = in_.position();
     f->body = std::make_unique<Region>();
     PLUGRT_RETURN_IF_ERROR(ReadRegion(f->body.get()));
     // The parser makes the entry block's arguments from the inputs.
@@ -781,9 +722,7 @@ class Reader {
     return OkStatus();
   }
 
-  std::string_view data_;
-  size_t base_;
-  size_t pos_ = 0;
+  ByteReader in_;
   int depth_ = 0;
   uint64_t string_budget_ = 0;
   std::vector<std::string_view> strings_;
@@ -795,15 +734,6 @@ class Reader {
 }  // namespace
 
 namespace internal {
-
-uint64_t PayloadHash(std::string_view data) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : data) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 StatusOr<std::unique_ptr<Module>> DecodeModulePayload(std::string_view payload,
                                                       size_t base_offset) {
@@ -825,7 +755,7 @@ StatusOr<std::unique_ptr<Module>> DeserializeModule(std::string_view bytes) {
     }
   }
   if (bytes.size() >= 12) {
-    uint32_t version = static_cast<uint32_t>(GetFixed(bytes, 8, 4));
+    uint32_t version = static_cast<uint32_t>(ByteReader::LoadFixed(bytes.substr(8), 4));
     if (version != kModuleFormatVersion) {
       return InvalidArgument("serialized module has format version ", version,
                              ", but this plugrt reads only format version ", kModuleFormatVersion,
@@ -837,7 +767,7 @@ StatusOr<std::unique_ptr<Module>> DeserializeModule(std::string_view bytes) {
                            ": header and checksum need ", kModuleHeaderSize + kModuleTrailerSize,
                            " bytes");
   }
-  uint64_t length = GetFixed(bytes, 12, 8);
+  uint64_t length = ByteReader::LoadFixed(bytes.substr(12), 8);
   uint64_t available = bytes.size() - kModuleHeaderSize - kModuleTrailerSize;
   if (length > available) {
     return InvalidArgument("serialized module is truncated at byte ", bytes.size(), ": header says ",
@@ -851,8 +781,8 @@ StatusOr<std::unique_ptr<Module>> DeserializeModule(std::string_view bytes) {
   }
   std::string_view payload = bytes.substr(kModuleHeaderSize, length);
   size_t hash_pos = kModuleHeaderSize + length;
-  uint64_t stored = GetFixed(bytes, hash_pos, 8);
-  uint64_t actual = internal::PayloadHash(payload);
+  uint64_t stored = ByteReader::LoadFixed(bytes.substr(hash_pos), 8);
+  uint64_t actual = Checksum64(payload);
   if (stored != actual) {
     return InvalidArgument("serialized module is corrupt: the checksum at byte ", hash_pos,
                            " does not match the payload (bytes ", kModuleHeaderSize, "..",

@@ -6,7 +6,7 @@
 //   offset  8  u32      format version (kModuleFormatVersion)
 //   offset 12  u64      payload length N
 //   offset 20  N bytes  payload
-//   offset 20+N u64     FNV-1a 64-bit hash of the payload
+//   offset 20+N u64     Checksum64 (common/content_hash.h) of the payload
 // The hash is checked before decoding, so a flipped byte reads as corruption.
 //
 // Payload: unsigned integers are LEB128 varints, signed ones zigzag varints,
@@ -61,9 +61,6 @@ namespace internal {
 
 inline constexpr size_t kModuleHeaderSize = 20;   // magic, version, length
 inline constexpr size_t kModuleTrailerSize = 8;   // payload hash
-
-// FNV-1a 64 of `data`, the payload checksum.
-uint64_t PayloadHash(std::string_view data);
 
 // Decodes a payload alone, without header or hash (for tests and fuzzing of
 // the structural checks). Error offsets are counted from `base_offset`.

@@ -32,6 +32,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/content_hash.h"
 #include "cpu/cpu_executable.h"
 #include "stablehlo/serialize.h"
 
@@ -42,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   constexpr size_t kTrailer = 8;
   if (bytes.size() >= kHeader + kTrailer && bytes.compare(0, 8, "PLUGRTEX") == 0) {
     const size_t checked = bytes.size() - kTrailer;
-    uint64_t hash = plugrt::shlo::internal::PayloadHash(std::string_view(bytes).substr(0, checked));
+    uint64_t hash = plugrt::Checksum64(std::string_view(bytes).substr(0, checked));
     for (size_t i = 0; i < 8; ++i) bytes[checked + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
   }
   auto loaded = plugrt::cpu::CpuExecutable::Deserialize(bytes);

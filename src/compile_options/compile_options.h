@@ -1,11 +1,11 @@
 // plugrt: compile options, the C++ form of the serialized
 // xla.CompileOptionsProto that PJRT_Client_Compile and PJRT_Compile receive.
 //
-// The struct is plain C++; the protobuf codec lives in the
-// plugrt_compile_options library (src/compile_options/), so no protobuf type
-// reaches this header or its users.
-#ifndef PLUGRT_COMMON_COMPILE_OPTIONS_H_
-#define PLUGRT_COMMON_COMPILE_OPTIONS_H_
+// The struct is plain C++; its protobuf codec (compile_options_codec.cc,
+// beside this header, in the plugrt_compile_options library) keeps every
+// protobuf type out of this header and its users.
+#ifndef PLUGRT_COMPILE_OPTIONS_COMPILE_OPTIONS_H_
+#define PLUGRT_COMPILE_OPTIONS_COMPILE_OPTIONS_H_
 
 #include <cstdint>
 #include <optional>
@@ -79,4 +79,4 @@ std::string ArgumentLayoutString(const ArgumentLayout& layout);
 
 }  // namespace plugrt
 
-#endif  // PLUGRT_COMMON_COMPILE_OPTIONS_H_
+#endif  // PLUGRT_COMPILE_OPTIONS_COMPILE_OPTIONS_H_
