@@ -4,28 +4,8 @@
 // again with the same fingerprint. Inputs that start with the "PLUGRTEX"
 // magic get their trailing checksum recomputed first, so mutations reach the
 // envelope's field checks (the module inside keeps its own checksum; its
-// decoder has its own fuzz target, module_loader_fuzz.cc). Not part of the
-// normal build (tests/fuzz/ is not globbed). Build and run from the
-// repository root after building the backend in build-ser (one command,
-// written over several lines):
-//
-//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined
-//     -Iinclude -Isrc -Ibuild-ser -Ibuild-ser/proto
-//     tests/fuzz/executable_loader_fuzz.cc
-//     -Wl,--start-group build-ser/lib/libplugrt_cpu_backend.a build-ser/lib/libplugrt_sdk.a
-//     build-ser/lib/libplugrt_stablehlo.a build-ser/lib/libplugrt_compile_options.a
-//     build-ser/lib/libplugrt_common.a
-//     -Wl,--end-group -lprotobuf-lite -lpthread -o /tmp/executable_loader_fuzz
-//
-// The archives are built without sanitizers: coverage guidance then comes
-// from the harness alone. For an instrumented loader, configure a build dir
-// with CC=clang-14 CXX=clang++-14 and CXXFLAGS=-fsanitize=fuzzer-no-link,address
-// and link against its archives instead. (This command has not been run yet.)
-// Seeds: serialized executables, e.g. written by `plugrt compile`:
-//
-//   mkdir -p /tmp/exec_corpus
-//   build-ser/bin/plugrt compile examples/add.mlir -o /tmp/exec_corpus/add.plugrtex
-//   /tmp/executable_loader_fuzz -max_total_time=60 -max_len=65536 /tmp/exec_corpus
+// decoder has its own fuzz target, module_loader_fuzz.cc). Built and run by
+// tests/fuzz/CMakeLists.txt; longer runs: docs/fuzzing.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

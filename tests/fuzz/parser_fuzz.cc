@@ -1,13 +1,7 @@
 // libFuzzer entry point for the StableHLO parser and printer: any input must
 // give a module or an INVALID_ARGUMENT error, and a parsed module must print
-// to text that parses again. Not part of the normal build (tests/fuzz/ is not
-// globbed). Build and run from the repository root:
-//
-//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined \
-//     -Iinclude -Isrc tests/fuzz/parser_fuzz.cc src/stablehlo/*.cc \
-//     src/common/status.cc -o /tmp/parser_fuzz
-//   mkdir -p /tmp/fuzz_corpus && cp ../shared/stablehlo/interpret/*.mlir /tmp/fuzz_corpus/
-//   /tmp/parser_fuzz -max_total_time=60 -max_len=65536 /tmp/fuzz_corpus
+// to text that parses again. Built and run by tests/fuzz/CMakeLists.txt;
+// longer runs: docs/fuzzing.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
