@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# The whole test suite: set up, build, run every test; then build again with
-# AddressSanitizer + UndefinedBehaviorSanitizer and run every test once more.
-# Pass --no-sanitize to skip the second pass (quicker local runs).
+# The whole test suite, in three passes:
+#   1. plain build: every test, the whole conformance corpora with their floors;
+#   2. fuzz build (clang, libFuzzer + ASan + UBSan): each fuzz target of
+#      tests/fuzz/ for a fixed number of inputs from a fixed random seed;
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer build, kernels threaded
+#      as in the plain build: every unit test and a fixed sample of the
+#      corpora (tests/CMakeLists.txt says which files, with its own floors).
+# Pass --no-sanitize to run the plain pass only (quicker local runs).
+# Each step prints how long it took, so CI's log shows where its time goes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SANITIZE=1
 [ "${1:-}" = "--no-sanitize" ] && SANITIZE=0
 JOBS="$(nproc)"
 
-scripts/setup.sh
-scripts/build.sh build
-ctest --test-dir build --output-on-failure -j "$JOBS"
+step() {
+  local name="$1"
+  shift
+  local start=$SECONDS
+  "$@"
+  echo "test.sh: $name took $((SECONDS - start)) s"
+}
+
+step setup scripts/setup.sh
+step "plain build" scripts/build.sh build
+step "plain tests" ctest --test-dir build --output-on-failure -j "$JOBS"
 
 if [ "$SANITIZE" = 1 ]; then
-  scripts/build.sh build-asan -DPLUGRT_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+  step "fuzz build" scripts/build.sh build-fuzz -DPLUGRT_FUZZ=ON \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+  step "fuzz runs" ctest --test-dir build-fuzz --output-on-failure -j "$JOBS"
+
+  step "sanitizer build" scripts/build.sh build-asan -DPLUGRT_SANITIZE=ON
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  step "sanitizer tests" ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 fi
-echo "test.sh: all tests passed"
+echo "test.sh: all tests passed (${SECONDS} s)"

@@ -18,14 +18,7 @@ int HardwareThreads() {
 }
 
 int KernelThreads() {
-#ifdef PLUGRT_SANITIZER_BUILD
-  // LeakSanitizer's exit-time scan crashes ("Tracer caught signal 11") in a
-  // process with live libgomp worker threads, so sanitizer builds never start
-  // an OpenMP team: every kernel runs on the calling thread.
-  return 1;
-#else
   return kernel_threads > 0 ? kernel_threads : HardwareThreads();
-#endif
 }
 
 void SetKernelThreads(int threads) {
