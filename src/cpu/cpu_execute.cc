@@ -510,8 +510,9 @@ Status CpuLoadedExecutable::ExecuteInto(
     for (size_t i = 0; i < list.size(); ++i) {
       // CpuBuffer is final: comparing the dynamic type is exact and cheaper
       // than dynamic_cast.
-      CpuBuffer* buffer = list[i] != nullptr && typeid(*list[i]) == typeid(CpuBuffer)
-                              ? static_cast<CpuBuffer*>(list[i])
+      sdk::Buffer* given = list[i];
+      CpuBuffer* buffer = given != nullptr && typeid(*given) == typeid(CpuBuffer)
+                              ? static_cast<CpuBuffer*>(given)
                               : nullptr;
       if (buffer == nullptr) {
         return InvalidArgument("argument ", i, ": not a buffer of the CPU plugin");
