@@ -143,8 +143,6 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileBranches(const shlo::Operation& op,
   });
 }
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation& op,
                                                            CompileContext& context) {
   switch (op.code) {
@@ -208,7 +206,21 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation
         return std::vector<RtValue>{RtValue::Of(ScalarU32(ctx.partition_id))};
       });
     default:
-      return OpError(op, StatusCode::kUnimplemented, "operation is not implemented");
+      return OpError(op, StatusCode::kInternal,
+                     "registered with the control-flow group, which has no case for it");
+  }
+}
+
+}  // namespace
+
+// stablehlo.return and func.return are not here: the interpreter reads a
+// block's terminator itself and never compiles it as a step.
+void RegisterControlFlowOps(OpRegistry& registry) {
+  for (OpCode code : {OpCode::kFuncCall, OpCode::kComposite, OpCode::kWhile, OpCode::kIf,
+                      OpCode::kCase, OpCode::kOptimizationBarrier, OpCode::kTuple,
+                      OpCode::kGetTupleElement, OpCode::kConstant, OpCode::kAfterAll,
+                      OpCode::kCreateToken, OpCode::kReplicaId, OpCode::kPartitionId}) {
+    registry.Set(code, &CompileControlFlowOp);
   }
 }
 

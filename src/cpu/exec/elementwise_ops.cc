@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/exec/compiled_op.h"
+#include "cpu/exec/op_registry.h"
 #include "cpu/kernels/elementwise.h"
 
 namespace plugrt::cpu {
@@ -510,14 +510,22 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
 
 }  // namespace
 
+namespace {
+
 StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation& op,
                                                            CompileContext& /*context*/) {
-  if (!IsElementwiseCode(op.code)) {
-    return OpError(op, StatusCode::kUnimplemented, "not handled by the elementwise group");
-  }
   PLUGRT_ASSIGN_OR_RETURN(Plan plan, BuildPlan(op));
   std::string where = StrCat(op.location.ToString(), ": ", op.name);
   return std::unique_ptr<CompiledOp>(std::make_unique<ElementwiseOp>(std::move(where), std::move(plan)));
+}
+
+}  // namespace
+
+void RegisterElementwiseOps(OpRegistry& registry) {
+  for (size_t i = 1; i < shlo::kNumOpCodes; ++i) {
+    const auto code = static_cast<OpCode>(i);
+    if (IsElementwiseCode(code)) registry.Set(code, &CompileElementwiseOp);
+  }
 }
 
 }  // namespace plugrt::cpu
