@@ -611,12 +611,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation&
 }  // namespace
 
 void RegisterCollectiveOps(OpRegistry& registry) {
-  for (OpCode code : {OpCode::kAllGather, OpCode::kAllReduce, OpCode::kAllToAll,
-                      OpCode::kCollectiveBroadcast, OpCode::kCollectivePermute,
-                      OpCode::kCollectiveReduce, OpCode::kCrossReplicaSum,
-                      OpCode::kReduceScatter}) {
-    registry.Set(code, &CompileCollectiveOp);
-  }
+  registry.SetGroup(shlo::OpGroup::kCollective, &CompileCollectiveOp);
 }
 
 }  // namespace plugrt::cpu

@@ -213,15 +213,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation
 
 }  // namespace
 
-// stablehlo.return and func.return are not here: the interpreter reads a
-// block's terminator itself and never compiles it as a step.
 void RegisterControlFlowOps(OpRegistry& registry) {
-  for (OpCode code : {OpCode::kFuncCall, OpCode::kComposite, OpCode::kWhile, OpCode::kIf,
-                      OpCode::kCase, OpCode::kOptimizationBarrier, OpCode::kTuple,
-                      OpCode::kGetTupleElement, OpCode::kConstant, OpCode::kAfterAll,
-                      OpCode::kCreateToken, OpCode::kReplicaId, OpCode::kPartitionId}) {
-    registry.Set(code, &CompileControlFlowOp);
-  }
+  registry.SetGroup(shlo::OpGroup::kControl, &CompileControlFlowOp);
 }
 
 }  // namespace plugrt::cpu

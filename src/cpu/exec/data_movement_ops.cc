@@ -619,15 +619,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
 }  // namespace
 
 void RegisterDataMovementOps(OpRegistry& registry) {
-  for (OpCode code :
-       {OpCode::kBroadcast, OpCode::kBroadcastInDim, OpCode::kReshape, OpCode::kTranspose,
-        OpCode::kSlice, OpCode::kDynamicSlice, OpCode::kDynamicUpdateSlice, OpCode::kConcatenate,
-        OpCode::kPad, OpCode::kReverse, OpCode::kGather, OpCode::kScatter,
-        OpCode::kGetDimensionSize, OpCode::kSetDimensionSize, OpCode::kDynamicBroadcastInDim,
-        OpCode::kDynamicIota, OpCode::kDynamicPad, OpCode::kDynamicReshape,
-        OpCode::kRealDynamicSlice, OpCode::kDynamicGather, OpCode::kTorchIndexSelect}) {
-    registry.Set(code, &CompileDataMovementOp);
-  }
+  registry.SetGroup(shlo::OpGroup::kDataMovement, &CompileDataMovementOp);
 }
 
 }  // namespace plugrt::cpu

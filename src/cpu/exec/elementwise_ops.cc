@@ -224,24 +224,6 @@ std::optional<BinaryOpKind> BinaryKindOf(OpCode code) {
   }
 }
 
-bool IsElementwiseCode(OpCode code) {
-  if (UnaryKindOf(code) || BinaryKindOf(code)) return true;
-  switch (code) {
-    case OpCode::kCompare:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
-    case OpCode::kConvert:
-    case OpCode::kBitcastConvert:
-    case OpCode::kReducePrecision:
-    case OpCode::kIota:
-    case OpCode::kUniformQuantize:
-    case OpCode::kUniformDequantize:
-      return true;
-    default:
-      return false;
-  }
-}
-
 Status TypeError(const Operation& op, ElementType type) {
   return OpError(op, StatusCode::kInvalidArgument,
                  StrCat("element type ", shlo::ElementTypeName(type), " is not allowed"));
@@ -505,7 +487,8 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
     default:
       break;
   }
-  return OpError(op, StatusCode::kUnimplemented, "not an elementwise op");
+  return OpError(op, StatusCode::kInternal,
+                 "registered with the elementwise group, which has no kernel for it");
 }
 
 }  // namespace
@@ -521,11 +504,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation
 
 }  // namespace
 
+// BuildPlan has a kernel for every op of the group (or a clear UNIMPLEMENTED,
+// for the quantized ones).
 void RegisterElementwiseOps(OpRegistry& registry) {
-  for (size_t i = 1; i < shlo::kNumOpCodes; ++i) {
-    const auto code = static_cast<OpCode>(i);
-    if (IsElementwiseCode(code)) registry.Set(code, &CompileElementwiseOp);
-  }
+  registry.SetGroup(shlo::OpGroup::kElementwise, &CompileElementwiseOp);
 }
 
 }  // namespace plugrt::cpu

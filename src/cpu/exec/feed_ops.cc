@@ -106,8 +106,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileFeedOp(const shlo::Operation& op,
 // Only the conformance harness has feed queues (feeds.h): a PJRT launch has
 // no infeed or outfeed API.
 void RegisterFeedOps(OpRegistry& registry) {
-  registry.Set(shlo::OpCode::kInfeed, &CompileFeedOp);
-  registry.Set(shlo::OpCode::kOutfeed, &CompileFeedOp);
+  registry.SetGroup(shlo::OpGroup::kFeed, &CompileFeedOp);
 }
 
 }  // namespace plugrt::cpu

@@ -14,6 +14,13 @@ void OpRegistry::SetCustomCall(std::string_view target, CompileCustomCallFn fn) 
   }
 }
 
+void OpRegistry::SetGroup(shlo::OpGroup group, CompileOpFn fn) {
+  for (size_t i = 1; i < shlo::kNumOpCodes; ++i) {
+    const auto code = static_cast<shlo::OpCode>(i);
+    if (shlo::TraitsOf(code).group == group && !shlo::IsTerminator(code)) Set(code, fn);
+  }
+}
+
 const OpRegistry& OpRegistry::Programs() {
   static const OpRegistry registry = [] {
     OpRegistry r;

@@ -38,6 +38,10 @@ class OpRegistry {
 
   // Registration (by the op groups' Register* functions).
   void Set(shlo::OpCode code, CompileOpFn fn) { ops_[static_cast<size_t>(code)] = fn; }
+  // `fn` for every op of `group` in the op table but terminators (which the
+  // interpreter reads itself): for groups whose one function switches on
+  // the code.
+  void SetGroup(shlo::OpGroup group, CompileOpFn fn);
   // A target registered twice is a programming error: the registry aborts
   // building (tests/op_registry_test.cc builds both registries).
   void SetCustomCall(std::string_view target, CompileCustomCallFn fn);
