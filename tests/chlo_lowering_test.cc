@@ -24,7 +24,6 @@ namespace plugrt {
 namespace {
 
 using cpu::ExecContext;
-using cpu::OpRegistry;
 using cpu::Program;
 using cpu::RtValue;
 using cpu::Tensor;
@@ -56,7 +55,7 @@ StatusOr<std::vector<RtValue>> LowerAndRun(const std::string& text) {
   }
   // Corpus programs check their results with the conformance harness' ops.
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                          Program::Compile(module, OpRegistry::ConformanceHarness()));
+                          Program::Compile(module, {.conformance_harness = true}));
   ExecContext context;
   return program->Run({}, context);
 }
@@ -310,7 +309,7 @@ TEST(ChloLoweringTest, InterpretChloSections) {
         PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
         PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
                                 Program::Compile(std::shared_ptr<shlo::Module>(std::move(module)),
-                                                 OpRegistry::ConformanceHarness()));
+                                                 {.conformance_harness = true}));
         ExecContext context;
         return program->Run({}, context).status();
       }();

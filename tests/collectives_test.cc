@@ -174,7 +174,7 @@ StatusOr<std::vector<RtValue>> RunText(const std::string& text, ExecContext cont
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ParseModule(text, "test.mlir"));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                          Program::Compile(std::move(module), OpRegistry::ConformanceHarness()));
+                          Program::Compile(std::move(module), {.conformance_harness = true}));
   return program->Run({}, context);
 }
 
@@ -439,7 +439,7 @@ TEST_P(CollectiveCorpusTest, EverySectionPasses) {
       continue;
     }
     StatusOr<std::shared_ptr<const Program>> program =
-        Program::Compile(std::move(*module), OpRegistry::ConformanceHarness());
+        Program::Compile(std::move(*module), {.conformance_harness = true});
     if (!program.ok()) {
       ADD_FAILURE() << "compile: " << program.status().message();
       continue;

@@ -220,21 +220,22 @@ func.func @main() -> tensor<2xi32> {
 }
 )";
 
-StatusOr<std::shared_ptr<const Program>> CompileText(const char* text, const OpRegistry& ops) {
+StatusOr<std::shared_ptr<const Program>> CompileText(const char* text, bool harness) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module, shlo::ParseModule(text, "h.mlir"));
-  return Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module)), ops);
+  return Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module)),
+                          {.conformance_harness = harness});
 }
 
 TEST(OpRegistryTest, HarnessOpsCompileOnlyWithTheHarness) {
   for (const char* text : {kCheckingProgram, kCustomCallCheck}) {
-    StatusOr<std::shared_ptr<const Program>> plain = CompileText(text, OpRegistry::Programs());
+    StatusOr<std::shared_ptr<const Program>> plain = CompileText(text, /*harness=*/false);
     ASSERT_FALSE(plain.ok());
     EXPECT_EQ(plain.status().code(), StatusCode::kUnimplemented);
     EXPECT_THAT(std::string(plain.status().message()), HasSubstr("check.expect_eq"));
     EXPECT_THAT(std::string(plain.status().message()), HasSubstr("conformance test harness"));
 
     StatusOr<std::shared_ptr<const Program>> harness =
-        CompileText(text, OpRegistry::ConformanceHarness());
+        CompileText(text, /*harness=*/true);
     ASSERT_TRUE(harness.ok()) << harness.status().ToString();
     ExecContext context;
     EXPECT_TRUE((*harness)->Run({}, context).ok());
