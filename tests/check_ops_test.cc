@@ -16,7 +16,7 @@ namespace plugrt {
 namespace {
 
 Status Run(const std::string& text) {
-  static StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
+  static StatusOr<std::unique_ptr<Client>> client = testing::CreateHarnessCpuClient();
   if (!client.ok()) return client.status();
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable, (*client)->Compile(text));
   PLUGRT_ASSIGN_OR_RETURN(auto outputs, executable.Execute({}));

@@ -53,7 +53,9 @@ StatusOr<std::vector<RtValue>> LowerAndRun(const std::string& text) {
   for (const auto& f : module->functions) {
     if (f->body && HasChlo(*f->body)) return Internal("CHLO ops left after lowering");
   }
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program, Program::Compile(module));
+  // Corpus programs check their results with the conformance harness' ops.
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
+                          Program::Compile(module, {.conformance_harness = true}));
   ExecContext context;
   return program->Run({}, context);
 }
@@ -306,7 +308,8 @@ TEST(ChloLoweringTest, InterpretChloSections) {
                                 shlo::ParseModule(section.text, file, section.first_line));
         PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
         PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                                Program::Compile(std::shared_ptr<shlo::Module>(std::move(module))));
+                                Program::Compile(std::shared_ptr<shlo::Module>(std::move(module)),
+                                                 {.conformance_harness = true}));
         ExecContext context;
         return program->Run({}, context).status();
       }();

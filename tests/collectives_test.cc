@@ -174,7 +174,7 @@ StatusOr<std::vector<RtValue>> RunText(const std::string& text, ExecContext cont
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ParseModule(text, "test.mlir"));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                          Program::Compile(std::move(module)));
+                          Program::Compile(std::move(module), {.conformance_harness = true}));
   return program->Run({}, context);
 }
 
@@ -384,7 +384,7 @@ TEST(PjrtCollectivesTest, DevicesOfOneExecutionMeetInTheirCollectives) {
 }
 
 TEST(PjrtCollectivesTest, AFailingDeviceFailsTheExecutionWithoutHanging) {
-  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, testing::CreateCpuClient(2));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, testing::CreateHarnessCpuClient(2));
   // Replica 1 fails its check before the all_reduce replica 0 waits in.
   PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable executable, client->Compile(R"(
 module @fails attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
@@ -438,7 +438,8 @@ TEST_P(CollectiveCorpusTest, EverySectionPasses) {
       ADD_FAILURE() << "parse: " << module.status().message();
       continue;
     }
-    StatusOr<std::shared_ptr<const Program>> program = Program::Compile(std::move(*module));
+    StatusOr<std::shared_ptr<const Program>> program =
+        Program::Compile(std::move(*module), {.conformance_harness = true});
     if (!program.ok()) {
       ADD_FAILURE() << "compile: " << program.status().message();
       continue;

@@ -173,10 +173,13 @@ TEST_F(ExecuteAsyncTest, WaitsForInputsStillBeingTransferred) {
 }
 
 TEST_F(ExecuteAsyncTest, ExecutionErrorsReachEveryEventOfTheLaunchAndItsConsumers) {
-  LoadedExecutable executable = CompileOrDie(*client_, kCheckedProgram);
+  // check.expect_eq is a conformance-harness op: a client that allows it.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, testing::CreateHarnessCpuClient(2));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client->addressable_devices());
+  LoadedExecutable executable = CompileOrDie(*client, kCheckedProgram);
   ASSERT_TRUE(executable);
-  Buffer x = Upload<int32_t>(*client_, devices_[0], PJRT_Buffer_Type_S32, {2}, {1, 2});
-  Buffer y = Upload<int32_t>(*client_, devices_[0], PJRT_Buffer_Type_S32, {2}, {1, 3});
+  Buffer x = Upload<int32_t>(*client, devices[0], PJRT_Buffer_Type_S32, {2}, {1, 2});
+  Buffer y = Upload<int32_t>(*client, devices[0], PJRT_Buffer_Type_S32, {2}, {1, 3});
 
   // A passing run first: the check does fail only on a mismatch.
   PLUGRT_ASSERT_OK_AND_ASSIGN(ExecuteResult good, executable.ExecuteAsync({{&x, &x}}));

@@ -20,6 +20,11 @@ namespace plugrt::tools {
 struct PluginOptions {
   std::string plugin_path;       // empty: the built-in CPU plugin
   std::optional<int> devices;    // --devices N: cpu_device_count create option
+  // Not a flag: `plugrt conformance-file` sets it. The conformance_harness
+  // create option is passed when the plugin's attributes announce it (the
+  // CPU plugin's do), so that the corpus' check.* and interpreter.* ops
+  // compile; other plugins get no option they do not know.
+  bool conformance_harness = false;
 };
 void AddPluginOptions(CLI::App& command, PluginOptions& options);
 

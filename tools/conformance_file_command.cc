@@ -111,6 +111,7 @@ void RegisterConformanceFileCommand(CLI::App& app, int& exit_code) {
   command->group("");  // hidden from --help
   command->add_option("file", options->file, "program file")->required();
   AddPluginOptions(*command, options->plugin);
+  options->plugin.conformance_harness = true;
   command->callback([options, &exit_code] {
     Status status = RunFile(options->file, options->plugin);
     if (!status.ok()) {

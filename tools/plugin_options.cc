@@ -7,6 +7,13 @@
 #include "tools/commands.h"
 
 namespace plugrt::tools {
+namespace {
+
+// The CPU plugin's create option and attribute of that name
+// (src/cpu/cpu_options.h).
+constexpr const char* kConformanceHarnessOption = "conformance_harness";
+
+}  // namespace
 
 void AddPluginOptions(CLI::App& command, PluginOptions& options) {
   command.add_option("--plugin", options.plugin_path,
@@ -35,6 +42,15 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
   std::string path = options.plugin_path.empty() ? DefaultPluginPath() : options.plugin_path;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
   ClientOptions client_options;
+  if (options.conformance_harness) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<NamedValue> attributes, plugin->attributes());
+    for (const NamedValue& attribute : attributes) {
+      const bool* announced = std::get_if<bool>(&attribute.value);
+      if (attribute.name == kConformanceHarnessOption && announced != nullptr && *announced) {
+        client_options.create_options.push_back(NamedValue{kConformanceHarnessOption, true});
+      }
+    }
+  }
   if (options.devices) {
     client_options.create_options.push_back(
         NamedValue{"cpu_device_count", static_cast<int64_t>(*options.devices)});

@@ -83,6 +83,7 @@ class CpuClient final : public sdk::Client {
   const CpuOptions options_;
 
   int kernel_threads_ = 1;
+  bool conformance_harness_ = false;  // the "conformance_harness" create option
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;
   std::vector<CpuDevice*> cpu_devices_;

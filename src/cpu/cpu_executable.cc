@@ -247,14 +247,14 @@ namespace {
 constexpr double kInlineMaxBytes = 64 * 1024;
 constexpr double kInlineMaxFlops = 100000;
 
+// Host transfers, feeds and custom calls may wait on the host; a while loop
+// may run for long.
 bool MayWaitOnHost(const shlo::Block& block) {
   for (const auto& op : block.operations) {
-    switch (op->code) {
-      case shlo::OpCode::kSend: case shlo::OpCode::kRecv: case shlo::OpCode::kInfeed:
-      case shlo::OpCode::kOutfeed: case shlo::OpCode::kCustomCall: case shlo::OpCode::kWhile:
-        return true;
-      default:
-        break;
+    const shlo::OpGroup group = shlo::TraitsOf(op->code).group;
+    if (group == shlo::OpGroup::kHostTransfer || group == shlo::OpGroup::kFeed ||
+        group == shlo::OpGroup::kCustomCall || op->code == shlo::OpCode::kWhile) {
+      return true;
     }
     for (const auto& region : op->regions) {
       for (const auto& b : region->blocks) {

@@ -49,6 +49,11 @@ constexpr OptionSpec kOptions[] = {
      "PLUGRT_HOST_RECV_TIMEOUT_MS",
      "how long a stablehlo.recv from the host waits for its callback's bytes (default 300000)",
      [](CpuOptions& o, int64_t v) { o.host_recv_timeout_ms = v; }},
+    {kConformanceHarnessAttribute, OptionSpec::Type::kBool, 0, 1, nullptr,
+     "programs may use the StableHLO conformance corpus' test-harness ops (check.*, "
+     "interpreter.run_parallel/probe, infeed/outfeed); plugrt conformance sets it (default "
+     "false)",
+     [](CpuOptions& o, int64_t v) { o.program.conformance_harness = v != 0; }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed

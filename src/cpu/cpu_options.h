@@ -40,6 +40,11 @@ struct CpuOptions {
 // INVALID_ARGUMENT naming the option for unknown names, wrong value types and
 // values out of range. Options absent from `options` take their defaults from
 // the environment.
+// The create option (and the plugin attribute announcing it) that lets
+// programs use the conformance corpus' test-harness ops
+// (ProgramOptions::conformance_harness).
+inline constexpr const char* kConformanceHarnessAttribute = "conformance_harness";
+
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
 
 // One line per option ("name (type): what it does; default ..."), for help

@@ -21,6 +21,9 @@ CpuPlugin::CpuPlugin()
           {"stablehlo_current_version", ToList(kStableHloVersions.current)},
           {"stablehlo_minimum_version", ToList(kStableHloVersions.minimum)},
           {"plugrt_version", std::string(kPluginVersion)},
+          // Accepts the conformance_harness create option (cpu_options.h),
+          // which `plugrt conformance` sets when the plugin says so.
+          {std::string(kConformanceHarnessAttribute), true},
       } {}
 
 StatusOr<std::unique_ptr<sdk::Client>> CpuPlugin::CreateClient(const sdk::ClientOptions& options) {

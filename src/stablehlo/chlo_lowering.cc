@@ -2,39 +2,32 @@
 //
 // Structural ops (implicit broadcasting, constants, predicates, conj,
 // next_after, top_k) become StableHLO ops; special functions become
-// "plugrt.math.<name>" custom calls that the CPU backend runs with accurate
-// kernels (src/cpu/kernels/special_functions.cc).
+// "plugrt.math.<name>" custom calls (named in kernels_abi/
+// custom_call_targets.h) that the CPU backend runs with accurate kernels
+// (src/cpu/kernels/special_functions.cc).
 #include "stablehlo/chlo_lowering.h"
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "kernels_abi/custom_call_targets.h"
 #include "stablehlo/chlo_ragged_dot.h"
 #include "stablehlo/ir_builder.h"
 
 namespace plugrt::shlo {
 namespace {
 
+using kernels_abi::MathTarget;
+
 constexpr std::string_view kChloPrefix = "chlo.";
 
 Status LoweringError(const Operation& op, StatusCode code, const std::string& message) {
   return Status(code, StrCat(op.location.ToString(), ": ", op.name, ": ", message));
-}
-
-// Special functions computed by "plugrt.math.<name>" kernels.
-bool IsMathFunction(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "acos", "acosh", "asin",   "asinh", "atan",    "atanh",  "bessel_i1e", "cosh",
-      "sinh", "tan",   "digamma", "erf",  "erfc",    "erf_inv", "lgamma",    "polygamma",
-      "zeta", "mulhi"};
-  for (std::string_view n : kNames) {
-    if (n == name) return true;
-  }
-  return false;
 }
 
 // chlo.broadcast_<name> -> the StableHLO op of the same meaning.
@@ -105,13 +98,10 @@ class Lowering {
     PLUGRT_RETURN_IF_ERROR(CheckTensorOperands(*op));
     IrBuilder b(op);
     std::vector<Value*> replacements;
-    if (IsMathFunction(name)) {
-      PLUGRT_RETURN_IF_ERROR(ExpectArity(*op, name == "polygamma" || name == "zeta" ||
-                                                      name == "mulhi"
-                                                  ? 2
-                                                  : 1,
-                                         1));
-      replacements.push_back(MathCall(b, std::string(name), op->operands, op->result(0)->type));
+    if (std::optional<MathTarget> fn = kernels_abi::MathTargetNamed(name)) {
+      const size_t arity = static_cast<size_t>(kernels_abi::MathTargetOf(*fn).arity);
+      PLUGRT_RETURN_IF_ERROR(ExpectArity(*op, arity, 1));
+      replacements.push_back(MathCall(b, *fn, op->operands, op->result(0)->type));
     } else if (std::string_view target = BroadcastTarget(name); !target.empty()) {
       PLUGRT_ASSIGN_OR_RETURN(Value * v, LowerBroadcasting(b, *op, target));
       replacements.push_back(v);
@@ -168,10 +158,11 @@ class Lowering {
     return OkStatus();
   }
 
-  static Value* MathCall(IrBuilder& b, const std::string& name, std::vector<Value*> operands,
+  static Value* MathCall(IrBuilder& b, MathTarget fn, std::vector<Value*> operands,
                          const Type& type) {
+    const std::string target(kernels_abi::MathTargetOf(fn).target);
     return b.Op("stablehlo.custom_call", std::move(operands), type,
-                {{"call_target_name", Attribute::String("plugrt.math." + name)}});
+                {{"call_target_name", Attribute::String(target)}});
   }
 
   // Broadcasts `v` to `dims` (keeping its element type): by `mapping` when
@@ -234,8 +225,8 @@ class Lowering {
       operands.push_back(w);
     }
     if (target == "chlo.next_after") return NextAfter(b, op, operands[0], operands[1]);
-    if (target == "chlo.polygamma") return MathCall(b, "polygamma", operands, result);
-    if (target == "chlo.zeta") return MathCall(b, "zeta", operands, result);
+    if (target == "chlo.polygamma") return MathCall(b, MathTarget::kPolygamma, operands, result);
+    if (target == "chlo.zeta") return MathCall(b, MathTarget::kZeta, operands, result);
     std::vector<NamedAttribute> attrs;
     if (target == "stablehlo.compare") {
       const Attribute* direction = op.attribute("comparison_direction");

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels_abi/custom_call_targets.h"
+
 namespace plugrt::shlo {
 namespace {
 
@@ -199,63 +201,6 @@ StatusOr<double> DimProduct(const Operation& op, const Type& type,
 // --- per-op arithmetic ------------------------------------------------------
 
 enum class Kind { kData, kArith, kTranscendental };
-
-Kind ElementwiseKind(const Operation& op) {
-  switch (op.code) {
-    case OpCode::kAbs:
-    case OpCode::kAdd:
-    case OpCode::kAnd:
-    case OpCode::kCeil:
-    case OpCode::kClamp:
-    case OpCode::kCompare:
-    case OpCode::kCountLeadingZeros:
-    case OpCode::kDivide:
-    case OpCode::kFloor:
-    case OpCode::kIsFinite:
-    case OpCode::kMaximum:
-    case OpCode::kMinimum:
-    case OpCode::kMultiply:
-    case OpCode::kNegate:
-    case OpCode::kNot:
-    case OpCode::kOr:
-    case OpCode::kPopcnt:
-    case OpCode::kReducePrecision:
-    case OpCode::kRemainder:
-    case OpCode::kRoundNearestAfz:
-    case OpCode::kRoundNearestEven:
-    case OpCode::kSelect:
-    case OpCode::kShiftLeft:
-    case OpCode::kShiftRightArithmetic:
-    case OpCode::kShiftRightLogical:
-    case OpCode::kSign:
-    case OpCode::kSubtract:
-    case OpCode::kXor:
-    case OpCode::kRng:
-    case OpCode::kRngBitGenerator:
-      return Kind::kArith;
-    case OpCode::kAtan2:
-    case OpCode::kCbrt:
-    case OpCode::kCosine:
-    case OpCode::kExponential:
-    case OpCode::kExponentialMinusOne:
-    case OpCode::kLog:
-    case OpCode::kLogPlusOne:
-    case OpCode::kLogistic:
-    case OpCode::kRsqrt:
-    case OpCode::kSine:
-    case OpCode::kSqrt:
-    case OpCode::kTan:
-    case OpCode::kTanh:
-      return Kind::kTranscendental;
-    case OpCode::kPower: {
-      const bool integral = !op.results.empty() && op.results[0]->type.is_tensor() &&
-                            (IsInteger(op.results[0]->type.element_type()));
-      return integral ? Kind::kArith : Kind::kTranscendental;
-    }
-    default:
-      return Kind::kData;
-  }
-}
 
 // Flops per element of an arithmetic op on complex values.
 double ComplexFactor(OpCode code) {
@@ -539,28 +484,20 @@ class Estimator {
       if (HasUnsupported(r->type)) return CostEstimate{};
     }
     CostEstimate cost;
-    switch (op.code) {
-      // Control flow and terminators: no bytes of their own.
-      case OpCode::kFuncReturn:
-      case OpCode::kReturn:
-      case OpCode::kConstant:
-      case OpCode::kTuple:
-      case OpCode::kGetTupleElement:
-      case OpCode::kOptimizationBarrier:
+    const double out = ResultElements(op);
+    switch (TraitsOf(op.code).cost) {
+      case OpCost::kNone:  // terminators, constants, tuples: no bytes of their own
         return cost;
-      case OpCode::kFuncCall:
-        return OfCall(op, "callee");
-      case OpCode::kComposite:
-        return OfCall(op, "decomposition");
-      case OpCode::kWhile: {
+      case OpCost::kCall:
+        return OfCall(op, op.code == OpCode::kComposite ? "decomposition" : "callee");
+      case OpCost::kLoop: {
         if (op.regions.size() != 2) return OpError(op, "needs a cond and a body region");
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate cond, OfRegionAt(op, 0));
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 1));
         AddTo(cond, body);
         return Scaled(cond, TripCount(op));
       }
-      case OpCode::kIf:
-      case OpCode::kCase: {
+      case OpCost::kBranches: {
         bool first = true;
         for (size_t i = 0; i < op.regions.size(); ++i) {
           PLUGRT_ASSIGN_OR_RETURN(CostEstimate branch, OfRegionAt(op, i));
@@ -574,23 +511,46 @@ class Estimator {
         }
         return cost;
       }
-      default:
+      case OpCost::kArith:
+        cost.bytes_accessed = IoBytes(op);
+        cost.flops = Sat(out * (IsComplexOp(op) ? ComplexFactor(op.code) : 1));
+        return cost;
+      case OpCost::kTranscendental:
+        cost.bytes_accessed = IoBytes(op);
+        cost.transcendentals = out;
+        return cost;
+      case OpCost::kPower: {
+        cost.bytes_accessed = IoBytes(op);
+        const bool integral = !op.results.empty() && op.results[0]->type.is_tensor() &&
+                              IsInteger(op.results[0]->type.element_type());
+        if (integral) {
+          cost.flops = Sat(out * (IsComplexOp(op) ? ComplexFactor(op.code) : 1));
+        } else {
+          cost.transcendentals = out;
+        }
+        return cost;
+      }
+      case OpCost::kBytes:
+      case OpCost::kFormula:
         break;
     }
 
     cost.bytes_accessed = IoBytes(op);
-    const double out = ResultElements(op);
-    switch (ElementwiseKind(op)) {
-      case Kind::kArith:
-        cost.flops = Sat(out * (IsComplexOp(op) ? ComplexFactor(op.code) : 1));
-        return cost;
-      case Kind::kTranscendental:
-        cost.transcendentals = out;
-        return cost;
-      case Kind::kData:
-        break;
+    if (TraitsOf(op.code).cost == OpCost::kFormula) {
+      PLUGRT_ASSIGN_OR_RETURN(const bool regions_counted, Formula(op, out, cost));
+      if (regions_counted) return cost;
     }
+    // Data movement and anything else: bytes only, and any regions once.
+    for (size_t i = 0; i < op.regions.size(); ++i) {
+      PLUGRT_ASSIGN_OR_RETURN(CostEstimate region, OfRegionAt(op, i));
+      AddTo(cost, region);
+    }
+    return cost;
+  }
 
+  // The op-specific part of a kFormula op's cost, added to `cost` (which
+  // holds its bytes); true when it counted the op's regions itself.
+  StatusOr<bool> Formula(const Operation& op, double out, CostEstimate& cost) {
     switch (op.code) {
       case OpCode::kDot:
       case OpCode::kDotGeneral: {
@@ -618,7 +578,7 @@ class Estimator {
         const double n = rbatch * rk > 0 ? Elements(*rhs) / (rbatch * rk) : 0;
         const double complex_factor = IsComplexOp(op) ? 4 : 1;
         cost.flops = Sat(2 * batch * m * n * k * complex_factor);
-        return cost;
+        return true;
       }
       case OpCode::kConvolution:
       case OpCode::kDynamicConv: {
@@ -633,12 +593,12 @@ class Estimator {
                                 DimProduct(op, *kernel, {kin}, "kernel input feature"));
         const double complex_factor = IsComplexOp(op) ? 4 : 1;
         cost.flops = Sat(2 * out * spatial * features * complex_factor);
-        return cost;
+        return true;
       }
       case OpCode::kEinsum:
       case OpCode::kUnaryEinsum: {
         PLUGRT_ASSIGN_OR_RETURN(cost.flops, EinsumFlops(op));
-        return cost;
+        return true;
       }
       case OpCode::kFft: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* in, TensorOperand(op, 0));
@@ -654,7 +614,7 @@ class Estimator {
           transforms = Sat(transforms * DimOf(in->dims()[i]));
         }
         if (n > 1) cost.flops = Sat(transforms * 5 * n * std::log2(n));
-        return cost;
+        return true;
       }
       case OpCode::kCholesky: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* a, TensorOperand(op, 0));
@@ -663,7 +623,7 @@ class Estimator {
         for (size_t i = 0; i + 2 < a->dims().size(); ++i) batch = Sat(batch * DimOf(a->dims()[i]));
         const double n = DimOf(a->dims().back());
         cost.flops = Sat(batch * n * n * n / 3);
-        return cost;
+        return true;
       }
       case OpCode::kTriangularSolve: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* a, TensorOperand(op, 0));
@@ -680,7 +640,7 @@ class Estimator {
         const double n = DimOf(a->dims().back());
         const double m = DimOf(left_side ? b->dims().back() : b->dims()[b->dims().size() - 2]);
         cost.flops = Sat(batch * n * n * m);
-        return cost;
+        return true;
       }
       case OpCode::kBatchNormInference:
       case OpCode::kBatchNormTraining:
@@ -693,13 +653,13 @@ class Estimator {
                                                                            : 12;
         cost.flops = Sat(per_element * Elements(*x));
         cost.transcendentals = features;
-        return cost;
+        return true;
       }
       case OpCode::kReduce: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* in, TensorOperand(op, 0));
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(body, Elements(*in)));
-        return cost;
+        return true;
       }
       case OpCode::kReduceWindow: {
         PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window,
@@ -709,13 +669,13 @@ class Estimator {
         const double per_result = op.results.empty() ? 0 : Elements(op.results[0]->type);
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(body, Sat(per_result * size)));
-        return cost;
+        return true;
       }
       case OpCode::kScatter: {
         if (op.operands.empty()) return OpError(op, "needs operands");
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(body, Elements(op.operands.back()->type)));
-        return cost;
+        return true;
       }
       case OpCode::kSelectAndScatter: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* operand, TensorOperand(op, 0));
@@ -730,7 +690,7 @@ class Estimator {
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate scatter, OfRegionAt(op, 1));
         AddTo(cost, ComputeOnly(select, Sat(Elements(*source) * size)));
         AddTo(cost, ComputeOnly(scatter, Elements(*source)));
-        return cost;
+        return true;
       }
       case OpCode::kSort: {
         PLUGRT_ASSIGN_OR_RETURN(const Type* in, TensorOperand(op, 0));
@@ -744,12 +704,12 @@ class Estimator {
         const double comparisons = row >= 2 ? Sat(Elements(*in) * std::log2(row)) : 0;
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate comparator, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(comparator, comparisons));
-        return cost;
+        return true;
       }
       case OpCode::kMap: {
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(body, out));
-        return cost;
+        return true;
       }
       case OpCode::kAllReduce:
       case OpCode::kReduceScatter: {
@@ -757,15 +717,15 @@ class Estimator {
         for (const Value* v : op.operands) in = Sat(in + Elements(v->type));
         PLUGRT_ASSIGN_OR_RETURN(CostEstimate body, OfRegionAt(op, 0));
         AddTo(cost, ComputeOnly(body, in));
-        return cost;
+        return true;
       }
       case OpCode::kCustomCall: {
         const Attribute* target = op.attribute("call_target_name");
         if (target != nullptr && target->kind == Attribute::Kind::kString &&
-            target->str.rfind("plugrt.math.", 0) == 0) {
+            target->str.rfind(kernels_abi::kMathTargetPrefix, 0) == 0) {
           cost.transcendentals = out;
         }
-        break;  // regions, if any, below
+        return false;  // regions, if any, counted once
       }
       case OpCode::kUnknown:
         switch (ChloKind(op.name)) {
@@ -773,16 +733,10 @@ class Estimator {
           case Kind::kTranscendental: cost.transcendentals = out; break;
           case Kind::kData: break;
         }
-        break;
+        return false;
       default:
-        break;
+        return Internal(op.name, ": cost class kFormula but no formula in cost_analysis.cc");
     }
-    // Data movement and anything else: bytes only, and any regions once.
-    for (size_t i = 0; i < op.regions.size(); ++i) {
-      PLUGRT_ASSIGN_OR_RETURN(CostEstimate region, OfRegionAt(op, i));
-      AddTo(cost, region);
-    }
-    return cost;
   }
 
   const Module& module_;

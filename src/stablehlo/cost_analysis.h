@@ -3,6 +3,9 @@
 // "bytes accessed"). Read from the IR alone: shapes, attributes and the
 // literal constants of loop counters; nothing is executed.
 //
+// Which rule applies to an op is its cost class in the op table
+// (stablehlo/op_code.h, OpCost); kFormula ops have a formula each below.
+//
 // Counting rules. "Elements" of a value are the product of its dims, a '?'
 // dim counting as 1; tuples sum their elements' counts; tokens count 0.
 //

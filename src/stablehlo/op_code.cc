@@ -8,19 +8,15 @@
 namespace plugrt::shlo {
 namespace {
 
-constexpr std::string_view kNames[] = {
-    "",
-#define PLUGRT_SHLO_OP_NAME_(code, name) name,
-    PLUGRT_SHLO_OPS(PLUGRT_SHLO_OP_NAME_)
-#undef PLUGRT_SHLO_OP_NAME_
-};
-constexpr size_t kCount = sizeof(kNames) / sizeof(kNames[0]);
+constexpr size_t kCount = kNumOpCodes;
 
 // Names sorted once for binary search; parsing is the only caller.
 const std::array<std::pair<std::string_view, OpCode>, kCount - 1>& SortedNames() {
   static const auto sorted = [] {
     std::array<std::pair<std::string_view, OpCode>, kCount - 1> table;
-    for (size_t i = 1; i < kCount; ++i) table[i - 1] = {kNames[i], static_cast<OpCode>(i)};
+    for (size_t i = 1; i < kCount; ++i) {
+      table[i - 1] = {internal::kOpTraits[i].name, static_cast<OpCode>(i)};
+    }
     std::sort(table.begin(), table.end());
     return table;
   }();
@@ -41,7 +37,22 @@ OpCode LookupOpCode(std::string_view name) {
 
 std::string_view OpCodeName(OpCode code) {
   size_t index = static_cast<size_t>(code);
-  return index < kCount ? kNames[index] : std::string_view();
+  return index < kCount ? internal::kOpTraits[index].name : std::string_view();
+}
+
+std::string_view OpGroupName(OpGroup group) {
+  switch (group) {
+    case OpGroup::kControl: return "control";
+    case OpGroup::kElementwise: return "elementwise";
+    case OpGroup::kDataMovement: return "data movement";
+    case OpGroup::kCompute: return "compute";
+    case OpGroup::kCollective: return "collective";
+    case OpGroup::kCustomCall: return "custom call";
+    case OpGroup::kFeed: return "feed";
+    case OpGroup::kHostTransfer: return "host transfer";
+    case OpGroup::kHarness: return "conformance harness";
+  }
+  return "?";
 }
 
 }  // namespace plugrt::shlo

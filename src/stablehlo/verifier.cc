@@ -364,6 +364,18 @@ Status CheckRegionSignature(const Operation& op, const Region& region, std::stri
   return OkStatus();
 }
 
+const CheckTable& RegisteredChecks() {
+  static const CheckTable table = [] {
+    CheckTable t;
+    RegisterElementwiseChecks(t);
+    RegisterShapeChecks(t);
+    RegisterComputeChecks(t);
+    RegisterControlChecks(t);
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace verify
 
 namespace {
@@ -371,21 +383,7 @@ namespace {
 using verify::kStructure;
 using verify::Violation;
 
-const verify::CheckTable& Checks() {
-  static const verify::CheckTable table = [] {
-    verify::CheckTable t;
-    verify::RegisterElementwiseChecks(t);
-    verify::RegisterShapeChecks(t);
-    verify::RegisterComputeChecks(t);
-    verify::RegisterControlChecks(t);
-    return t;
-  }();
-  return table;
-}
-
-bool IsTerminator(const Operation& op) {
-  return op.code == OpCode::kReturn || op.code == OpCode::kFuncReturn;
-}
+bool IsTerminator(const Operation& op) { return shlo::IsTerminator(op.code); }
 
 bool HasUnsupportedTypes(const Operation& op) {
   for (const Value* value : op.operands) {
@@ -589,7 +587,7 @@ class ModuleVerifier {
     if (op.code == OpCode::kFuncCall) return VerifyCall(op);
     if (HasUnsupportedTypes(op)) return OkStatus();
     if (op.code == OpCode::kUnknown) return OkStatus();
-    verify::CheckFn check = Checks().Get(op.code);
+    verify::CheckFn check = verify::RegisteredChecks().Get(op.code);
     if (check != nullptr) PLUGRT_RETURN_IF_ERROR(check(op));
     if (op.code == OpCode::kComposite) return VerifyCompositeDecomposition(op);
     return OkStatus();

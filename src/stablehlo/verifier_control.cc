@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "kernels_abi/custom_call_targets.h"
 #include "stablehlo/verifier_util.h"
 
 namespace plugrt::shlo::verify {
@@ -647,11 +648,6 @@ Status CheckLayouts(const Operation& op, std::string_view name, const std::vecto
   return OkStatus();
 }
 
-bool IsCheckTarget(const std::string& target) {
-  return target == "check.expect_eq" || target == "check.expect_close" ||
-         target == "check.expect_almost_eq";
-}
-
 Status CheckComparedPair(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(CheckCounts(op, 2, 0));
   PLUGRT_RETURN_IF_ERROR(CheckAllTensors(op));
@@ -721,7 +717,7 @@ Status CheckCustomCall(const Operation& op) {
   }
   PLUGRT_RETURN_IF_ERROR(CheckLayouts(op, "result_layouts", results));
   // The corpus's checks spelled as custom calls compare (actual, expected).
-  if (IsCheckTarget(target->str)) return CheckComparedPair(op);
+  if (kernels_abi::IsCheckTarget(target->str)) return CheckComparedPair(op);
   return OkStatus();
 }
 

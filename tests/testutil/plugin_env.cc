@@ -10,13 +10,26 @@ StatusOr<std::shared_ptr<Plugin>> CpuPlugin() {
   return *plugin;
 }
 
-StatusOr<std::unique_ptr<Client>> CreateCpuClient(int device_count) {
+namespace {
+
+StatusOr<std::unique_ptr<Client>> CreateClient(int device_count, bool conformance_harness) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, CpuPlugin());
   ClientOptions options;
   if (device_count > 0) {
     options.create_options.push_back({"cpu_device_count", int64_t{device_count}});
   }
+  if (conformance_harness) options.create_options.push_back({"conformance_harness", true});
   return Client::Create(plugin, options);
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Client>> CreateCpuClient(int device_count) {
+  return CreateClient(device_count, /*conformance_harness=*/false);
+}
+
+StatusOr<std::unique_ptr<Client>> CreateHarnessCpuClient(int device_count) {
+  return CreateClient(device_count, /*conformance_harness=*/true);
 }
 
 void CpuClientTest::SetUp() {

@@ -24,6 +24,9 @@ StatusOr<std::shared_ptr<Plugin>> CpuPlugin();
 // A new client over the CPU plugin; `device_count` > 0 passes
 // cpu_device_count.
 StatusOr<std::unique_ptr<Client>> CreateCpuClient(int device_count = 0);
+// The same with the conformance_harness create option: its programs may use
+// the conformance corpus' check.* and interpreter.* ops.
+StatusOr<std::unique_ptr<Client>> CreateHarnessCpuClient(int device_count = 0);
 
 // A fixture with `client_` over a CPU plugin of `kDeviceCount` devices and
 // its addressable devices in `devices_`.

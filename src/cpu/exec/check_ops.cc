@@ -11,6 +11,7 @@
 
 #include "cpu/exec/interpreter.h"
 #include "cpu/exec/literal.h"
+#include "kernels_abi/custom_call_targets.h"
 #include "stablehlo/float_format.h"
 
 namespace plugrt::cpu {
@@ -240,42 +241,40 @@ StatusOr<double> OptionalFloat(const shlo::Operation& op, std::string_view name,
   return shlo::AttrToFloat(*attr);
 }
 
-}  // namespace
+// check.expect_eq / expect_close / expect_almost_eq written as custom calls
+// (the targets of kernels_abi/custom_call_targets.h).
+StatusOr<std::unique_ptr<CompiledOp>> CompileCheckCustomCall(const shlo::Operation& op,
+                                                             std::string_view target) {
+  CheckSpec spec;
+  spec.name = std::string(target);
+  if (target == kernels_abi::kCheckExpectEqTarget) {
+    spec.comparison = Comparison::kExact;
+  } else if (target == kernels_abi::kCheckExpectCloseTarget) {
+    spec.comparison = Comparison::kUlp;
+    spec.max_ulp = 3;
+  } else if (target == kernels_abi::kCheckExpectAlmostEqTarget) {
+    spec.comparison = Comparison::kAbsolute;
+    spec.tolerance = 1e-3;
+  } else {
+    return OpError(op, StatusCode::kInternal,
+                   StrCat("custom call target '", target, "' is registered as a check but is "
+                                                          "none"));
+  }
+  if (op.operands.size() != 2) {
+    return OpError(op, StatusCode::kInvalidArgument, "a check takes (actual, expected)");
+  }
+  return std::unique_ptr<CompiledOp>(new CheckOp(std::move(spec)));
+}
 
+StatusOr<std::unique_ptr<CompiledOp>> CompileProbe(const shlo::Operation& op, CompileContext&) {
+  PLUGRT_ASSIGN_OR_RETURN(std::string id, ProbeId(op));
+  return std::unique_ptr<CompiledOp>(new ProbeOp(std::move(id)));
+}
+
+// The check dialect's ops.
 StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
                                                      CompileContext&) {
   CheckSpec spec;
-  if (op.code == OpCode::kCustomCall) {
-    const shlo::Attribute* target = op.attribute("call_target_name");
-    if (target == nullptr) {
-      return OpError(op, StatusCode::kInvalidArgument, "needs 'call_target_name'");
-    }
-    const std::string& name = target->str;
-    spec.name = name;
-    if (name == "check.expect_eq") {
-      spec.comparison = Comparison::kExact;
-    } else if (name == "check.expect_close") {
-      spec.comparison = Comparison::kUlp;
-      spec.max_ulp = 3;
-    } else if (name == "check.expect_almost_eq") {
-      spec.comparison = Comparison::kAbsolute;
-      spec.tolerance = 1e-3;
-    } else if (name.rfind("plugrt.", 0) == 0) {
-      return CompileMathCustomCall(op, name);
-    } else {
-      return OpError(op, StatusCode::kUnimplemented,
-                     StrCat("no custom call target '", name, "' is registered"));
-    }
-    if (op.operands.size() != 2) {
-      return OpError(op, StatusCode::kInvalidArgument, "a check takes (actual, expected)");
-    }
-    return std::unique_ptr<CompiledOp>(new CheckOp(std::move(spec)));
-  }
-
-  if (op.name == "interpreter.probe") {
-    PLUGRT_ASSIGN_OR_RETURN(std::string id, ProbeId(op));
-    return std::unique_ptr<CompiledOp>(new ProbeOp(std::move(id)));
-  }
   spec.name = op.name;
   switch (op.code) {
     case OpCode::kCheckExpectEq:
@@ -304,7 +303,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
       return std::unique_ptr<CompiledOp>(new SerializedEqOp(std::move(id), iteration));
     }
     default:
-      return OpError(op, StatusCode::kUnimplemented, "unknown check");
+      return OpError(op, StatusCode::kInternal,
+                     "registered with the check group, which has no case for it");
   }
   if (op.code == OpCode::kCheckExpectEqConst || op.code == OpCode::kCheckExpectAlmostEqConst) {
     const shlo::Attribute* value = op.attribute("value");
@@ -314,6 +314,20 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
     spec.constant = std::move(*constant);
   }
   return std::unique_ptr<CompiledOp>(new CheckOp(std::move(spec)));
+}
+
+}  // namespace
+
+void RegisterCheckOps(OpRegistry& registry) {
+  for (OpCode code : {OpCode::kCheckExpectEq, OpCode::kCheckExpectEqConst,
+                      OpCode::kCheckExpectAlmostEq, OpCode::kCheckExpectAlmostEqConst,
+                      OpCode::kCheckExpectClose, OpCode::kCheckExpectSerializedEq}) {
+    registry.Set(code, &CompileCheckOp);
+  }
+  registry.Set(OpCode::kInterpreterProbe, &CompileProbe);
+  for (std::string_view target : kernels_abi::kCheckTargets) {
+    registry.SetCustomCall(target, &CompileCheckCustomCall);
+  }
 }
 
 }  // namespace plugrt::cpu

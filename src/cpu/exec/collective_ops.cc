@@ -330,7 +330,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAllReduce(const shlo::Operation& op
   if (op.operands.empty()) return Invalid(op, "needs at least one operand");
   PLUGRT_RETURN_IF_ERROR(CheckResultCount(op, op.operands.size()));
   const bool sums = op.code == OpCode::kCrossReplicaSum;
-  const bool to_root = op.name == "stablehlo.collective_reduce";
+  const bool to_root = op.code == OpCode::kCollectiveReduce;
   std::shared_ptr<const CompiledRegion> body;
   if (!sums) {
     PLUGRT_ASSIGN_OR_RETURN(body, ReductionBody(op, context));
@@ -577,8 +577,6 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveBroadcast(const shlo::Ope
   });
 }
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation& op,
                                                           CompileContext& context) {
   for (const shlo::Value* operand : op.operands) {
@@ -602,11 +600,18 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation&
       return CompileCollectivePermute(op);
     case OpCode::kCollectiveBroadcast:
       return CompileCollectiveBroadcast(op);
+    case OpCode::kCollectiveReduce:
+      return CompileAllReduce(op, context);
     default:
-      // Newer than the op list: dispatched here by name.
-      if (op.name == "stablehlo.collective_reduce") return CompileAllReduce(op, context);
-      return OpError(op, StatusCode::kUnimplemented, "is not a collective this executor knows");
+      return OpError(op, StatusCode::kInternal,
+                     "registered with the collective group, which has no case for it");
   }
+}
+
+}  // namespace
+
+void RegisterCollectiveOps(OpRegistry& registry) {
+  registry.SetGroup(shlo::OpGroup::kCollective, &CompileCollectiveOp);
 }
 
 }  // namespace plugrt::cpu

@@ -20,6 +20,7 @@
 namespace plugrt::cpu {
 
 class CollectiveHub;  // rendezvous of the devices of one execution
+class OpRegistry;     // the compile function of each op (op_registry.h)
 struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
 class HostChannels;   // stablehlo.send / recv to the host (host_channels.h)
 
@@ -33,6 +34,9 @@ struct ProgramOptions {
   // Fused loops as generated machine code where the CPU can run it; false
   // keeps them interpreted.
   bool jit = true;
+  // The program may use the conformance corpus' test-harness ops (check.*,
+  // interpreter.run_parallel / probe, feeds): OpRegistry::ConformanceHarness().
+  bool conformance_harness = false;
 };
 
 // How often an execution took each fast path (tests and benchmarks read
@@ -113,28 +117,17 @@ class CompileContext {
     static const ProgramOptions defaults;
     return defaults;
   }
+  // The ops (and custom-call targets) this compilation may use.
+  virtual const OpRegistry& registry() const = 0;
 };
 
 // An error for op `op` that names its location and name:
 // "file:3:7: stablehlo.add: <message>".
 Status OpError(const shlo::Operation& op, StatusCode code, const std::string& message);
 
-// Per-group compile functions: each handles the codes of its group and
-// returns UNIMPLEMENTED (naming the op) for ops it does not handle.
+// Compiles one op (op_registry.h has the table of these, one per op code).
 using CompileOpFn = StatusOr<std::unique_ptr<CompiledOp>> (*)(const shlo::Operation& op,
                                                               CompileContext& context);
-// Elementwise math, comparisons, conversions, bitwise ops, iota, constant-free
-// pointwise ops (src/cpu/exec/elementwise_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation& op,
-                                                           CompileContext& context);
-// Shape and data movement: broadcast, reshape, transpose, slice, dynamic
-// slices, concatenate, pad, reverse, gather, scatter (src/cpu/exec/data_movement_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operation& op,
-                                                            CompileContext& context);
-// Reductions, windows, sort, map, dot, convolution, fft, linear algebra, rng
-// (src/cpu/exec/compute_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileComputeOp(const shlo::Operation& op,
-                                                       CompileContext& context);
 
 }  // namespace plugrt::cpu
 

@@ -1,7 +1,8 @@
-// plugrt CPU executor: CompileComputeOp, the entry of the compute-op group
-// (reductions, windows, sort, map, dot, convolution, fft, linear algebra,
-// batch norm, rng), and the helpers its compile functions share.
+// plugrt CPU executor: the compute-op group (reductions, windows, sort, map,
+// dot, convolution, fft, linear algebra, batch norm, rng): its registration
+// and the helpers its compile functions share.
 #include "cpu/exec/compute_ops_util.h"
+#include "cpu/exec/op_registry.h"
 
 namespace plugrt::cpu {
 namespace compute {
@@ -115,35 +116,43 @@ ScalarBody BodyOf(std::shared_ptr<const CompiledRegion> region, ExecContext& con
 
 }  // namespace compute
 
-StatusOr<std::unique_ptr<CompiledOp>> CompileComputeOp(const shlo::Operation& op,
-                                                       CompileContext& context) {
+namespace {
+
+// The compile functions that need no CompileContext, in the table's shape.
+template <compute::CompileResult (*Compile)(const shlo::Operation&)>
+compute::CompileResult WithoutContext(const shlo::Operation& op, CompileContext&) {
+  return Compile(op);
+}
+
+compute::CompileResult CompileEinsum(const shlo::Operation& op, CompileContext&) {
+  return OpError(op, StatusCode::kUnimplemented,
+                 "einsum is deprecated and not implemented; express it with dot_general");
+}
+
+}  // namespace
+
+void RegisterComputeOps(OpRegistry& registry) {
   using shlo::OpCode;
   using namespace compute;  // NOLINT: the per-op compile functions
-  switch (op.code) {
-    case OpCode::kReduce: return CompileReduce(op, context);
-    case OpCode::kReduceWindow: return CompileReduceWindow(op, context);
-    case OpCode::kSelectAndScatter: return CompileSelectAndScatter(op, context);
-    case OpCode::kSort: return CompileSort(op, context);
-    case OpCode::kMap: return CompileMap(op, context);
-    case OpCode::kDot: return CompileDot(op, context);
-    case OpCode::kDotGeneral: return CompileDotGeneral(op, context);
-    case OpCode::kConvolution:
-    case OpCode::kDynamicConv: return CompileConvolution(op, context);
-    case OpCode::kFft: return CompileFft(op);
-    case OpCode::kTriangularSolve: return CompileTriangularSolve(op);
-    case OpCode::kCholesky: return CompileCholesky(op);
-    case OpCode::kBatchNormInference:
-    case OpCode::kBatchNormTraining:
-    case OpCode::kBatchNormGrad: return CompileBatchNorm(op);
-    case OpCode::kRng: return CompileRng(op);
-    case OpCode::kRngBitGenerator: return CompileRngBitGenerator(op);
-    case OpCode::kEinsum:
-    case OpCode::kUnaryEinsum:
-      return OpError(op, StatusCode::kUnimplemented,
-                     "einsum is deprecated and not implemented; express it with dot_general");
-    default:
-      return OpError(op, StatusCode::kUnimplemented, "not a compute op");
-  }
+  registry.Set(OpCode::kReduce, &CompileReduce);
+  registry.Set(OpCode::kReduceWindow, &CompileReduceWindow);
+  registry.Set(OpCode::kSelectAndScatter, &CompileSelectAndScatter);
+  registry.Set(OpCode::kSort, &CompileSort);
+  registry.Set(OpCode::kMap, &CompileMap);
+  registry.Set(OpCode::kDot, &CompileDot);
+  registry.Set(OpCode::kDotGeneral, &CompileDotGeneral);
+  registry.Set(OpCode::kConvolution, &CompileConvolution);
+  registry.Set(OpCode::kDynamicConv, &CompileConvolution);
+  registry.Set(OpCode::kFft, &WithoutContext<&CompileFft>);
+  registry.Set(OpCode::kTriangularSolve, &WithoutContext<&CompileTriangularSolve>);
+  registry.Set(OpCode::kCholesky, &WithoutContext<&CompileCholesky>);
+  registry.Set(OpCode::kBatchNormInference, &WithoutContext<&CompileBatchNorm>);
+  registry.Set(OpCode::kBatchNormTraining, &WithoutContext<&CompileBatchNorm>);
+  registry.Set(OpCode::kBatchNormGrad, &WithoutContext<&CompileBatchNorm>);
+  registry.Set(OpCode::kRng, &WithoutContext<&CompileRng>);
+  registry.Set(OpCode::kRngBitGenerator, &WithoutContext<&CompileRngBitGenerator>);
+  registry.Set(OpCode::kEinsum, &CompileEinsum);
+  registry.Set(OpCode::kUnaryEinsum, &CompileEinsum);
 }
 
 }  // namespace plugrt::cpu

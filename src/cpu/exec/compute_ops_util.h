@@ -1,6 +1,6 @@
 // plugrt CPU executor: helpers shared by the compute-op compile functions
 // (compute_ops*.cc): a lambda-backed CompiledOp, operand and attribute
-// checks, and the per-op compile functions CompileComputeOp dispatches to.
+// checks, and the per-op compile functions RegisterComputeOps registers.
 #ifndef PLUGRT_CPU_EXEC_COMPUTE_OPS_UTIL_H_
 #define PLUGRT_CPU_EXEC_COMPUTE_OPS_UTIL_H_
 

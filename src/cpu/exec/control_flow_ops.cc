@@ -143,8 +143,6 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileBranches(const shlo::Operation& op,
   });
 }
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation& op,
                                                            CompileContext& context) {
   switch (op.code) {
@@ -208,8 +206,15 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation
         return std::vector<RtValue>{RtValue::Of(ScalarU32(ctx.partition_id))};
       });
     default:
-      return OpError(op, StatusCode::kUnimplemented, "operation is not implemented");
+      return OpError(op, StatusCode::kInternal,
+                     "registered with the control-flow group, which has no case for it");
   }
+}
+
+}  // namespace
+
+void RegisterControlFlowOps(OpRegistry& registry) {
+  registry.SetGroup(shlo::OpGroup::kControl, &CompileControlFlowOp);
 }
 
 }  // namespace plugrt::cpu

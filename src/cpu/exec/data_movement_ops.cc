@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "cpu/exec/compiled_op.h"
+#include "cpu/exec/op_registry.h"
 #include "cpu/exec/literal.h"
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/elementwise.h"
@@ -387,8 +387,6 @@ StatusOr<Tensor> DimensionSizeTensor(const shlo::Type& type, int64_t size) {
   return t;
 }
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operation& op,
                                                             CompileContext& context) {
   switch (op.code) {
@@ -613,9 +611,15 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
       });
     }
     default:
-      return OpError(op, StatusCode::kUnimplemented,
-                     "is not a data-movement op this backend implements");
+      return OpError(op, StatusCode::kInternal,
+                     "registered with the data-movement group, which has no case for it");
   }
+}
+
+}  // namespace
+
+void RegisterDataMovementOps(OpRegistry& registry) {
+  registry.SetGroup(shlo::OpGroup::kDataMovement, &CompileDataMovementOp);
 }
 
 }  // namespace plugrt::cpu

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/exec/compiled_op.h"
+#include "cpu/exec/op_registry.h"
 #include "cpu/kernels/elementwise.h"
 
 namespace plugrt::cpu {
@@ -221,24 +221,6 @@ std::optional<BinaryOpKind> BinaryKindOf(OpCode code) {
     case OpCode::kSubtract: return BinaryOpKind::kSubtract;
     case OpCode::kXor: return BinaryOpKind::kXor;
     default: return std::nullopt;
-  }
-}
-
-bool IsElementwiseCode(OpCode code) {
-  if (UnaryKindOf(code) || BinaryKindOf(code)) return true;
-  switch (code) {
-    case OpCode::kCompare:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
-    case OpCode::kConvert:
-    case OpCode::kBitcastConvert:
-    case OpCode::kReducePrecision:
-    case OpCode::kIota:
-    case OpCode::kUniformQuantize:
-    case OpCode::kUniformDequantize:
-      return true;
-    default:
-      return false;
   }
 }
 
@@ -505,19 +487,27 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
     default:
       break;
   }
-  return OpError(op, StatusCode::kUnimplemented, "not an elementwise op");
+  return OpError(op, StatusCode::kInternal,
+                 "registered with the elementwise group, which has no kernel for it");
 }
 
 }  // namespace
 
+namespace {
+
 StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation& op,
                                                            CompileContext& /*context*/) {
-  if (!IsElementwiseCode(op.code)) {
-    return OpError(op, StatusCode::kUnimplemented, "not handled by the elementwise group");
-  }
   PLUGRT_ASSIGN_OR_RETURN(Plan plan, BuildPlan(op));
   std::string where = StrCat(op.location.ToString(), ": ", op.name);
   return std::unique_ptr<CompiledOp>(std::make_unique<ElementwiseOp>(std::move(where), std::move(plan)));
+}
+
+}  // namespace
+
+// BuildPlan has a kernel for every op of the group (or a clear UNIMPLEMENTED,
+// for the quantized ones).
+void RegisterElementwiseOps(OpRegistry& registry) {
+  registry.SetGroup(shlo::OpGroup::kElementwise, &CompileElementwiseOp);
 }
 
 }  // namespace plugrt::cpu

@@ -73,8 +73,6 @@ class OutfeedOp final : public CompiledOp {
   std::string where_;
 };
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileFeedOp(const shlo::Operation& op,
                                                     CompileContext& context) {
   (void)context;
@@ -101,6 +99,14 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileFeedOp(const shlo::Operation& op,
                    "takes values followed by a token and returns a token");
   }
   return std::unique_ptr<CompiledOp>(new OutfeedOp(where));
+}
+
+}  // namespace
+
+// Only the conformance harness has feed queues (feeds.h): a PJRT launch has
+// no infeed or outfeed API.
+void RegisterFeedOps(OpRegistry& registry) {
+  registry.SetGroup(shlo::OpGroup::kFeed, &CompileFeedOp);
 }
 
 }  // namespace plugrt::cpu

@@ -45,36 +45,6 @@ std::optional<float> ConstantValue(const Value* v) {
   return f;
 }
 
-std::optional<Op> UnaryOp(OpCode code) {
-  switch (code) {
-    case OpCode::kNegate: return Op::kNeg;
-    case OpCode::kAbs: return Op::kAbs;
-    case OpCode::kExponential: return Op::kExp;
-    case OpCode::kLog: return Op::kLog;
-    case OpCode::kTanh: return Op::kTanh;
-    case OpCode::kLogistic: return Op::kLogistic;
-    case OpCode::kSqrt: return Op::kSqrt;
-    case OpCode::kRsqrt: return Op::kRsqrt;
-    case OpCode::kFloor: return Op::kFloor;
-    case OpCode::kCeil: return Op::kCeil;
-    case OpCode::kSign: return Op::kSign;
-    default: return std::nullopt;
-  }
-}
-
-std::optional<Op> BinaryOp(OpCode code) {
-  switch (code) {
-    case OpCode::kAdd: return Op::kAdd;
-    case OpCode::kSubtract: return Op::kSub;
-    case OpCode::kMultiply: return Op::kMul;
-    case OpCode::kDivide: return Op::kDiv;
-    case OpCode::kMaximum: return Op::kMax;
-    case OpCode::kMinimum: return Op::kMin;
-    case OpCode::kPower: return Op::kPow;
-    default: return std::nullopt;
-  }
-}
-
 std::optional<Op> CompareOp(const Operation& op) {
   if (const shlo::Attribute* type = op.attribute("compare_type")) {
     StatusOr<std::string> v = shlo::AttrToEnumValue(*type);
@@ -314,9 +284,12 @@ class Planner {
     return true;
   }
 
-  // The node for `op` if it is an op fusion takes.
+  // The node for `op` if it is an op fusion takes (its OpFusion kind, see
+  // stablehlo/op_code.h, says how; the checks here are of types and shapes).
   std::optional<Node> Classify(const Operation& op) const {
-    if (op.results.size() != 1 || !op.regions.empty() == (op.code != OpCode::kReduce)) {
+    const shlo::OpFusion kind = shlo::TraitsOf(op.code).fusion;
+    if (kind == shlo::OpFusion::kNone) return std::nullopt;
+    if (op.results.size() != 1 || !op.regions.empty() != (kind == shlo::OpFusion::kRowReduce)) {
       return std::nullopt;
     }
     const Value* result = op.result(0);
@@ -330,32 +303,33 @@ class Planner {
     };
     Node node;
     node.op = &op;
-    if (op.code == OpCode::kReduce) {
-      std::optional<RowReduction> r = AsRowReduction(op);
-      if (!r) return std::nullopt;
-      node.code = r->op;
-      node.imm = r->init;
-      return node;
-    }
-    if (std::optional<Op> u = UnaryOp(op.code)) {
-      if (rt != ElementType::kF32 || !all_operands(ElementType::kF32)) return std::nullopt;
-      node.code = *u;
-      return node;
-    }
-    if (std::optional<Op> b = BinaryOp(op.code)) {
-      if (rt != ElementType::kF32 || !all_operands(ElementType::kF32)) return std::nullopt;
-      node.code = *b;
-      return node;
-    }
-    switch (op.code) {
-      case OpCode::kCompare: {
+    switch (kind) {
+      case shlo::OpFusion::kNone:
+        return std::nullopt;
+      case shlo::OpFusion::kRowReduce: {
+        std::optional<RowReduction> r = AsRowReduction(op);
+        if (!r) return std::nullopt;
+        node.code = r->op;
+        node.imm = r->init;
+        return node;
+      }
+      case shlo::OpFusion::kUnary:
+      case shlo::OpFusion::kBinary: {
+        std::optional<Op> fused = FusedElementwiseOp(op.code);
+        if (!fused || rt != ElementType::kF32 || !all_operands(ElementType::kF32)) {
+          return std::nullopt;
+        }
+        node.code = *fused;
+        return node;
+      }
+      case shlo::OpFusion::kCompare: {
         if (rt != ElementType::kI1 || !all_operands(ElementType::kF32)) return std::nullopt;
         std::optional<Op> c = CompareOp(op);
         if (!c) return std::nullopt;
         node.code = *c;
         return node;
       }
-      case OpCode::kSelect:
+      case shlo::OpFusion::kSelect:
         if (rt != ElementType::kF32 || op.operands.size() != 3 ||
             !IsStaticTensor(op.operands[0], ElementType::kI1) ||
             op.operands[0]->type.dims() != result->type.dims() ||
@@ -365,11 +339,15 @@ class Planner {
         }
         node.code = Op::kSelect;
         return node;
-      case OpCode::kNot: case OpCode::kAnd: case OpCode::kOr:
-        if (rt != ElementType::kI1 || !all_operands(ElementType::kI1)) return std::nullopt;
-        node.code = op.code == OpCode::kNot ? Op::kNot : op.code == OpCode::kAnd ? Op::kAnd : Op::kOr;
+      case shlo::OpFusion::kLogic: {
+        std::optional<Op> fused = FusedElementwiseOp(op.code);
+        if (!fused || rt != ElementType::kI1 || !all_operands(ElementType::kI1)) {
+          return std::nullopt;
+        }
+        node.code = *fused;
         return node;
-      case OpCode::kConvert: {
+      }
+      case shlo::OpFusion::kConvert: {
         const Value* in = op.operands[0];
         if (rt != ElementType::kF32 || !in->type.is_tensor() || !in->type.has_static_shape()) {
           return std::nullopt;
@@ -383,7 +361,7 @@ class Planner {
         node.code = Op::kCopy;
         return node;
       }
-      case OpCode::kBroadcastInDim: {
+      case shlo::OpFusion::kBroadcast: {
         const Value* in = op.operands[0];
         if (rt != ElementType::kF32 || !IsStaticTensor(in, ElementType::kF32)) return std::nullopt;
         const shlo::Attribute* attr = op.attribute("broadcast_dimensions");
@@ -402,9 +380,8 @@ class Planner {
         node.code = Op::kCopy;
         return node;
       }
-      default:
-        return std::nullopt;
     }
+    return std::nullopt;
   }
 
   // Turns the groups worth running into kernels.
@@ -574,6 +551,33 @@ FusionPlan PlanFusion(const shlo::Block& block,
 
 std::unique_ptr<CompiledOp> MakeFusedOp(const FusionGroup& group, bool generate_code) {
   return std::make_unique<FusedOp>(group, generate_code);
+}
+
+std::optional<fused::Op> FusedElementwiseOp(shlo::OpCode code) {
+  switch (code) {
+    case OpCode::kNegate: return Op::kNeg;
+    case OpCode::kAbs: return Op::kAbs;
+    case OpCode::kExponential: return Op::kExp;
+    case OpCode::kLog: return Op::kLog;
+    case OpCode::kTanh: return Op::kTanh;
+    case OpCode::kLogistic: return Op::kLogistic;
+    case OpCode::kSqrt: return Op::kSqrt;
+    case OpCode::kRsqrt: return Op::kRsqrt;
+    case OpCode::kFloor: return Op::kFloor;
+    case OpCode::kCeil: return Op::kCeil;
+    case OpCode::kSign: return Op::kSign;
+    case OpCode::kAdd: return Op::kAdd;
+    case OpCode::kSubtract: return Op::kSub;
+    case OpCode::kMultiply: return Op::kMul;
+    case OpCode::kDivide: return Op::kDiv;
+    case OpCode::kMaximum: return Op::kMax;
+    case OpCode::kMinimum: return Op::kMin;
+    case OpCode::kPower: return Op::kPow;
+    case OpCode::kNot: return Op::kNot;
+    case OpCode::kAnd: return Op::kAnd;
+    case OpCode::kOr: return Op::kOr;
+    default: return std::nullopt;  // not a unary, binary or logic fusion kind
+  }
 }
 
 }  // namespace plugrt::cpu

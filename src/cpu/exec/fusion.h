@@ -12,6 +12,7 @@
 #define PLUGRT_CPU_EXEC_FUSION_H_
 
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,6 +24,11 @@
 namespace plugrt::cpu {
 
 inline constexpr int64_t kMinFusedElements = 4096;
+
+// The fused-loop operation of an op whose OpFusion kind is kUnary, kBinary
+// or kLogic (stablehlo/op_code.h); nullopt for other ops. Every op of those
+// kinds has one (tests/op_registry_test.cc checks).
+std::optional<fused::Op> FusedElementwiseOp(shlo::OpCode code);
 
 struct FusionGroup {
   std::vector<const shlo::Operation*> members;  // in block order

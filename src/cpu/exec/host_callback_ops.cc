@@ -192,4 +192,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileHostTransferOp(const shlo::Operatio
   return std::unique_ptr<CompiledOp>(new HostRecvOp(op, channel, std::move(types)));
 }
 
+void RegisterHostTransferOps(OpRegistry& registry) {
+  registry.Set(shlo::OpCode::kSend, &CompileHostTransferOp);
+  registry.Set(shlo::OpCode::kRecv, &CompileHostTransferOp);
+}
+
 }  // namespace plugrt::cpu

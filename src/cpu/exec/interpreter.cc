@@ -10,10 +10,6 @@
 
 namespace plugrt::cpu {
 
-// stablehlo.send / stablehlo.recv (src/cpu/exec/host_callback_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileHostTransferOp(const shlo::Operation& op,
-                                                            CompileContext& context);
-
 namespace {
 
 using shlo::OpCode;
@@ -171,8 +167,6 @@ class RegionImpl final : public CompiledRegion {
   std::vector<bool> returns_move_;
 };
 
-bool IsTerminator(OpCode code) { return code == OpCode::kReturn || code == OpCode::kFuncReturn; }
-
 // A step that hands out values computed at compile time.
 class ConstantValuesOp final : public CompiledOp {
  public:
@@ -214,6 +208,32 @@ StatusOr<std::unique_ptr<CompiledOp>> Fold(
   for (size_t i = 0; i < values.size(); ++i) constants[op.result(i)] = values[i];
   if (constant) return Unimplemented("already a constant");
   return std::unique_ptr<CompiledOp>(std::make_unique<ConstantValuesOp>(std::move(values)));
+}
+
+// Why `op` has no compile function in this program's registry.
+Status NotRegistered(const shlo::Operation& op) {
+  const shlo::OpTraits& traits = shlo::TraitsOf(op.code);
+  if (op.code == OpCode::kUnknown) {
+    if (op.name.rfind("chlo.", 0) == 0) {
+      return OpError(op, StatusCode::kUnimplemented,
+                     "CHLO ops must be lowered to StableHLO before execution; this op has no "
+                     "lowering yet");
+    }
+    return OpError(op, StatusCode::kUnimplemented, "unknown operation");
+  }
+  if (traits.group == shlo::OpGroup::kHarness) {
+    return OpError(op, StatusCode::kUnimplemented,
+                   "is an op of the conformance test harness; it runs only under `plugrt "
+                   "conformance` (create option conformance_harness=true)");
+  }
+  if (traits.group == shlo::OpGroup::kFeed) {
+    return OpError(op, StatusCode::kUnimplemented,
+                   "PJRT has no infeed or outfeed queues; only the conformance test harness "
+                   "(interpreter.run_parallel, under `plugrt conformance`) provides them");
+  }
+  return OpError(op, StatusCode::kUnimplemented,
+                 StrCat("is not implemented by the CPU backend (", shlo::OpGroupName(traits.group),
+                        " op without a compile function)"));
 }
 
 }  // namespace
@@ -302,7 +322,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
       if (!ref.ok()) return OpError(op, StatusCode::kInvalidArgument, ref.status().message());
       operands.push_back(*ref);
     }
-    if (IsTerminator(op.code)) {
+    if (shlo::IsTerminator(op.code)) {
       returns = std::move(operands);
       terminated = true;
       continue;
@@ -369,71 +389,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
                             " is not supported (quantized types are not implemented)"));
     }
   }
-  switch (op.code) {
-    case OpCode::kAbs: case OpCode::kAdd: case OpCode::kAnd: case OpCode::kAtan2:
-    case OpCode::kBitcastConvert: case OpCode::kCbrt: case OpCode::kCeil: case OpCode::kClamp:
-    case OpCode::kCompare: case OpCode::kComplex: case OpCode::kConvert: case OpCode::kCosine:
-    case OpCode::kCountLeadingZeros: case OpCode::kDivide: case OpCode::kExponential:
-    case OpCode::kExponentialMinusOne: case OpCode::kFloor: case OpCode::kImag:
-    case OpCode::kIsFinite: case OpCode::kLog: case OpCode::kLogPlusOne: case OpCode::kLogistic:
-    case OpCode::kMaximum: case OpCode::kMinimum: case OpCode::kMultiply: case OpCode::kNegate:
-    case OpCode::kNot: case OpCode::kOr: case OpCode::kPopcnt: case OpCode::kPower:
-    case OpCode::kReal: case OpCode::kReducePrecision: case OpCode::kRemainder:
-    case OpCode::kRoundNearestAfz: case OpCode::kRoundNearestEven: case OpCode::kRsqrt:
-    case OpCode::kSelect: case OpCode::kShiftLeft: case OpCode::kShiftRightArithmetic:
-    case OpCode::kShiftRightLogical: case OpCode::kSign: case OpCode::kSine: case OpCode::kSqrt:
-    case OpCode::kSubtract: case OpCode::kTan: case OpCode::kTanh: case OpCode::kXor:
-    case OpCode::kIota: case OpCode::kUniformQuantize: case OpCode::kUniformDequantize:
-      return CompileElementwiseOp(op, context);
-
-    case OpCode::kBroadcast: case OpCode::kBroadcastInDim: case OpCode::kReshape:
-    case OpCode::kTranspose: case OpCode::kSlice: case OpCode::kDynamicSlice:
-    case OpCode::kDynamicUpdateSlice: case OpCode::kConcatenate: case OpCode::kPad:
-    case OpCode::kReverse: case OpCode::kGather: case OpCode::kScatter:
-    case OpCode::kGetDimensionSize: case OpCode::kSetDimensionSize:
-    case OpCode::kDynamicBroadcastInDim: case OpCode::kDynamicIota: case OpCode::kDynamicPad:
-    case OpCode::kDynamicReshape: case OpCode::kRealDynamicSlice: case OpCode::kDynamicGather:
-    case OpCode::kTorchIndexSelect:
-      return CompileDataMovementOp(op, context);
-
-    case OpCode::kReduce: case OpCode::kReduceWindow: case OpCode::kSelectAndScatter:
-    case OpCode::kSort: case OpCode::kMap: case OpCode::kDot: case OpCode::kDotGeneral:
-    case OpCode::kConvolution: case OpCode::kDynamicConv: case OpCode::kFft:
-    case OpCode::kTriangularSolve: case OpCode::kCholesky: case OpCode::kRng:
-    case OpCode::kRngBitGenerator: case OpCode::kBatchNormGrad: case OpCode::kBatchNormInference:
-    case OpCode::kBatchNormTraining: case OpCode::kEinsum: case OpCode::kUnaryEinsum:
-      return CompileComputeOp(op, context);
-
-    case OpCode::kAllGather: case OpCode::kAllReduce: case OpCode::kAllToAll:
-    case OpCode::kCollectiveBroadcast: case OpCode::kCollectivePermute:
-    case OpCode::kCrossReplicaSum: case OpCode::kReduceScatter:
-      return CompileCollectiveOp(op, context);
-
-    case OpCode::kCustomCall: case OpCode::kCheckExpectEq: case OpCode::kCheckExpectEqConst:
-    case OpCode::kCheckExpectAlmostEq: case OpCode::kCheckExpectAlmostEqConst:
-    case OpCode::kCheckExpectClose: case OpCode::kCheckExpectSerializedEq:
-      return CompileCheckOp(op, context);
-
-    case OpCode::kInfeed: case OpCode::kOutfeed:
-      return CompileFeedOp(op, context);
-
-    case OpCode::kSend: case OpCode::kRecv:
-      return CompileHostTransferOp(op, context);  // host_callback_ops.cc
-
-    case OpCode::kUnknown:
-      if (op.name == "interpreter.run_parallel") return CompileRunParallelOp(op, context);
-      if (op.name == "interpreter.probe") return CompileCheckOp(op, context);
-      if (op.name == "stablehlo.collective_reduce") return CompileCollectiveOp(op, context);
-      if (op.name.rfind("chlo.", 0) == 0) {
-        return OpError(op, StatusCode::kUnimplemented,
-                       "CHLO ops must be lowered to StableHLO before execution; this op has no "
-                       "lowering yet");
-      }
-      return OpError(op, StatusCode::kUnimplemented, "unknown operation");
-
-    default:
-      return CompileControlFlowOp(op, context);
-  }
+  if (CompileOpFn compile = context.registry().Find(op.code)) return compile(op, context);
+  return NotRegistered(op);
 }
 
 }  // namespace plugrt::cpu

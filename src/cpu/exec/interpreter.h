@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/exec/compiled_op.h"
+#include "cpu/exec/op_registry.h"
 
 namespace plugrt::cpu {
 
@@ -26,6 +27,11 @@ class ProgramCompiler final : public CompileContext {
     return module_.FindFunction(name);
   }
   const ProgramOptions& options() const override { return options_; }
+  // OpRegistry::Programs(), or ConformanceHarness() with
+  // options.conformance_harness.
+  const OpRegistry& registry() const override {
+    return OpRegistry::Get(options_.conformance_harness);
+  }
 
  private:
   // Values visible while compiling one region: its own slots, and through
@@ -46,29 +52,10 @@ class ProgramCompiler final : public CompileContext {
   std::set<std::string, std::less<>> in_progress_;
 };
 
-// Compiles one op of any kind (dispatching on its code to the op groups).
+// Compiles one op of any kind: the compile function `context.registry()`
+// has for its code (an error naming the op when there is none).
 StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
                                                    CompileContext& context);
-
-// Ops of the executor itself: control flow, tuples, constants, tokens, ids,
-// calls (control_flow_ops.cc) and the conformance checks (check_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation& op,
-                                                           CompileContext& context);
-StatusOr<std::unique_ptr<CompiledOp>> CompileCheckOp(const shlo::Operation& op,
-                                                     CompileContext& context);
-// Custom calls the CHLO lowering emits for special functions
-// ("plugrt.math.lgamma", ...; math_custom_calls.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileMathCustomCall(const shlo::Operation& op,
-                                                            std::string_view target);
-// Collectives over the devices of one execution (collective_ops.cc), and
-// the conformance corpus' "interpreter.run_parallel" (run_parallel.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation& op,
-                                                          CompileContext& context);
-StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation& op,
-                                                           CompileContext& context);
-// stablehlo.infeed / stablehlo.outfeed over the run's FeedQueues (feed_ops.cc).
-StatusOr<std::unique_ptr<CompiledOp>> CompileFeedOp(const shlo::Operation& op,
-                                                    CompileContext& context);
 
 }  // namespace plugrt::cpu
 

@@ -1,17 +1,15 @@
-// CompileMathCustomCall: the "plugrt.math.<name>" custom calls the CHLO
-// lowering emits for special functions. The target and element type are
-// resolved to one typed kernel at compile time.
+// The "plugrt.math.<name>" custom calls the CHLO lowering emits for special
+// functions (kernels_abi/custom_call_targets.h names them). The target and
+// element type are resolved to one typed kernel at compile time.
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/op_registry.h"
 #include "cpu/kernels/special_functions.h"
 
 namespace plugrt::cpu {
 namespace {
-
-constexpr std::string_view kMathPrefix = "plugrt.math.";
 
 class MathCustomCallOp final : public CompiledOp {
  public:
@@ -49,18 +47,16 @@ class MathCustomCallOp final : public CompiledOp {
   int arity_;
 };
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileMathCustomCall(const shlo::Operation& op,
                                                             std::string_view target) {
-  if (target.substr(0, kMathPrefix.size()) != kMathPrefix) {
-    return OpError(op, StatusCode::kUnimplemented,
-                   StrCat("custom call target '", target, "' is not implemented"));
-  }
-  const std::optional<MathFn> fn = MathFnFromName(target.substr(kMathPrefix.size()));
+  const std::string_view prefix = kernels_abi::kMathTargetPrefix;
+  const std::optional<MathFn> fn =
+      target.substr(0, prefix.size()) == prefix ? MathFnFromName(target.substr(prefix.size()))
+                                                : std::nullopt;
   if (!fn) {
-    return OpError(op, StatusCode::kUnimplemented,
-                   StrCat("custom call target '", target, "' is not implemented"));
+    return OpError(op, StatusCode::kInternal,
+                   StrCat("custom call target '", target, "' is registered as a math function "
+                                                          "but is none"));
   }
   const int arity = MathFnArity(*fn);
   if (op.operands.size() != static_cast<size_t>(arity) || op.results.size() != 1) {
@@ -94,6 +90,14 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileMathCustomCall(const shlo::Operatio
   return std::unique_ptr<CompiledOp>(
       new MathCustomCallOp(StrCat(op.location.ToString(), ": ", op.name, " ", target), kernel,
                            type, arity));
+}
+
+}  // namespace
+
+void RegisterMathCustomCalls(OpRegistry& registry) {
+  for (const kernels_abi::MathTargetInfo& info : kernels_abi::kMathTargets) {
+    registry.SetCustomCall(info.target, &CompileMathCustomCall);
+  }
 }
 
 }  // namespace plugrt::cpu

@@ -217,8 +217,6 @@ StatusOr<std::vector<std::string>> SymbolList(const shlo::Operation& op,
   return names;
 }
 
-}  // namespace
-
 StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation& op,
                                                            CompileContext& context) {
   for (const auto& [name, value] : op.attributes) {
@@ -292,6 +290,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation
       static_cast<int64_t>(num_replicas), static_cast<int64_t>(num_partitions),
       std::move(compiled), std::move(first_argument), std::move(infeed),
       std::move(host_channels)));
+}
+
+}  // namespace
+
+void RegisterRunParallelOp(OpRegistry& registry) {
+  registry.Set(shlo::OpCode::kInterpreterRunParallel, &CompileRunParallelOp);
 }
 
 }  // namespace plugrt::cpu

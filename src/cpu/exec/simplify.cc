@@ -7,28 +7,12 @@ namespace plugrt::cpu {
 
 using shlo::OpCode;
 
-bool IsPureOp(const shlo::Operation& op) {
-  switch (op.code) {
-    case OpCode::kUnknown:  // interpreter.* ops, unlowered dialects
-    case OpCode::kCustomCall: case OpCode::kSend: case OpCode::kRecv: case OpCode::kInfeed:
-    case OpCode::kOutfeed: case OpCode::kAllGather: case OpCode::kAllReduce:
-    case OpCode::kAllToAll: case OpCode::kCollectiveBroadcast: case OpCode::kCollectivePermute:
-    case OpCode::kCrossReplicaSum: case OpCode::kReduceScatter: case OpCode::kWhile:
-    case OpCode::kIf: case OpCode::kCase: case OpCode::kFuncCall: case OpCode::kComposite:
-    case OpCode::kOptimizationBarrier: case OpCode::kAfterAll: case OpCode::kCreateToken:
-    case OpCode::kRng: case OpCode::kRngBitGenerator: case OpCode::kReplicaId:
-    case OpCode::kPartitionId: case OpCode::kReturn: case OpCode::kFuncReturn:
-    case OpCode::kCheckExpectEq: case OpCode::kCheckExpectEqConst:
-    case OpCode::kCheckExpectAlmostEq: case OpCode::kCheckExpectAlmostEqConst:
-    case OpCode::kCheckExpectClose: case OpCode::kCheckExpectSerializedEq:
-      return false;
-    default:
-      return true;
-  }
-}
+bool IsPureOp(const shlo::Operation& op) { return shlo::MayRemove(op.code); }
 
 bool IsFoldable(const shlo::Operation& op) {
-  if (op.code == OpCode::kConstant || !IsPureOp(op) || op.results.empty()) return false;
+  if (op.code == OpCode::kConstant || !shlo::MayFold(op.code) || op.results.empty()) {
+    return false;
+  }
   int64_t elements = 0;
   for (const auto& result : op.results) {
     const shlo::Type& type = result->type;

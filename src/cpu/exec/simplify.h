@@ -17,12 +17,12 @@ namespace plugrt::cpu {
 // so that folding never trades a cheap op for a large constant in memory.
 inline constexpr int64_t kMaxFoldedElements = 4096;
 
-// An op whose only effect is its results, and whose results depend only on
-// its operands (no host transfers, collectives, control flow, calls, random
-// numbers, replica or partition ids, custom calls or checks).
+// An op dead-code elimination may drop: its only effect is its results,
+// which depend only on its operands (the op table's OpEffect::kNone; see
+// stablehlo/op_code.h).
 bool IsPureOp(const shlo::Operation& op);
 
-// Pure, not a constant itself, with tensor results of at most
+// May be folded (shlo::MayFold), not a constant itself, with tensor results of at most
 // kMaxFoldedElements in all.
 bool IsFoldable(const shlo::Operation& op);
 

@@ -218,22 +218,6 @@ MathKernel IntegerKernel(MathFn fn) {
   return fn == MathFn::kMulhi ? &MulhiKernel<T> : nullptr;
 }
 
-struct NameEntry {
-  MathFn fn;
-  std::string_view name;
-  int arity;
-};
-constexpr NameEntry kNames[] = {
-    {MathFn::kAcos, "acos", 1},       {MathFn::kAcosh, "acosh", 1},
-    {MathFn::kAsin, "asin", 1},       {MathFn::kAsinh, "asinh", 1},
-    {MathFn::kAtan, "atan", 1},       {MathFn::kAtanh, "atanh", 1},
-    {MathFn::kCosh, "cosh", 1},       {MathFn::kSinh, "sinh", 1},
-    {MathFn::kTan, "tan", 1},         {MathFn::kBesselI1e, "bessel_i1e", 1},
-    {MathFn::kDigamma, "digamma", 1}, {MathFn::kErf, "erf", 1},
-    {MathFn::kErfc, "erfc", 1},       {MathFn::kErfInv, "erf_inv", 1},
-    {MathFn::kLgamma, "lgamma", 1},   {MathFn::kPolygamma, "polygamma", 2},
-    {MathFn::kZeta, "zeta", 2},       {MathFn::kMulhi, "mulhi", 2},
-};
 
 }  // namespace
 
@@ -378,25 +362,12 @@ LD Polygamma(LD n, LD x) {
 }
 
 std::optional<MathFn> MathFnFromName(std::string_view name) {
-  for (const NameEntry& e : kNames) {
-    if (e.name == name) return e.fn;
-  }
-  return std::nullopt;
+  return kernels_abi::MathTargetNamed(name);
 }
 
-std::string_view MathFnName(MathFn fn) {
-  for (const NameEntry& e : kNames) {
-    if (e.fn == fn) return e.name;
-  }
-  return "";
-}
+std::string_view MathFnName(MathFn fn) { return kernels_abi::MathTargetOf(fn).name; }
 
-int MathFnArity(MathFn fn) {
-  for (const NameEntry& e : kNames) {
-    if (e.fn == fn) return e.arity;
-  }
-  return 0;
-}
+int MathFnArity(MathFn fn) { return kernels_abi::MathTargetOf(fn).arity; }
 
 MathKernel GetMathKernel(MathFn fn, ElementType type) {
   switch (type) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "cpu/kernels/tensor.h"
+#include "kernels_abi/custom_call_targets.h"
 
 namespace plugrt::cpu {
 
@@ -24,12 +25,10 @@ long double BesselI1e(long double x);  // exp(-|x|) * I1(x)
 long double Zeta(long double x, long double q);       // Hurwitz zeta
 long double Polygamma(long double n, long double x);  // n-th derivative of digamma
 
-enum class MathFn : uint8_t {
-  kAcos, kAcosh, kAsin, kAsinh, kAtan, kAtanh, kCosh, kSinh, kTan,
-  kBesselI1e, kDigamma, kErf, kErfc, kErfInv, kLgamma,
-  kPolygamma, kZeta,  // binary: (n, x) and (x, q)
-  kMulhi,             // binary, integers: high half of the full product
-};
+// The functions of the "plugrt.math.*" targets (kernels_abi/
+// custom_call_targets.h names them): polygamma takes (n, x), zeta (x, q),
+// mulhi (integers) the high half of the full product of its two operands.
+using MathFn = kernels_abi::MathTarget;
 
 // "lgamma" -> kLgamma (the suffix of "plugrt.math.<name>"); nullopt if unknown.
 std::optional<MathFn> MathFnFromName(std::string_view name);

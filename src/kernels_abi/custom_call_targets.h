@@ -1,0 +1,91 @@
+// plugrt custom calls: the names of the targets plugrt itself defines, each
+// written once. The CHLO lowering emits these names and the CPU backend
+// registers its kernels under the same constants, so the two cannot drift.
+//
+//  - "plugrt.math.<fn>": special functions the CHLO lowering turns into
+//    custom calls (lgamma, erf_inv, zeta, ...), one result of the operands'
+//    type and shape.
+//  - "check.expect_*": the checks of the StableHLO conformance corpus,
+//    registered only when the conformance harness is enabled.
+#ifndef PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
+#define PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace plugrt::kernels_abi {
+
+// X(Fn, "fn", arity): the target "plugrt.math.fn" takes `arity` operands.
+#define PLUGRT_MATH_TARGETS(X)  \
+  X(Acos, "acos", 1)            \
+  X(Acosh, "acosh", 1)          \
+  X(Asin, "asin", 1)            \
+  X(Asinh, "asinh", 1)          \
+  X(Atan, "atan", 1)            \
+  X(Atanh, "atanh", 1)          \
+  X(Cosh, "cosh", 1)            \
+  X(Sinh, "sinh", 1)            \
+  X(Tan, "tan", 1)              \
+  X(BesselI1e, "bessel_i1e", 1) \
+  X(Digamma, "digamma", 1)      \
+  X(Erf, "erf", 1)              \
+  X(Erfc, "erfc", 1)            \
+  X(ErfInv, "erf_inv", 1)       \
+  X(Lgamma, "lgamma", 1)        \
+  X(Polygamma, "polygamma", 2)  \
+  X(Zeta, "zeta", 2)            \
+  X(Mulhi, "mulhi", 2)
+
+inline constexpr std::string_view kMathTargetPrefix = "plugrt.math.";
+
+enum class MathTarget : uint8_t {
+#define PLUGRT_MATH_TARGET_ENUM_(fn, name, arity) k##fn,
+  PLUGRT_MATH_TARGETS(PLUGRT_MATH_TARGET_ENUM_)
+#undef PLUGRT_MATH_TARGET_ENUM_
+};
+
+struct MathTargetInfo {
+  MathTarget fn;
+  std::string_view name;    // "lgamma": the chlo op's name without "chlo."
+  std::string_view target;  // "plugrt.math.lgamma"
+  int arity;
+};
+
+inline constexpr MathTargetInfo kMathTargets[] = {
+#define PLUGRT_MATH_TARGET_INFO_(fn, name, arity) \
+  {MathTarget::k##fn, name, "plugrt.math." name, arity},
+    PLUGRT_MATH_TARGETS(PLUGRT_MATH_TARGET_INFO_)
+#undef PLUGRT_MATH_TARGET_INFO_
+};
+
+constexpr const MathTargetInfo& MathTargetOf(MathTarget fn) {
+  return kMathTargets[static_cast<size_t>(fn)];
+}
+
+// The function called `name` ("lgamma"); nullopt for any other name.
+constexpr std::optional<MathTarget> MathTargetNamed(std::string_view name) {
+  for (const MathTargetInfo& info : kMathTargets) {
+    if (info.name == name) return info.fn;
+  }
+  return std::nullopt;
+}
+
+// Checks of the conformance corpus written as custom calls (the check
+// dialect's ops have op codes of their own, in stablehlo/op_code.h).
+inline constexpr std::string_view kCheckExpectEqTarget = "check.expect_eq";
+inline constexpr std::string_view kCheckExpectCloseTarget = "check.expect_close";
+inline constexpr std::string_view kCheckExpectAlmostEqTarget = "check.expect_almost_eq";
+inline constexpr std::string_view kCheckTargets[] = {
+    kCheckExpectEqTarget, kCheckExpectCloseTarget, kCheckExpectAlmostEqTarget};
+
+constexpr bool IsCheckTarget(std::string_view name) {
+  for (std::string_view target : kCheckTargets) {
+    if (target == name) return true;
+  }
+  return false;
+}
+
+}  // namespace plugrt::kernels_abi
+
+#endif  // PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
