@@ -142,7 +142,7 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
     // Per output: the donated input whose storage it reuses, or -1.
     std::vector<int64_t> reuse_of_output;
     // Device formats and sizes of the outputs, or why they cannot be made.
-    StatusOr<std::vector<ElementFormat>> output_formats;
+    StatusOr<std::vector<ElementFormat>> output_formats = Internal("outputs not planned");
     std::vector<size_t> output_bytes;
     // A small program that cannot wait on the host (RunsInline): with ready
     // inputs and nothing donated it runs on the calling thread.

@@ -404,7 +404,8 @@ std::vector<int64_t> ReuseOfOutputs(const std::vector<int64_t>& donation,
 
 CpuLoadedExecutable::LaunchPlan CpuLoadedExecutable::MakePlan(const CpuExecutable& executable) {
   const shlo::Function& entry = executable.program().entry();
-  LaunchPlan plan{.output_formats = OutputFormats(entry.result_types)};
+  LaunchPlan plan;
+  plan.output_formats = OutputFormats(entry.result_types);
   plan.donation = DonatableInputs(entry);
   for (int64_t d : plan.donation) plan.any_donated = plan.any_donated || d != kNotDonated;
   plan.reuse_of_output = ReuseOfOutputs(plan.donation, entry.input_types, entry.result_types);
