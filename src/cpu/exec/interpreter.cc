@@ -108,12 +108,9 @@ class RegionImpl final : public CompiledRegion {
                                                     ExecContext& context) {
     try {
       return step.op->Execute(operands, context);
-    } catch (const AllocationFailure& e) {
-      return OpError(*step.ir, StatusCode::kResourceExhausted,
-                     StrCat("out of memory: cannot allocate ", e.bytes(), " bytes"));
-    } catch (const std::bad_alloc&) {
-      return OpError(*step.ir, StatusCode::kResourceExhausted,
-                     "out of memory (a host allocation failed)");
+    } catch (const std::bad_alloc& e) {
+      const Status error = OutOfMemory(e);
+      return OpError(*step.ir, error.code(), error.message());
     }
   }
 

@@ -65,6 +65,13 @@ AllocationFailure::AllocationFailure(size_t bytes) : bytes_(bytes) {
   std::snprintf(message_, sizeof(message_), "cannot allocate %zu bytes", bytes);
 }
 
+Status OutOfMemory(const std::bad_alloc& failure) {
+  if (const auto* sized = dynamic_cast<const AllocationFailure*>(&failure)) {
+    return ResourceExhausted("out of memory: cannot allocate ", sized->bytes(), " bytes");
+  }
+  return ResourceExhausted("out of memory (a host allocation failed)");
+}
+
 int64_t InjectHostAllocationFailure(int64_t n) {
   const int64_t calls = allocation_calls.exchange(0, std::memory_order_relaxed);
   failing_call.store(n > 0 ? n : 0, std::memory_order_relaxed);

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <new>
 
+#include "common/status.h"
+
 namespace plugrt::cpu {
 
 inline constexpr size_t kHostAlignment = 64;
@@ -37,6 +39,11 @@ class AllocationFailure : public std::bad_alloc {
   size_t bytes_;
   char message_[64];
 };
+
+// The error for an allocation that failed: RESOURCE_EXHAUSTED, naming the
+// bytes when it is an AllocationFailure. One wording for every place that
+// catches one (the interpreter per op, the device tasks as a backstop).
+Status OutOfMemory(const std::bad_alloc& failure);
 
 // Fault injection, for tests only (nothing in a plugin calls it; tests that
 // link the backend do): the `n`th call to AllocateHostMemory from now, on any
