@@ -204,10 +204,8 @@ Status StoreOutputs(std::vector<RtValue>& values, std::vector<Launch::Output>& o
 Status StatusOfException(std::exception_ptr failure) {
   try {
     std::rethrow_exception(failure);
-  } catch (const AllocationFailure& e) {
-    return ResourceExhausted("out of memory: cannot allocate ", e.bytes(), " bytes");
-  } catch (const std::bad_alloc&) {
-    return ResourceExhausted("out of memory (a host allocation failed)");
+  } catch (const std::bad_alloc& e) {
+    return OutOfMemory(e);
   } catch (const std::exception& e) {
     return Internal("the run failed with an exception: ", e.what());
   } catch (...) {
@@ -324,7 +322,8 @@ StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>
 Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& executable,
                  const std::vector<sdk::Buffer*>& argument_list, StorageRef* argument_storage,
                  const std::vector<ElementFormat>& output_formats,
-                 const sdk::ExecuteOptions& options, sdk::ExecuteResult& result) {
+                 const std::vector<size_t>& output_bytes, const sdk::ExecuteOptions& options,
+                 sdk::ExecuteResult& result) {
   const Program& program = executable.program();
   const std::vector<shlo::Type>& result_types = program.entry().result_types;
   std::vector<RtValue> arguments;
@@ -364,8 +363,8 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
   result.device_complete_events.clear();
   const std::shared_ptr<MemoryAccounting>& accounting = device->device_memory()->accounting();
   for (size_t j = 0; j < result_types.size(); ++j) {
-    const size_t bytes = DeviceByteSize(output_formats[j], result_types[j].num_elements());
-    PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, BufferStorage::Deferred(bytes, accounting));
+    PLUGRT_ASSIGN_OR_RETURN(StorageRef storage,
+                            BufferStorage::Deferred(output_bytes[j], accounting));
     if (status.ok()) status = SettleOutput(values[j].tensor, output_formats[j], *storage);
     result.outputs[0].push_back(std::make_unique<CpuBuffer>(
         client, device->device_memory(), output_formats[j], result_types[j].dims(),
@@ -556,7 +555,7 @@ Status CpuLoadedExecutable::ExecuteInto(
     const size_t device = static_cast<size_t>(devices[0]->local_hardware_id());
     auto run = [&] {
       ran = RunInline(client_, devices[0], *executable_, argument_lists[0], storage.data(),
-                      output_formats, options, result);
+                      output_formats, plan_.output_bytes, options, result);
     };
     // Through a reference: a std::function holding one never allocates.
     client_->device_queues().TryRunInline(device, std::ref(run));
@@ -632,10 +631,9 @@ Status CpuLoadedExecutable::ExecuteInto(
       } else {
         // Someone else still sees the donated storage: write the output
         // into storage of its own instead.
-        const size_t bytes = DeviceByteSize(output_formats[j], results[j].num_elements());
         PLUGRT_ASSIGN_OR_RETURN(
             output.storage,
-            BufferStorage::Allocate(bytes, devices[d]->device_memory()->accounting()));
+            BufferStorage::Allocate(plan_.output_bytes[j], devices[d]->device_memory()->accounting()));
       }
     }
   }
