@@ -124,15 +124,4 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   return result;
 }
 
-std::string DescribeCpuOptions() {
-  std::string text;
-  for (const OptionSpec& spec : kOptions) {
-    text += StrCat(spec.name, " (", spec.type == OptionSpec::Type::kBool ? "bool" : "int64",
-                   "): ", spec.help);
-    if (spec.env != nullptr) text += StrCat("; default from ", spec.env);
-    text += "\n";
-  }
-  return text;
-}
-
 }  // namespace plugrt::cpu

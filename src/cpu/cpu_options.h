@@ -47,10 +47,6 @@ inline constexpr const char* kConformanceHarnessAttribute = "conformance_harness
 
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
 
-// One line per option ("name (type): what it does; default ..."), for help
-// texts and error messages.
-std::string DescribeCpuOptions();
-
 }  // namespace plugrt::cpu
 
 #endif  // PLUGRT_CPU_CPU_OPTIONS_H_
