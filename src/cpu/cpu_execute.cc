@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <span>
 #include <typeinfo>
 #include <unordered_map>
 
@@ -319,12 +320,82 @@ StatusOr<std::vector<ElementFormat>> OutputFormats(const std::vector<shlo::Type>
 // Runs a small program on the calling thread (the device's queue is held
 // idle meanwhile) and makes the output buffers from its results. A failed
 // run still gives outputs, whose events carry the error.
+// The output buffers of an inline run, from its storage and status (an
+// output settled before a later one failed is still handed out ready; the
+// failure shows in the later outputs and in the device event).
+void MakeInlineOutput(CpuClient* client, CpuDevice* device, const ElementFormat& format,
+                      const shlo::Type& type, StorageRef storage, const Status& status,
+                      sdk::ExecuteResult& result) {
+  result.outputs[0].push_back(std::make_unique<CpuBuffer>(
+      client, device->device_memory(), format, type.dims(), std::move(storage),
+      status.ok() ? ReadyEvent() : sdk::Event::MakeReady(status)));
+}
+
+// RunInline for a program that is one op writing its result into a given
+// tensor (Program::single_op): the op reads the argument buffers and writes
+// the output buffer's own bytes, without the interpreter's frames.
+Status RunSingleOpInline(CpuClient* client, CpuDevice* device, const Program& program,
+                         const std::vector<sdk::Buffer*>& argument_list,
+                         StorageRef* argument_storage, const ElementFormat& output_format,
+                         size_t output_bytes, sdk::ExecuteResult& result) {
+  const SingleOpRegion& single = *program.single_op();
+  const shlo::Type& result_type = program.entry().result_types[0];
+  const size_t num_args = argument_list.size();
+  SmallArray<Tensor, 4> arguments(num_args);
+  SmallArray<const Tensor*, 4> operands(single.arguments.size());
+  Status status;
+  for (size_t i = 0; i < num_args && status.ok(); ++i) {
+    auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
+    StatusOr<Tensor> tensor = TensorFromStorage(
+        buffer->format(), program.entry().input_types[i].dims(), std::move(argument_storage[i]));
+    if (!tensor.ok()) {
+      status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
+      break;
+    }
+    arguments[i] = std::move(*tensor);
+  }
+  for (size_t k = 0; k < operands.size(); ++k) {
+    operands[k] = &arguments[static_cast<size_t>(single.arguments[k])];
+  }
+  result.outputs.resize(1);
+  result.outputs[0].clear();
+  result.device_complete_events.clear();
+  PLUGRT_ASSIGN_OR_RETURN(StorageRef storage,
+                          BufferStorage::Deferred(output_bytes,
+                                                  device->device_memory()->accounting()));
+  if (status.ok()) status = storage->Materialize();
+  if (status.ok()) {
+    ExecContext context;
+    SetKernelThreads(client->kernel_threads());
+    try {
+      Tensor out(result_type.element_type(), result_type.dims(), storage,
+                 static_cast<std::byte*>(storage->data()));
+      status = single.op->ExecuteInto(std::span<const Tensor* const>(operands.data(), operands.size()),
+                                      out, context);
+    } catch (...) {
+      status = StatusOfException(std::current_exception());
+    }
+    if (!status.ok() && status.message().rfind(single.ir->location.ToString(), 0) != 0) {
+      status = Status(status.code(), StrCat(single.ir->location.ToString(), ": ", single.ir->name,
+                                            ": ", status.message()));
+    }
+  }
+  MakeInlineOutput(client, device, output_format, result_type, std::move(storage), status, result);
+  result.device_complete_events.push_back(status.ok() ? ReadyEvent()
+                                                      : sdk::Event::MakeReady(status));
+  return OkStatus();
+}
+
 Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& executable,
                  const std::vector<sdk::Buffer*>& argument_list, StorageRef* argument_storage,
                  const std::vector<ElementFormat>& output_formats,
                  const std::vector<size_t>& output_bytes, const sdk::ExecuteOptions& options,
                  sdk::ExecuteResult& result) {
   const Program& program = executable.program();
+  if (program.single_op() != nullptr && output_formats.size() == 1 && !output_formats[0].packed) {
+    return RunSingleOpInline(client, device, program, argument_list, argument_storage,
+                             output_formats[0], output_bytes[0], result);
+  }
   const std::vector<shlo::Type>& result_types = program.entry().result_types;
   std::vector<RtValue> arguments;
   arguments.reserve(argument_list.size());
@@ -366,12 +437,9 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
     PLUGRT_ASSIGN_OR_RETURN(StorageRef storage,
                             BufferStorage::Deferred(output_bytes[j], accounting));
     if (status.ok()) status = SettleOutput(values[j].tensor, output_formats[j], *storage);
-    result.outputs[0].push_back(std::make_unique<CpuBuffer>(
-        client, device->device_memory(), output_formats[j], result_types[j].dims(),
-        std::move(storage), status.ok() ? ReadyEvent() : sdk::Event::MakeReady(status)));
+    MakeInlineOutput(client, device, output_formats[j], result_types[j], std::move(storage),
+                     status, result);
   }
-  // An output settled before a later one failed is still handed out ready;
-  // the failure shows in the later outputs and in the device event.
   result.device_complete_events.push_back(status.ok() ? ReadyEvent()
                                                       : sdk::Event::MakeReady(status));
   return OkStatus();

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,18 @@ struct ExecContext {
   KernelCounters* counters = nullptr;
 };
 
+class CompiledOp;
+
+// A region that applies one op to its arguments and returns the op's one
+// tensor result, an op that can write into memory it is given: such a
+// program (one elementwise op, as an eager runtime sends op by op) runs
+// straight from the argument buffers into the output buffer.
+struct SingleOpRegion {
+  const CompiledOp* op = nullptr;
+  const shlo::Operation* ir = nullptr;  // for error locations
+  std::vector<int> arguments;           // the region argument of each operand
+};
+
 // A compiled region (one block): run it with the block's arguments, get the
 // operands of its terminator (stablehlo.return / func.return).
 class CompiledRegion {
@@ -84,6 +97,8 @@ class CompiledRegion {
   virtual ~CompiledRegion() = default;
   virtual StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
                                              ExecContext& context) const = 0;
+  // Set when the region is a SingleOpRegion.
+  virtual const SingleOpRegion* single_op() const { return nullptr; }
   // Convenience for scalar bodies (reduce, sort comparators, scatter
   // updates): every argument and result is a tensor.
   StatusOr<std::vector<Tensor>> RunTensors(const std::vector<Tensor>& arguments,
@@ -96,6 +111,15 @@ class CompiledOp {
   // One RtValue per op result.
   virtual StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                                  ExecContext& context) const = 0;
+  // Ops of one tensor result that can compute it into a tensor the caller
+  // provides, of the result's type and shape (ExecuteInto then does what
+  // Execute does, with the same checks of the operands).
+  virtual bool writes_into() const { return false; }
+  virtual Status ExecuteInto(std::span<const Tensor* const> operands, Tensor& out,
+                             ExecContext& context) const {
+    (void)operands, (void)out, (void)context;
+    return Unimplemented("this op cannot write into a given tensor");
+  }
 };
 
 // Handed to the per-group compile functions.

@@ -1,10 +1,12 @@
 // CompileElementwiseOp: decodes elementwise ops once, checks their types and
 // shapes, and binds the typed kernel each will run.
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/small_array.h"
 #include "cpu/exec/op_registry.h"
 #include "cpu/kernels/elementwise.h"
 
@@ -81,41 +83,30 @@ class ElementwiseOp final : public CompiledOp {
     if (operands.size() != arity) {
       return Error(StrCat("expected ", arity, " operands, got ", operands.size()));
     }
+    SmallArray<const Tensor*, 4> in(arity);
     for (size_t i = 0; i < arity; ++i) {
       if (operands[i].kind != RtValue::Kind::kTensor) {
         return Error(StrCat("operand ", i, " is not a tensor"));
       }
-      if (operands[i].tensor.type() != plan_.operand_types[i]) {
-        return Error(StrCat("operand ", i, " has element type ",
-                            shlo::ElementTypeName(operands[i].tensor.type()), ", expected ",
-                            shlo::ElementTypeName(plan_.operand_types[i])));
-      }
+      in[i] = &operands[i].tensor;
     }
+    PLUGRT_RETURN_IF_ERROR(CheckOperands(in.data()));
     std::vector<int64_t> dims;
     if (plan_.kind == Kind::kIota) {
       dims = plan_.static_dims;
     } else {
-      const Tensor& main = operands[static_cast<size_t>(plan_.main)].tensor;
-      for (size_t i = 0; i < arity; ++i) {
-        const Tensor& t = operands[i].tensor;
-        if (t.dims() == main.dims()) continue;
-        if (plan_.may_be_scalar[i] && t.rank() == 0) continue;
-        return Error(StrCat("operand ", i, " has shape ", DimsToString(t.dims()),
-                            ", expected ", DimsToString(main.dims())));
-      }
-      dims = main.dims();
+      dims = in[static_cast<size_t>(plan_.main)]->dims();
       if (plan_.kind == Kind::kBitcast) {
-        PLUGRT_ASSIGN_OR_RETURN(dims, BitcastDims(main));
+        PLUGRT_ASSIGN_OR_RETURN(dims, BitcastDims(*in[static_cast<size_t>(plan_.main)]));
       }
     }
     // The result goes into an operand of its type and shape whose value dies
     // here (the step holds the only reference): these kernels write element
     // i from elements i only, so reading and writing the same memory is safe.
     const Tensor* reuse = nullptr;
-    if (plan_.kind == Kind::kUnary || plan_.kind == Kind::kBinary ||
-        plan_.kind == Kind::kSelect || plan_.kind == Kind::kClamp) {
-      for (const RtValue& operand : operands) {
-        const Tensor& t = operand.tensor;
+    if (WritesElementwise()) {
+      for (size_t i = 0; i < arity; ++i) {
+        const Tensor& t = *in[i];
         if (t.HasUniqueStorage() && t.type() == plan_.result_type && t.dims() == dims) {
           reuse = &t;
           if (context.counters != nullptr) ++context.counters->in_place_outputs;
@@ -124,29 +115,83 @@ class ElementwiseOp final : public CompiledOp {
       }
     }
     Tensor out = reuse != nullptr ? *reuse : Tensor(plan_.result_type, std::move(dims));
-    auto in = [&](size_t i) -> const Tensor& { return operands[i].tensor; };
-    switch (plan_.kind) {
-      case Kind::kUnary: plan_.unary(in(0), out); break;
-      case Kind::kBinary: plan_.binary(in(0), in(1), out); break;
-      case Kind::kSelect: SelectElements(in(0), in(1), in(2), out); break;
-      case Kind::kClamp: plan_.clamp(in(0), in(1), in(2), out); break;
-      case Kind::kConvert: ConvertElements(in(0), out); break;
-      case Kind::kBitcast: {
-        Status s = BitcastConvertElements(in(0), out);
-        if (!s.ok()) return Error(s.message());
-        break;
-      }
-      case Kind::kReducePrecision:
-        plan_.reduce_precision(in(0), plan_.exponent_bits, plan_.mantissa_bits, out);
-        break;
-      case Kind::kIota: plan_.iota(plan_.iota_dimension, out); break;
-    }
+    PLUGRT_RETURN_IF_ERROR(Compute(in.data(), out));
     std::vector<RtValue> results(1);
     results[0] = RtValue::Of(std::move(out));
     return results;
   }
 
+  bool writes_into() const override { return WritesElementwise() || plan_.kind == Kind::kConvert; }
+
+  Status ExecuteInto(std::span<const Tensor* const> operands, Tensor& out,
+                     ExecContext&) const override {
+    if (!writes_into()) return Internal(where_, ": cannot write into a given tensor");
+    if (operands.size() != plan_.operand_types.size()) {
+      return Error(StrCat("expected ", plan_.operand_types.size(), " operands, got ",
+                          operands.size()));
+    }
+    PLUGRT_RETURN_IF_ERROR(CheckOperands(operands.data()));
+    const Tensor& main = *operands[static_cast<size_t>(plan_.main)];
+    if (out.type() != plan_.result_type || out.dims() != main.dims()) {
+      return Error(StrCat("result tensor is ", shlo::ElementTypeName(out.type()),
+                          DimsToString(out.dims()), ", expected ",
+                          shlo::ElementTypeName(plan_.result_type), DimsToString(main.dims())));
+    }
+    return Compute(operands.data(), out);
+  }
+
  private:
+  // Kinds whose kernels write element i from elements i of same-shaped
+  // operands (so the result may share an operand's memory).
+  bool WritesElementwise() const {
+    return plan_.kind == Kind::kUnary || plan_.kind == Kind::kBinary ||
+           plan_.kind == Kind::kSelect || plan_.kind == Kind::kClamp;
+  }
+
+  // Element types, and shapes against the main operand's.
+  Status CheckOperands(const Tensor* const* in) const {
+    const size_t arity = plan_.operand_types.size();
+    for (size_t i = 0; i < arity; ++i) {
+      if (in[i]->type() != plan_.operand_types[i]) {
+        return Error(StrCat("operand ", i, " has element type ",
+                            shlo::ElementTypeName(in[i]->type()), ", expected ",
+                            shlo::ElementTypeName(plan_.operand_types[i])));
+      }
+    }
+    if (plan_.kind == Kind::kIota) return OkStatus();
+    const Tensor& main = *in[static_cast<size_t>(plan_.main)];
+    for (size_t i = 0; i < arity; ++i) {
+      const Tensor& t = *in[i];
+      if (t.dims() == main.dims()) continue;
+      if (plan_.may_be_scalar[i] && t.rank() == 0) continue;
+      return Error(StrCat("operand ", i, " has shape ", DimsToString(t.dims()), ", expected ",
+                          DimsToString(main.dims())));
+    }
+    return OkStatus();
+  }
+
+  // Runs the kernel: `out` has the result's type and shape.
+  Status Compute(const Tensor* const* in, Tensor& out) const {
+    switch (plan_.kind) {
+      case Kind::kUnary: plan_.unary(*in[0], out); break;
+      case Kind::kBinary: plan_.binary(*in[0], *in[1], out); break;
+      case Kind::kSelect: SelectElements(*in[0], *in[1], *in[2], out); break;
+      case Kind::kClamp: plan_.clamp(*in[0], *in[1], *in[2], out); break;
+      case Kind::kConvert: ConvertElements(*in[0], out); break;
+      case Kind::kBitcast: {
+        Status s = BitcastConvertElements(*in[0], out);
+        if (!s.ok()) return Error(s.message());
+        break;
+      }
+      case Kind::kReducePrecision:
+        plan_.reduce_precision(*in[0], plan_.exponent_bits, plan_.mantissa_bits, out);
+        break;
+      case Kind::kIota: plan_.iota(plan_.iota_dimension, out); break;
+    }
+    return OkStatus();
+  }
+
+
   Status Error(const std::string& message) const {
     return InvalidArgument(where_, ": ", message);
   }

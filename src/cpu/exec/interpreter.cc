@@ -62,6 +62,11 @@ class RegionImpl final : public CompiledRegion {
     for (size_t i = 0; i < returns_.size(); ++i) {
       returns_move_[i] = OwnSlotOnce(returns_, returns_[i]);
     }
+    FindSingleOp();
+  }
+
+  const SingleOpRegion* single_op() const override {
+    return single_op_.op != nullptr ? &single_op_ : nullptr;
   }
 
   StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
@@ -156,12 +161,30 @@ class RegionImpl final : public CompiledRegion {
     return OkStatus();
   }
 
+  // One step over this region's arguments whose one result is all the
+  // region returns.
+  void FindSingleOp() {
+    if (steps_.size() != 1 || returns_.size() != 1) return;
+    const Step& step = steps_[0];
+    if (!step.op->writes_into() || step.results.size() != 1) return;
+    if (returns_[0].depth != 0 || returns_[0].slot != step.results[0]) return;
+    std::vector<int> arguments;
+    for (const ValueRef& ref : step.operands) {
+      if (ref.depth != 0 || ref.slot < 0 || static_cast<size_t>(ref.slot) >= num_arguments_) {
+        return;
+      }
+      arguments.push_back(ref.slot);
+    }
+    single_op_ = SingleOpRegion{step.op.get(), step.ir, std::move(arguments)};
+  }
+
   size_t num_arguments_;
   size_t max_operands_ = 0;  // the most operands of one step
   int num_slots_;
   std::vector<Step> steps_;
   std::vector<ValueRef> returns_;
   std::vector<bool> returns_move_;
+  SingleOpRegion single_op_;
 };
 
 // A step that hands out values computed at compile time.

@@ -25,6 +25,10 @@ class Program {
   // Runs the entry function. Arguments must match its input types (the
   // caller checks and reports mismatches by argument).
   StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments, ExecContext& context) const;
+  // Set when the entry function is one op over its arguments that writes
+  // its one result into a given tensor (compiled_op.h): callers may run
+  // that op on the argument and output memory directly.
+  const SingleOpRegion* single_op() const { return body_->single_op(); }
 
  private:
   std::shared_ptr<const shlo::Module> module_;
