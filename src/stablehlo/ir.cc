@@ -20,8 +20,11 @@ Attribute& Attribute::operator=(Attribute&&) noexcept = default;
 // ---------------------------------------------------------------- Location
 
 std::string Location::ToString() const {
-  if (!file || line <= 0) return "<unknown>";
-  return StrCat(*file, ":", line, ":", column);
+  std::string user = source ? source->ToString() : std::string();
+  if (!file || line <= 0) return user.empty() ? "<unknown>" : user;
+  std::string out = StrCat(*file, ":", line, ":", column);
+  if (!user.empty()) out += StrCat(" (", user, ")");
+  return out;
 }
 
 // ---------------------------------------------------------------- Type

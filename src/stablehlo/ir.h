@@ -20,15 +20,20 @@
 #include "common/status.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/op_code.h"
+#include "stablehlo/source_location.h"
 
 namespace plugrt::shlo {
 
-// A position in program text: file, 1-based line and column.
+// A position in program text: file, 1-based line and column; and, when the
+// program says it with `loc(...)`, where the op came from in the user's
+// source (ops created by rewrites inherit both from the op they replace).
 struct Location {
   std::shared_ptr<const std::string> file;
   int line = 0;
   int column = 0;
-  // "file:line:col" ("<unknown>" when unset).
+  SourceLocationRef source;  // null: the text gave none
+  // "file:line:col" ("<unknown>" when unset), then " (<source>)" when the
+  // source location says something: "prog.mlir:12:5 (x.py:3:4 in f)".
   std::string ToString() const;
 };
 
@@ -184,6 +189,7 @@ struct Value {
   Block* owner_block = nullptr;      // set for block arguments
   int index = 0;                     // result number or argument number
   std::string name;                  // as written ("0", "arg1", "cst_2"), no '%'
+  SourceLocationRef source;          // block arguments: their loc(...), if any
 };
 
 class Operation {
@@ -226,6 +232,8 @@ struct Function {
   std::vector<Type> result_types;
   std::vector<std::vector<NamedAttribute>> arg_attributes;     // per input
   std::vector<std::vector<NamedAttribute>> result_attributes;  // per result
+  // Per result its loc(...) (null: none); shorter when a pass built the function.
+  std::vector<SourceLocationRef> result_locations;
   std::vector<NamedAttribute> attributes;                      // e.g. sym_visibility
   std::unique_ptr<Region> body;  // one block whose arguments are the inputs
   Location location;

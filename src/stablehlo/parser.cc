@@ -15,6 +15,13 @@ Parser::Parser(std::string_view text, std::string_view file_name, int first_line
 
 StatusOr<std::unique_ptr<Module>> Parser::Run() {
   auto module = std::make_unique<Module>();
+  // Location aliases may stand before and after the module (and between
+  // functions when there is no module).
+  auto aliases = [&]() -> Status {
+    while (lex_.Peek() == '#') PLUGRT_RETURN_IF_ERROR(ParseLocationAliasDefinition());
+    return OkStatus();
+  };
+  PLUGRT_RETURN_IF_ERROR(aliases());
   module->location = lex_.CurrentLocation();
   if (lex_.ConsumeKeyword("module")) {
     if (lex_.Peek() == '@') {
@@ -34,11 +41,16 @@ StatusOr<std::unique_ptr<Module>> Parser::Run() {
       if (lex_.AtEnd()) return lex_.Expected("'}' to close the module");
       PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
     }
-    SkipLocation();
+    PLUGRT_ASSIGN_OR_RETURN(module->location.source, ParseOptionalLoc());
+    PLUGRT_RETURN_IF_ERROR(aliases());
   } else {
-    while (!lex_.AtEnd()) PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
+    while (!lex_.AtEnd()) {
+      PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
+      PLUGRT_RETURN_IF_ERROR(aliases());
+    }
   }
   if (!lex_.AtEnd()) return lex_.Expected("end of input");
+  PLUGRT_RETURN_IF_ERROR(ResolveLocationAliases());
   return module;
 }
 
@@ -78,7 +90,7 @@ Status Parser::ParseFunction(Module* module) {
       PLUGRT_ASSIGN_OR_RETURN(arg.type, ParseType());
       std::vector<NamedAttribute> attrs;
       if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&attrs));
-      SkipLocation();
+      PLUGRT_ASSIGN_OR_RETURN(arg.source, ParseOptionalLoc());
       func->input_types.push_back(arg.type);
       func->arg_attributes.push_back(std::move(attrs));
       args.push_back(std::move(arg));
@@ -94,8 +106,13 @@ Status Parser::ParseFunction(Module* module) {
       PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
       std::vector<NamedAttribute> attrs;
       if (with_attrs && lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&attrs));
+      SourceLocationRef loc;
+      if (with_attrs) {
+        PLUGRT_ASSIGN_OR_RETURN(loc, ParseOptionalLoc());
+      }
       func->result_types.push_back(std::move(type));
       func->result_attributes.push_back(std::move(attrs));
+      func->result_locations.push_back(std::move(loc));
       return OkStatus();
     };
     if (lex_.ConsumeIf("(")) {
@@ -121,29 +138,9 @@ Status Parser::ParseFunction(Module* module) {
   Status status = ParseRegion(func->body.get(), &args);
   scopes_ = std::move(saved_scopes);
   PLUGRT_RETURN_IF_ERROR(status);
-  SkipLocation();
+  PLUGRT_ASSIGN_OR_RETURN(func->location.source, ParseOptionalLoc());
   module->functions.push_back(std::move(func));
   return OkStatus();
-}
-
-void Parser::SkipLocation() {
-  size_t save = lex_.pos();
-  if (!lex_.ConsumeKeyword("loc") || lex_.Peek() != '(') {
-    lex_.set_pos(save);
-    return;
-  }
-  int depth = 0;
-  while (true) {
-    char c = lex_.Peek();
-    if (c == '\0') return;
-    if (c == '"') {
-      if (!lex_.LexString().ok()) return;
-      continue;
-    }
-    lex_.set_pos(lex_.pos() + 1);
-    if (c == '(') ++depth;
-    if (c == ')' && --depth == 0) return;
-  }
 }
 
 // ---------------------------------------------------------------- regions
@@ -161,7 +158,7 @@ Status Parser::ParseArgDecls(std::vector<ArgDecl>* args) {
     if (arg.name.empty()) return lex_.Expected("an argument name");
     if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the argument type");
     PLUGRT_ASSIGN_OR_RETURN(arg.type, ParseType());
-    SkipLocation();
+    PLUGRT_ASSIGN_OR_RETURN(arg.source, ParseOptionalLoc());
     args->push_back(std::move(arg));
     if (lex_.ConsumeIf(")")) return OkStatus();
     if (!lex_.ConsumeIf(",")) return lex_.Expected("',' or ')' in the argument list");
@@ -202,6 +199,7 @@ Status Parser::ParseRegion(Region* region, const std::vector<ArgDecl>* entry_arg
         value->owner_block = block.get();
         value->index = static_cast<int>(block->arguments.size());
         value->name = decl.name;
+        value->source = decl.source;
         PLUGRT_RETURN_IF_ERROR(DefineValues(decl.name, decl.pos, {value.get()}));
         block->arguments.push_back(std::move(value));
       }
@@ -375,7 +373,7 @@ StatusOr<std::unique_ptr<Operation>> Parser::ParseOperation(Block* block) {
     }
     PLUGRT_RETURN_IF_ERROR(DefineValues(binding.name, binding.pos, std::move(group)));
   }
-  SkipLocation();
+  PLUGRT_ASSIGN_OR_RETURN(op->location.source, ParseOptionalLoc());
   return op;
 }
 

@@ -6,6 +6,7 @@
 #define PLUGRT_STABLEHLO_PARSER_IMPL_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,6 +28,7 @@ struct ArgDecl {
   std::string name;
   Type type;
   size_t pos = 0;
+  SourceLocationRef source;  // its loc(...), if any
 };
 
 class Parser {
@@ -70,7 +72,18 @@ class Parser {
   Status DefineValues(std::string_view name, size_t pos, std::vector<Value*> values);
   void PushScope() { scopes_.emplace_back(); }
   void PopScope() { scopes_.pop_back(); }
-  void SkipLocation();
+
+  // ---- source locations (parser_locations.cc)
+  // `loc(...)` if the text continues with it, else null.
+  StatusOr<SourceLocationRef> ParseOptionalLoc();
+  // What is inside `loc(...)`: `"f":1:2`, `"name"(...)`, `callsite(a at b)`,
+  // `fused<meta>[...]`, `unknown`, `#alias`.
+  StatusOr<SourceLocationRef> ParseLocationInstance();
+  // A top-level `#name = loc(...)` (JAX writes them after the module).
+  Status ParseLocationAliasDefinition();
+  // Points every `#alias` use at its definition once the file is read;
+  // undefined, cyclic and too deeply nested aliases are errors.
+  Status ResolveLocationAliases();
 
   Lexer& lex() { return lex_; }
 
@@ -92,8 +105,20 @@ class Parser {
                              const std::vector<Type>& arrow_results, bool has_arrow,
                              std::vector<Type>* result_types, size_t pos);
 
+  StatusOr<int> AliasHeight(const std::string& name, int level);
+  StatusOr<int> LocationHeight(const SourceLocation& loc, int level, size_t pos);
+
   Lexer lex_;
   int depth_ = 0;
+  // Location aliases: definitions by name (with their position), and the
+  // alias nodes of every use, resolved after the whole file is read.
+  struct AliasDefinition {
+    SourceLocationRef location;
+    size_t pos = 0;
+    int height = -1;  // -1: not computed; -2: being computed (a cycle)
+  };
+  std::unordered_map<std::string, AliasDefinition> location_aliases_;
+  std::vector<std::pair<std::shared_ptr<SourceLocation>, size_t>> alias_uses_;
   std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
 };
 
