@@ -26,6 +26,10 @@ StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string
 StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
                                               int first_line);
 
+// What stands inside `loc(...)` (SourceLocation::ToMlir's output), without
+// aliases: how stored programs keep their source locations.
+StatusOr<SourceLocationRef> ParseSourceLocation(std::string_view text);
+
 // One `// -----`-separated part of a file (the interpreter's test format).
 struct SourceSection {
   std::string_view text;

@@ -10,6 +10,8 @@
 // module), so uses are resolved once the whole file is read.
 #include <charconv>
 
+#include "stablehlo/parser.h"
+
 #include "stablehlo/parser_impl.h"
 
 namespace plugrt::shlo::internal {
@@ -203,3 +205,15 @@ Status Parser::ResolveLocationAliases() {
 }
 
 }  // namespace plugrt::shlo::internal
+
+namespace plugrt::shlo {
+
+StatusOr<SourceLocationRef> ParseSourceLocation(std::string_view text) {
+  internal::Parser parser(text, "<location>", 1);
+  PLUGRT_ASSIGN_OR_RETURN(SourceLocationRef loc, parser.ParseLocationInstance());
+  if (!parser.lex().AtEnd()) return parser.lex().Expected("the end of the location");
+  PLUGRT_RETURN_IF_ERROR(parser.ResolveLocationAliases());
+  return loc;
+}
+
+}  // namespace plugrt::shlo

@@ -9,6 +9,7 @@
 
 #include "common/byte_io.h"
 #include "common/content_hash.h"
+#include "stablehlo/parser.h"
 
 namespace plugrt::shlo {
 namespace {
@@ -100,14 +101,19 @@ class Writer {
   }
 
   void Loc(const Location& loc) {
-    if (loc.file) {
-      U(0);
-      Str(*loc.file);
-    } else {
-      U(1);
+    // Tag bit 0: no file name; bit 1: a source location follows (MLIR text;
+    // Str keeps views, so the text lives in source_text_, node-based).
+    const std::string* source = nullptr;
+    if (loc.source) {
+      auto [it, inserted] = source_text_.try_emplace(loc.source.get());
+      if (inserted) it->second = loc.source->ToMlir();
+      if (it->second != "unknown") source = &it->second;
     }
+    U((loc.file ? 0 : 1) | (source != nullptr ? 2 : 0));
+    if (loc.file) Str(*loc.file);
     S(loc.line);
     S(loc.column);
+    if (source != nullptr) Str(*source);
   }
 
   void TypeOf(const Type& t) {
@@ -264,6 +270,7 @@ class Writer {
   std::vector<const Value*> values_;
   std::unordered_map<const Value*, uint64_t> value_index_;
   std::unordered_map<const DenseData*, uint64_t> dense_index_;
+  std::unordered_map<const SourceLocation*, std::string> source_text_;
 };
 
 // ---------------------------------------------------------------- reader
@@ -342,6 +349,7 @@ class Reader {
       strings_.push_back(text);
     }
     files_.resize(count);
+    sources_.resize(count);
     return OkStatus();
   }
   Status StringRef(std::string_view* out, const char* what, size_t* index = nullptr) {
@@ -369,12 +377,12 @@ class Reader {
   }
 
   Status ReadLoc(Location* loc) {
-    // Tag 0: a file name follows; 1: no file.
+    // Tag bit 0: no file name; bit 1: a source location follows.
     uint64_t tag = 0;
     size_t start = in_.position();
     PLUGRT_RETURN_IF_ERROR(Varint(&tag, "location"));
-    if (tag > 1) return ErrorAt(start, "bad location tag ", tag);
-    if (tag == 0) {
+    if (tag > 3) return ErrorAt(start, "bad location tag ", tag);
+    if ((tag & 1) == 0) {
       std::string_view name;
       size_t index = 0;
       PLUGRT_RETURN_IF_ERROR(StringRef(&name, "location file", &index));
@@ -391,6 +399,22 @@ class Reader {
     }
     loc->line = static_cast<int>(line);
     loc->column = static_cast<int>(column);
+    if (tag & 2) {
+      std::string_view text;
+      size_t index = 0;
+      start = in_.position();
+      PLUGRT_RETURN_IF_ERROR(StringRef(&text, "source location", &index));
+      // Ops of one source line share one tree, as they do when parsed.
+      auto& cached = sources_[index];
+      if (!cached) {
+        auto parsed = ParseSourceLocation(text);
+        if (!parsed.ok()) {
+          return ErrorAt(start, "bad source location: ", parsed.status().message());
+        }
+        cached = *std::move(parsed);
+      }
+      loc->source = cached;
+    }
     return OkStatus();
   }
 
@@ -727,6 +751,7 @@ class Reader {
   uint64_t string_budget_ = 0;
   std::vector<std::string_view> strings_;
   std::vector<std::shared_ptr<const std::string>> files_;  // per string, made on use
+  std::vector<SourceLocationRef> sources_;                 // per string, parsed on use
   std::vector<Value*> values_;                              // in scope, definition order
   std::vector<std::shared_ptr<const DenseData>> denses_;
 };

@@ -45,7 +45,7 @@
 namespace plugrt::shlo {
 
 // Bumped whenever the payload encoding changes; loaders accept only their own.
-inline constexpr uint32_t kModuleFormatVersion = 1;
+inline constexpr uint32_t kModuleFormatVersion = 2;  // 2: source locations
 
 // Bytes that DeserializeModule turns back into an equal module: every
 // function, attribute, type, dense literal, region, block argument, value

@@ -69,8 +69,13 @@ class Renderer {
           if (child != nullptr) out += "(" + Render(child) + ")";
           return out;
         }
+        // JAX names a file position after the function holding it ("x.py:3:4
+        // in f") and a whole call stack after the op ("jit(f)/add at ...").
+        const SourceLocation* resolved = Resolve(child);
         std::string inner = child != nullptr ? Render(child) : "";
-        return inner.empty() ? loc->text : inner + " in " + loc->text;
+        if (inner.empty()) return loc->text;
+        if (resolved->kind == SourceLocation::Kind::kFileLineCol) return inner + " in " + loc->text;
+        return loc->text + " at " + inner;
       }
       case SourceLocation::Kind::kCallSite: {
         std::string callee = loc->children.size() > 0 ? Render(loc->children[0].get()) : "";
