@@ -13,6 +13,7 @@
 
 #include "stablehlo/chlo_lowering.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/sharding_ops.h"
 #include "stablehlo/verifier.h"
 
 namespace plugrt::cpu {
@@ -158,6 +159,8 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
   // Cheap checks first: a program compiled for the wrong device count fails
   // before verification, lowering and planning are spent on it.
   PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(*parsed, options, placement));
+  // The sharding wrappers go first: the verifier knows StableHLO, not Shardy.
+  PLUGRT_RETURN_IF_ERROR(shlo::LowerShardingOps(*parsed, counts.num_partitions));
   PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
   return FromLoweredModule(std::move(parsed), options, counts, program_options);

@@ -243,6 +243,9 @@ struct Module {
   std::string name;  // "jit_main"; empty when unnamed
   std::vector<NamedAttribute> attributes;
   std::vector<std::unique_ptr<Function>> functions;
+  // Shardy's `sdy.mesh @name = <...>`: name -> an "sdy.mesh" kEnum holding
+  // the mesh's text (`["x"=2, "y"=4]`).
+  std::vector<NamedAttribute> meshes;
   Location location;
 
   const Function* FindFunction(std::string_view function_name) const;

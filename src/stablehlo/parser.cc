@@ -39,6 +39,10 @@ StatusOr<std::unique_ptr<Module>> Parser::Run() {
     if (!lex_.ConsumeIf("{")) return lex_.Expected("'{' to open the module body");
     while (!lex_.ConsumeIf("}")) {
       if (lex_.AtEnd()) return lex_.Expected("'}' to close the module");
+      if (lex_.ConsumeKeyword("sdy.mesh")) {
+        PLUGRT_RETURN_IF_ERROR(ParseSdyMesh(module.get()));
+        continue;
+      }
       PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
     }
     PLUGRT_ASSIGN_OR_RETURN(module->location.source, ParseOptionalLoc());

@@ -59,6 +59,11 @@ class Parser {
   Status ParseGenericOp(Operation* op, std::vector<Type>* result_types);
   // Pretty forms (parser_ops.cc); `num_results` is what the text binds.
   Status ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  // Shardy's ops (parser_sdy.cc): `sdy.*` pretty forms and module-level meshes.
+  Status ParsePrettySdy(Operation* op, std::vector<Type>* result_types);
+  Status ParseSdyMesh(Module* module);
+  // `<@mesh, [{"x"}, {}]>` or `#sdy.sharding<...>` -> an "sdy.sharding" kEnum.
+  StatusOr<Attribute> ParseSdySharding();
   // `{ [^bb(args):] ops }`; `entry_args` are used when the entry block has no
   // label (pretty forms that declare arguments outside the braces).
   Status ParseRegion(Region* region, const std::vector<ArgDecl>* entry_args);

@@ -61,6 +61,7 @@ Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type
   if (name == "stablehlo.reduce") return ParsePrettyReduce(op, num_results, result_types);
   if (name == "stablehlo.while") return ParsePrettyWhile(op, num_results, result_types);
   if (name == "chlo.scan") return ParsePrettyScan(op, num_results, result_types);
+  if (name.rfind("sdy.", 0) == 0) return ParsePrettySdy(op, result_types);
   return ParsePrettyDefault(op, num_results, result_types);
 }
 

@@ -1,0 +1,66 @@
+// A jax.jit export as JAX writes it with Shardy: the mesh, shardings on
+// arguments and results, sharding constraints, a shard_map body
+// (sdy.manual_computation), sharding custom calls, a composite, private
+// helpers called with func.call, donation and aliasing, and locations
+// defined after the module. On one device every sharding is an identity.
+// f(x, y) = composite_gelu_tanh(2 * x + y) summed with a helper's x * x.
+#loc1 = loc("x")
+#loc2 = loc("y")
+module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.frontend_attributes = {xla.sdy.use_tuple_args = "false"}, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["data"=1, "model"=1]>
+  func.func public @main(%arg0: tensor<2x4xf32> {jax.buffer_donor = true, mhlo.layout_mode = "default", mhlo.memory_kind = "device", sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>} loc("x"), %arg1: tensor<2x4xf32> {mhlo.layout_mode = "{1,0}", mhlo.sharding = "{replicated}", tf.aliasing_output = 1 : i32} loc("y")) -> (tensor<2x4xf32> {jax.result_info = "result[0]", mhlo.layout_mode = "default", sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}, tensor<2x4xf32> {jax.result_info = "result[1]", mhlo.memory_kind = "device"}) {
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<2x4xf32> loc(#loc)
+    %0 = stablehlo.multiply %cst, %arg0 : tensor<2x4xf32> loc(#loc10)
+    %1 = sdy.sharding_constraint %0 <@mesh, [{"data"}, {?}]> : tensor<2x4xf32> loc(#loc11)
+    %2 = stablehlo.add %1, %arg1 : tensor<2x4xf32> loc(#loc12)
+    %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{devices=[1,1]<=[1]}"} : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc13)
+    %4 = stablehlo.custom_call @SPMDFullToShardShape(%3) {mhlo.sharding = "{manual}"} : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc13)
+    %5 = stablehlo.custom_call @SPMDShardToFullShape(%4) {mhlo.sharding = "{replicated}"} : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc13)
+    %6 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{"data"}, {}]>] out_shardings=[<@mesh, [{"data"}, {}]>] manual_axes={"data", "model"} (%arg2: tensor<2x4xf32> loc("x")) {
+      %c1 = sdy.constant dense<1.000000e+00> : tensor<2x4xf32> loc(#loc14)
+      %10 = stablehlo.add %arg2, %c1 : tensor<2x4xf32> loc(#loc14)
+      %11 = stablehlo.subtract %10, %c1 : tensor<2x4xf32> loc(#loc14)
+      sdy.return %11 : tensor<2x4xf32> loc(#loc14)
+    } : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc14)
+    %7 = sdy.propagation_barrier %6 allowed_direction=NONE : tensor<2x4xf32> loc(#loc)
+    %8 = sdy.reshard %7 <@mesh, [{}, {}]> : tensor<2x4xf32> loc(#loc)
+    sdy.sharding_group %8 group_id=0 : tensor<2x4xf32> loc(#loc)
+    %9 = stablehlo.composite "jax.gelu_tanh" %8 {composite_attributes = {approximate = true}, decomposition = @gelu_tanh, version = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc15)
+    %12 = stablehlo.custom_call @annotate_device_placement(%9) {has_side_effect = true, mhlo.frontend_attributes = {_xla_buffer_placement = "device"}} : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc)
+    %13 = call @square(%arg0) : (tensor<2x4xf32>) -> tensor<2x4xf32> loc(#loc16)
+    return %12, %13 : tensor<2x4xf32>, tensor<2x4xf32> loc(#loc)
+  } loc(#loc)
+  func.func private @gelu_tanh(%arg0: tensor<2x4xf32> loc(unknown)) -> tensor<2x4xf32> attributes {jax.private} {
+    %half = stablehlo.constant dense<5.000000e-01> : tensor<2x4xf32> loc(#loc15)
+    %one = stablehlo.constant dense<1.000000e+00> : tensor<2x4xf32> loc(#loc15)
+    %k = stablehlo.constant dense<0.797884583> : tensor<2x4xf32> loc(#loc15)
+    %c = stablehlo.constant dense<4.471500e-02> : tensor<2x4xf32> loc(#loc15)
+    %x2 = stablehlo.multiply %arg0, %arg0 : tensor<2x4xf32> loc(#loc15)
+    %x3 = stablehlo.multiply %x2, %arg0 : tensor<2x4xf32> loc(#loc15)
+    %cx3 = stablehlo.multiply %c, %x3 : tensor<2x4xf32> loc(#loc15)
+    %in = stablehlo.add %arg0, %cx3 : tensor<2x4xf32> loc(#loc15)
+    %kin = stablehlo.multiply %k, %in : tensor<2x4xf32> loc(#loc15)
+    %t = stablehlo.tanh %kin : tensor<2x4xf32> loc(#loc15)
+    %1t = stablehlo.add %one, %t : tensor<2x4xf32> loc(#loc15)
+    %hx = stablehlo.multiply %half, %arg0 : tensor<2x4xf32> loc(#loc15)
+    %r = stablehlo.multiply %hx, %1t : tensor<2x4xf32> loc(#loc15)
+    return %r : tensor<2x4xf32> loc(#loc15)
+  } loc(#loc15)
+  func.func private @square(%arg0: tensor<2x4xf32> {mhlo.sharding = "{replicated}"} loc("x")) -> (tensor<2x4xf32> {mhlo.sharding = "{replicated}"}) attributes {jax.result_info = "square"} {
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2x4xf32> loc(#loc16)
+    return %0 : tensor<2x4xf32> loc(#loc16)
+  } loc(#loc16)
+} loc(#loc)
+#loc = loc(unknown)
+#loc3 = loc("/home/user/model.py":21:8)
+#loc4 = loc("/home/user/model.py":30:2)
+#loc5 = loc("f"(#loc3))
+#loc6 = loc("<module>"(#loc4))
+#loc7 = loc(callsite(#loc5 at #loc6))
+#loc10 = loc("jit(f)/jit(main)/mul"(#loc7))
+#loc11 = loc("jit(f)/jit(main)/sharding_constraint"(#loc7))
+#loc12 = loc("jit(f)/jit(main)/add"(#loc7))
+#loc13 = loc("jit(f)/jit(main)/shard_map"(#loc7))
+#loc14 = loc("jit(f)/jit(main)/shard_map/add"(#loc7))
+#loc15 = loc("jit(f)/jit(main)/gelu"("/home/user/model.py":22:10 to :25))
+#loc16 = loc("jit(f)/jit(main)/square"(fused["/home/user/model.py":23:4, #loc7]))
