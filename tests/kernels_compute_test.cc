@@ -604,6 +604,89 @@ TEST(RngBitGeneratorTest, ThreeFryMatchesXla) {
   EXPECT_EQ(big->bits.as<uint64_t>()[0], 0xA3E974730835D3C1ull);
 }
 
+// Random123's published known answers (its tests/kat_vectors, which JAX and
+// TensorFlow's XLA tests also check) through rng_bit_generator's state
+// layout as XLA's RngBitGeneratorExpander defines it: state[0] is the key
+// (low word first); THREE_FRY's counter is state[1]; PHILOX's 128-bit
+// counter is state[1] (low) and state[2] (high), or, with a 2-word state,
+// state[1] (low) and state[0] (high). XLA's CPU compiler expands DEFAULT to
+// PHILOX. 32-bit outputs take a block's four words in order, 64-bit outputs
+// join words (0,1) and (2,3) low word first, narrower outputs keep the low
+// bits of one word each.
+TEST(RngBitGeneratorTest, DefaultIsPhiloxOnRandom123Vectors) {
+  struct Kat {
+    uint32_t ctr[4];
+    uint32_t key[2];
+    uint32_t out[4];
+  };
+  const Kat kats[] = {
+      {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+       {0xffffffff, 0xffffffff},
+       {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+       {0xa4093822, 0x299f31d0},
+       {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+  };
+  auto join = [](uint32_t lo, uint32_t hi) { return (uint64_t{hi} << 32) | lo; };
+  for (const Kat& k : kats) {
+    const uint64_t key = join(k.key[0], k.key[1]);
+    const uint64_t lo = join(k.ctr[0], k.ctr[1]), hi = join(k.ctr[2], k.ctr[3]);
+    auto r = RngBitGenerator(U64({3}, {key, lo, hi}), RngAlgorithm::kPhilox, ElementType::kUI32,
+                             {2, 2});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_THAT(Values<uint32_t>(r->bits), ElementsAre(k.out[0], k.out[1], k.out[2], k.out[3]));
+    // One block used: the 128-bit counter advances by one, carrying.
+    EXPECT_THAT(Values<uint64_t>(r->state), ElementsAre(key, lo + 1, lo + 1 == 0 ? hi + 1 : hi));
+    auto wide = RngBitGenerator(U64({3}, {key, lo, hi}), RngAlgorithm::kPhilox,
+                                ElementType::kUI64, {2});
+    ASSERT_TRUE(wide.ok());
+    EXPECT_THAT(Values<uint64_t>(wide->bits),
+                ElementsAre(join(k.out[0], k.out[1]), join(k.out[2], k.out[3])));
+    auto bytes = RngBitGenerator(U64({3}, {key, lo, hi}), RngAlgorithm::kPhilox,
+                                 ElementType::kUI8, {4});
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_THAT(Values<uint8_t>(bytes->bits),
+                ElementsAre(k.out[0] & 0xff, k.out[1] & 0xff, k.out[2] & 0xff, k.out[3] & 0xff));
+    // DEFAULT with a 2-word state: the counter's high word is the key, so
+    // the vectors whose counter's high half equals the key apply.
+    if (hi == key) {
+      auto d = RngBitGenerator(U64({2}, {key, lo}), RngAlgorithm::kDefault, ElementType::kUI32,
+                               {4});
+      ASSERT_TRUE(d.ok());
+      EXPECT_THAT(Values<uint32_t>(d->bits),
+                  ElementsAre(k.out[0], k.out[1], k.out[2], k.out[3]));
+      // The state keeps the low counter word only (a carry is dropped).
+      EXPECT_THAT(Values<uint64_t>(d->state), ElementsAre(key, lo + 1));
+    }
+  }
+}
+
+TEST(RngBitGeneratorTest, ThreeFryOnRandom123Vectors) {
+  // Threefry-2x32-20 known answers: (counter words, key words) -> output
+  // words; one 64-bit element per counter, low word first.
+  struct Kat {
+    uint64_t counter, key, out;
+  };
+  const Kat kats[] = {
+      {0, 0, 0x99ba4efe6b200159ull},
+      {~0ull, ~0ull, 0xbb002be71cb996fcull},
+      {0x85a308d3243f6a88ull, 0x0370734413198a2eull, 0x483df7a0c4923a9cull},
+  };
+  for (const Kat& k : kats) {
+    auto r = RngBitGenerator(U64({2}, {k.key, k.counter}), RngAlgorithm::kThreeFry,
+                             ElementType::kUI64, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->bits.as<uint64_t>()[0], k.out);
+    EXPECT_THAT(Values<uint64_t>(r->state), ElementsAre(k.key, k.counter + 1));
+    // 32-bit scalars take the block's first word.
+    auto narrow = RngBitGenerator(U64({2}, {k.key, k.counter}), RngAlgorithm::kThreeFry,
+                                  ElementType::kUI32, {});
+    ASSERT_TRUE(narrow.ok());
+    EXPECT_EQ(narrow->bits.as<uint32_t>()[0], static_cast<uint32_t>(k.out));
+  }
+}
+
 TEST(RngBitGeneratorTest, PhiloxAndNarrowTypesAdvanceTheCounter) {
   auto p = RngBitGenerator(U64({3}, {1, 2, 3}), RngAlgorithm::kPhilox, ElementType::kUI32, {5});
   ASSERT_TRUE(p.ok());
