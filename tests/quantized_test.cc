@@ -15,6 +15,8 @@
 #include "cpu/exec/program.h"
 #include "passes/lower_quantized.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "stablehlo/serialize.h"
 #include "stablehlo/verifier.h"
 
 namespace plugrt {
@@ -254,6 +256,39 @@ func.func @main(%x: tensor<2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x!quant.
   EXPECT_THAT(*types, ElementsAre(PJRT_Buffer_Type_S16));
   EXPECT_EQ((*executable)->program().entry().input_types[0],
             shlo::Type::Tensor(shlo::ElementType::kUI8, {2}));
+}
+
+constexpr char kQuantizedConstant[] = R"(
+func.func @main() -> tensor<3xf32> {
+  %c = stablehlo.constant dense<[-2, 0, 7]> : tensor<3x!quant.uniform<i8:f32:0, {0.5:1, 1.0, 2.0:-1}>>
+  %d = stablehlo.uniform_dequantize %c : (tensor<3x!quant.uniform<i8:f32:0, {0.5:1, 1.0, 2.0:-1}>>) -> tensor<3xf32>
+  func.return %d : tensor<3xf32>
+}
+)";
+
+TEST(QuantizedExecutionTest, QuantizedConstantsHoldStorageValues) {
+  auto out = RunQuantized(kQuantizedConstant);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_THAT(Floats((*out)[0]), ElementsAre(-1.5f, 0.0f, 16.0f));
+}
+
+TEST(QuantizedExecutionTest, SerializedModulesKeepQuantizedTypes) {
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ParseModule(kQuantizedConstant, "t.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  std::string bytes = shlo::SerializeModule(**module);
+  StatusOr<std::unique_ptr<shlo::Module>> back = shlo::DeserializeModule(bytes);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(shlo::PrintModule(**back), shlo::PrintModule(**module));
+  EXPECT_TRUE(passes::HasQuantizedTypes(**back));
+}
+
+TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ParseModule(kQuantizedConstant, "t.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  auto program = cpu::Program::Compile(std::shared_ptr<const shlo::Module>(std::move(*module)));
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(program.status().message(), HasSubstr("quantized"));
 }
 
 }  // namespace
