@@ -5,6 +5,7 @@
 // requantization, and storage element types at the program's boundary.
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 
 #include "cpu/cpu_executable.h"
 #include "cpu/exec/program.h"
+#include "cpu/kernels/dot.h"
+#include "cpu/kernels/fast_dot.h"
 #include "passes/lower_quantized.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
@@ -289,6 +292,67 @@ TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
   ASSERT_FALSE(program.ok());
   EXPECT_EQ(program.status().code(), StatusCode::kUnimplemented);
   EXPECT_THAT(program.status().message(), HasSubstr("quantized"));
+}
+
+// The int8 fast path (oneDNN's int8 matmul with VNNI, f32 sgemm without:
+// oneDNN's non-VNNI int8 kernels saturate 16-bit pair sums) equals the exact
+// integer product, the extreme values included.
+TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
+  const int64_t m = 48, k = 256, n = 40;
+  cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
+  std::mt19937 generator(7);
+  std::uniform_int_distribution<int> value(-128, 127);
+  int8_t* l = lhs.mutable_as<int8_t>();
+  int8_t* r = rhs.mutable_as<int8_t>();
+  for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
+  for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
+  for (int64_t j = 0; j < k; ++j) {
+    l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
+    r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
+  }
+  const cpu::DotDimensions dims{{}, {}, {1}, {0}};
+  auto fast = cpu::FastDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
+                                 shlo::ElementType::kSI8, dims, shlo::ElementType::kSI32);
+  ASSERT_NE(fast, nullptr);
+  StatusOr<cpu::Tensor> got = fast->Run(lhs, rhs);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  cpu::Tensor want = cpu::DotGeneral(lhs, rhs, dims, shlo::ElementType::kSI32);
+  int mismatches = 0;
+  for (int64_t i = 0; i < m * n; ++i) {
+    if (got->as<int32_t>()[i] != want.as<int32_t>()[i] && mismatches++ < 5) {
+      ADD_FAILURE() << "element " << i << ": " << got->as<int32_t>()[i] << " vs "
+                    << want.as<int32_t>()[i];
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+  // The reference agrees with a direct sum at the extremes: 256 * 128 * 128.
+  EXPECT_EQ(want.as<int32_t>()[0 * n + 0], 256 * 128 * 128);
+  EXPECT_EQ(want.as<int32_t>()[1 * n + 1], -256 * 127 * 128);
+}
+
+// A quantized dot_general with per-axis weights computes in integers and
+// agrees with the float (dequantize -> dot -> quantize) result.
+TEST(QuantizedExecutionTest, IntegerDotMatchesTheFloatComputation) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<2x3xi8>, tensor<2x3xi8>) {
+  %a = stablehlo.constant dense<[[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.75, 1.0]]> : tensor<2x4xf32>
+  %w = stablehlo.constant dense<[[1.0, -0.5, 0.25], [0.5, 1.0, -1.0], [-1.0, 0.25, 0.5], [0.75, 0.5, 1.0]]> : tensor<4x3xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>
+  %qw = stablehlo.uniform_quantize %w : (tensor<4x3xf32>) -> tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>
+  %r = stablehlo.dot_general %qa, %qw, contracting_dims = [1] x [0] : (tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>, tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>
+  %s = stablehlo.bitcast_convert %r : (tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<2x3xi8>
+  %da = stablehlo.uniform_dequantize %qa : (tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>) -> tensor<2x4xf32>
+  %dw = stablehlo.uniform_dequantize %qw : (tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>) -> tensor<4x3xf32>
+  %f = stablehlo.dot_general %da, %dw, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %qf = stablehlo.uniform_quantize %f : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>
+  %sf = stablehlo.bitcast_convert %qf : (tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<2x3xi8>
+  func.return %s, %sf : tensor<2x3xi8>, tensor<2x3xi8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
+  // Row 0, column 0: 0.5 - 0.5 - 2 + 0.1875 = -1.8125 -> -14.5 + 2 -> -12 (even).
+  EXPECT_EQ(Ints<int8_t>((*out)[0])[0], -12);
 }
 
 }  // namespace

@@ -347,6 +347,10 @@ class Lowering {
             op->operands[1]->type.is_quantized() && !op->results[0]->type.is_quantized()) {
           return LowerHybrid(op);
         }
+        if (op->code == OpCode::kDotGeneral) {
+          PLUGRT_ASSIGN_OR_RETURN(bool lowered, LowerIntegerDot(op));
+          if (lowered) return OkStatus();
+        }
         return LowerByFloat(op);
       default:
         break;
@@ -483,6 +487,118 @@ class Lowering {
     Operation* copy = b.Clone(*op, map);
     Replace(op, 0, copy->result(0));
     return OkStatus();
+  }
+
+  // Quantized dot_general in integers, when the weights (rhs) have zero
+  // points 0 (per-tensor, or per-axis along one of their free dimensions)
+  // and both operands are 8-bit: the i32 product of the stored integers,
+  // less lhs_zp times the rhs column sums, is exactly sum((l - lzp) * r);
+  // times lhs_scale * rhs_scale it is the float product, which is then
+  // quantized to the result type (Requantize). False: not such a case.
+  StatusOr<bool> LowerIntegerDot(Operation* op) {
+    if (op->operands.size() != 2 || op->results.size() != 1) return false;
+    const Type& lt = op->operands[0]->type;
+    const Type& rt = op->operands[1]->type;
+    const Type& res = op->results[0]->type;
+    if (!lt.is_quantized() || !rt.is_quantized() || !res.is_quantized()) return false;
+    if (!lt.has_static_shape() || !rt.has_static_shape() || !res.has_static_shape()) return false;
+    const UniformQuantParams& ql = *lt.quant();
+    const UniformQuantParams& qr = *rt.quant();
+    const UniformQuantParams& qo = *res.quant();
+    if (ql.per_axis() || shlo::BitWidth(ql.storage) != 8 || shlo::BitWidth(qr.storage) != 8) {
+      return false;
+    }
+    if (std::any_of(qr.zero_points.begin(), qr.zero_points.end(),
+                    [](int64_t zp) { return zp != 0; })) {
+      return false;
+    }
+    const Attribute* dn = op->attribute("dot_dimension_numbers");
+    if (dn == nullptr) return false;
+    auto field = [&](const char* name) -> std::vector<int64_t> {
+      const Attribute* f = dn->field(name);
+      if (f == nullptr) return {};
+      StatusOr<std::vector<int64_t>> list = shlo::AttrToIntList(*f);
+      return list.ok() ? *list : std::vector<int64_t>{};
+    };
+    const std::vector<int64_t> rb = field("rhs_batching_dimensions");
+    const std::vector<int64_t> rc = field("rhs_contracting_dimensions");
+    const std::vector<int64_t> lb = field("lhs_batching_dimensions");
+    const std::vector<int64_t> lc = field("lhs_contracting_dimensions");
+    const int64_t lhs_free = lt.rank() - static_cast<int64_t>(lb.size() + lc.size());
+    auto contains = [](const std::vector<int64_t>& v, int64_t d) {
+      return std::find(v.begin(), v.end(), d) != v.end();
+    };
+    // Where each rhs dimension that survives the contraction lands in the
+    // result: batching dims first, then lhs free dims, then rhs free dims.
+    std::vector<int64_t> kept, kept_to_result;
+    int64_t free_index = 0;
+    for (int64_t d = 0; d < rt.rank(); ++d) {
+      if (contains(rc, d)) continue;
+      kept.push_back(d);
+      auto it = std::find(rb.begin(), rb.end(), d);
+      kept_to_result.push_back(it != rb.end() ? it - rb.begin()
+                                              : static_cast<int64_t>(rb.size()) + lhs_free +
+                                                    free_index++);
+    }
+    // The product's parameters: scale lhs_scale * rhs_scale (per rhs channel
+    // along the result dimension the rhs channels become), zero point 0.
+    UniformQuantParams product;
+    product.storage = ElementType::kSI32;
+    product.storage_min = shlo::StorageTypeMin(ElementType::kSI32);
+    product.storage_max = shlo::StorageTypeMax(ElementType::kSI32);
+    product.expressed = qo.expressed;
+    if (qr.per_axis()) {
+      auto it = std::find(kept.begin(), kept.end(), qr.quantized_dimension);
+      if (it == kept.end() || contains(rb, qr.quantized_dimension)) return false;
+      product.quantized_dimension = kept_to_result[it - kept.begin()];
+      if (qo.per_axis() && qo.quantized_dimension != product.quantized_dimension) return false;
+      for (double s : qr.scales) product.scales.push_back(ql.scales[0] * s);
+    } else {
+      if (qo.per_axis()) return false;
+      product.scales.push_back(ql.scales[0] * qr.scales[0]);
+    }
+    product.zero_points.assign(product.scales.size(), 0);
+
+    IrBuilder b(op);
+    Emitter e(b, res.dims());
+    const ElementType i32 = ElementType::kSI32;
+    Value* acc = b.Op("stablehlo.dot_general", {L(op->operands[0]), L(op->operands[1])},
+                      Type::Tensor(i32, res.dims()), op->attributes);
+    if (ql.zero_points[0] != 0) {
+      // sum(l * r) - lzp * sum(r) over the contracted dimensions.
+      Value* r32 = b.Convert(L(op->operands[1]), i32);
+      std::vector<int64_t> kept_dims;
+      for (int64_t d : kept) kept_dims.push_back(rt.dims()[d]);
+      Value* sums = ReduceSum(b, r32, rc, Type::Tensor(i32, kept_dims));
+      Value* wide = b.BroadcastInDim(sums, e.T(i32), kept_to_result);
+      Value* offset = e.Bin("stablehlo.multiply", wide,
+                            e.Splat(i32, static_cast<double>(ql.zero_points[0])), i32);
+      acc = e.Bin("stablehlo.subtract", acc, offset, i32);
+    }
+    PLUGRT_ASSIGN_OR_RETURN(Value * out, Requantize(e, *op, acc, product, qo, qo.storage));
+    Replace(op, 0, out);
+    return true;
+  }
+
+  // The sum of `x` over `dims` (an i32 reduce with an add body).
+  static Value* ReduceSum(IrBuilder& b, Value* x, const std::vector<int64_t>& dims,
+                          const Type& result_type) {
+    const Type scalar = Type::Scalar(ElementType::kSI32);
+    Value* zero = b.SplatInt(scalar, 0);
+    Operation* reduce = b.Create("stablehlo.reduce", {x, zero}, {result_type},
+                                 {{"dimensions", Attribute::DenseI64Array(dims)}});
+    auto region = std::make_unique<Region>();
+    region->parent_op = reduce;
+    auto block = std::make_unique<Block>();
+    block->parent = region.get();
+    Value* a = IrBuilder::AddArgument(block.get(), scalar);
+    Value* c = IrBuilder::AddArgument(block.get(), scalar);
+    IrBuilder inner(block.get(), b.location());
+    Value* sum = inner.Op("stablehlo.add", {a, c}, scalar);
+    inner.Create("stablehlo.return", {sum}, {});
+    region->blocks.push_back(std::move(block));
+    reduce->regions.push_back(std::move(region));
+    return reduce->result(0);
   }
 
   // dequantize -> the op in the expressed type -> quantize.
