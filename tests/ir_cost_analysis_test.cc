@@ -390,14 +390,15 @@ func.func @main(%p: tensor<i1>, %x: tensor<8xf32>) -> tensor<8xf32> {
   EXPECT_EQ(c.bytes_accessed, 64 + 96);
 }
 
-TEST(CostAnalysis, QuantizedOpsCountNothing) {
+// Quantized values count their storage bytes: 4 f32 in, 4 i8 out.
+TEST(CostAnalysis, QuantizedOpsCountStorageBytes) {
   CostEstimate c = CostOf(R"(
 func.func @main(%a: tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>> {
   %0 = stablehlo.uniform_quantize %a : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
 })");
   EXPECT_EQ(c.flops, 0);
-  EXPECT_EQ(c.bytes_accessed, 0);
+  EXPECT_EQ(c.bytes_accessed, 16 + 4);
 }
 
 TEST(CostAnalysis, FftCholeskyTriangularSolve) {

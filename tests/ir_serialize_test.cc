@@ -294,11 +294,13 @@ TEST(IrSerializeTest, HandWrittenProgramRoundTripsWithLocationsAndNames) {
   }
   EXPECT_EQ(files.size(), 1u);
   EXPECT_EQ(*whl.location.file, "mix.mlir");
-  // The unsupported literal keeps its text.
+  // The quantized literal keeps its type and its storage integers.
   const Attribute* value = main.body->front().operations[10]->attribute("value");
   ASSERT_NE(value, nullptr);
-  EXPECT_EQ(value->dense, nullptr);
-  EXPECT_EQ(value->str, "1");
+  EXPECT_TRUE(value->type.is_quantized());
+  EXPECT_EQ(value->type.ToString(), "tensor<2x!quant.uniform<i8:f32, 2.0:3>>");
+  ASSERT_NE(value->dense, nullptr);
+  EXPECT_EQ(value->dense->bytes, std::vector<std::byte>{std::byte{1}});
 }
 
 TEST(IrSerializeTest, SourceLocationsRoundTrip) {

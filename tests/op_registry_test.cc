@@ -46,8 +46,8 @@ const std::map<OpCode, std::string>& NoVerifierCheck() {
       {OpCode::kFuncCall, "needs the module: ModuleVerifier::VerifyCall checks the callee"},
       {OpCode::kCrossReplicaSum, "legacy op outside the StableHLO spec (no rules to check)"},
       {OpCode::kCollectiveReduce, "an interpreter-corpus op outside the StableHLO spec"},
-      {OpCode::kUniformQuantize, "quantized types are not implemented (the verifier skips them)"},
-      {OpCode::kUniformDequantize, "quantized types are not implemented (the verifier skips them)"},
+      {OpCode::kUniformQuantize, "always quantized: verifier_quantized.cc checks it"},
+      {OpCode::kUniformDequantize, "always quantized: verifier_quantized.cc checks it"},
       {OpCode::kInterpreterProbe, "harness op: its compile function checks it"},
       {OpCode::kInterpreterRunParallel, "harness op: its compile function checks it"},
   };

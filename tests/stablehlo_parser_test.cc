@@ -459,7 +459,7 @@ func.func @main() {
   EXPECT_EQ(*AttrToIntList(value(11)), (std::vector<int64_t>{-1, -128}));
 }
 
-TEST(StablehloParser, QuantizedTypesParseAsUnsupported) {
+TEST(StablehloParser, QuantizedTypesParseIntoTheirParameters) {
   auto m = MustParse(R"(
 func.func @main(%x: tensor<2xf32>) {
   %0 = "stablehlo.uniform_quantize"(%x) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
@@ -467,7 +467,10 @@ func.func @main(%x: tensor<2xf32>) {
 })");
   ASSERT_TRUE(m);
   const Type& t = BodyOps(*m)[0]->result(0)->type;
-  EXPECT_EQ(t.kind(), Type::Kind::kUnsupported);
+  EXPECT_EQ(t.kind(), Type::Kind::kTensor);
+  ASSERT_TRUE(t.is_quantized());
+  EXPECT_EQ(t.element_type(), ElementType::kSI8);
+  EXPECT_EQ(t.quant()->quantized_dimension, 0);
   EXPECT_EQ(t.ToString(), "tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>");
 }
 

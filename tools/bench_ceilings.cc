@@ -32,22 +32,25 @@ void FillUniform(float* data, int64_t count, uint32_t seed) {
   for (int64_t i = 0; i < count; ++i) data[i] = uniform(generator);
 }
 
-// One timed matmul ceiling: C[n,n] (f32) = A[n,n] x B[n,n], A and B of
-// `type` (f32 or bf16).
+// One timed matmul ceiling: C[n,n] = A[n,n] x B[n,n], A and B of the
+// kind's type (f32, bf16, s8), C f32 (s32 for s8: the integer product).
 StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatPolicy& policy) {
   using dnnl::memory;
-  const memory::data_type in_type =
-      kind == CeilingKind::kSgemm ? memory::data_type::f32 : memory::data_type::bf16;
+  const memory::data_type in_type = kind == CeilingKind::kSgemm    ? memory::data_type::f32
+                                    : kind == CeilingKind::kInt8Gemm ? memory::data_type::s8
+                                                                     : memory::data_type::bf16;
+  const memory::data_type out_type =
+      kind == CeilingKind::kInt8Gemm ? memory::data_type::s32 : memory::data_type::f32;
   CeilingResult result;
   result.kind = kind;
   result.size = n;
-  result.name = StrCat(kind == CeilingKind::kSgemm ? "onednn_sgemm_" : "onednn_bf16gemm_", n);
+  result.name = StrCat("onednn_", CeilingKindName(kind), "_", n);
   try {
     dnnl::engine engine(dnnl::engine::kind::cpu, 0);
     dnnl::stream stream(engine);
     memory::desc a_desc({n, n}, in_type, memory::format_tag::ab);
     memory::desc b_desc({n, n}, in_type, memory::format_tag::ab);
-    memory::desc c_desc({n, n}, memory::data_type::f32, memory::format_tag::ab);
+    memory::desc c_desc({n, n}, out_type, memory::format_tag::ab);
     dnnl::matmul::primitive_desc descriptor;
     try {
 #if DNNL_VERSION_MAJOR >= 3
@@ -57,8 +60,7 @@ StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatP
 #endif
     } catch (const dnnl::error& error) {
       if (error.status != dnnl_unimplemented) throw;
-      result.unavailable = StrCat("oneDNN has no ",
-                                  in_type == memory::data_type::f32 ? "f32" : "bf16",
+      result.unavailable = StrCat("oneDNN has no ", CeilingKindName(kind),
                                   " matmul for this CPU");
       return result;
     }
@@ -70,12 +72,15 @@ StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatP
       FillUniform(values.data(), n * n, seed);
       if (in_type == memory::data_type::f32) {
         std::memcpy(mem->get_data_handle(), values.data(), values.size() * sizeof(float));
+      } else if (in_type == memory::data_type::s8) {
+        auto* out = static_cast<int8_t*>(mem->get_data_handle());
+        for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<int8_t>(values[i] * 127);
       } else {
         auto* out = static_cast<uint16_t*>(mem->get_data_handle());
         for (size_t i = 0; i < values.size(); ++i) out[i] = Bf16Bits(values[i]);
       }
     }
-    std::memset(c.get_data_handle(), 0, static_cast<size_t>(n * n) * sizeof(float));
+    std::memset(c.get_data_handle(), 0, static_cast<size_t>(n * n) * 4);  // f32 or s32
     const std::unordered_map<int, memory> args = {
         {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
     PLUGRT_ASSIGN_OR_RETURN(std::vector<double> times,
@@ -172,6 +177,7 @@ std::string_view CeilingKindName(CeilingKind kind) {
   switch (kind) {
     case CeilingKind::kSgemm: return "sgemm";
     case CeilingKind::kBf16Gemm: return "bf16gemm";
+    case CeilingKind::kInt8Gemm: return "int8gemm";
     case CeilingKind::kBandwidth: return "bandwidth";
   }
   return "unknown";
@@ -180,6 +186,7 @@ std::string_view CeilingKindName(CeilingKind kind) {
 std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
   if (name == "sgemm") return CeilingKind::kSgemm;
   if (name == "bf16gemm") return CeilingKind::kBf16Gemm;
+  if (name == "int8gemm") return CeilingKind::kInt8Gemm;
   if (name == "bandwidth") return CeilingKind::kBandwidth;
   return std::nullopt;
 }
@@ -187,8 +194,11 @@ std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
                                                      int threads, const RepeatPolicy& policy) {
   std::vector<CeilingResult> results;
-  for (CeilingKind kind : {CeilingKind::kSgemm, CeilingKind::kBf16Gemm}) {
-    if (kind == CeilingKind::kSgemm ? !selection.sgemm : !selection.bf16gemm) continue;
+  for (CeilingKind kind : {CeilingKind::kSgemm, CeilingKind::kBf16Gemm, CeilingKind::kInt8Gemm}) {
+    const bool wanted = kind == CeilingKind::kSgemm      ? selection.sgemm
+                        : kind == CeilingKind::kBf16Gemm ? selection.bf16gemm
+                                                         : selection.int8gemm;
+    if (!wanted) continue;
     for (int64_t n : kGemmSizes) {
       omp_set_num_threads(threads);
       PLUGRT_ASSIGN_OR_RETURN(CeilingResult result, MeasureMatmul(kind, n, policy));

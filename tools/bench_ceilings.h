@@ -1,6 +1,7 @@
 // plugrt bench: the machine's ceilings, measured in the same process before
-// the workloads: oneDNN's own matmul primitive called directly (f32, and
-// bf16 x bf16 -> f32) and memory bandwidth (OpenMP copy and triad loops).
+// the workloads: oneDNN's own matmul primitive called directly (f32,
+// bf16 x bf16 -> f32, s8 x s8 -> s32) and memory bandwidth (OpenMP copy and
+// triad loops).
 #ifndef PLUGRT_TOOLS_BENCH_CEILINGS_H_
 #define PLUGRT_TOOLS_BENCH_CEILINGS_H_
 
@@ -15,12 +16,13 @@
 namespace plugrt::tools {
 
 // The ceiling kinds a workload's header may name (ceiling=...).
-enum class CeilingKind { kSgemm, kBf16Gemm, kBandwidth };
-std::string_view CeilingKindName(CeilingKind kind);  // "sgemm", "bf16gemm", "bandwidth"
+enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth };
+// "sgemm", "bf16gemm", "int8gemm", "bandwidth"
+std::string_view CeilingKindName(CeilingKind kind);
 std::optional<CeilingKind> ParseCeilingKind(std::string_view name);
 
 struct CeilingResult {
-  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, copy, triad
+  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad
   CeilingKind kind;
   int64_t size = 0;   // M = N = K of a matmul; 0 for bandwidth
   TimeSummary time;   // milliseconds per timed call
@@ -39,7 +41,8 @@ struct CeilingSelection {
   bool sgemm = false;
   bool bf16gemm = false;
   bool bandwidth = false;
-  bool any() const { return sgemm || bf16gemm || bandwidth; }
+  bool int8gemm = false;
+  bool any() const { return sgemm || bf16gemm || bandwidth || int8gemm; }
 };
 
 // Measures the selected ceilings with `threads` OpenMP threads (set before

@@ -156,11 +156,12 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
 // every workload runs.
 CeilingSelection CeilingsFor(const std::vector<Workload>& workloads, bool all) {
   CeilingSelection selection;
-  if (all) return CeilingSelection{true, true, true};
+  if (all) return CeilingSelection{true, true, true, true};
   for (const Workload& workload : workloads) {
     const BenchHeader& header = workload.header;
     if (header.ceiling == CeilingKind::kSgemm) selection.sgemm = true;
     if (header.ceiling == CeilingKind::kBf16Gemm) selection.bf16gemm = true;
+    if (header.ceiling == CeilingKind::kInt8Gemm) selection.int8gemm = true;
     if (header.ceiling == CeilingKind::kBandwidth) selection.bandwidth = true;
     if (header.metric == BenchMetric::kBytes) selection.bandwidth = true;
     if (workload.name.rfind("gemm_bf16_", 0) == 0) {

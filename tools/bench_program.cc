@@ -97,7 +97,7 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
       header.ceiling = ParseCeilingKind(value);
       if (!header.ceiling) {
         return InvalidArgument(where, ": unknown ceiling '", value,
-                               "' (expected sgemm, bf16gemm or bandwidth)");
+                               "' (expected sgemm, bf16gemm, int8gemm or bandwidth)");
       }
     } else {
       return InvalidArgument(where, ": unknown key '", key,

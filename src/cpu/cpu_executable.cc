@@ -6,6 +6,7 @@
 #include "common/byte_io.h"
 #include "common/content_hash.h"
 #include "cpu/cpu_version.h"
+#include "passes/lower_quantized.h"
 #include "stablehlo/cost_analysis.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/printer.h"
@@ -162,6 +163,12 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
   // The sharding wrappers go first: the verifier knows StableHLO, not Shardy.
   PLUGRT_RETURN_IF_ERROR(shlo::LowerShardingOps(*parsed, counts.num_partitions));
   PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
+  if (passes::HasQuantizedTypes(*parsed)) {
+    PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(*parsed));
+    // The verifier checks quantized ops only for their quantization rules;
+    // their shapes are checked on what they became.
+    PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
+  }
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
   return FromLoweredModule(std::move(parsed), options, counts, program_options);
 }

@@ -76,8 +76,11 @@ constexpr std::optional<MathTarget> MathTargetNamed(std::string_view name) {
 inline constexpr std::string_view kCheckExpectEqTarget = "check.expect_eq";
 inline constexpr std::string_view kCheckExpectCloseTarget = "check.expect_close";
 inline constexpr std::string_view kCheckExpectAlmostEqTarget = "check.expect_almost_eq";
+// The older spelling of the quantized corpus: integers compared exactly,
+// floats within 1e-4; its result is a tensor<i1> true when the check holds.
+inline constexpr std::string_view kCheckEqTarget = "check.eq";
 inline constexpr std::string_view kCheckTargets[] = {
-    kCheckExpectEqTarget, kCheckExpectCloseTarget, kCheckExpectAlmostEqTarget};
+    kCheckExpectEqTarget, kCheckExpectCloseTarget, kCheckExpectAlmostEqTarget, kCheckEqTarget};
 
 constexpr bool IsCheckTarget(std::string_view name) {
   for (std::string_view target : kCheckTargets) {

@@ -54,7 +54,8 @@
 //   at compile time), terminators and control flow themselves (call, if,
 //   case, while, tuple, get_tuple_element, optimization_barrier) add none;
 //   their regions count as above.
-// Ops with quantized (unsupported) types count 0 for all three.
+// Ops with unsupported types count 0 for all three; quantized values count
+// their storage bytes.
 #ifndef PLUGRT_STABLEHLO_COST_ANALYSIS_H_
 #define PLUGRT_STABLEHLO_COST_ANALYSIS_H_
 

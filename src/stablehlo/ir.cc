@@ -42,6 +42,24 @@ Type Type::Element(ElementType element) {
   t.element_ = element;
   return t;
 }
+Type Type::QuantizedElement(UniformQuantParams params) {
+  Type t;
+  t.kind_ = Kind::kElement;
+  t.element_ = params.storage;
+  t.quant_ = std::make_shared<const UniformQuantParams>(std::move(params));
+  return t;
+}
+Type Type::TensorOf(const Type& element, std::vector<int64_t> dims) {
+  Type t = Tensor(element.element_, std::move(dims));
+  t.quant_ = element.quant_;
+  return t;
+}
+Type Type::WithPlainElement(ElementType element) const {
+  Type t = *this;
+  t.element_ = element;
+  t.quant_ = nullptr;
+  return t;
+}
 Type Type::Tuple(std::vector<Type> elements) {
   Type t;
   t.kind_ = Kind::kTuple;
@@ -79,6 +97,7 @@ std::string Type::ToString() const {
     case Kind::kToken:
       return "!stablehlo.token";
     case Kind::kElement:
+      if (quant_) return QuantParamsToString(*quant_);
       return std::string(ElementTypeName(element_));
     case Kind::kUnsupported:
       return text_;
@@ -96,7 +115,11 @@ std::string Type::ToString() const {
         out += d == kDynamicSize ? std::string("?") : std::to_string(d);
         out += 'x';
       }
-      out += ElementTypeName(element_);
+      if (quant_) {
+        out += QuantParamsToString(*quant_);
+      } else {
+        out += ElementTypeName(element_);
+      }
       return out + ">";
     }
   }
@@ -105,6 +128,8 @@ std::string Type::ToString() const {
 
 bool operator==(const Type& a, const Type& b) {
   if (a.kind_ != b.kind_) return false;
+  if ((a.quant_ == nullptr) != (b.quant_ == nullptr)) return false;
+  if (a.quant_ && a.quant_ != b.quant_ && !(*a.quant_ == *b.quant_)) return false;
   switch (a.kind_) {
     case Type::Kind::kToken:
       return true;

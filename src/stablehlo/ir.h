@@ -21,6 +21,7 @@
 #include "stablehlo/element_type.h"
 #include "stablehlo/op_code.h"
 #include "stablehlo/source_location.h"
+#include "stablehlo/quant_type.h"
 
 namespace plugrt::shlo {
 
@@ -47,7 +48,7 @@ class Type {
     kTuple,        // tuple<tensor<f32>, !stablehlo.token>
     kToken,        // !stablehlo.token
     kElement,      // a bare element type (f32, i64): attribute and scalar types
-    kUnsupported,  // parsed but not executable (quantized types): text kept
+    kUnsupported,  // parsed but not executable (e.g. vector<...>): text kept
   };
 
   Type() = default;
@@ -57,13 +58,25 @@ class Type {
   static Type Tuple(std::vector<Type> elements);
   static Type Token();
   static Type Unsupported(std::string text);
+  // A uniform quantized element type; element_type() is its storage type.
+  static Type QuantizedElement(UniformQuantParams params);
+  // A tensor of the element type `element` (plain or quantized).
+  static Type TensorOf(const Type& element, std::vector<int64_t> dims);
 
   Kind kind() const { return kind_; }
   bool is_tensor() const { return kind_ == Kind::kTensor; }
   bool is_tuple() const { return kind_ == Kind::kTuple; }
   bool is_token() const { return kind_ == Kind::kToken; }
-  // Tensor and element types.
+  // Tensor and element types: the element type; for quantized types the
+  // storage type.
   ElementType element_type() const { return element_; }
+  // Tensor and element types: the quantization parameters of a quantized
+  // element type, else null.
+  const UniformQuantParams* quant() const { return quant_.get(); }
+  bool is_quantized() const { return quant_ != nullptr; }
+  // This tensor or element type with its element type replaced by a plain
+  // `element` (quantization dropped).
+  Type WithPlainElement(ElementType element) const;
   // Tensor types.
   const std::vector<int64_t>& dims() const { return dims_; }
   int64_t rank() const { return static_cast<int64_t>(dims_.size()); }
@@ -85,6 +98,7 @@ class Type {
   std::vector<int64_t> dims_;
   std::vector<Type> elements_;
   std::string text_;
+  std::shared_ptr<const UniformQuantParams> quant_;  // shared: types are copied often
 };
 
 struct Attribute;

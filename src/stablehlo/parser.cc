@@ -488,6 +488,16 @@ StatusOr<Type> Parser::ParseType() {
     std::string_view name = lex_.LexSuffixId();
     if (name == "stablehlo.token") return Type::Token();
     if (name.empty()) return lex_.Expected("a dialect type name after '!'");
+    if (name == "quant.uniform") {
+      if (lex_.PeekRaw() != '<') return lex_.Expected("'<' after '!quant.uniform'");
+      size_t body_start = lex_.pos() + 1;
+      PLUGRT_ASSIGN_OR_RETURN(std::string_view group, lex_.SkipAngleGroup());
+      size_t offset = 0;
+      StatusOr<UniformQuantParams> params =
+          ParseQuantParamsBody(group.substr(1, group.size() - 2), &offset);
+      if (!params.ok()) return lex_.ErrorAt(body_start + offset, params.status().message());
+      return Type::QuantizedElement(std::move(*params));
+    }
     if (lex_.PeekRaw() == '<') PLUGRT_RETURN_IF_ERROR(lex_.SkipAngleGroup().status());
     return Type::Unsupported(std::string(lex_.text().substr(start, lex_.pos() - start)));
   }
@@ -534,7 +544,24 @@ StatusOr<Type> Parser::ParseType() {
     if (!supported) {
       return Type::Unsupported(std::string(lex_.text().substr(start, lex_.pos() - start)));
     }
-    return Type::Tensor(element.element_type(), std::move(dims));
+    if (element.is_quantized()) {
+      const UniformQuantParams& q = *element.quant();
+      // Per-axis types name a dimension of the tensor and hold one scale per
+      // index of it (spec C12, C13).
+      if (q.per_axis() && (q.quantized_dimension >= static_cast<int64_t>(dims.size()) ||
+                           (dims[q.quantized_dimension] != kDynamicSize &&
+                            dims[q.quantized_dimension] !=
+                                static_cast<int64_t>(q.scales.size())))) {
+        return lex_.ErrorAt(elem_pos, "per-axis quantized type with quantization dimension ",
+                            q.quantized_dimension, " and ", q.scales.size(),
+                            " scales does not fit a tensor of rank ", dims.size(),
+                            q.quantized_dimension < static_cast<int64_t>(dims.size())
+                                ? StrCat(" whose dimension ", q.quantized_dimension, " has size ",
+                                         dims[q.quantized_dimension])
+                                : std::string());
+      }
+    }
+    return Type::TensorOf(element, std::move(dims));
   }
   if (id == "tuple") {
     if (lex_.PeekRaw() != '<') return lex_.Expected("'<' after 'tuple'");
@@ -569,6 +596,15 @@ StatusOr<Type> Parser::ParseType() {
 
 StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name) {
   return ParseModule(text, file_name, 1);
+}
+
+StatusOr<Type> ParseTypeText(std::string_view text) {
+  internal::Parser parser(text, "<type>", 1);
+  PLUGRT_ASSIGN_OR_RETURN(Type type, parser.ParseType());
+  if (parser.lex().Peek() != '\0') {
+    return parser.lex().ErrorAt(parser.lex().pos(), "unexpected text after the type");
+  }
+  return type;
 }
 
 StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,

@@ -30,6 +30,12 @@ StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string
 // aliases: how stored programs keep their source locations.
 StatusOr<SourceLocationRef> ParseSourceLocation(std::string_view text);
 
+// Parses one type written in MLIR's spelling, the whole text
+// ("tensor<2x!quant.uniform<i8:f32, 0.5:-20>>", "!quant.uniform<u8:f32, 0.1>",
+// "f32", "tuple<...>"): for readers that build types from text (the bytecode
+// reader's quantized types). Errors: INVALID_ARGUMENT naming the offset.
+StatusOr<Type> ParseTypeText(std::string_view text);
+
 // One `// -----`-separated part of a file (the interpreter's test format).
 struct SourceSection {
   std::string_view text;

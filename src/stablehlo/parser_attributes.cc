@@ -391,7 +391,7 @@ Status Parser::ParseDenseBody(Attribute* out) {
   type_pos = lex_.pos();
   PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
   if (type.kind() == Type::Kind::kUnsupported) {
-    // Quantized and other unsupported types keep the literal as text.
+    // Unsupported types keep the literal as text.
     *out = Attribute::Dense(type, nullptr);
     std::string_view raw = literal.raw;
     while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n')) raw.remove_suffix(1);

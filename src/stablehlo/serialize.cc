@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -26,7 +27,11 @@ constexpr int64_t kMaxDim = int64_t{1} << 48;
 constexpr int64_t kMaxDenseElements = int64_t{1} << 40;
 
 // Stable codes of the encoding; enum values of the IR may change order.
-enum TypeCode : uint8_t { kTypeToken = 0, kTypeElement, kTypeTensor, kTypeTuple, kTypeUnsupported };
+// kTypeQuantized: a tensor or element type over a quantized element type,
+// stored as its MLIR text (read back by the type parser).
+enum TypeCode : uint8_t {
+  kTypeToken = 0, kTypeElement, kTypeTensor, kTypeTuple, kTypeUnsupported, kTypeQuantized
+};
 
 constexpr Attribute::Kind kAttrKinds[] = {
     Attribute::Kind::kUnit,       Attribute::Kind::kBool,         Attribute::Kind::kInteger,
@@ -117,6 +122,12 @@ class Writer {
   }
 
   void TypeOf(const Type& t) {
+    if (t.is_quantized()) {
+      Byte(kTypeQuantized);
+      // The string table keeps views: the text must outlive the writer's use.
+      Str(owned_texts_.emplace_back(t.ToString()));
+      return;
+    }
     switch (t.kind()) {
       case Type::Kind::kToken:
         Byte(kTypeToken);
@@ -265,6 +276,7 @@ class Writer {
   }
 
   std::string body_;
+  std::deque<std::string> owned_texts_;  // texts made while writing (quantized types)
   std::vector<std::string_view> strings_;
   std::unordered_map<std::string_view, uint64_t> string_index_;
   std::vector<const Value*> values_;
@@ -478,6 +490,16 @@ class Reader {
         std::string text;
         PLUGRT_RETURN_IF_ERROR(OwnedString(&text, "type text"));
         *out = Type::Unsupported(std::move(text));
+        return OkStatus();
+      }
+      case kTypeQuantized: {
+        std::string text;
+        PLUGRT_RETURN_IF_ERROR(OwnedString(&text, "quantized type text"));
+        StatusOr<Type> type = ParseTypeText(text);
+        if (!type.ok() || !type->is_quantized()) {
+          return ErrorAt(start, "bad quantized type '", text, "'");
+        }
+        *out = std::move(*type);
         return OkStatus();
       }
       default:

@@ -395,6 +395,16 @@ bool HasUnsupportedTypes(const Operation& op) {
   return false;
 }
 
+bool HasQuantizedTypes(const Operation& op) {
+  for (const Value* value : op.operands) {
+    if (verify::ContainsQuantized(value->type)) return true;
+  }
+  for (const auto& value : op.results) {
+    if (verify::ContainsQuantized(value->type)) return true;
+  }
+  return false;
+}
+
 // Why `type` (or a tensor inside a tuple) is too large to exist: its element
 // count or its size in bytes does not fit in int64 (every later stage counts
 // both in int64); empty when it fits.
@@ -586,6 +596,9 @@ class ModuleVerifier {
     for (const auto& region : op.regions) PLUGRT_RETURN_IF_ERROR(VerifyRegion(*region));
     if (op.code == OpCode::kFuncCall) return VerifyCall(op);
     if (HasUnsupportedTypes(op)) return OkStatus();
+    // Quantized ops: the spec's quantization rules here; their shape rules
+    // are checked on the plain ops they are lowered to.
+    if (HasQuantizedTypes(op)) return verify::CheckQuantizedOp(op);
     if (op.code == OpCode::kUnknown) return OkStatus();
     verify::CheckFn check = verify::RegisteredChecks().Get(op.code);
     if (check != nullptr) PLUGRT_RETURN_IF_ERROR(check(op));

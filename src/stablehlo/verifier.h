@@ -29,7 +29,8 @@ namespace plugrt::shlo {
 // Checks every function and every op of `module`; the first violation found
 // (in text order) is the error. Ops the verifier has no rules for (chlo.*,
 // custom dialects) are checked only structurally; ops with quantized types
-// are left to the backend, which answers UNIMPLEMENTED for them.
+// are checked for the spec's quantization rules, their shapes after the
+// quantized lowering (passes/lower_quantized.h).
 Status VerifyModule(const Module& module);
 
 }  // namespace plugrt::shlo

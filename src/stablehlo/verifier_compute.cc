@@ -4,7 +4,8 @@
 //
 // Labels are the constraint labels of each op's section in the StableHLO
 // spec. Shapes may hold '?': a rule about a dimension holds whenever the
-// dimension could satisfy it. Quantized programs never reach these checks.
+// dimension could satisfy it. Ops on quantized tensors reach these checks
+// only after the quantized lowering.
 #include <algorithm>
 #include <string>
 #include <vector>

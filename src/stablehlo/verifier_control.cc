@@ -649,7 +649,14 @@ Status CheckLayouts(const Operation& op, std::string_view name, const std::vecto
 }
 
 Status CheckComparedPair(const Operation& op) {
-  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, 2, 0));
+  // check.eq (the quantized corpus' spelling) returns a tensor<i1> flag.
+  const bool has_flag = op.results.size() == 1 &&
+                        op.attribute("call_target_name")->str == kernels_abi::kCheckEqTarget;
+  PLUGRT_RETURN_IF_ERROR(CheckCounts(op, 2, has_flag ? 1 : 0));
+  if (has_flag && ResultType(op, 0) != Type::Scalar(ElementType::kI1)) {
+    return Violation(op, kStructure, "check.eq returns a tensor<i1>", "got ",
+                     ResultType(op, 0).ToString());
+  }
   PLUGRT_RETURN_IF_ERROR(CheckAllTensors(op));
   if (!TypesCompatible(OperandType(op, 0), OperandType(op, 1))) {
     return Violation(op, kStructure, "the compared values have the same type", "actual is ",

@@ -3,7 +3,8 @@
 // Each rule file (verifier_elementwise.cc, verifier_shape.cc,
 // verifier_compute.cc, verifier_control.cc) registers one check function per
 // op code in a CheckTable; verifier.cc walks the module, runs the structural
-// rules, skips ops with quantized (unsupported) types and calls the check of
+// rules, skips ops with unsupported types, checks ops on quantized tensors
+// for their quantization rules (verifier_quantized.cc) and calls the check of
 // every other op it has one for.
 //
 // A check returns the first violated rule as
@@ -71,6 +72,11 @@ bool ListsCompatible(const std::vector<Type>& a, const std::vector<Type>& b);
 bool ShapeIs(const Type& type, const std::vector<int64_t>& dims);
 // True when `type` (or a tuple element, recursively) is Kind::kUnsupported.
 bool ContainsUnsupported(const Type& type);
+// True when `type` (or a tuple element, recursively) is quantized.
+bool ContainsQuantized(const Type& type);
+// The quantization rules of an op with quantized operands or results
+// (verifier_quantized.cc).
+Status CheckQuantizedOp(const Operation& op);
 // "tensor<2xf32>, tensor<i1>" for messages.
 std::string TypesToString(const std::vector<Type>& types);
 // "[2, ?, 3]": a tensor's dims for messages.

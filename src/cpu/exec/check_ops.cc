@@ -30,6 +30,10 @@ struct CheckSpec {
   double tolerance = 1e-3;
   // Set for the *_const forms: the expected value.
   std::optional<Tensor> constant;
+  // check.eq: floats within `tolerance`, other types exactly.
+  bool exact_unless_float = false;
+  // The op has a tensor<i1> result (true: the check held).
+  bool returns_flag = false;
 };
 
 uint64_t ElementBits(const Tensor& t, int64_t i) {
@@ -132,6 +136,12 @@ Status Compare(const CheckSpec& spec, const Tensor& actual, const Tensor& expect
   }
   const ElementType type = actual.type();
   const bool is_float = shlo::IsFloat(type) || shlo::IsComplex(type);
+  if (spec.exact_unless_float && !is_float) {
+    CheckSpec exact = spec;
+    exact.exact_unless_float = false;
+    exact.comparison = Comparison::kExact;
+    return Compare(exact, actual, expected);
+  }
   const ElementType component = shlo::IsComplex(type) ? shlo::ComplexComponent(type) : type;
   for (int64_t i = 0; i < actual.num_elements(); ++i) {
     bool match;
@@ -177,7 +187,10 @@ class CheckOp final : public CompiledOp {
     }
     const Tensor& expected = spec_.constant ? *spec_.constant : operands[1].tensor;
     PLUGRT_RETURN_IF_ERROR(Compare(spec_, operands[0].tensor, expected));
-    return std::vector<RtValue>{};
+    if (!spec_.returns_flag) return std::vector<RtValue>{};
+    Tensor flag(ElementType::kI1, {});
+    flag.MutableData()[0] = std::byte{1};
+    return std::vector<RtValue>{RtValue::Of(std::move(flag))};
   }
 
  private:
@@ -255,6 +268,10 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckCustomCall(const shlo::Operati
   } else if (target == kernels_abi::kCheckExpectAlmostEqTarget) {
     spec.comparison = Comparison::kAbsolute;
     spec.tolerance = 1e-3;
+  } else if (target == kernels_abi::kCheckEqTarget) {
+    spec.comparison = Comparison::kAbsolute;
+    spec.tolerance = 1e-4;
+    spec.exact_unless_float = true;
   } else {
     return OpError(op, StatusCode::kInternal,
                    StrCat("custom call target '", target, "' is registered as a check but is "
@@ -263,6 +280,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckCustomCall(const shlo::Operati
   if (op.operands.size() != 2) {
     return OpError(op, StatusCode::kInvalidArgument, "a check takes (actual, expected)");
   }
+  if (op.results.size() > 1 ||
+      (op.results.size() == 1 && op.results[0]->type != shlo::Type::Scalar(ElementType::kI1))) {
+    return OpError(op, StatusCode::kInvalidArgument,
+                   "a check returns nothing or a tensor<i1>");
+  }
+  spec.returns_flag = op.results.size() == 1;
   return std::unique_ptr<CompiledOp>(new CheckOp(std::move(spec)));
 }
 

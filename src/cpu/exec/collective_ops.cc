@@ -583,7 +583,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCollectiveOp(const shlo::Operation&
     if (operand->type.kind() == shlo::Type::Kind::kUnsupported) {
       return OpError(op, StatusCode::kUnimplemented,
                      StrCat("type ", operand->type.unsupported_text(),
-                            " is not supported (quantized types are not implemented)"));
+                            " is not supported"));
     }
   }
   switch (op.code) {

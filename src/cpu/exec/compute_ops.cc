@@ -18,7 +18,7 @@ Status CheckTensors(const shlo::Operation& op, int operands, int results) {
     if (type.kind() == shlo::Type::Kind::kUnsupported) {
       return OpError(op, StatusCode::kUnimplemented,
                      StrCat(what, " type ", type.unsupported_text(),
-                            " is not supported (quantized types are not implemented)"));
+                            " is not supported"));
     }
     if (!type.is_tensor()) {
       return Invalid(op, StrCat(what, "s must be tensors, not ", type.ToString()));

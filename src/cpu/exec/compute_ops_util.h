@@ -58,8 +58,8 @@ inline Status Annotated(const shlo::Operation& op, const Status& status) {
   return OpError(op, status.code(), status.message());
 }
 
-// Operand/result counts, every operand and result a tensor; quantized types
-// are UNIMPLEMENTED naming the op. `count` -1: any number.
+// Operand/result counts, every operand and result a tensor; unsupported
+// types are UNIMPLEMENTED naming the op. `count` -1: any number.
 Status CheckTensors(const shlo::Operation& op, int operands, int results);
 
 // Runtime operands as tensors (CheckTensors ran at compile time, but

@@ -41,7 +41,7 @@ Status Invalid(const shlo::Operation& op, const std::string& message) {
   return OpError(op, StatusCode::kInvalidArgument, message);
 }
 
-// Every operand a tensor (quantized ones are UNIMPLEMENTED), `count` of them
+// Every operand a tensor (unsupported types are UNIMPLEMENTED), `count` of them
 // (-1: any number).
 Status CheckOperands(const shlo::Operation& op, int count) {
   if (count >= 0 && op.operands.size() != static_cast<size_t>(count)) {
@@ -51,7 +51,7 @@ Status CheckOperands(const shlo::Operation& op, int count) {
     if (operand->type.kind() == shlo::Type::Kind::kUnsupported) {
       return OpError(op, StatusCode::kUnimplemented,
                      StrCat("operand type ", operand->type.unsupported_text(),
-                            " is not supported (quantized types are not implemented)"));
+                            " is not supported"));
     }
     if (!operand->type.is_tensor()) {
       return Invalid(op, StrCat("operands must be tensors, not ", operand->type.ToString()));

@@ -39,7 +39,7 @@ bool DimsConflict(const std::vector<int64_t>& a, const std::vector<int64_t>& b) 
 Status CheckTensorType(const Operation& op, const Type& type, const std::string& what) {
   if (type.kind() == Type::Kind::kUnsupported) {
     return OpError(op, StatusCode::kUnimplemented,
-                   StrCat("quantized element types are not supported (", what, " has type ",
+                   StrCat("unsupported element type (", what, " has type ",
                           type.unsupported_text(), ")"));
   }
   if (!type.is_tensor()) {
@@ -318,7 +318,8 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
   const OpCode code = op.code;
   if (code == OpCode::kUniformQuantize || code == OpCode::kUniformDequantize) {
     return OpError(op, StatusCode::kUnimplemented,
-                   "quantized element types are not supported by the CPU backend");
+                   "reaches the CPU backend only through the quantized lowering "
+                   "(passes/lower_quantized.h), which replaces it");
   }
   if (op.results.size() != 1) {
     return OpError(op, StatusCode::kInvalidArgument,
@@ -550,7 +551,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileElementwiseOp(const shlo::Operation
 }  // namespace
 
 // BuildPlan has a kernel for every op of the group (or a clear UNIMPLEMENTED,
-// for the quantized ones).
+// for uniform_quantize/dequantize, which the quantized lowering replaces).
 void RegisterElementwiseOps(OpRegistry& registry) {
   registry.SetGroup(shlo::OpGroup::kElementwise, &CompileElementwiseOp);
 }

@@ -406,7 +406,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
     if (result->type.kind() == shlo::Type::Kind::kUnsupported) {
       return OpError(op, StatusCode::kUnimplemented,
                      StrCat("type ", result->type.unsupported_text(),
-                            " is not supported (quantized types are not implemented)"));
+                            " is not supported"));
     }
   }
   if (CompileOpFn compile = context.registry().Find(op.code)) return compile(op, context);

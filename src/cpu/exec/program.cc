@@ -1,6 +1,7 @@
 #include "cpu/exec/program.h"
 
 #include "cpu/exec/interpreter.h"
+#include "passes/lower_quantized.h"
 
 namespace plugrt::cpu {
 
@@ -11,6 +12,12 @@ StatusOr<std::shared_ptr<const Program>> Program::Compile(
     return InvalidArgument(module->location.ToString(),
                            ": the program has no entry function (@main or a single public "
                            "function)");
+  }
+  // Kernels see storage integers only: quantized ops must have been
+  // lowered (CpuExecutable::Compile runs the pass), never run as integers.
+  if (passes::HasQuantizedTypes(*module)) {
+    return Unimplemented(module->location.ToString(),
+                         ": the program has quantized types; run passes::LowerQuantized first");
   }
   ProgramCompiler compiler(*module, options);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body,

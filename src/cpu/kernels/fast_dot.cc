@@ -81,6 +81,38 @@ bool ViewAsMatrices(const std::vector<int64_t>& dims, const std::vector<int64_t>
   return true;
 }
 
+// oneDNN's int8 matmul is exact only with VNNI (32-bit accumulation of byte
+// products); AVX2's vpmaddubsw adds pairs of products in saturating 16 bits,
+// which full-range int8 data overflows.
+bool HasVnni() {
+  const dnnl::cpu_isa isa = dnnl::get_effective_cpu_isa();
+  return isa == dnnl::cpu_isa::avx2_vnni || isa == dnnl::cpu_isa::avx512_core_vnni ||
+         isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+}
+
+// Without VNNI, int8 products run as f32 sgemm: exact while every partial
+// sum is an integer below 2^24, which K <= 1024 products of at most 2^14
+// guarantee whatever the summation order.
+constexpr int64_t kMaxExactF32Depth = 1024;
+
+// `t` (s8 or u8) as f32, same dims and layout.
+Tensor ToF32(const Tensor& t) {
+  Tensor out = Tensor::Uninitialized(ElementType::kF32, t.dims());
+  float* o = out.mutable_as<float>();
+  const int64_t n = t.num_elements();
+  const bool is_unsigned = t.type() == ElementType::kUI8;
+  const auto* s = t.as<int8_t>();
+  const auto* u = t.as<uint8_t>();
+  ParallelFor(n, ThreadsFor(n, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
+    if (is_unsigned) {
+      for (int64_t i = begin; i < end; ++i) o[i] = static_cast<float>(u[i]);
+    } else {
+      for (int64_t i = begin; i < end; ++i) o[i] = static_cast<float>(s[i]);
+    }
+  });
+  return out;
+}
+
 // The operand's dims in `order` (a transposed copy of it is row-major in it).
 std::vector<int64_t> Permuted(const std::vector<int64_t>& dims, const std::vector<int64_t>& order) {
   std::vector<int64_t> out;
@@ -97,7 +129,10 @@ struct FastDot::Impl {
   int64_t m = 1, n = 1, k = 1, batch = 1;
   std::vector<int64_t> result_dims;
   ElementType result_type = ElementType::kF32;
-  memory::data_type in_type = memory::data_type::f32, out_type = memory::data_type::f32;
+  memory::data_type lhs_type = memory::data_type::f32, rhs_type = memory::data_type::f32;
+  memory::data_type out_type = memory::data_type::f32;
+  // int8 without VNNI: operands converted to f32, the product back to s32.
+  bool via_f32 = false;
   int threads = 1;
 
   memory::desc Desc(const MatrixView& v, memory::data_type type) const {
@@ -117,7 +152,7 @@ struct FastDot::Impl {
     if (it != primitives.end()) return &it->second;
     try {
       const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
-      const dnnl::matmul::desc desc(Desc(lhs, in_type), Desc(rhs, in_type), dst);
+      const dnnl::matmul::desc desc(Desc(lhs, lhs_type), Desc(rhs, rhs_type), dst);
       const dnnl::matmul::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
       return &primitives.emplace(team, Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
                   .first->second;
@@ -138,13 +173,15 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
                                              const std::vector<int64_t>& rhs_dims,
                                              ElementType rhs_type, const DotDimensions& dd,
                                              ElementType result_type) {
-  if (lhs_type != rhs_type) return nullptr;
-  if (lhs_type == ElementType::kF32 ? result_type != ElementType::kF32
-                                    : lhs_type != ElementType::kBF16 ||
-                                          (result_type != ElementType::kF32 &&
-                                           result_type != ElementType::kBF16)) {
-    return nullptr;
-  }
+  // f32 -> f32; bf16 -> f32 or bf16; integers: (s8 or u8) x s8 -> s32 (the
+  // quantized lowering's products), exact in s32 as the reference kernel.
+  const bool f32 = lhs_type == ElementType::kF32 && rhs_type == ElementType::kF32 &&
+                   result_type == ElementType::kF32;
+  const bool bf16 = lhs_type == ElementType::kBF16 && rhs_type == ElementType::kBF16 &&
+                    (result_type == ElementType::kF32 || result_type == ElementType::kBF16);
+  const bool int8 = (lhs_type == ElementType::kSI8 || lhs_type == ElementType::kUI8) &&
+                    rhs_type == ElementType::kSI8 && result_type == ElementType::kSI32;
+  if (!f32 && !bf16 && !int8) return nullptr;
   auto free_dims = [](size_t rank, const std::vector<int64_t>& batch,
                       const std::vector<int64_t>& contracting) {
     std::vector<int64_t> free;
@@ -193,8 +230,14 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   if (!dims.ok()) return nullptr;
   impl->result_dims = *dims;
   impl->result_type = result_type;
-  impl->in_type = *onednn::DataType(lhs_type);
+  impl->lhs_type = *onednn::DataType(lhs_type);
+  impl->rhs_type = *onednn::DataType(rhs_type);
   impl->out_type = *onednn::DataType(result_type);
+  if (int8 && !HasVnni()) {
+    if (impl->k > kMaxExactF32Depth) return nullptr;  // the exact reference kernel
+    impl->via_f32 = true;
+    impl->lhs_type = impl->rhs_type = impl->out_type = memory::data_type::f32;
+  }
   // Check oneDNN takes it now, so Run has no surprises.
   impl->threads = static_cast<int>(
       std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
@@ -211,22 +254,38 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const 
   if (!p.rhs_perm.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
   }
+  if (p.via_f32) {
+    lhs = ToF32(lhs);
+    rhs = ToF32(rhs);
+  }
   const int team = std::min(p.threads, KernelThreads());
   onednn::UseThreads(team);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team));
-  Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+  Tensor result =
+      Tensor::Uninitialized(p.via_f32 ? ElementType::kF32 : p.result_type, p.result_dims);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
   try {
     const onednn::Scratchpad scratchpad(prepared->scratchpad);
     PLUGRT_RETURN_IF_ERROR(onednn::Execute(
         prepared->matmul,
-        {{DNNL_ARG_SRC, onednn::Wrap(p.Desc(p.lhs, p.in_type), lhs)},
-         {DNNL_ARG_WEIGHTS, onednn::Wrap(p.Desc(p.rhs, p.in_type), rhs)},
+        {{DNNL_ARG_SRC, onednn::Wrap(p.Desc(p.lhs, p.lhs_type), lhs)},
+         {DNNL_ARG_WEIGHTS, onednn::Wrap(p.Desc(p.rhs, p.rhs_type), rhs)},
          {DNNL_ARG_DST, memory(dst, onednn::Engine(), result.MutableData())},
          {DNNL_ARG_SCRATCHPAD, scratchpad.memory()}},
         "matmul"));
   } catch (const dnnl::error& e) {
     return Internal("oneDNN matmul: ", e.what());
+  }
+  if (p.via_f32) {
+    // Exact integers in f32 (see kMaxExactF32Depth): the conversion is exact.
+    Tensor exact = Tensor::Uninitialized(ElementType::kSI32, p.result_dims);
+    const float* in = result.as<float>();
+    int32_t* out = exact.mutable_as<int32_t>();
+    const int64_t n = exact.num_elements();
+    ParallelFor(n, ThreadsFor(n, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] = static_cast<int32_t>(in[i]);
+    });
+    return exact;
   }
   return result;
 }

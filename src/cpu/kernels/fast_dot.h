@@ -1,4 +1,7 @@
-// plugrt CPU kernels: dot_general on oneDNN's matmul for f32 and bf16.
+// plugrt CPU kernels: dot_general on oneDNN's matmul for f32, bf16 and int8
+// (s8/u8 x s8 -> s32, the integer products of quantized dot_general: with
+// VNNI on oneDNN's int8 matmul; without it, whose int8 kernels saturate
+// 16-bit pair sums, as f32 sgemm when the depth keeps it exact, K <= 1024).
 //
 // A plan is made once per op at compile time from the static shapes: the
 // operands are viewed as [batch, M, K] and [batch, K, N] matrices through
@@ -22,7 +25,8 @@ namespace plugrt::cpu {
 class FastDot {
  public:
   // A plan, or null when oneDNN does not take these types (f32 x f32 -> f32,
-  // bf16 x bf16 -> f32 or bf16) or the product is too small to gain from it.
+  // bf16 x bf16 -> f32 or bf16, s8/u8 x s8 -> s32) or the product is too
+  // small to gain from it.
   // The dims must have passed DotResultDims.
   static std::shared_ptr<const FastDot> Plan(const std::vector<int64_t>& lhs_dims,
                                              ElementType lhs_type,

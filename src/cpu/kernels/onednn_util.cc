@@ -17,6 +17,12 @@ std::optional<dnnl::memory::data_type> DataType(ElementType type) {
       return dnnl::memory::data_type::f32;
     case ElementType::kBF16:
       return dnnl::memory::data_type::bf16;
+    case ElementType::kSI8:
+      return dnnl::memory::data_type::s8;
+    case ElementType::kUI8:
+      return dnnl::memory::data_type::u8;
+    case ElementType::kSI32:
+      return dnnl::memory::data_type::s32;
     default:
       return std::nullopt;
   }

@@ -1,0 +1,359 @@
+// Uniform quantized types end to end: the type's text round-trips, the
+// verifier refuses what the spec's quantization rules forbid, and programs
+// compile (through the quantized lowering) and compute what the spec says:
+// round-to-nearest-even, clamping to the storage range, per-axis parameters,
+// requantization, and storage element types at the program's boundary.
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cpu/cpu_executable.h"
+#include "cpu/exec/program.h"
+#include "cpu/kernels/dot.h"
+#include "cpu/kernels/fast_dot.h"
+#include "passes/lower_quantized.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "stablehlo/serialize.h"
+#include "stablehlo/verifier.h"
+
+namespace plugrt {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// ---------------------------------------------------------------- types
+
+TEST(QuantizedTypeTest, PrintsWhatItParses) {
+  for (const char* text : {
+           "!quant.uniform<i8:f32, 0.0039188104517319626:-128>",
+           "!quant.uniform<i8:f32, 0.5>",
+           "!quant.uniform<u8:f32, 0.25:7>",
+           "!quant.uniform<i4<-7:7>:f16, 1.5:2>",
+           "!quant.uniform<i2:bf16, 0.125:-1>",
+           "!quant.uniform<i32:f32, 1.5350925350904778e-05>",
+           "tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {0.1:-5,0.2:3,0.3}>>",
+           "tensor<2x!quant.uniform<u16:f32:0, {2.0:100,4.0}>>",
+       }) {
+    StatusOr<shlo::Type> type = shlo::ParseTypeText(text);
+    ASSERT_TRUE(type.ok()) << text << ": " << type.status().ToString();
+    StatusOr<shlo::Type> again = shlo::ParseTypeText(type->ToString());
+    ASSERT_TRUE(again.ok()) << type->ToString() << ": " << again.status().ToString();
+    EXPECT_EQ(*type, *again) << text;
+    EXPECT_EQ(type->ToString(), again->ToString());
+  }
+}
+
+TEST(QuantizedTypeTest, KeepsParameters) {
+  StatusOr<shlo::Type> type =
+      shlo::ParseTypeText("tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {0.1:-5, 0.2:3, 0.3}>>");
+  ASSERT_TRUE(type.ok()) << type.status().ToString();
+  ASSERT_TRUE(type->is_quantized());
+  const shlo::UniformQuantParams& q = *type->quant();
+  EXPECT_EQ(type->element_type(), shlo::ElementType::kSI8);
+  EXPECT_EQ(q.storage_min, -127);
+  EXPECT_EQ(q.storage_max, 127);
+  EXPECT_EQ(q.expressed, shlo::ElementType::kF32);
+  EXPECT_EQ(q.quantized_dimension, 1);
+  EXPECT_THAT(q.scales, ElementsAre(0.1, 0.2, 0.3));
+  EXPECT_THAT(q.zero_points, ElementsAre(-5, 3, 0));
+  // Different scales make different types; the printed default range is
+  // left out.
+  EXPECT_NE(*shlo::ParseTypeText("!quant.uniform<i8:f32, 0.5>"),
+            *shlo::ParseTypeText("!quant.uniform<i8:f32, 0.25>"));
+  EXPECT_EQ(shlo::ParseTypeText("!quant.uniform<i8<-128:127>:f32, 0.5:0>")->ToString(),
+            "!quant.uniform<i8:f32, 0.5>");
+}
+
+TEST(QuantizedTypeTest, RefusesInvalidParameters) {
+  struct Case {
+    const char* text;
+    const char* error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"!quant.uniform<i64:f32, 0.5>", "storage type"},
+           {"!quant.uniform<f32:f32, 0.5>", "storage type"},
+           {"!quant.uniform<i8:i32, 0.5>", "float expressed type"},
+           {"!quant.uniform<i8:f32, 0.0>", "not positive"},
+           {"!quant.uniform<i8:f32, -1.0>", "not positive"},
+           {"!quant.uniform<i8:f32, 0.5:200>", "zero point 200"},
+           {"!quant.uniform<i8<-200:0>:f32, 0.5>", "storage range"},
+           {"!quant.uniform<i8<5:5>:f32, 0.5>", "storage range"},
+           {"!quant.uniform<i8:f32, {0.5, 0.25}>", "quantized dimension"},
+           {"!quant.uniform<i8:f32, 0.5:1 x>", "unexpected text"},
+           {"tensor<3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>", "does not fit"},
+           {"tensor<3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>", "does not fit"},
+       }) {
+    StatusOr<shlo::Type> type = shlo::ParseTypeText(c.text);
+    ASSERT_FALSE(type.ok()) << c.text;
+    EXPECT_EQ(type.status().code(), StatusCode::kInvalidArgument) << c.text;
+    EXPECT_THAT(type.status().message(), HasSubstr(c.error)) << c.text;
+  }
+}
+
+// ---------------------------------------------------------------- verifier
+
+Status Verify(const std::string& text) {
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ParseModule(text, "test.mlir"));
+  return shlo::VerifyModule(*module);
+}
+
+TEST(QuantizedVerifierTest, RefusesWhatTheSpecForbids) {
+  struct Case {
+    const char* body;
+    const char* error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"%r = stablehlo.uniform_dequantize %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> "
+            "tensor<2xf16>",
+            "(C2) element_type(result) = expressed_type(operand)"},
+           {"%r = stablehlo.uniform_quantize %f : (tensor<2xf16>) -> "
+            "tensor<2x!quant.uniform<i8:f32, 0.5>>",
+            "(C2) expressed_type(result)"},
+           {"%r = stablehlo.add %q, %u : (tensor<2x!quant.uniform<i8:f32, 0.5>>, "
+            "tensor<2x!quant.uniform<u8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>",
+            "(C3) storage_type(lhs)"},
+           {"%r = stablehlo.and %q, %q : tensor<2x!quant.uniform<i8:f32, 0.5>>",
+            "does not take quantized tensors"},
+           {"%r = stablehlo.negate %p : tensor<2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>",
+            "per-axis quantized"},
+           {"%r = stablehlo.reshape %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> "
+            "tensor<1x2x!quant.uniform<i8:f32, 0.25>>",
+            "element_type(operand) = element_type(result)"},
+       }) {
+    std::string text = std::string(R"(
+func.func @main(%q: tensor<2x!quant.uniform<i8:f32, 0.5>>, %u: tensor<2x!quant.uniform<u8:f32, 0.5>>,
+                %p: tensor<2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, %f: tensor<2xf16>) {
+  )") + c.body + "\n  func.return\n}\n";
+    Status status = Verify(text);
+    ASSERT_FALSE(status.ok()) << c.body;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << c.body;
+    EXPECT_THAT(status.message(), HasSubstr(c.error)) << c.body;
+  }
+}
+
+// ---------------------------------------------------------------- execution
+
+StatusOr<std::vector<cpu::RtValue>> RunQuantized(const std::string& text) {
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ParseModule(text, "test.mlir"));
+  PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*module));
+  PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(*module));
+  EXPECT_FALSE(passes::HasQuantizedTypes(*module));
+  PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*module));
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<const cpu::Program> program,
+      cpu::Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module))));
+  cpu::ExecContext context;
+  return program->Run({}, context);
+}
+
+template <typename T>
+std::vector<int64_t> Ints(const cpu::RtValue& v) {
+  const cpu::Tensor& t = v.tensor;
+  return std::vector<int64_t>(t.as<T>(), t.as<T>() + t.num_elements());
+}
+std::vector<float> Floats(const cpu::RtValue& v) {
+  const cpu::Tensor& t = v.tensor;
+  return std::vector<float>(t.as<float>(), t.as<float>() + t.num_elements());
+}
+
+TEST(QuantizedExecutionTest, QuantizeRoundsHalfToEvenAndClampsToTheStorageRange) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<8xi8>, tensor<4xi8>, tensor<4xui8>) {
+  %x = stablehlo.constant dense<[0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1000.0, -1000.0]> : tensor<8xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<8xf32>) -> tensor<8x!quant.uniform<i8<-127:127>:f32, 1.0>>
+  %s = stablehlo.bitcast_convert %q : (tensor<8x!quant.uniform<i8<-127:127>:f32, 1.0>>) -> tensor<8xi8>
+  %y = stablehlo.constant dense<[0.0, 0.25, 3.0, -3.0]> : tensor<4xf32>
+  %q2 = stablehlo.uniform_quantize %y : (tensor<4xf32>) -> tensor<4x!quant.uniform<i4:f32, 0.5:-3>>
+  %s2 = stablehlo.bitcast_convert %q2 : (tensor<4x!quant.uniform<i4:f32, 0.5:-3>>) -> tensor<4xi4>
+  %w2 = stablehlo.convert %s2 : (tensor<4xi4>) -> tensor<4xi8>
+  %q3 = stablehlo.uniform_quantize %y : (tensor<4xf32>) -> tensor<4x!quant.uniform<u8:f32, 0.5:10>>
+  %s3 = stablehlo.bitcast_convert %q3 : (tensor<4x!quant.uniform<u8:f32, 0.5:10>>) -> tensor<4xui8>
+  func.return %s, %w2, %s3 : tensor<8xi8>, tensor<4xi8>, tensor<4xui8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Ties go to the even integer; the declared range [-127, 127] clamps.
+  EXPECT_THAT(Ints<int8_t>((*out)[0]), ElementsAre(0, 2, 2, 0, -2, -2, 127, -127));
+  // i4 [-8, 7]: 0/0.5-3 = -3, 0.25/0.5-3 = -2.5 -> -2, 3/0.5-3 = 3, -3/0.5-3 = -9 -> -8.
+  EXPECT_THAT(Ints<int8_t>((*out)[1]), ElementsAre(-3, -2, 3, -8));
+  // u8: zero point 10; -3/0.5+10 = 4.
+  EXPECT_THAT(Ints<uint8_t>((*out)[2]), ElementsAre(10, 10, 16, 4));
+}
+
+TEST(QuantizedExecutionTest, PerAxisRequantizeDequantizeAndAdd) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<2xi8>, tensor<2xi8>, tensor<2xf32>, tensor<2xi8>) {
+  %x = stablehlo.constant dense<[4.0, 15.0]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
+  %s = stablehlo.bitcast_convert %q : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xi8>
+  %r = stablehlo.uniform_quantize %q : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>
+  %rs = stablehlo.bitcast_convert %r : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>) -> tensor<2xi8>
+  %d = stablehlo.uniform_dequantize %q : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xf32>
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+  %qb = stablehlo.uniform_quantize %b : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+  %sum = stablehlo.add %qa, %qb : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+  %ss = stablehlo.bitcast_convert %sum : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2xi8>
+  func.return %s, %rs, %d, %ss : tensor<2xi8>, tensor<2xi8>, tensor<2xf32>, tensor<2xi8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_THAT(Ints<int8_t>((*out)[0]), ElementsAre(10, 10));
+  EXPECT_THAT(Ints<int8_t>((*out)[1]), ElementsAre(20, 45));
+  EXPECT_THAT(Floats((*out)[2]), ElementsAre(4.0f, 15.0f));
+  // (1 + 3) / 0.5 - 20 = -12, (2 + 4) / 0.5 - 20 = -8.
+  EXPECT_THAT(Ints<int8_t>((*out)[3]), ElementsAre(-12, -8));
+}
+
+TEST(QuantizedExecutionTest, ElementwiseOpsComputeOnDequantizedValues) {
+  auto out = RunQuantized(R"(
+func.func @main() -> tensor<3xf32> {
+  %x = stablehlo.constant dense<[-1.0, 0.5, 2.0]> : tensor<3xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %t = stablehlo.transpose %q, dims = [0] : (tensor<3x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %m = stablehlo.multiply %t, %t : (tensor<3x!quant.uniform<i8:f32, 0.5>>, tensor<3x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x!quant.uniform<i8:f32, 0.25:1>>
+  %d = stablehlo.uniform_dequantize %m : (tensor<3x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<3xf32>
+  func.return %d : tensor<3xf32>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_THAT(Floats((*out)[0]), ElementsAre(1.0f, 0.25f, 4.0f));
+}
+
+TEST(QuantizedExecutionTest, HybridDotDequantizesTheWeights) {
+  auto out = RunQuantized(R"(
+func.func @main() -> tensor<1x2xf32> {
+  %lhs = stablehlo.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %w = stablehlo.constant dense<[[1.0, -1.0], [0.5, 2.0]]> : tensor<2x2xf32>
+  %qw = stablehlo.uniform_quantize %w : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0, 0.25:4}>>
+  %r = stablehlo.dot_general %lhs, %qw, contracting_dims = [1] x [0] : (tensor<1x2xf32>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0, 0.25:4}>>) -> tensor<1x2xf32>
+  func.return %r : tensor<1x2xf32>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // 1*1 + 2*0.5 = 2, 1*-1 + 2*2 = 3.
+  EXPECT_THAT(Floats((*out)[0]), ElementsAre(2.0f, 3.0f));
+}
+
+TEST(QuantizedExecutionTest, ProgramBoundaryCarriesStorageTypes) {
+  StatusOr<std::shared_ptr<cpu::CpuExecutable>> executable = cpu::CpuExecutable::Compile(R"(
+func.func @main(%x: tensor<2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x!quant.uniform<i16:f32, 0.25>> {
+  %r = stablehlo.uniform_quantize %x : (tensor<2x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<2x!quant.uniform<i16:f32, 0.25>>
+  func.return %r : tensor<2x!quant.uniform<i16:f32, 0.25>>
+}
+)",
+                                                                                         "test.mlir");
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  StatusOr<std::vector<PJRT_Buffer_Type>> types = (*executable)->output_element_types();
+  ASSERT_TRUE(types.ok());
+  EXPECT_THAT(*types, ElementsAre(PJRT_Buffer_Type_S16));
+  EXPECT_EQ((*executable)->program().entry().input_types[0],
+            shlo::Type::Tensor(shlo::ElementType::kUI8, {2}));
+}
+
+constexpr char kQuantizedConstant[] = R"(
+func.func @main() -> tensor<3xf32> {
+  %c = stablehlo.constant dense<[-2, 0, 7]> : tensor<3x!quant.uniform<i8:f32:0, {0.5:1, 1.0, 2.0:-1}>>
+  %d = stablehlo.uniform_dequantize %c : (tensor<3x!quant.uniform<i8:f32:0, {0.5:1, 1.0, 2.0:-1}>>) -> tensor<3xf32>
+  func.return %d : tensor<3xf32>
+}
+)";
+
+TEST(QuantizedExecutionTest, QuantizedConstantsHoldStorageValues) {
+  auto out = RunQuantized(kQuantizedConstant);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_THAT(Floats((*out)[0]), ElementsAre(-1.5f, 0.0f, 16.0f));
+}
+
+TEST(QuantizedExecutionTest, SerializedModulesKeepQuantizedTypes) {
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ParseModule(kQuantizedConstant, "t.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  std::string bytes = shlo::SerializeModule(**module);
+  StatusOr<std::unique_ptr<shlo::Module>> back = shlo::DeserializeModule(bytes);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(shlo::PrintModule(**back), shlo::PrintModule(**module));
+  EXPECT_TRUE(passes::HasQuantizedTypes(**back));
+}
+
+TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ParseModule(kQuantizedConstant, "t.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  auto program = cpu::Program::Compile(std::shared_ptr<const shlo::Module>(std::move(*module)));
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(program.status().message(), HasSubstr("quantized"));
+}
+
+// The int8 fast path (oneDNN's int8 matmul with VNNI, f32 sgemm without:
+// oneDNN's non-VNNI int8 kernels saturate 16-bit pair sums) equals the exact
+// integer product, the extreme values included.
+TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
+  const int64_t m = 48, k = 256, n = 40;
+  cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
+  std::mt19937 generator(7);
+  std::uniform_int_distribution<int> value(-128, 127);
+  int8_t* l = lhs.mutable_as<int8_t>();
+  int8_t* r = rhs.mutable_as<int8_t>();
+  for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
+  for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
+  for (int64_t j = 0; j < k; ++j) {
+    l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
+    r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
+  }
+  const cpu::DotDimensions dims{{}, {}, {1}, {0}};
+  auto fast = cpu::FastDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
+                                 shlo::ElementType::kSI8, dims, shlo::ElementType::kSI32);
+  ASSERT_NE(fast, nullptr);
+  StatusOr<cpu::Tensor> got = fast->Run(lhs, rhs);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  cpu::Tensor want = cpu::DotGeneral(lhs, rhs, dims, shlo::ElementType::kSI32);
+  int mismatches = 0;
+  for (int64_t i = 0; i < m * n; ++i) {
+    if (got->as<int32_t>()[i] != want.as<int32_t>()[i] && mismatches++ < 5) {
+      ADD_FAILURE() << "element " << i << ": " << got->as<int32_t>()[i] << " vs "
+                    << want.as<int32_t>()[i];
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+  // The reference agrees with a direct sum at the extremes: 256 * 128 * 128.
+  EXPECT_EQ(want.as<int32_t>()[0 * n + 0], 256 * 128 * 128);
+  EXPECT_EQ(want.as<int32_t>()[1 * n + 1], -256 * 127 * 128);
+}
+
+// A quantized dot_general with per-axis weights computes in integers and
+// agrees with the float (dequantize -> dot -> quantize) result.
+TEST(QuantizedExecutionTest, IntegerDotMatchesTheFloatComputation) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<2x3xi8>, tensor<2x3xi8>) {
+  %a = stablehlo.constant dense<[[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.75, 1.0]]> : tensor<2x4xf32>
+  %w = stablehlo.constant dense<[[1.0, -0.5, 0.25], [0.5, 1.0, -1.0], [-1.0, 0.25, 0.5], [0.75, 0.5, 1.0]]> : tensor<4x3xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>
+  %qw = stablehlo.uniform_quantize %w : (tensor<4x3xf32>) -> tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>
+  %r = stablehlo.dot_general %qa, %qw, contracting_dims = [1] x [0] : (tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>, tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>
+  %s = stablehlo.bitcast_convert %r : (tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<2x3xi8>
+  %da = stablehlo.uniform_dequantize %qa : (tensor<2x4x!quant.uniform<i8:f32, 0.0625:-3>>) -> tensor<2x4xf32>
+  %dw = stablehlo.uniform_dequantize %qw : (tensor<4x3x!quant.uniform<i8:f32:1, {0.03125, 0.0625, 0.125}>>) -> tensor<4x3xf32>
+  %f = stablehlo.dot_general %da, %dw, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %qf = stablehlo.uniform_quantize %f : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>
+  %sf = stablehlo.bitcast_convert %qf : (tensor<2x3x!quant.uniform<i8:f32, 0.125:2>>) -> tensor<2x3xi8>
+  func.return %s, %sf : tensor<2x3xi8>, tensor<2x3xi8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
+  // Row 0, column 0: 0.5 - 0.5 - 2 + 0.1875 = -1.8125 -> -14.5 + 2 -> -12 (even).
+  EXPECT_EQ(Ints<int8_t>((*out)[0])[0], -12);
+}
+
+}  // namespace
+}  // namespace plugrt
