@@ -845,13 +845,13 @@ std::optional<ElementSpec> VhloElement(uint64_t code) {
 void Decoder::FinishTensorText(BcType* t, const BcAttr* encoding) {
   t->text = "tensor<" + FormatDims(t->dims) + t->element->text;
   if (encoding != nullptr && encoding->kind == BcAttr::Kind::kTypeExtensions) {
-    t->text += ", #stablehlo.bounds<";
+    t->text += ", #stablehlo.type_extensions<bounds = [";
     for (size_t i = 0; i < encoding->ints.size(); ++i) {
       if (i > 0) t->text += ", ";
       int64_t b = encoding->ints[i];
       t->text += b == INT64_MIN ? std::string("?") : std::to_string(b);
     }
-    t->text += ">";
+    t->text += "]>";
   }
   t->text += ">";
 }
