@@ -66,10 +66,10 @@ struct BcAttr {
     kDenseArray,       // builtin dense array: type + raw data
     kLocation,         // any builtin location; `loc` is its file:line:col part
     kText,             // attribute written as text in the bytecode
-    kSdy,              // Shardy-related VHLO attributes: `text` is a spelling
+    kSdy,              // mesh-axis attributes: family + elements (+ ints)
   };
   Kind kind = Kind::kUnit;
-  std::string family;                 // kEnum
+  std::string family;                 // kEnum, kSdy
   std::string str;                    // kString, kEnum value, kSymbolRef, kText
   bool bool_value = false;
   int64_t int_value = 0;              // kInteger, kDenseArray size

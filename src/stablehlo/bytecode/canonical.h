@@ -1,6 +1,8 @@
 // plugrt StableHLO: one canonical form of a module for comparing and printing
 // programs: attributes of ops, functions, arguments, results, the module and
-// dictionaries sorted by name (MLIR attribute dictionaries are unordered).
+// dictionaries and struct fields sorted by name (MLIR attribute dictionaries
+// are unordered), and op attributes that only spell out StableHLO's default
+// (custom_call api_version = 1, a default result_accuracy, ...) left out.
 #ifndef PLUGRT_STABLEHLO_BYTECODE_CANONICAL_H_
 #define PLUGRT_STABLEHLO_BYTECODE_CANONICAL_H_
 

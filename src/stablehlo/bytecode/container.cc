@@ -763,35 +763,59 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       return OkStatus();
     }
     case 21: {  // sub_axis_info_v1
+      a->kind = BcAttr::Kind::kSdy;
+      a->family = "sub_axis_info";
       int64_t pre = 0, size = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadSignedVarInt(&pre));
       PLUGRT_RETURN_IF_ERROR(r.ReadSignedVarInt(&size));
-      a->kind = BcAttr::Kind::kSdy;
-      a->str = StrCat("#stablehlo.sub_axis_info<pre_size = ", pre, ", size = ", size, ">");
+      a->ints = {pre, size};
       return OkStatus();
     }
-    case 22:    // axis_ref_v1
-    case 23:    // replica_group_mesh_axes_v1
-    case 24:    // mesh_axis_v1
-    case 25: {  // mesh_v1
-      // Collective ops over Shardy meshes: read through, then refused by the
-      // conversion (plugrt has no StableHLO form for them).
-      const BcAttr* first = nullptr;
-      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &first));
-      if (code == 22) {
-        uint64_t has_sub = 0;
-        PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&has_sub));
-        if (has_sub) PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &first));
-      } else if (code == 23) {
-        PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &first));
-      } else if (code == 24) {
-        int64_t size = 0;
-        PLUGRT_RETURN_IF_ERROR(r.ReadSignedVarInt(&size));
-      } else {
-        PLUGRT_RETURN_IF_ERROR(ReadOptionalAttr(r, &first));
-      }
+    case 22: {  // axis_ref_v1: name, optional sub-axis info
       a->kind = BcAttr::Kind::kSdy;
-      a->str = StrCat("vhlo attribute kind ", code);
+      a->family = "axis_ref";
+      const BcAttr* name = nullptr;
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &name));
+      a->elements.push_back(name);
+      uint64_t has_sub = 0;
+      PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&has_sub));
+      if (has_sub) {
+        const BcAttr* sub = nullptr;
+        PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &sub));
+        if (sub->kind != BcAttr::Kind::kSdy || sub->family != "sub_axis_info") {
+          return r.Error("axis_ref_v1 sub-axis info of the wrong kind");
+        }
+        a->elements.push_back(sub);
+      }
+      if (name->kind != BcAttr::Kind::kString) return r.Error("axis_ref_v1 name is not a string");
+      return OkStatus();
+    }
+    case 23: {  // replica_group_mesh_axes_v1: mesh, axes
+      a->kind = BcAttr::Kind::kSdy;
+      a->family = "replica_group_mesh_axes";
+      const BcAttr *mesh = nullptr, *axes = nullptr;
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &mesh));
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &axes));
+      a->elements = {mesh, axes};
+      return OkStatus();
+    }
+    case 24: {  // mesh_axis_v1: name, size
+      a->kind = BcAttr::Kind::kSdy;
+      a->family = "mesh_axis";
+      const BcAttr* name = nullptr;
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &name));
+      PLUGRT_RETURN_IF_ERROR(r.ReadSignedVarInt(&a->int_value));
+      a->elements.push_back(name);
+      return OkStatus();
+    }
+    case 25: {  // mesh_v1: axes, optional device ids
+      a->kind = BcAttr::Kind::kSdy;
+      a->family = "mesh";
+      const BcAttr *axes = nullptr, *ids = nullptr;
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &axes));
+      PLUGRT_RETURN_IF_ERROR(ReadOptionalAttr(r, &ids));
+      a->elements.push_back(axes);
+      if (ids != nullptr) a->elements.push_back(ids);
       return OkStatus();
     }
     default:
@@ -856,14 +880,17 @@ void Decoder::FinishTensorText(BcType* t, const BcAttr* encoding) {
   t->text += ">";
 }
 
-// Shortest decimal of a double that reads back exactly.
+// Shortest decimal of a double that reads back exactly, with a '.' when it
+// would otherwise look like an integer ("34.0", "0.5", "1e-05").
 std::string DoubleText(double v) {
   char buf[64];
   for (int p = 1; p <= 17; ++p) {
-    std::snprintf(buf, sizeof(buf), "%.*e", p, v);
+    std::snprintf(buf, sizeof(buf), "%.*g", p, v);
     if (std::strtod(buf, nullptr) == v) break;
   }
-  return buf;
+  std::string s = buf;
+  if (std::isfinite(v) && s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
 }
 
 Status Decoder::ReadQuantized(EncodingReader& r, bool per_axis, BcType* t) {
@@ -923,7 +950,7 @@ Status Decoder::ReadQuantized(EncodingReader& r, bool per_axis, BcType* t) {
   if (per_axis) {
     spelling += StrCat(":", axis, ", {");
     for (size_t i = 0; i < params.size(); ++i) {
-      if (i > 0) spelling += ",";
+      if (i > 0) spelling += ", ";
       spelling += param_text(params[i].first, params[i].second);
     }
     spelling += "}";

@@ -94,6 +94,7 @@ class Converter {
     return InvalidArgument("bytecode: at byte ", op.offset, ": ", op.name, ": ", what);
   }
   Status Attr(const BcAttr* a, std::string* out);
+  Status SdyAttr(const BcAttr* a, std::string* out);
   Status AttrDict(const std::vector<std::pair<std::string, const BcAttr*>>& attrs,
                   std::string* out);
   Status Function(const BcOp& op);
@@ -215,10 +216,56 @@ Status Converter::Attr(const BcAttr* a, std::string* out) {
     case BcAttr::Kind::kText:
       *out += a->str;
       return OkStatus();
+    case BcAttr::Kind::kSdy:
+      return SdyAttr(a, out);
     default:
       return InvalidArgument("bytecode: attribute kind ", static_cast<int>(a->kind),
                              " has no StableHLO form plugrt reads");
   }
+}
+
+// The attributes of collectives over mesh axes.
+Status Converter::SdyAttr(const BcAttr* a, std::string* out) {
+  if (a->family == "sub_axis_info") {
+    *out += StrCat("(", a->ints[0], ")", a->ints[1]);
+    return OkStatus();
+  }
+  if (a->family == "axis_ref") {
+    *out += "#stablehlo.axis_ref<name = " + Quote(a->elements[0]->str);
+    if (a->elements.size() > 1) {
+      *out += ", sub_axis_info = ";
+      PLUGRT_RETURN_IF_ERROR(SdyAttr(a->elements[1], out));
+    }
+    *out += ">";
+    return OkStatus();
+  }
+  if (a->family == "replica_group_mesh_axes") {
+    *out += "#stablehlo.replica_group_mesh_axes<mesh = ";
+    const BcAttr* mesh = a->elements[0];
+    if (mesh->kind == BcAttr::Kind::kString) {
+      *out += "@" + Quote(mesh->str);
+    } else {
+      PLUGRT_RETURN_IF_ERROR(Attr(mesh, out));
+    }
+    *out += ", axes = ";
+    PLUGRT_RETURN_IF_ERROR(Attr(a->elements[1], out));
+    *out += ">";
+    return OkStatus();
+  }
+  if (a->family == "mesh_axis") {
+    *out += "#stablehlo.mesh_axis<name = ";
+    PLUGRT_RETURN_IF_ERROR(Attr(a->elements[0], out));
+    *out += StrCat(", size = ", a->int_value, ">");
+    return OkStatus();
+  }
+  *out += "#stablehlo.mesh<axes = ";
+  PLUGRT_RETURN_IF_ERROR(Attr(a->elements[0], out));
+  if (a->elements.size() > 1) {
+    *out += ", device_ids = ";
+    PLUGRT_RETURN_IF_ERROR(Attr(a->elements[1], out));
+  }
+  *out += ">";
+  return OkStatus();
 }
 
 Status Converter::AttrDict(const std::vector<std::pair<std::string, const BcAttr*>>& attrs,
@@ -360,7 +407,12 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
   };
   if (base == "convolution" || base == "dynamic_conv") {
     if (IsSplatTensor(get("window_strides"), 1)) erase({"window_strides"});
-    if (base == "convolution" && IsSplatTensor(get("padding"), 0)) erase({"padding"});
+    // dynamic_conv_v1's padding attribute became an operand in v2: zero
+    // padding is what v2 means without it.
+    if ((base == "convolution" || op.name == "vhlo.dynamic_conv_v1") &&
+        IsSplatTensor(get("padding"), 0)) {
+      erase({"padding"});
+    }
     if (IsSplatTensor(get("lhs_dilation"), 1)) erase({"lhs_dilation"});
     if (IsSplatTensor(get("rhs_dilation"), 1)) erase({"rhs_dilation"});
     if (IsSplatTensor(get("window_reversal"), 0)) erase({"window_reversal"});
@@ -741,20 +793,26 @@ Status Converter::Function(const BcOp& op) {
   };
   PLUGRT_ASSIGN_OR_RETURN(const BcAttr* arg_attrs, per_value("arg_attrs", ftype->types.size()));
   PLUGRT_ASSIGN_OR_RETURN(const BcAttr* res_attrs, per_value("res_attrs", ftype->results.size()));
-  if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
+  if (op.regions.size() != 1 || op.regions[0].blocks.size() > 1) {
     return Err(op, "function body must be one block");
   }
-  const BcBlock& body = op.regions[0].blocks[0];
-  if (body.arg_ids.size() != ftype->types.size()) {
+  static const BcBlock kNoBody;
+  const bool declaration = op.regions[0].blocks.empty();
+  const BcBlock& body = declaration ? kNoBody : op.regions[0].blocks[0];
+  if (!declaration && body.arg_ids.size() != ftype->types.size()) {
     return Err(op, "function body arguments do not match its type");
   }
   locations_.push_back(op.location);
   out_ += "  func.func ";
   out_ += IsString(visibility, "private") ? "private " : "";
   out_ += "@" + Quote(sym->str) + "(";
-  for (size_t i = 0; i < body.arg_ids.size(); ++i) {
-    out_ += (i ? ", " : "") + ValueName(body.arg_ids[i]) + ": " + ftype->types[i]->text;
-    value_types_[body.arg_ids[i]] = body.arg_types[i];
+  for (size_t i = 0; i < ftype->types.size(); ++i) {
+    if (declaration) {
+      out_ += (i ? ", " : "") + ftype->types[i]->text;
+    } else {
+      out_ += (i ? ", " : "") + ValueName(body.arg_ids[i]) + ": " + ftype->types[i]->text;
+      value_types_[body.arg_ids[i]] = body.arg_types[i];
+    }
     if (arg_attrs != nullptr && !arg_attrs->elements[i]->entries.empty()) {
       out_ += " ";
       PLUGRT_RETURN_IF_ERROR(Attr(arg_attrs->elements[i], &out_));
@@ -779,6 +837,10 @@ Status Converter::Function(const BcOp& op) {
   if (!extra.empty()) {
     out_ += " attributes ";
     PLUGRT_RETURN_IF_ERROR(AttrDict(extra, &out_));
+  }
+  if (declaration) {
+    out_ += "\n";  // a declaration: the text parser decides whether it accepts one
+    return OkStatus();
   }
   out_ += " {\n";
   for (const auto& child : body.ops) PLUGRT_RETURN_IF_ERROR(Op(*child, 2, true));
