@@ -58,7 +58,8 @@ std::string FormatDims(const std::vector<int64_t>& dims) {
 
 class Decoder {
  public:
-  Decoder(std::string_view bytes, BcFile* file) : bytes_(bytes), file_(file) {}
+  Decoder(std::string_view bytes, BcFile* file)
+      : bytes_(bytes), file_(file), max_text_(bytes.size() * 16 + (size_t{1} << 20)) {}
 
   Status Run();
 
@@ -98,6 +99,7 @@ class Decoder {
 
   std::string_view bytes_;
   BcFile* file_;
+  size_t max_text_;
   uint64_t version_ = 0;
   std::vector<std::string_view> strings_;
   std::vector<std::string_view> dialects_;
@@ -372,6 +374,11 @@ Status Decoder::DecodeType(Entry& e, BcType* t) {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloType(r, t));
   }
   if (!r.empty()) return r.Error("unexpected trailing bytes in a type");
+  // Types built from shared types spell them out at each use.
+  if (t->text.size() > max_text_) {
+    return InvalidArgument("bytecode: at byte ", e.base, ": type spelling exceeds ", max_text_,
+                           " bytes");
+  }
   return OkStatus();
 }
 
@@ -990,10 +997,14 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->results));
       t->kind = BcType::Kind::kFunction;
       t->text = "(";
-      for (size_t i = 0; i < t->types.size(); ++i) t->text += (i ? ", " : "") + t->types[i]->text;
+      for (size_t i = 0; i < t->types.size(); ++i) {
+        t->text += (i ? ", " : "") + t->types[i]->text;
+        if (t->text.size() > max_text_) return r.Error("function type spelling too large");
+      }
       t->text += ") -> (";
       for (size_t i = 0; i < t->results.size(); ++i) {
         t->text += (i ? ", " : "") + t->results[i]->text;
+        if (t->text.size() > max_text_) return r.Error("function type spelling too large");
       }
       t->text += ")";
       return OkStatus();
@@ -1025,7 +1036,10 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
       t->kind = code == 23 ? BcType::Kind::kTuple : BcType::Kind::kFuture;
       t->text = code == 23 ? "tuple<" : "!stablehlo.future<";
-      for (size_t i = 0; i < t->types.size(); ++i) t->text += (i ? ", " : "") + t->types[i]->text;
+      for (size_t i = 0; i < t->types.size(); ++i) {
+        t->text += (i ? ", " : "") + t->types[i]->text;
+        if (t->text.size() > max_text_) return r.Error("tuple type spelling too large");
+      }
       t->text += ">";
       return OkStatus();
     }

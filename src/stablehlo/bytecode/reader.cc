@@ -84,7 +84,8 @@ const BcType& F64() {
 
 class Converter {
  public:
-  explicit Converter(const BcFile& file) : file_(file) {}
+  Converter(const BcFile& file, size_t input_size)
+      : file_(file), max_text_(input_size * 64 + (size_t{1} << 24)) {}
 
   Status Run(std::string* text);
   std::vector<const BcAttr*>& locations() { return locations_; }
@@ -103,6 +104,7 @@ class Converter {
   std::string Use(int64_t id);
 
   const BcFile& file_;
+  size_t max_text_;
   std::string out_;
   std::vector<const BcAttr*> locations_;  // functions and ops, in text order
   std::vector<std::pair<int64_t, int>> result_names_;  // value id -> (first id, index)
@@ -122,6 +124,11 @@ std::string Converter::Use(int64_t id) {
 }
 
 Status Converter::Attr(const BcAttr* a, std::string* out) {
+  // Shared attributes expand at each use: bound the text they make.
+  if (out->size() + out_.size() > max_text_) {
+    return InvalidArgument("bytecode: the program's text form would exceed ", max_text_,
+                           " bytes (attributes repeated beyond any real program)");
+  }
   switch (a->kind) {
     case BcAttr::Kind::kArray: {
       *out += "[";
@@ -329,6 +336,12 @@ StatusOr<std::vector<int64_t>> TensorInts(const BcAttr* a) {
   size_t width = bits <= 8 ? 1 : static_cast<size_t>(bits / 8);
   int64_t n = NumElements(a->type);
   if (n < 0) return InvalidArgument("bytecode: integer tensor attribute of dynamic shape");
+  // Attributes read as integer lists (dimensions, strides, paddings) are
+  // small; a huge splat would only expand into a huge text.
+  if (n > (int64_t{1} << 20)) {
+    return InvalidArgument("bytecode: integer list attribute of ", a->type->text,
+                           " has more than 2^20 elements");
+  }
   size_t have = a->data.size() / width;
   if (a->data.size() % width != 0 || (have != static_cast<size_t>(n) && !(have == 1))) {
     return InvalidArgument("bytecode: tensor attribute of ", a->type->text, " has ",
@@ -845,6 +858,7 @@ Status Converter::Function(const BcOp& op) {
   out_ += " {\n";
   for (const auto& child : body.ops) PLUGRT_RETURN_IF_ERROR(Op(*child, 2, true));
   out_ += "  }\n";
+  if (out_.size() > max_text_) return Err(op, "text form too large");
   return OkStatus();
 }
 
@@ -928,7 +942,7 @@ bool IsMlirBytecode(std::string_view bytes) { return bytecode::IsBytecode(bytes)
 StatusOr<std::unique_ptr<Module>> ReadBytecodeModule(std::string_view bytes,
                                                      std::string_view file_name) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<BcFile> file, bytecode::DecodeBytecode(bytes));
-  Converter converter(*file);
+  Converter converter(*file, bytes.size());
   std::string text;
   PLUGRT_RETURN_IF_ERROR(converter.Run(&text));
   StatusOr<std::unique_ptr<Module>> module = ParseModule(text, file_name);
