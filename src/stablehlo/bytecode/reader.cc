@@ -661,9 +661,10 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
     } else if ((base == "custom_call" && name == "called_computations") ||
                (base == "composite" && name == "decomposition") ||
                (base == "call" && name == "callee")) {
+      const std::string& attr_name = name;  // clang 14 cannot capture bindings
       auto symbol = [&](const BcAttr* s) -> StatusOr<std::string> {
         if (s->kind != BcAttr::Kind::kString) {
-          return InvalidArgument("bytecode: at byte ", op.offset, ": ", op.name, ": ", name,
+          return InvalidArgument("bytecode: at byte ", op.offset, ": ", op.name, ": ", attr_name,
                                  " is not a symbol name");
         }
         return "@" + Quote(s->str);
