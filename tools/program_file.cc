@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "stablehlo/bytecode/reader.h"
+#include "stablehlo/printer.h"
+
 namespace plugrt::tools {
 
 StatusOr<std::string> ReadProgramFile(const std::string& path) {
@@ -88,6 +91,12 @@ bool DefinesFunction(std::string_view text, size_t symbol_start) {
 
 StatusOr<std::string> SelectEntryFunction(std::string_view text, std::string_view entry) {
   if (entry == "main") return std::string(text);
+  if (shlo::IsMlirBytecode(text)) {
+    // A portable artifact: choose the entry in its printed form.
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                            shlo::ReadBytecodeModule(text, "<program>"));
+    return SelectEntryFunction(shlo::PrintModule(*module), entry);
+  }
   if (entry.empty()) return InvalidArgument("--entry: the function name is empty");
   bool defined = false;
   ForEachSymbol(text, [&](size_t start, size_t end) {

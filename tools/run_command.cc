@@ -150,7 +150,8 @@ void RegisterRunCommand(CLI::App& app, int& exit_code) {
       "run", "Compile a StableHLO program (or load a serialized executable), run it on .npy "
              "inputs and print its outputs");
   command->add_option("program", options->program,
-                      "program file (StableHLO MLIR text) or serialized executable "
+                      "program file (StableHLO MLIR text, a .mlirbc/.mlir.bc portable artifact) or "
+                      "serialized executable "
                       "(from plugrt compile)")
       ->required();
   command->add_option("--input,-i", options->inputs,

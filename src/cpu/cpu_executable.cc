@@ -13,6 +13,7 @@
 #include "stablehlo/serialize.h"
 
 #include "stablehlo/chlo_lowering.h"
+#include "stablehlo/bytecode/reader.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/sharding_ops.h"
 #include "stablehlo/verifier.h"
@@ -23,9 +24,6 @@ namespace {
 // Whether one execution is small enough to run on the calling thread
 // (defined with the metadata below).
 bool SmallEnoughToRunInline(const shlo::Module& module);
-
-// MLIR bytecode files start with these four bytes.
-constexpr std::string_view kBytecodeMagic = "ML\xEFR";
 
 // A replica or partition count: the module's `attribute` and the compile
 // options' `option` (named `option_name`) must agree when both give it; 1 when
@@ -153,10 +151,8 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     return Unimplemented("compile options: use_auto_spmd_partitioning is not supported; the CPU "
                          "backend runs programs that are already partitioned");
   }
-  if (code.substr(0, kBytecodeMagic.size()) == kBytecodeMagic) {
-    return Unimplemented("MLIR bytecode programs are not supported yet; send StableHLO as text");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ParseModule(code, file_name));
+  // Text or a portable artifact (MLIR bytecode), told apart by the magic.
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ReadProgram(code, file_name));
   // Cheap checks first: a program compiled for the wrong device count fails
   // before verification, lowering and planning are spent on it.
   PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(*parsed, options, placement));

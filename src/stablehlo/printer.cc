@@ -60,6 +60,10 @@ class Printer {
       out_ += ")";
     }
     if (!f.attributes.empty()) out_ += " attributes " + AttrDictText(f.attributes);
+    if (!f.body) {  // a declaration
+      out_ += "\n";
+      return;
+    }
     out_ += " {\n";
     if (f.body) {
       for (size_t b = 0; b < f.body->blocks.size(); ++b) {

@@ -1,0 +1,23 @@
+// plugrt StableHLO bytecode: decoding the MLIR bytecode container of a
+// portable artifact (container.cc). Internal to src/stablehlo/bytecode.
+#ifndef PLUGRT_STABLEHLO_BYTECODE_CONTAINER_H_
+#define PLUGRT_STABLEHLO_BYTECODE_CONTAINER_H_
+
+#include <memory>
+#include <string_view>
+
+#include "common/status.h"
+#include "stablehlo/bytecode/bytecode_ir.h"
+
+namespace plugrt::shlo::bytecode {
+
+// True when `bytes` start with the MLIR bytecode magic "ML\xEFR".
+bool IsBytecode(std::string_view bytes);
+
+// The whole file decoded; INVALID_ARGUMENT "bytecode: at byte N: ..." for
+// anything malformed, unknown op versions and newer format versions.
+StatusOr<std::unique_ptr<BcFile>> DecodeBytecode(std::string_view bytes);
+
+}  // namespace plugrt::shlo::bytecode
+
+#endif  // PLUGRT_STABLEHLO_BYTECODE_CONTAINER_H_

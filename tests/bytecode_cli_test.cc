@@ -1,0 +1,71 @@
+// The CLI with portable artifacts: `plugrt convert --to text` prints bytecode
+// and its .mlir twin byte-identically; `inspect` and `compile` take
+// .mlirbc / .mlir.bc files; writing bytecode is refused as not implemented.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "testutil/corpus.h"
+#include "testutil/run_command.h"
+
+namespace plugrt {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunCli;
+using testutil::CorpusDir;
+using testutil::ReadFile;
+
+std::string TempDir(const std::string& name) {
+  fs::path dir = fs::path(::testing::TempDir()) / ("bytecode_cli_" + name);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+TEST(BytecodeCliTest, ConvertToTextPrintsBytecodeAndTextIdentically) {
+  const std::string dir = TempDir("convert");
+  fs::path bc = CorpusDir() / "vhlo" / "stablehlo_legalize_to_vhlo.1_9_0.mlir.bc";
+  fs::path twin = CorpusDir() / "vhlo" / "stablehlo_legalize_to_vhlo.1_9_0.mlir";
+  testing::CommandResult a = RunCli("convert " + bc.string() + " --to text -o " + dir + "/a.mlir");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  testing::CommandResult b =
+      RunCli("convert " + twin.string() + " --to text -o " + dir + "/b.mlir");
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  std::string from_bc = ReadFile(dir + "/a.mlir");
+  EXPECT_FALSE(from_bc.empty());
+  EXPECT_EQ(from_bc, ReadFile(dir + "/b.mlir"));
+  EXPECT_EQ(from_bc.find("loc("), std::string::npos);
+}
+
+TEST(BytecodeCliTest, InspectAndCompileTakeArtifacts) {
+  const std::string dir = TempDir("inspect");
+  fs::copy_file(CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc", dir + "/p.mlirbc",
+                fs::copy_options::overwrite_existing);
+  testing::CommandResult inspected = RunCli("inspect " + dir + "/p.mlirbc");
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.output;
+  EXPECT_NE(inspected.output.find("outputs: 1"), std::string::npos) << inspected.output;
+  testing::CommandResult compiled =
+      RunCli("compile " + dir + "/p.mlirbc -o " + dir + "/p.pjrt");
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+}
+
+TEST(BytecodeCliTest, DamagedArtifactIsAnError) {
+  const std::string dir = TempDir("damaged");
+  std::string bytes = ReadFile(CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc");
+  bytes.resize(bytes.size() / 2);
+  {
+    std::ofstream out(dir + "/bad.mlir.bc", std::ios::binary);
+    out << bytes;
+  }
+  testing::CommandResult r = RunCli("convert " + dir + "/bad.mlir.bc --to text -o " + dir + "/x");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("INVALID_ARGUMENT: bytecode: at byte"), std::string::npos) << r.output;
+  testing::CommandResult w = RunCli("convert " + dir + "/bad.mlir.bc -o " + dir + "/x");
+  EXPECT_EQ(w.exit_code, 1);
+  EXPECT_NE(w.output.find("UNIMPLEMENTED"), std::string::npos) << w.output;
+}
+
+}  // namespace
+}  // namespace plugrt

@@ -1,0 +1,202 @@
+// The portable-artifact (MLIR bytecode / VHLO) reader: every artifact of the
+// corpus' vhlo/ folder reads into the program its .mlir twin parses to; op
+// versions from the future, newer formats and damaged files are refused with
+// INVALID_ARGUMENT naming the byte offset; and bytecode compiles and runs
+// through the plugin like text.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "client/client.h"
+#include "client/executable.h"
+#include "stablehlo/bytecode/canonical.h"
+#include "stablehlo/bytecode/reader.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "testutil/corpus.h"
+#include "testutil/plugin_env.h"
+
+namespace plugrt::shlo {
+namespace {
+
+namespace fs = std::filesystem;
+using testutil::CorpusDir;
+using testutil::ReadFile;
+
+// Artifacts of vhlo/ that must read identically to their twins. Floors only
+// rise.
+constexpr int kIdenticalFloor = 29;
+
+// Artifacts whose twin the text parser reads differently today: it keeps
+// #stablehlo.replica_group_mesh_axes<...> as its source text (line breaks
+// and all) instead of as a structured attribute.
+bool ExpectedToDiffer(const std::string& name) {
+  for (const char* v : {"1_16_0", "1_18_0", "1_19_0", "1_20_0"}) {
+    if (name == StrCat("stablehlo_legalize_to_vhlo.", v, ".mlir.bc")) return true;
+  }
+  return false;
+}
+
+std::string Canonical(Module& module) {
+  CanonicalizeAttributeOrder(module);
+  return PrintModule(module);
+}
+
+std::vector<fs::path> BytecodeFiles() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(CorpusDir() / "vhlo")) {
+    std::string name = entry.path().filename().string();
+    if (name.size() > 8 && name.ends_with(".mlir.bc") && name != "invalid_vhlo_future.mlir.bc") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The first differing line of each function that differs.
+std::string DescribeDifference(const std::string& a, const std::string& b) {
+  auto split = [](const std::string& s) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < s.size()) {
+      size_t end = s.find('\n', start);
+      if (end == std::string::npos) end = s.size();
+      lines.push_back(s.substr(start, end - start));
+      start = end + 1;
+    }
+    return lines;
+  };
+  std::vector<std::string> x = split(a), y = split(b);
+  std::string out;
+  std::string function;
+  bool reported = false;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    if (x[i].rfind("  func.func", 0) == 0) {
+      function = x[i];
+      reported = false;
+    }
+    if (x[i] != y[i] && !reported) {
+      out += "\n  in " + function + "\n    bytecode: " + x[i] + "\n    text:     " + y[i];
+      reported = true;
+    }
+    if (x[i].rfind("  func.func", 0) == 0 && y[i].rfind("  func.func", 0) != 0) break;
+  }
+  if (x.size() != y.size()) out += StrCat("\n  (", x.size(), " vs ", y.size(), " lines)");
+  return out;
+}
+
+TEST(BytecodeReaderTest, CorpusArtifactsReadAsTheirTextTwins) {
+  std::vector<fs::path> files = BytecodeFiles();
+  ASSERT_EQ(files.size(), 33u);
+  int identical = 0;
+  for (const fs::path& bc : files) {
+    fs::path twin = bc;
+    twin.replace_extension();  // drop ".bc"
+    StatusOr<std::unique_ptr<Module>> from_bc = ReadBytecodeModule(ReadFile(bc), bc.string());
+    StatusOr<std::unique_ptr<Module>> from_text = ParseModule(ReadFile(twin), twin.string());
+    if (!from_bc.ok()) {
+      ADD_FAILURE() << bc.filename() << ": " << from_bc.status().ToString();
+      continue;
+    }
+    if (!from_text.ok()) {
+      ADD_FAILURE() << twin.filename() << " (text): " << from_text.status().ToString();
+      continue;
+    }
+    std::string a = Canonical(**from_bc), b = Canonical(**from_text);
+    if (a == b) {
+      ++identical;
+      continue;
+    }
+    if (ExpectedToDiffer(bc.filename().string())) continue;
+    ADD_FAILURE() << bc.filename() << " differs from its twin:" << DescribeDifference(a, b);
+  }
+  std::cout << identical << " of " << files.size() << " artifacts read identically\n";
+  EXPECT_GE(identical, kIdenticalFloor);
+}
+
+TEST(BytecodeReaderTest, FutureOpVersionIsRefusedByName) {
+  fs::path path = CorpusDir() / "vhlo" / "invalid_vhlo_future.mlir.bc";
+  StatusOr<std::unique_ptr<Module>> m = ReadBytecodeModule(ReadFile(path), path.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(m.status().message().find("vhlo.constant_v99"), std::string::npos)
+      << m.status().ToString();
+  EXPECT_NE(m.status().message().find("at byte "), std::string::npos) << m.status().ToString();
+}
+
+// Ops keep the file:line:column the bytecode records for them.
+TEST(BytecodeReaderTest, LocationsComeFromTheBytecode) {
+  fs::path path = CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> m,
+                              ReadBytecodeModule(ReadFile(path), path.string()));
+  const Function* main = m->FindFunction("main");
+  ASSERT_NE(main, nullptr);
+  const Operation& add = *main->body->front().operations.at(0);
+  EXPECT_EQ(add.name, "stablehlo.add");
+  ASSERT_NE(add.location.file, nullptr);
+  EXPECT_TRUE(add.location.file->ends_with("vhlo_emit_version_api.mlir")) << *add.location.file;
+  EXPECT_GT(add.location.line, 0);
+  EXPECT_GT(add.location.column, 0);
+}
+
+TEST(BytecodeReaderTest, NewerBytecodeVersionIsRefused) {
+  std::string bytes = ReadFile(CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc");
+  bytes[4] = static_cast<char>((7 << 1) | 1);  // format version 7
+  StatusOr<std::unique_ptr<Module>> m = ReadBytecodeModule(bytes, "v7.mlirbc");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(m.status().message().find("bytecode version 7"), std::string::npos)
+      << m.status().ToString();
+}
+
+// Truncations and flipped bytes at many offsets: an error or a program,
+// never a crash or hang (run under the sanitizers in CI).
+TEST(BytecodeReaderTest, DamagedFilesGiveErrorsNotCrashes) {
+  for (const char* name : {"stablehlo_legalize_to_vhlo.1_20_0.mlir.bc",
+                           "stablehlo_legalize_to_vhlo.0_9_0.mlir.bc"}) {
+    std::string bytes = ReadFile(CorpusDir() / "vhlo" / name);
+    int errors = 0;
+    for (size_t n = 0; n < bytes.size(); n += 401) {
+      StatusOr<std::unique_ptr<Module>> m = ReadBytecodeModule(bytes.substr(0, n), name);
+      ASSERT_FALSE(m.ok()) << name << " truncated to " << n;
+      EXPECT_EQ(m.status().code(), StatusCode::kInvalidArgument);
+      ++errors;
+    }
+    for (size_t i = 4; i < bytes.size(); i += 97) {
+      for (unsigned char flip : {0x01u, 0xFFu}) {
+        std::string damaged = bytes;
+        damaged[i] = static_cast<char>(static_cast<unsigned char>(damaged[i]) ^ flip);
+        StatusOr<std::unique_ptr<Module>> m = ReadBytecodeModule(damaged, name);
+        if (!m.ok()) {
+          EXPECT_EQ(m.status().code(), StatusCode::kInvalidArgument);
+        }
+      }
+    }
+    EXPECT_GT(errors, 0);
+  }
+}
+
+TEST(BytecodeReaderTest, BytecodeCompilesAndRunsThroughThePlugin) {
+  std::string bytes = ReadFile(CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc");
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, testing::CreateCpuClient(1));
+  StatusOr<LoadedExecutable> exe = client->Compile(bytes);
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, exe->addressable_devices());
+  Buffer x = testing::Upload<float>(*client, devices[0], PJRT_Buffer_Type_F32, {}, {2.5f});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, exe->Execute({{&x}}));
+  ASSERT_EQ(results.size(), 1u);
+  ASSERT_EQ(results[0].size(), 1u);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> out, results[0][0].ToHostVector());
+  ASSERT_EQ(out.size(), sizeof(float));
+  float value = 0;
+  std::memcpy(&value, out.data(), sizeof(float));
+  EXPECT_EQ(value, 5.0f);  // @main adds its argument to itself
+}
+
+}  // namespace
+}  // namespace plugrt::shlo

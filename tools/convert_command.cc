@@ -1,0 +1,74 @@
+// `plugrt convert IN --to text -o OUT`: a program, text or portable artifact
+// (MLIR bytecode), written in one canonical printed form: generic op syntax,
+// values renumbered, attributes sorted by name, defaults left out, no
+// locations, so two equal programs print byte-identically. Writing bytecode
+// (`--to bytecode`, the portable-artifact writer) is not implemented yet.
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "stablehlo/bytecode/canonical.h"
+#include "stablehlo/bytecode/reader.h"
+#include "stablehlo/printer.h"
+#include "tools/commands.h"
+#include "tools/program_file.h"
+
+namespace plugrt::tools {
+namespace {
+
+struct ConvertOptions {
+  std::string input;
+  std::string output;
+  std::string to = "bytecode";
+  std::string target;
+};
+
+Status Convert(const ConvertOptions& options) {
+  if (options.to != "text") {
+    return Unimplemented("writing portable artifacts (--to bytecode) is not implemented yet; "
+                         "use --to text");
+  }
+  if (!options.target.empty()) {
+    return InvalidArgument("--target applies to --to bytecode only");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(options.input));
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ReadProgram(bytes, options.input));
+  shlo::CanonicalizeAttributeOrder(*module);
+  std::string text = shlo::PrintModule(*module);
+  std::ofstream out(options.output, std::ios::binary);
+  if (!out) return InvalidArgument(options.output, ": cannot open for writing");
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) return Internal(options.output, ": writing ", text.size(), " bytes failed");
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterConvertCommand(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ConvertOptions>();
+  CLI::App* command = app.add_subcommand(
+      "convert",
+      "Convert a program between StableHLO text and portable artifacts (MLIR bytecode); "
+      "--to text writes one canonical printed form without locations");
+  command->add_option("input", options->input,
+                      "program file: StableHLO MLIR text or a .mlirbc/.mlir.bc portable artifact")
+      ->required();
+  command->add_option("--output,-o", options->output, "file to write")->required();
+  command->add_option("--to", options->to, "output form: text, or bytecode (default)")
+      ->check(CLI::IsMember({"text", "bytecode"}));
+  command->add_option("--target", options->target,
+                      "StableHLO version X.Y.Z the artifact is written for (--to bytecode)");
+  command->callback([options, &exit_code] {
+    Status status = Convert(*options);
+    if (!status.ok()) {
+      std::cerr << "plugrt convert: " << status.ToString() << "\n";
+      exit_code = 1;
+    }
+  });
+}
+
+}  // namespace plugrt::tools
