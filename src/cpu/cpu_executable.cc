@@ -372,6 +372,9 @@ bool SmallEnoughToRunInline(const shlo::Module& module) {
 }  // namespace
 
 StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
+  if (is_polymorphic()) {
+    return FailedPrecondition("a shape-polymorphic program's cost depends on the argument shapes");
+  }
   PLUGRT_ASSIGN_OR_RETURN(shlo::CostEstimate cost, shlo::EstimateCost(module()));
   sdk::Attributes attributes;
   attributes.push_back({"flops", static_cast<float>(cost.flops)});
@@ -389,6 +392,10 @@ StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
 // called functions are not counted. Everything lives in host memory on the
 // CPU backend, which is its default memory, so the host_* fields stay 0.
 StatusOr<CompiledMemoryStats> CpuExecutable::compiled_memory_stats() const {
+  if (is_polymorphic()) {
+    return FailedPrecondition("a shape-polymorphic program's memory use depends on the argument "
+                              "shapes");
+  }
   const shlo::Function& entry = this->entry();
   CompiledMemoryStats stats;
   stats.generated_code_size_in_bytes = static_cast<int64_t>(module_bytes_.size());
