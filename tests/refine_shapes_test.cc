@@ -6,12 +6,17 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/verifier.h"
 #include "testutil/plugin_env.h"
+#include "testutil/run_command.h"
+#include "tools/npy.h"
 
 namespace plugrt {
 namespace {
@@ -269,6 +274,45 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -
   EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(Has(refused.status().message(), "argument 1")) << refused.status().ToString();
   EXPECT_TRUE(Has(refused.status().message(), "tensor<2x2xf32>")) << refused.status().ToString();
+}
+
+// `plugrt run` takes the shapes (and the dimension argument's value) from
+// its .npy inputs; `plugrt inspect` says the output shapes depend on them.
+TEST(RefineShapesTest, CliRunRefinesFromNpyInputs) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "refine_shapes_cli";
+  std::filesystem::create_directories(dir);
+  std::ofstream((dir / "p.mlir").string()) << R"(
+func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -> tensor<?xf32> {
+  %0 = stablehlo.reshape %arg0 : (tensor<i64>) -> tensor<1xi64>
+  %1 = stablehlo.dynamic_iota %0, dim = 0 : (tensor<1xi64>) -> tensor<?xf32>
+  %2 = stablehlo.add %arg1, %1 : tensor<?xf32>
+  return %2 : tensor<?xf32>
+})";
+  auto write = [&](const std::string& name, PJRT_Buffer_Type type, std::vector<int64_t> dims,
+                   const void* data, size_t bytes) {
+    tools::HostArray array{type, std::move(dims), std::vector<std::byte>(bytes)};
+    std::memcpy(array.data.data(), data, bytes);
+    ASSERT_TRUE(tools::WriteNpyFile((dir / name).string(), array).ok());
+  };
+  const int64_t three = 3, four = 4;
+  const float x[3] = {10, 20, 30};
+  write("n3.npy", PJRT_Buffer_Type_S64, {}, &three, sizeof three);
+  write("n4.npy", PJRT_Buffer_Type_S64, {}, &four, sizeof four);
+  write("x.npy", PJRT_Buffer_Type_F32, {3}, x, sizeof x);
+  const std::string program = (dir / "p.mlir").string();
+  testing::CommandResult ran = testing::RunCli("run " + program + " -i " + (dir / "n3.npy").string() +
+                                               " -i " + (dir / "x.npy").string());
+  EXPECT_EQ(ran.exit_code, 0) << ran.output;
+  EXPECT_TRUE(Has(ran.output, "f32[3]")) << ran.output;
+  EXPECT_TRUE(Has(ran.output, "10., 21., 32.")) << ran.output;
+  testing::CommandResult contradicted = testing::RunCli(
+      "run " + program + " -i " + (dir / "n4.npy").string() + " -i " + (dir / "x.npy").string());
+  EXPECT_TRUE(testing::FailedWith(contradicted, 1, "tensor<3xf32>")) << contradicted.output;
+  testing::CommandResult inspected = testing::RunCli("inspect " + program);
+  EXPECT_EQ(inspected.exit_code, 0) << inspected.output;
+  EXPECT_TRUE(Has(inspected.output, "output 0: f32[shape depends on the arguments]"))
+      << inspected.output;
 }
 
 }  // namespace

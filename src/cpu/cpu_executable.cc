@@ -225,11 +225,22 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
   // A copy of the verified polymorphic module to refine.
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::DeserializeModule(module_bytes_));
-  PLUGRT_RETURN_IF_ERROR(passes::RefineShapes(*module, {argument_types, dimension_values}));
+  // Errors end with what the arguments were, dimension values included.
+  auto with_arguments = [&](const Status& status, std::string_view prefix) {
+    std::string given;
+    for (size_t i = 0; i < argument_types.size(); ++i) {
+      given += (i == 0 ? "" : ", ") + argument_types[i].ToString();
+      if (i < dimension_values.size() && dimension_values[i]) {
+        given += " = " + std::to_string(*dimension_values[i]);
+      }
+    }
+    return Status(status.code(), StrCat(prefix, status.message(), " (arguments: ", given, ")"));
+  };
+  Status refined = passes::RefineShapes(*module, {argument_types, dimension_values});
+  if (!refined.ok()) return with_arguments(refined, "");
   Status verified = shlo::VerifyModule(*module);
   if (!verified.ok()) {
-    return Status(verified.code(), StrCat("the argument shapes contradict the program: ",
-                                          verified.message()));
+    return with_arguments(verified, "the argument shapes contradict the program: ");
   }
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
   PLUGRT_ASSIGN_OR_RETURN(
