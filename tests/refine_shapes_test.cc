@@ -159,6 +159,34 @@ func.func @main(%arg0: tensor<i64>, %x: tensor<?xf32> {mhlo.sharding = ""}, %sta
   EXPECT_FALSE(Has(*out, "@sum")) << "the body was inlined; @sum is unreachable\n" << *out;
 }
 
+TEST(RefineShapesTest, DynamicApproxTopKWithResultShapeOperands) {
+  // As JAX writes it: k and, listed in indices_of_shape_operands, one shape
+  // operand per result.
+  const std::string text = R"(
+func.func private @gt(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<i1> {
+  %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %0 : tensor<i1>
+}
+func.func @main(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %none = stablehlo.constant dense<-1> : tensor<i32>
+  %four = stablehlo.constant dense<4> : tensor<i32>
+  %k = stablehlo.subtract %n, %four : tensor<i32>
+  %k1 = stablehlo.reshape %k : (tensor<i32>) -> tensor<1xi32>
+  %v, %i = stablehlo.custom_call @stablehlo.dynamic_approx_top_k(%x, %iota, %init, %none, %k, %k1, %k1) {called_computations = [@gt], indices_of_shape_operands = dense<[5, 6]> : tensor<2xi64>, mhlo.backend_config = {aggregate_to_topk = true, reduction_dim = 0 : i64}} : (tensor<?xf32>, tensor<?xi32>, tensor<f32>, tensor<i32>, tensor<i32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<?xf32>, tensor<?xi32>)
+  return %v, %i : tensor<?xf32>, tensor<?xi32>
+})";
+  StatusOr<std::string> out = Refine(text, {F32({10})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE(Has(*out, "call_target_name = \"ApproxTopK\"")) << *out;
+  EXPECT_TRUE(Has(*out, "top_k = 6")) << *out;
+  EXPECT_FALSE(Has(*out, "indices_of_shape_operands")) << *out;
+  EXPECT_TRUE(Has(*out, "-> (tensor<6xf32>, tensor<6xi32>)")) << *out;
+}
+
 TEST(RefineShapesTest, CalleesAreSpecialisedPerCall) {
   const std::string text = R"(
 func.func private @twice(%n: tensor<i64>, %x: tensor<?xf32>) -> tensor<?xf32> {

@@ -11,6 +11,7 @@
 #include "stablehlo/printer.h"
 #include "stablehlo/serialize.h"
 
+#include "passes/approx_top_k.h"
 #include "passes/refine_shapes.h"
 #include "stablehlo/chlo_lowering.h"
 #include "stablehlo/parser.h"
@@ -183,6 +184,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   }
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
+  PLUGRT_RETURN_IF_ERROR(passes::LowerApproxTopK(*parsed));
   return FromLoweredModule(std::move(parsed), options, counts, program_options);
 }
 
@@ -243,6 +245,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
     return with_arguments(verified, "the argument shapes contradict the program: ");
   }
   PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
+  PLUGRT_RETURN_IF_ERROR(passes::LowerApproxTopK(*module));
   PLUGRT_ASSIGN_OR_RETURN(
       std::shared_ptr<CpuExecutable> executable,
       FromLoweredModule(std::move(module), compile_options_, {num_replicas_, num_partitions_},

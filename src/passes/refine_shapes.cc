@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "passes/function_region.h"
 #include "passes/shape_folding.h"
 #include "passes/shape_inference.h"
 #include "stablehlo/ir_builder.h"
@@ -552,6 +553,7 @@ class Refiner {
   Status RefineCustomCall(Operation& op, bool* erase) {
     const std::string target = CallTarget(op);
     PLUGRT_RETURN_IF_ERROR(RefineRegions(op));
+    PLUGRT_RETURN_IF_ERROR(ResultShapeOperands(op));
     if (target == "shape_assertion") {
       PLUGRT_RETURN_IF_ERROR(CheckShapeAssertion(op));
       *erase = true;
@@ -591,6 +593,43 @@ class Refiner {
       return OkStatus();
     }
     if (target == "stablehlo.dynamic_approx_top_k") return DynamicApproxTopK(op);
+    return OkStatus();
+  }
+
+  // JAX's custom calls with dynamic results pass each result's shape as an
+  // extra operand, listed in indices_of_shape_operands: those give the
+  // results' dims, then go (the static call has no use for them).
+  Status ResultShapeOperands(Operation& op) {
+    const Attribute* attr = op.attribute("indices_of_shape_operands");
+    if (attr == nullptr) return OkStatus();
+    StatusOr<Dims> indices = shlo::AttrToIntList(*attr);
+    if (!indices.ok() || indices->size() != op.results.size()) {
+      return InvalidArgument(Where(op), ": indices_of_shape_operands must list one operand per "
+                                        "result");
+    }
+    std::vector<bool> drop(op.operands.size(), false);
+    for (size_t r = 0; r < indices->size(); ++r) {
+      const int64_t index = (*indices)[r];
+      if (index < 0 || static_cast<size_t>(index) >= op.operands.size() || drop[index]) {
+        return InvalidArgument(Where(op), ": indices_of_shape_operands names operand ", index,
+                               " of ", op.operands.size());
+      }
+      PLUGRT_ASSIGN_OR_RETURN(Dims shape, ShapeOperand(op, static_cast<size_t>(index),
+                                                       StrCat("result #", r, " shape")));
+      if (op.results[r]->type.is_tensor() &&
+          static_cast<int64_t>(shape.size()) == op.results[r]->type.rank()) {
+        PLUGRT_RETURN_IF_ERROR(SetResultDims(op, r, shape));
+      }
+      drop[index] = true;
+    }
+    std::vector<Value*> kept;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      if (!drop[i]) kept.push_back(op.operands[i]);
+    }
+    op.operands = std::move(kept);
+    std::erase_if(op.attributes, [](const shlo::NamedAttribute& a) {
+      return a.first == "indices_of_shape_operands";
+    });
     return OkStatus();
   }
 
@@ -648,32 +687,12 @@ class Refiner {
     PLUGRT_ASSIGN_OR_RETURN(Dims base, ShapeOperand(op, total - 3, "base_dilations"));
     PLUGRT_ASSIGN_OR_RETURN(Dims dilations, ShapeOperand(op, total - 2, "window_dilations"));
     PLUGRT_ASSIGN_OR_RETURN(Dims padding, ShapeOperand(op, total - 1, "padding"));
-    PLUGRT_ASSIGN_OR_RETURN(Function* body, CalledComputation(op));
-    if (body->body == nullptr || body->body->blocks.empty() ||
-        body->input_types.size() != 2 * n) {
+    PLUGRT_ASSIGN_OR_RETURN(const Function* body, CalledFunction(module_, op));
+    if (body->input_types.size() != 2 * n) {
       return InvalidArgument(Where(op), ": the body @", body->name, " must take ", 2 * n,
                              " scalars");
     }
-    // The body function becomes the op's region; its func.return a
-    // stablehlo.return.
-    auto region = std::make_unique<Region>();
-    region->parent_op = &op;
-    auto block = std::make_unique<Block>();
-    block->parent = region.get();
-    shlo::IrBuilder::ValueMap map;
-    const Block& source = body->body->front();
-    for (const auto& arg : source.arguments) {
-      map[arg.get()] = shlo::IrBuilder::AddArgument(block.get(), arg->type);
-    }
-    shlo::IrBuilder builder(block.get(), op.location);
-    for (const auto& body_op : source.operations) {
-      Operation* copy = builder.Clone(*body_op, map);
-      if (copy->code == OpCode::kFuncReturn) {
-        copy->name = "stablehlo.return";
-        copy->code = OpCode::kReturn;
-      }
-    }
-    region->blocks.push_back(std::move(block));
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Region> region, RegionFromFunction(*body, &op));
     Become(op, "stablehlo.reduce_window", 2 * n);
     op.attributes = {{"window_dimensions", Attribute::DenseI64Array(window)},
                      {"window_strides", Attribute::DenseI64Array(strides)},
@@ -720,20 +739,6 @@ class Refiner {
     SetAttr(op, "call_target_name", Attribute::String("ApproxTopK"));
     SetAttr(op, "mhlo.backend_config", std::move(new_config));
     return OkStatus();
-  }
-
-  StatusOr<Function*> CalledComputation(const Operation& op) {
-    const Attribute* called = op.attribute("called_computations");
-    std::vector<std::string> names;
-    if (called != nullptr) CollectSymbols(*called, names);
-    if (names.size() != 1) {
-      return InvalidArgument(Where(op), ": needs one function in called_computations");
-    }
-    Function* function = FindFunction(names[0]);
-    if (function == nullptr) {
-      return InvalidArgument(Where(op), ": calls @", names[0], ", which the module lacks");
-    }
-    return function;
   }
 
   // --- control flow and calls ------------------------------------------------
