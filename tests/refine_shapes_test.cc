@@ -204,6 +204,50 @@ func.func @main(%arg0: tensor<i64>, %a: tensor<?xf32> {mhlo.sharding = ""}, %b: 
   EXPECT_TRUE(Has(*out, "-> tensor<8xf32>")) << *out;
 }
 
+TEST(RefineShapesTest, SetDimensionSizeToTheSizeItHasIsDropped) {
+  const std::string text = R"(
+func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -> tensor<?xf32> {
+  %n = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>
+  %0 = stablehlo.set_dimension_size %arg1, %n, dim = 0 : (tensor<?xf32>, tensor<i32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+})";
+  StatusOr<std::string> same = Refine(text, {I64(), F32({4})}, {4});
+  ASSERT_TRUE(same.ok()) << same.status().ToString();
+  EXPECT_FALSE(Has(*same, "set_dimension_size")) << *same;
+  StatusOr<std::string> smaller = Refine(text, {I64(), F32({4})}, {2});
+  ASSERT_FALSE(smaller.ok());
+  EXPECT_EQ(smaller.status().code(), StatusCode::kUnimplemented) << smaller.status().ToString();
+}
+
+TEST(RefineShapesTest, WhileAndIfTakeTheirOperandsShapes) {
+  const std::string text = R"(
+func.func @main(%x: tensor<?xf32>, %p: tensor<i1>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = stablehlo.while(%i = %zero, %acc = %x) : tensor<i32>, tensor<?xf32>
+   cond {
+    %three = stablehlo.constant dense<3> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    %twice = stablehlo.add %acc, %acc : tensor<?xf32>
+    stablehlo.return %next, %twice : tensor<i32>, tensor<?xf32>
+  }
+  %r = "stablehlo.if"(%p) ({
+    stablehlo.return %x : tensor<?xf32>
+  }, {
+    %n = stablehlo.negate %x : tensor<?xf32>
+    stablehlo.return %n : tensor<?xf32>
+  }) : (tensor<i1>) -> tensor<?xf32>
+  return %w#1, %r : tensor<?xf32>, tensor<?xf32>
+})";
+  StatusOr<std::string> out = Refine(text, {F32({5}), Type::Scalar(ElementType::kI1)});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_FALSE(Has(*out, "?")) << *out;
+  EXPECT_TRUE(Has(*out, "-> (tensor<5xf32>, tensor<5xf32>)")) << *out;
+}
+
 TEST(RefineShapesTest, ArgumentShapeContradictingTheProgramNamesBoth) {
   const std::string text = R"(
 func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {

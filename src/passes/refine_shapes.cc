@@ -224,6 +224,15 @@ class Refiner {
 
   Status RequireStaticResults(const Operation& op) const {
     for (size_t r = 0; r < op.results.size(); ++r) {
+      const Type& type = op.results[r]->type;
+      if (type.is_tensor()) {
+        for (int64_t d : type.dims()) {
+          if (d < 0 && d != kDynamicSize) {
+            return InvalidArgument(Where(op), ": the argument shapes give result #", r,
+                                   " a negative dimension size (", d, ")");
+          }
+        }
+      }
       if (HasDynamicDims(op.results[r]->type)) {
         return Unimplemented(Where(op), ": cannot refine result #", r, " (",
                              op.results[r]->type.ToString(),
@@ -369,8 +378,9 @@ class Refiner {
         PLUGRT_ASSIGN_OR_RETURN(Dims shape, ShapeOperand(op, 1, "output_shape"));
         const Type& in = op.operands[0]->type;
         int64_t count = 1;
-        for (int64_t d : shape) count *= d;
-        if (in.has_static_shape() && count != in.num_elements()) {
+        bool overflow = false;
+        for (int64_t d : shape) overflow = overflow || d < 0 || __builtin_mul_overflow(count, d, &count);
+        if (overflow || (in.has_static_shape() && count != in.num_elements())) {
           return InvalidArgument(Where(op), ": cannot reshape ", in.ToString(), " (",
                                  in.num_elements(), " elements) to ",
                                  Type::Tensor(in.element_type(), shape).ToString());
