@@ -381,6 +381,20 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -
   testing::CommandResult contradicted = testing::RunCli(
       "run " + program + " -i " + (dir / "n4.npy").string() + " -i " + (dir / "x.npy").string());
   EXPECT_TRUE(testing::FailedWith(contradicted, 1, "tensor<3xf32>")) << contradicted.output;
+  // The example of the source tree, for two batch sizes.
+  const std::string example =
+      (std::filesystem::path(PLUGRT_TEST_SOURCE_DIR) / "examples/batch_polymorphic.mlir").string();
+  const float rows[8] = {1, 2, 3, 4, -1, 0, 1, 0};
+  write("x1.npy", PJRT_Buffer_Type_F32, {1, 4}, rows, 4 * sizeof(float));
+  write("x2.npy", PJRT_Buffer_Type_F32, {2, 4}, rows, sizeof rows);
+  testing::CommandResult one = testing::RunCli("run " + example + " -i " + (dir / "x1.npy").string());
+  EXPECT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_TRUE(Has(one.output, "f32[1,3]")) << one.output;
+  EXPECT_TRUE(Has(one.output, "13.95")) << one.output;
+  testing::CommandResult two = testing::RunCli("run " + example + " -i " + (dir / "x2.npy").string());
+  EXPECT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_TRUE(Has(two.output, "f32[2,3]")) << two.output;
+  EXPECT_TRUE(Has(two.output, "[13.95,  2.6 ]")) << two.output;
   testing::CommandResult inspected = testing::RunCli("inspect " + program);
   EXPECT_EQ(inspected.exit_code, 0) << inspected.output;
   EXPECT_TRUE(Has(inspected.output, "output 0: f32[shape depends on the arguments]"))
