@@ -348,6 +348,43 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -
   EXPECT_TRUE(Has(refused.status().message(), "tensor<2x2xf32>")) << refused.status().ToString();
 }
 
+// Output dimensions: not guessed for a polymorphic program; static once the
+// compile options' argument layouts give every shape (refined at compile).
+TEST(RefineShapesTest, OutputDimensionsAreHonest) {
+  const std::string text = R"(
+func.func @main(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %0 = stablehlo.negate %x : tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+})";
+  StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  StatusOr<LoadedExecutable> polymorphic = (*client)->Compile(text);
+  ASSERT_TRUE(polymorphic.ok()) << polymorphic.status().ToString();
+  StatusOr<Executable> executable = polymorphic->GetExecutable();
+  ASSERT_TRUE(executable.ok());
+  StatusOr<std::vector<std::vector<int64_t>>> unknown = executable->output_dimensions();
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(Has(unknown.status().message(), "tensor<?x2xf32>")) << unknown.status().ToString();
+
+  CompileOptions options;
+  options.argument_layouts.push_back({PJRT_Buffer_Type_F32, {5, 2}, std::nullopt});
+  StatusOr<LoadedExecutable> refined = (*client)->Compile(text, options);
+  ASSERT_TRUE(refined.ok()) << refined.status().ToString();
+  StatusOr<Executable> static_executable = refined->GetExecutable();
+  ASSERT_TRUE(static_executable.ok());
+  StatusOr<std::vector<std::vector<int64_t>>> dims = static_executable->output_dimensions();
+  ASSERT_TRUE(dims.ok()) << dims.status().ToString();
+  EXPECT_EQ(*dims, (std::vector<std::vector<int64_t>>{{5, 2}}));
+  // A layout that contradicts the program is refused at compile.
+  CompileOptions wrong;
+  wrong.argument_layouts.push_back({PJRT_Buffer_Type_F32, {5, 3}, std::nullopt});
+  StatusOr<LoadedExecutable> refused = (*client)->Compile(text, wrong);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Has(refused.status().message(), "tensor<?x2xf32>")) << refused.status().ToString();
+}
+
 // `plugrt run` takes the shapes (and the dimension argument's value) from
 // its .npy inputs; `plugrt inspect` says the output shapes depend on them.
 TEST(RefineShapesTest, CliRunRefinesFromNpyInputs) {
