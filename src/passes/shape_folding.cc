@@ -271,25 +271,41 @@ std::optional<IntValues> FoldIntOp(const Operation& op,
     case OpCode::kBroadcastInDim: {
       std::optional<std::vector<int64_t>> dims = IntsAttr(op, "broadcast_dimensions");
       if (!dims || dims->size() != x_type.dims().size()) return std::nullopt;
+      // Shapes are not verified yet while refinement runs: a mismatch is
+      // left for the verifier, never read out of bounds.
+      for (size_t k = 0; k < dims->size(); ++k) {
+        const int64_t d = (*dims)[k];
+        if (d < 0 || d >= type.rank() ||
+            (x_type.dims()[k] != 1 && x_type.dims()[k] != type.dims()[static_cast<size_t>(d)])) {
+          return std::nullopt;
+        }
+      }
       const std::vector<int64_t> in_strides = Strides(x_type.dims());
       IntValues out(n);
-      bool ok = true;
       ForEachIndex(type.dims(), [&](const std::vector<int64_t>& index, int64_t flat) {
         int64_t src = 0;
         for (size_t k = 0; k < dims->size(); ++k) {
           const int64_t d = (*dims)[k];
-          if (d < 0 || d >= type.rank()) { ok = false; return; }
           src += (x_type.dims()[k] == 1 ? 0 : index[static_cast<size_t>(d)]) * in_strides[k];
         }
         out[static_cast<size_t>(flat)] = x[static_cast<size_t>(src)];
       });
-      if (!ok) return std::nullopt;
       return out;
     }
     case OpCode::kConcatenate: {
       std::optional<int64_t> dim = IntAttr(op, "dimension");
       if (!dim || *dim < 0 || *dim >= type.rank()) return std::nullopt;
       const auto d = static_cast<size_t>(*dim);
+      int64_t total = 0;
+      for (const shlo::Value* v : op.operands) {
+        const std::vector<int64_t>& in_dims = v->type.dims();
+        if (in_dims.size() != type.dims().size()) return std::nullopt;
+        for (size_t k = 0; k < in_dims.size(); ++k) {
+          if (k != d && in_dims[k] != type.dims()[k]) return std::nullopt;
+        }
+        total += in_dims[d];
+      }
+      if (total != type.dims()[d]) return std::nullopt;
       IntValues out(n);
       // Walk the result; find which operand each index along `dim` is in.
       bool ok = true;
@@ -318,6 +334,13 @@ std::optional<IntValues> FoldIntOp(const Operation& op,
       std::optional<std::vector<int64_t>> strides = IntsAttr(op, "strides");
       if (!start || start->size() != x_type.dims().size()) return std::nullopt;
       if (!strides) strides = std::vector<int64_t>(start->size(), 1);
+      if (strides->size() != start->size()) return std::nullopt;
+      for (size_t k = 0; k < start->size(); ++k) {
+        const int64_t last = (*start)[k] + (type.dims()[k] - 1) * (*strides)[k];
+        if (type.dims()[k] > 0 && ((*start)[k] < 0 || (*strides)[k] <= 0 || last >= x_type.dims()[k])) {
+          return std::nullopt;
+        }
+      }
       const std::vector<int64_t> in_strides = Strides(x_type.dims());
       IntValues out(n);
       ForEachIndex(type.dims(), [&](const std::vector<int64_t>& index, int64_t flat) {
@@ -332,6 +355,12 @@ std::optional<IntValues> FoldIntOp(const Operation& op,
     case OpCode::kTranspose: {
       std::optional<std::vector<int64_t>> perm = IntsAttr(op, "permutation");
       if (!perm || perm->size() != x_type.dims().size()) return std::nullopt;
+      for (size_t k = 0; k < perm->size(); ++k) {
+        const int64_t p = (*perm)[k];
+        if (p < 0 || p >= type.rank() || x_type.dims()[static_cast<size_t>(p)] != type.dims()[k]) {
+          return std::nullopt;
+        }
+      }
       const std::vector<int64_t> in_strides = Strides(x_type.dims());
       IntValues out(n);
       ForEachIndex(type.dims(), [&](const std::vector<int64_t>& index, int64_t flat) {
