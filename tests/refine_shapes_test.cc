@@ -187,6 +187,29 @@ func.func @main(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi32>) {
   EXPECT_TRUE(Has(*out, "-> (tensor<6xf32>, tensor<6xi32>)")) << *out;
 }
 
+TEST(RefineShapesTest, StaticOpsFollowTheirOperands) {
+  const std::string text = R"(
+func.func @main(%x: tensor<?x8xf32>, %w: tensor<8x?xf32>) -> (tensor<?x5xcomplex<f32>>, tensor<?x?xf32>, tensor<?xf32>, tensor<8x?xf32>, tensor<?x2xf32>) {
+  %f = stablehlo.fft %x, type = RFFT, length = [8] : (tensor<?x8xf32>) -> tensor<?x5xcomplex<f32>>
+  %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x8xf32>, tensor<8x?xf32>) -> tensor<?x?xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x8xf32>, tensor<f32>) -> tensor<?xf32>
+  %t = stablehlo.tuple %x, %w : tuple<tensor<?x8xf32>, tensor<8x?xf32>>
+  %e = stablehlo.get_tuple_element %t[1] : (tuple<tensor<?x8xf32>, tensor<8x?xf32>>) -> tensor<8x?xf32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %two = stablehlo.constant dense<2> : tensor<1xi32>
+  %shape = stablehlo.concatenate %n1, %two, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %u = stablehlo.rng %zero, %one, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %f, %d, %r, %e, %u : tensor<?x5xcomplex<f32>>, tensor<?x?xf32>, tensor<?xf32>, tensor<8x?xf32>, tensor<?x2xf32>
+})";
+  StatusOr<std::string> out = Refine(text, {F32({3, 8}), F32({8, 4})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE(Has(*out, "-> (tensor<3x5xcomplex<f32>>, tensor<3x4xf32>, tensor<3xf32>, "
+                        "tensor<8x4xf32>, tensor<3x2xf32>)")) << *out;
+}
+
 TEST(RefineShapesTest, CalleesAreSpecialisedPerCall) {
   const std::string text = R"(
 func.func private @twice(%n: tensor<i64>, %x: tensor<?xf32>) -> tensor<?xf32> {

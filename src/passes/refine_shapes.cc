@@ -443,6 +443,12 @@ class Refiner {
                          {"strides", Attribute::DenseI64Array(strides)}};
         return OkStatus();
       }
+      case OpCode::kRng: {
+        // rng is static in form but takes its shape as an operand.
+        if (!HasDynamicDims(op.results[0]->type)) return OkStatus();
+        PLUGRT_ASSIGN_OR_RETURN(Dims shape, ShapeOperand(op, 2, "shape"));
+        return SetResultDims(op, 0, shape);
+      }
       case OpCode::kGetDimensionSize: {
         const Type& in = op.operands[0]->type;
         const Attribute* dim_attr = op.attribute("dimension");

@@ -341,6 +341,17 @@ Dims InferDims(const Operation& op, size_t r) {
       if (feature < 0 || feature >= static_cast<int64_t>(in.size())) return result.dims();
       return Dims{in[feature]};
     }
+    case OpCode::kFft: {
+      Dims dims = operand_dims(0);
+      const std::optional<Dims> length = Ints(op, "fft_length");
+      const shlo::Attribute* kind_attr = op.attribute("fft_type");
+      StatusOr<std::string> kind = kind_attr != nullptr ? shlo::AttrToEnumValue(*kind_attr)
+                                                        : StatusOr<std::string>(std::string("FFT"));
+      if (!length || length->empty() || dims.empty() || !kind.ok()) return result.dims();
+      if (*kind == "RFFT") dims.back() = length->back() / 2 + 1;
+      if (*kind == "IRFFT") dims.back() = length->back();
+      return dims;
+    }
     case OpCode::kBitcastConvert: {
       const Type& in = op.operands[0]->type;
       if (shlo::BitWidth(in.element_type()) != shlo::BitWidth(result.element_type())) {
@@ -384,6 +395,19 @@ Type FillDynamicDims(const Type& declared, const std::vector<int64_t>& dims) {
 
 std::vector<Type> InferResultTypes(const Operation& op) {
   std::vector<Type> types;
+  // Tuples carry their elements' types.
+  if (op.code == OpCode::kTuple && op.results.size() == 1) {
+    std::vector<Type> elements;
+    for (const shlo::Value* operand : op.operands) elements.push_back(operand->type);
+    return {Type::Tuple(std::move(elements))};
+  }
+  if (op.code == OpCode::kGetTupleElement && op.results.size() == 1 && !op.operands.empty() &&
+      op.operands[0]->type.is_tuple()) {
+    const int64_t index = IntOr(op.attribute("index"), -1);
+    const std::vector<Type>& elements = op.operands[0]->type.tuple_elements();
+    if (index >= 0 && static_cast<size_t>(index) < elements.size()) return {elements[index]};
+    return {op.results[0]->type};
+  }
   for (size_t r = 0; r < op.results.size(); ++r) {
     const Type& declared = op.results[r]->type;
     if (!declared.is_tensor() || declared.has_static_shape()) {
