@@ -7,6 +7,7 @@
 #include <string>
 
 #include "client/executable.h"
+#include "common/element_type.h"
 #include "common/named_value.h"
 #include "tools/array_format.h"
 #include "tools/commands.h"
@@ -42,7 +43,15 @@ Status Inspect(const InspectOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(int64_t replicas, executable.num_replicas());
   PLUGRT_ASSIGN_OR_RETURN(int64_t partitions, executable.num_partitions());
   PLUGRT_ASSIGN_OR_RETURN(std::vector<PJRT_Buffer_Type> types, executable.output_element_types());
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> dims, executable.output_dimensions());
+  // A shape-polymorphic program's output shapes depend on its arguments:
+  // the plugin answers FAILED_PRECONDITION and only the types are shown.
+  StatusOr<std::vector<std::vector<int64_t>>> shapes = executable.output_dimensions();
+  if (!shapes.ok() && shapes.status().code() != StatusCode::kFailedPrecondition) {
+    return shapes.status();
+  }
+  const bool polymorphic = !shapes.ok();
+  std::vector<std::vector<int64_t>> dims = polymorphic ? std::vector<std::vector<int64_t>>(types.size())
+                                                       : *shapes;
   if (types.size() != dims.size()) {
     return Internal("the plugin reports ", types.size(), " output types but ", dims.size(),
                     " output shapes");
@@ -54,7 +63,12 @@ Status Inspect(const InspectOptions& options) {
   out << "partitions: " << partitions << "\n";
   out << "outputs: " << types.size() << "\n";
   for (size_t i = 0; i < types.size(); ++i) {
-    out << "  output " << i << ": " << ShapeString(types[i], dims[i]);
+    out << "  output " << i << ": ";
+    if (polymorphic) {
+      out << plugrt::ElementTypeName(types[i]) << "[shape depends on the arguments]";
+    } else {
+      out << ShapeString(types[i], dims[i]);
+    }
     if (kinds.ok() && i < kinds->size()) out << " (memory " << (*kinds)[i] << ")";
     out << "\n";
   }

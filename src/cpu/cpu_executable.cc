@@ -6,13 +6,14 @@
 #include "common/byte_io.h"
 #include "common/content_hash.h"
 #include "cpu/cpu_version.h"
+#include "passes/approx_top_k.h"
 #include "passes/lower_quantized.h"
+#include "passes/refine_shapes.h"
+#include "stablehlo/chlo_lowering.h"
 #include "stablehlo/cost_analysis.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/serialize.h"
-
-#include "stablehlo/chlo_lowering.h"
 #include "stablehlo/bytecode/reader.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/sharding_ops.h"
@@ -68,8 +69,12 @@ Status CheckArgumentLayouts(const std::vector<ArgumentLayout>& layouts,
   for (size_t i = 0; i < layouts.size(); ++i) {
     const ArgumentLayout& layout = layouts[i];
     std::optional<shlo::ElementType> type = shlo::FromPjrtType(layout.type);
-    if (!type || !inputs[i].is_tensor() || *type != inputs[i].element_type() ||
-        layout.dims != inputs[i].dims()) {
+    // A '?' dim of a shape-polymorphic parameter takes any size.
+    bool dims_fit = inputs[i].is_tensor() && layout.dims.size() == inputs[i].dims().size();
+    for (size_t d = 0; dims_fit && d < layout.dims.size(); ++d) {
+      dims_fit = inputs[i].dims()[d] == shlo::kDynamicSize || inputs[i].dims()[d] == layout.dims[d];
+    }
+    if (!type || !dims_fit || *type != inputs[i].element_type()) {
       return InvalidArgument("argument ", i, ": the compile options' argument layout is ",
                              ArgumentLayoutString(layout), " but the program's parameter is ",
                              inputs[i].ToString());
@@ -128,8 +133,10 @@ StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& 
                            "function)");
   }
   PLUGRT_RETURN_IF_ERROR(CheckArgumentLayouts(options.argument_layouts, entry->input_types));
+  // '?' dims of a shape-polymorphic program are refined per argument shapes.
+  const bool polymorphic = passes::IsShapePolymorphic(module);
   for (const shlo::Type& type : entry->result_types) {
-    if (!type.is_tensor() || !type.has_static_shape()) {
+    if (!type.is_tensor() || (!polymorphic && !type.has_static_shape())) {
       return Unimplemented("entry function results must be tensors of static shape; ",
                            type.ToString(), " is not supported as a program output");
     }
@@ -139,6 +146,23 @@ StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& 
   }
   return counts;
 }
+
+namespace {
+
+// The rewrites between a verified static program and the executor: uniform
+// quantized types to their storage integers (verified again: the verifier
+// checks quantized ops only for their quantization rules, their shapes on
+// what they became), CHLO to StableHLO, approximate top-k to exact.
+Status LowerForExecution(shlo::Module& module) {
+  if (passes::HasQuantizedTypes(module)) {
+    PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(module));
+    PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(module));
+  }
+  PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(module));
+  return passes::LowerApproxTopK(module);
+}
+
+}  // namespace
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::string_view code, std::string_view file_name, const CompileOptions& options,
@@ -159,14 +183,93 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
   // The sharding wrappers go first: the verifier knows StableHLO, not Shardy.
   PLUGRT_RETURN_IF_ERROR(shlo::LowerShardingOps(*parsed, counts.num_partitions));
   PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
-  if (passes::HasQuantizedTypes(*parsed)) {
-    PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(*parsed));
-    // The verifier checks quantized ops only for their quantization rules;
-    // their shapes are checked on what they became.
+  if (passes::IsShapePolymorphic(*parsed)) {
+    // Static argument layouts in the options give the shapes now, unless
+    // the program also needs dimension values, which only arguments carry.
+    std::vector<shlo::Type> types;
+    for (const ArgumentLayout& layout : options.argument_layouts) {
+      std::optional<shlo::ElementType> type = shlo::FromPjrtType(layout.type);
+      if (type) types.push_back(shlo::Type::Tensor(*type, layout.dims));
+    }
+    const bool refine_now = !types.empty() && types.size() == options.argument_layouts.size() &&
+                            passes::DimensionArguments(*parsed).empty();
+    if (!refine_now) {
+      return FromPolymorphicModule(std::move(parsed), options, counts, program_options);
+    }
+    PLUGRT_RETURN_IF_ERROR(passes::RefineShapes(*parsed, {std::move(types), {}}));
     PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
   }
-  PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*parsed));
+  PLUGRT_RETURN_IF_ERROR(LowerForExecution(*parsed));
   return FromLoweredModule(std::move(parsed), options, counts, program_options);
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromPolymorphicModule(
+    std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
+    const ProgramOptions& program_options) {
+  auto executable = std::shared_ptr<CpuExecutable>(new CpuExecutable());
+  const shlo::Function* entry = module->EntryFunction();
+  if (entry == nullptr) return InvalidArgument("the program has no entry function");
+  executable->name_ = module->name.empty() ? entry->name : module->name;
+  executable->num_replicas_ = counts.num_replicas;
+  executable->num_partitions_ = counts.num_partitions;
+  executable->compile_options_ = options;
+  executable->program_options_ = program_options;
+  executable->dimension_arguments_ = passes::DimensionArguments(*module);
+  executable->module_bytes_ = shlo::SerializeModule(*module);
+  executable->options_bytes_ = EncodeCompileOptions(options);
+  executable->polymorphic_ = std::move(module);
+  return executable;
+}
+
+const shlo::Function& CpuExecutable::entry() const {
+  return program_ ? program_->entry() : *polymorphic_->EntryFunction();
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
+    const std::vector<shlo::Type>& argument_types,
+    const std::vector<std::optional<int64_t>>& dimension_values) const {
+  if (!is_polymorphic()) return Internal("Specialize needs a shape-polymorphic program");
+  std::string key;
+  for (size_t i = 0; i < argument_types.size(); ++i) {
+    key += argument_types[i].ToString();
+    if (i < dimension_values.size() && dimension_values[i]) {
+      key += "=" + std::to_string(*dimension_values[i]);
+    }
+    key += ";";
+  }
+  std::lock_guard<std::mutex> lock(specializations_mu_);
+  if (auto it = specializations_.find(key); it != specializations_.end()) return it->second;
+  // A copy of the verified polymorphic module to refine.
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::DeserializeModule(module_bytes_));
+  // Errors end with what the arguments were, dimension values included.
+  auto with_arguments = [&](const Status& status, std::string_view prefix) {
+    std::string given;
+    for (size_t i = 0; i < argument_types.size(); ++i) {
+      given += (i == 0 ? "" : ", ") + argument_types[i].ToString();
+      if (i < dimension_values.size() && dimension_values[i]) {
+        given += " = " + std::to_string(*dimension_values[i]);
+      }
+    }
+    return Status(status.code(), StrCat(prefix, status.message(), " (arguments: ", given, ")"));
+  };
+  Status refined = passes::RefineShapes(*module, {argument_types, dimension_values});
+  if (!refined.ok()) return with_arguments(refined, "");
+  Status verified = shlo::VerifyModule(*module);
+  if (!verified.ok()) {
+    return with_arguments(verified, "the argument shapes contradict the program: ");
+  }
+  PLUGRT_RETURN_IF_ERROR(LowerForExecution(*module));
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<CpuExecutable> executable,
+      FromLoweredModule(std::move(module), compile_options_, {num_replicas_, num_partitions_},
+                        program_options_));
+  // Programs called with ever new shapes would grow the cache without end;
+  // it starts over past this many.
+  constexpr size_t kMaxSpecializations = 64;
+  if (specializations_.size() >= kMaxSpecializations) specializations_.clear();
+  specializations_[key] = executable;
+  return executable;
 }
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
@@ -186,11 +289,11 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
   return executable;
 }
 
-size_t CpuExecutable::num_outputs() const { return program_->entry().result_types.size(); }
+size_t CpuExecutable::num_outputs() const { return entry().result_types.size(); }
 
 StatusOr<std::vector<PJRT_Buffer_Type>> CpuExecutable::output_element_types() const {
   std::vector<PJRT_Buffer_Type> types;
-  for (const shlo::Type& type : program_->entry().result_types) {
+  for (const shlo::Type& type : entry().result_types) {
     std::optional<PJRT_Buffer_Type> pjrt = shlo::ToPjrtType(type.element_type());
     types.push_back(pjrt ? *pjrt : PJRT_Buffer_Type_INVALID);
   }
@@ -199,7 +302,16 @@ StatusOr<std::vector<PJRT_Buffer_Type>> CpuExecutable::output_element_types() co
 
 StatusOr<std::vector<std::vector<int64_t>>> CpuExecutable::output_dimensions() const {
   std::vector<std::vector<int64_t>> dims;
-  for (const shlo::Type& type : program_->entry().result_types) dims.push_back(type.dims());
+  for (const shlo::Type& type : entry().result_types) {
+    if (!type.has_static_shape()) {
+      // No number stands for '?' in PJRT's answer; a guess would be wrong.
+      return FailedPrecondition("output ", dims.size(), " is ", type.ToString(),
+                                ": a shape-polymorphic program's output dimensions depend on "
+                                "the argument shapes; read them from the output buffers of an "
+                                "execution");
+    }
+    dims.push_back(type.dims());
+  }
   return dims;
 }
 
@@ -288,6 +400,9 @@ bool SmallEnoughToRunInline(const shlo::Module& module) {
 }  // namespace
 
 StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
+  if (is_polymorphic()) {
+    return FailedPrecondition("a shape-polymorphic program's cost depends on the argument shapes");
+  }
   PLUGRT_ASSIGN_OR_RETURN(shlo::CostEstimate cost, shlo::EstimateCost(module()));
   sdk::Attributes attributes;
   attributes.push_back({"flops", static_cast<float>(cost.flops)});
@@ -305,7 +420,11 @@ StatusOr<sdk::Attributes> CpuExecutable::cost_analysis() const {
 // called functions are not counted. Everything lives in host memory on the
 // CPU backend, which is its default memory, so the host_* fields stay 0.
 StatusOr<CompiledMemoryStats> CpuExecutable::compiled_memory_stats() const {
-  const shlo::Function& entry = program_->entry();
+  if (is_polymorphic()) {
+    return FailedPrecondition("a shape-polymorphic program's memory use depends on the argument "
+                              "shapes");
+  }
+  const shlo::Function& entry = this->entry();
   CompiledMemoryStats stats;
   stats.generated_code_size_in_bytes = static_cast<int64_t>(module_bytes_.size());
   for (size_t i = 0; i < entry.input_types.size(); ++i) {
@@ -432,8 +551,14 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(
                            "): its module does not load: ", module.status().message());
   }
   PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(**module, *options, nullptr));
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
-                          FromLoweredModule(std::move(*module), *options, counts, program_options));
+  std::shared_ptr<CpuExecutable> executable;
+  if (passes::IsShapePolymorphic(**module)) {
+    PLUGRT_ASSIGN_OR_RETURN(executable, FromPolymorphicModule(std::move(*module), *options, counts,
+                                                              program_options));
+  } else {
+    PLUGRT_ASSIGN_OR_RETURN(executable, FromLoweredModule(std::move(*module), *options, counts,
+                                                          program_options));
+  }
   if (static_cast<uint64_t>(executable->num_replicas_) != replicas ||
       static_cast<uint64_t>(executable->num_partitions_) != partitions ||
       executable->name_ != name) {

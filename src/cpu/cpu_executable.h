@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,8 +82,23 @@ class CpuExecutable final : public sdk::Executable {
   StatusOr<CompiledMemoryStats> compiled_memory_stats() const override;
   StatusOr<std::string> serialized_compile_options() const override;
 
+  // A shape-polymorphic program ('?' dims, dimension arguments) compiles to
+  // no plan of its own: each set of argument types and dimension values
+  // gets a static executable (Specialize). Only then do program() and the
+  // executor exist.
+  bool is_polymorphic() const { return program_ == nullptr; }
+  // The entry function's dimension arguments (passes::DimensionArguments).
+  const std::vector<size_t>& dimension_arguments() const { return dimension_arguments_; }
+  // The static executable for these argument types and dimension-argument
+  // values (per entry parameter; nullopt for the others): the program's
+  // shapes refined (passes/refine_shapes.h), verified, lowered and compiled
+  // once per distinct set, then served from a cache.
+  StatusOr<std::shared_ptr<CpuExecutable>> Specialize(
+      const std::vector<shlo::Type>& argument_types,
+      const std::vector<std::optional<int64_t>>& dimension_values) const;
+
   const Program& program() const { return *program_; }
-  const shlo::Module& module() const { return program_->module(); }
+  const shlo::Module& module() const { return program_ ? program_->module() : *polymorphic_; }
   // The options it was compiled with, as decoded.
   const CompileOptions& compile_options() const { return compile_options_; }
   // Partitions run one copy of the program each (SPMD); the CPU backend
@@ -103,6 +120,19 @@ class CpuExecutable final : public sdk::Executable {
   static StatusOr<std::shared_ptr<CpuExecutable>> FromLoweredModule(
       std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
       const ProgramOptions& program_options);
+
+  // A polymorphic program: verified, not lowered (see is_polymorphic).
+  static StatusOr<std::shared_ptr<CpuExecutable>> FromPolymorphicModule(
+      std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
+      const ProgramOptions& program_options);
+  // The entry function: the program's, or the polymorphic module's.
+  const shlo::Function& entry() const;
+
+  std::shared_ptr<const shlo::Module> polymorphic_;  // set when is_polymorphic()
+  std::vector<size_t> dimension_arguments_;
+  ProgramOptions program_options_;
+  mutable std::mutex specializations_mu_;
+  mutable std::map<std::string, std::shared_ptr<CpuExecutable>> specializations_;
 
   std::string name_;
   int64_t num_replicas_ = 1;
@@ -149,12 +179,18 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
     bool small = false;
   };
   static LaunchPlan MakePlan(const CpuExecutable& executable);
+  // A polymorphic executable: the static executable for these arguments'
+  // types and dimension values, loaded on the same devices once and kept.
+  StatusOr<std::shared_ptr<CpuLoadedExecutable>> Specialized(
+      const std::vector<std::vector<sdk::Buffer*>>& argument_lists);
 
   CpuClient* client_;
   std::shared_ptr<CpuExecutable> executable_;
   std::vector<CpuDevice*> devices_;
   const LaunchPlan plan_;
   std::atomic<bool> deleted_{false};
+  std::mutex specialized_mu_;
+  std::map<const CpuExecutable*, std::shared_ptr<CpuLoadedExecutable>> specialized_;
 };
 
 }  // namespace plugrt::cpu

@@ -470,8 +470,10 @@ std::vector<int64_t> ReuseOfOutputs(const std::vector<int64_t>& donation,
 }  // namespace
 
 CpuLoadedExecutable::LaunchPlan CpuLoadedExecutable::MakePlan(const CpuExecutable& executable) {
-  const shlo::Function& entry = executable.program().entry();
   LaunchPlan plan;
+  // A polymorphic program plans per specialization (Specialized).
+  if (executable.is_polymorphic()) return plan;
+  const shlo::Function& entry = executable.program().entry();
   plan.output_formats = OutputFormats(entry.result_types);
   plan.donation = DonatableInputs(entry);
   for (int64_t d : plan.donation) plan.any_donated = plan.any_donated || d != kNotDonated;
@@ -493,6 +495,87 @@ CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
       executable_(std::move(executable)),
       devices_(std::move(devices)),
       plan_(MakePlan(*executable_)) {}
+
+namespace {
+
+// The value of a scalar integer argument (a dimension size), once defined.
+StatusOr<int64_t> ScalarArgumentValue(const CpuBuffer& buffer, size_t index) {
+  std::optional<shlo::ElementType> type = shlo::FromPjrtType(buffer.format().type);
+  if (!type || !shlo::IsInteger(*type) || !buffer.dimensions().empty() || buffer.format().packed) {
+    return InvalidArgument("argument ", index, ": a dimension argument must be a scalar of i8 "
+                           "to i64, got ", BufferTypeString(buffer));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(sdk::EventRef ready, buffer.definition_event());
+  Status defined = ready->Await();
+  if (!defined.ok()) {
+    return Status(defined.code(), StrCat("argument ", index, ": ", defined.message()));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(StorageRef storage, buffer.storage());
+  const auto bytes = static_cast<size_t>(shlo::StorageBytes(*type));
+  if (storage->size() < bytes) return Internal("argument ", index, ": short scalar storage");
+  uint64_t raw = 0;
+  std::memcpy(&raw, storage->data(), bytes);
+  const int width = static_cast<int>(bytes * 8);
+  if (shlo::IsSignedInteger(*type) && width < 64 && (raw >> (width - 1)) != 0) {
+    raw |= ~((uint64_t{1} << width) - 1);
+  }
+  return static_cast<int64_t>(raw);
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<CpuLoadedExecutable>> CpuLoadedExecutable::Specialized(
+    const std::vector<std::vector<sdk::Buffer*>>& argument_lists) {
+  const shlo::Function* entry = executable_->module().EntryFunction();
+  const size_t count = entry->input_types.size();
+  // Every device runs the same specialization: their argument types agree.
+  std::vector<shlo::Type> types;
+  for (size_t d = 0; d < argument_lists.size(); ++d) {
+    const std::vector<sdk::Buffer*>& list = argument_lists[d];
+    if (list.size() != count) {
+      return InvalidArgument("device ", d, ": the program takes ", count, " arguments, got ",
+                             list.size());
+    }
+    for (size_t i = 0; i < count; ++i) {
+      sdk::Buffer* given = list[i];
+      auto* buffer = given != nullptr && typeid(*given) == typeid(CpuBuffer)
+                         ? static_cast<CpuBuffer*>(given)
+                         : nullptr;
+      if (buffer == nullptr) return InvalidArgument("argument ", i, ": not a buffer of the CPU plugin");
+      std::optional<shlo::ElementType> type = shlo::FromPjrtType(buffer->format().type);
+      if (!type) return InvalidArgument("argument ", i, ": ", BufferTypeString(*buffer));
+      shlo::Type t = shlo::Type::Tensor(*type, buffer->dimensions());
+      if (d == 0) {
+        types.push_back(std::move(t));
+      } else if (t != types[i]) {
+        return InvalidArgument("argument ", i, " (device ", d, ") is ", t.ToString(),
+                               " but ", types[i].ToString(), " on device 0; a shape-polymorphic "
+                               "program runs with the same shapes on every device");
+      }
+    }
+  }
+  std::vector<std::optional<int64_t>> values(count);
+  for (size_t i : executable_->dimension_arguments()) {
+    if (argument_lists.empty() || i >= count) break;
+    PLUGRT_ASSIGN_OR_RETURN(values[i], ScalarArgumentValue(
+                                           *static_cast<CpuBuffer*>(argument_lists[0][i]), i));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
+                          executable_->Specialize(types, values));
+  std::lock_guard<std::mutex> lock(specialized_mu_);
+  std::shared_ptr<CpuLoadedExecutable>& loaded = specialized_[executable.get()];
+  if (loaded == nullptr) {
+    // The executable's own cache may have started over; drop loads of
+    // executables it no longer holds.
+    if (specialized_.size() > 64) {
+      for (auto it = specialized_.begin(); it != specialized_.end();) {
+        it = it->first != executable.get() ? specialized_.erase(it) : std::next(it);
+      }
+    }
+    loaded = std::make_shared<CpuLoadedExecutable>(client_, executable, devices_);
+  }
+  return loaded;
+}
 
 std::vector<sdk::Device*> CpuLoadedExecutable::addressable_devices() const {
   return std::vector<sdk::Device*>(devices_.begin(), devices_.end());
@@ -530,6 +613,11 @@ Status CpuLoadedExecutable::ExecuteInto(
     return InvalidArgument("the executable runs on ", devices.size(),
                            " devices and needs one argument list per device; got ",
                            argument_lists.size());
+  }
+  if (executable_->is_polymorphic()) {
+    PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuLoadedExecutable> specialized,
+                            Specialized(argument_lists));
+    return specialized->ExecuteInto(argument_lists, execute_device, options, result);
   }
 
   const Program& program = executable_->program();
