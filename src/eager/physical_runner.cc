@@ -1,5 +1,6 @@
 // PhysicalRunner (op_runner.h): the client-side path of an eager op.
 #include "eager/op_runner.h"
+#include "eager/program_key.h"
 #include "eager/program_text.h"
 
 namespace plugrt::eager {
@@ -48,21 +49,25 @@ StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector
       buffers.push_back(const_cast<Buffer*>(&t.state()->buffer()));
     }
   }
-  StatusOr<ProgramText> text =
-      op.function() ? BuildFunctionProgram(*op.function(),
-                                           types.empty() ? std::vector<TensorType>() : types[0],
-                                           library_)
-                    : BuildOpProgram(*op.def(), OpCall{op.name(), op.attrs(), types}, library_);
-  if (!text.ok()) return text.status();
-  // The device's name and the text decide the executable; a newline cannot
-  // occur in a device name, so keys of different devices never meet.
-  const std::string key = device.name + "\n" + text->text;
-  StatusOr<std::shared_ptr<const CompiledProgram>> program =
-      cache_.GetOrCompile(key, [&] { return CompileFor(client_, text->text, device.device); });
-  if (!program.ok()) {
-    return Status(program.status().code(), op.name() + " on " + TypesText(types) + ": " +
-                                               program.status().message());
-  }
+  // The text is built only when the key misses.
+  const std::string key = ProgramKey(device.name, op.name(), op.attrs(), types);
+  StatusOr<std::shared_ptr<const CompiledProgram>> program = cache_.GetOrCompile(key, [&] {
+    StatusOr<ProgramText> text =
+        op.function() ? BuildFunctionProgram(*op.function(),
+                                             types.empty() ? std::vector<TensorType>() : types[0],
+                                             library_)
+                      : BuildOpProgram(*op.def(), OpCall{op.name(), op.attrs(), types}, library_);
+    if (!text.ok()) return StatusOr<CompiledProgram>(text.status());
+    StatusOr<CompiledProgram> compiled = CompileFor(client_, text->text, device.device);
+    if (!compiled.ok()) {
+      // The plugin's verifier names the rule; this names the eager op.
+      return StatusOr<CompiledProgram>(Status(
+          compiled.status().code(),
+          op.name() + " on " + TypesText(types) + ": " + compiled.status().message()));
+    }
+    return compiled;
+  });
+  if (!program.ok()) return program.status();
   const CompiledProgram& compiled = **program;
   if (compiled.results.size() != outputs.size()) {
     return Internal(op.name(), ": the compiled program has ", compiled.results.size(),

@@ -1,6 +1,6 @@
-// plugrt eager: compiled programs kept by key (device and program text,
-// which together decide the executable, so two keys never share an entry),
-// least recently used evicted first.
+// plugrt eager: compiled programs kept by key (program_key.h: an injective
+// encoding of what decides the program, so two programs never share an
+// entry), least recently used evicted first.
 #ifndef PLUGRT_EAGER_PROGRAM_CACHE_H_
 #define PLUGRT_EAGER_PROGRAM_CACHE_H_
 

@@ -1,7 +1,6 @@
 // plugrt eager: the StableHLO program text for one eager op: a @main taking
 // the op's inputs and returning its results, plus the private definitions of
-// the loaded functions it uses. The text alone decides the program, so it is
-// also the cache key (with the device).
+// the loaded functions it uses. Built on a cache miss (program_key.h).
 #ifndef PLUGRT_EAGER_PROGRAM_TEXT_H_
 #define PLUGRT_EAGER_PROGRAM_TEXT_H_
 

@@ -96,13 +96,17 @@ const std::string& Tensor::device_name() const {
 
 Status Tensor::Await() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->known_ready()) return OkStatus();
   PLUGRT_ASSIGN_OR_RETURN(Future ready, state_->buffer().ReadyFuture());
-  return ready.Await();
+  PLUGRT_RETURN_IF_ERROR(ready.Await());
+  state_->set_known_ready();
+  return OkStatus();
 }
 
 bool Tensor::IsReady() const {
   if (state_ == nullptr) return true;
   if (!state_->resolved()) return false;
+  if (state_->known_ready()) return true;
   if (!state_->WaitResolved().ok()) return true;
   StatusOr<Future> ready = state_->buffer().ReadyFuture();
   if (!ready.ok()) return true;

@@ -5,6 +5,7 @@
 #ifndef PLUGRT_EAGER_TENSOR_H_
 #define PLUGRT_EAGER_TENSOR_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -47,7 +48,13 @@ class TensorState {
   const Device& device() const { return device_; }
   const std::string& device_name() const { return device_name_; }
 
+  // Set once the device reported the data ready without error, so later
+  // checks skip asking the plugin again.
+  bool known_ready() const { return known_ready_.load(std::memory_order_acquire); }
+  void set_known_ready() { known_ready_.store(true, std::memory_order_release); }
+
  private:
+  std::atomic<bool> known_ready_{false};
   const Device device_;
   const std::string device_name_;
   mutable std::mutex mu_;
