@@ -289,6 +289,42 @@ func.func @main(%k: tensor<5xf32>, %v: tensor<5xi32>) -> (tensor<5xf32>, tensor<
   EXPECT_EQ(*ascending[0].ToVector<float>(), (std::vector<float>{1, 1.5, 3, 4, 5}));
 }
 
+TEST(EagerOps, ScatterWithReducerAndPadMatchCompiled) {
+  auto ctx = MakeContext();
+  Tensor input = Make<float>(*ctx, {1, 1, 1, 1, 1}, {5});
+  Tensor indices = Make<int32_t>(*ctx, {0, 3, 0}, {3, 1});
+  Tensor updates = Make<float>(*ctx, {10, 20, 30}, {3});
+  auto scattered = RunOp(*ctx, "stablehlo.scatter", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("inserted_window_dims", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("scatter_dims_to_operand_dims", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("index_vector_dim", int64_t{1}).ok());
+    ASSERT_TRUE(op.SetAttr("update_computation", Reducer::kAdd).ok());
+    ASSERT_TRUE(op.AddInputList({input}).ok());
+    ASSERT_TRUE(op.AddInput(indices).ok());
+    ASSERT_TRUE(op.AddInputList({updates}).ok());
+  });
+  EXPECT_EQ(*scattered[0].ToVector<float>(), (std::vector<float>{41, 1, 1, 21, 1}));
+  Tensor zero = Make<float>(*ctx, {0}, {});
+  auto padded = RunOp(*ctx, "stablehlo.pad", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("edge_padding_low", std::vector<int64_t>{1}).ok());
+    ASSERT_TRUE(op.SetAttr("edge_padding_high", std::vector<int64_t>{2}).ok());
+    ASSERT_TRUE(op.SetAttr("interior_padding", std::vector<int64_t>{1}).ok());
+    ASSERT_TRUE(op.AddInput(input).ok());
+    ASSERT_TRUE(op.AddInput(zero).ok());
+  });
+  EXPECT_EQ(*padded[0].dims(), std::vector<int64_t>{12});
+  ExpectSameAsCompiled(*ctx, {scattered[0], padded[0]}, R"(
+func.func @main(%input: tensor<5xf32>, %indices: tensor<3x1xi32>, %updates: tensor<3xf32>, %zero: tensor<f32>) -> (tensor<5xf32>, tensor<12xf32>) {
+  %s = "stablehlo.scatter"(%input, %indices, %updates) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %sum = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xf32>, tensor<3x1xi32>, tensor<3xf32>) -> tensor<5xf32>
+  %p = stablehlo.pad %input, %zero, low = [1], high = [2], interior = [1] : (tensor<5xf32>, tensor<f32>) -> tensor<12xf32>
+  return %s, %p : tensor<5xf32>, tensor<12xf32>
+})", {input, indices, updates, zero});
+}
+
 TEST(EagerOps, FunctionCalledByNameWithArgumentList) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

@@ -398,12 +398,69 @@ StatusOr<std::vector<std::string>> WhileRegions(const OpCall& call) {
   return std::vector<std::string>{cond_region, body_region};
 }
 
-OpDef Elementwise(std::string_view name, size_t arity, size_t result_like = 0) {
-  static constexpr std::string_view kNames[] = {"operand", "lhs", "rhs", "pred", "on_true",
-                                                "on_false", "min", "max"};
-  OpDef def{name, {}, "result", false, SameAs(result_like), nullptr, nullptr};
-  if (arity == 1) def.inputs = {{kNames[0]}};
-  if (arity == 2) def.inputs = {{kNames[1]}, {kNames[2]}};
+StatusOr<Types> PadResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto low, a.Ints("edge_padding_low"));
+  PLUGRT_ASSIGN_OR_RETURN(auto high, a.Ints("edge_padding_high"));
+  PLUGRT_ASSIGN_OR_RETURN(auto interior, a.IntsOrEmpty("interior_padding"));
+  const TensorType& in = Input(call, 0);
+  if (interior.empty()) interior.assign(in.dims.size(), 0);
+  if (low.size() != in.dims.size() || high.size() != in.dims.size() ||
+      interior.size() != in.dims.size()) {
+    return InvalidArgument(call.op, ": edge_padding_low, edge_padding_high and interior_padding "
+                           "need one value per dimension of the rank-", in.dims.size(), " input");
+  }
+  TensorType out{in.type, {}};
+  for (size_t d = 0; d < in.dims.size(); ++d) {
+    const int64_t inner = in.dims[d] == 0 ? 0 : in.dims[d] + (in.dims[d] - 1) * interior[d];
+    out.dims.push_back(low[d] + inner + high[d]);
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> PadAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto low, a.Ints("edge_padding_low"));
+  PLUGRT_ASSIGN_OR_RETURN(auto high, a.Ints("edge_padding_high"));
+  PLUGRT_ASSIGN_OR_RETURN(auto interior, a.IntsOrEmpty("interior_padding"));
+  if (interior.empty()) interior.assign(low.size(), 0);
+  return "edge_padding_low = " + I64Array(low) + ", edge_padding_high = " + I64Array(high) +
+         ", interior_padding = " + I64Array(interior);
+}
+
+// scatter's dimension numbers as int attributes of StableHLO's names.
+StatusOr<std::string> ScatterAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  std::string text = "scatter_dimension_numbers = #stablehlo.scatter<";
+  bool first = true;
+  for (std::string_view name : {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                                "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, a.IntsOrEmpty(name));
+    if (dims.empty()) continue;
+    text += (first ? "" : ", ") + std::string(name) + " = " + IntList(dims);
+    first = false;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  text += (first ? "" : ", ") + std::string("index_vector_dim = ") +
+          std::to_string(index_vector_dim) + ">";
+  PLUGRT_ASSIGN_OR_RETURN(bool sorted, a.Bool("indices_are_sorted", false));
+  PLUGRT_ASSIGN_OR_RETURN(bool unique, a.Bool("unique_indices", false));
+  return text + ", indices_are_sorted = " + (sorted ? "true" : "false") +
+         ", unique_indices = " + (unique ? "true" : "false");
+}
+
+StatusOr<std::vector<std::string>> ScatterRegions(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("update_computation"));
+  std::vector<PJRT_Buffer_Type> types;
+  for (const TensorType& t : call.inputs[0]) types.push_back(t.type);
+  PLUGRT_ASSIGN_OR_RETURN(std::string region, ReducerRegion(body, types));
+  return std::vector<std::string>{region};
+}
+
+OpDef Elementwise(std::string_view name, size_t arity) {
+  OpDef def{name, {}, "result", false, SameAs(0), nullptr, nullptr};
+  if (arity == 1) def.inputs = {{"operand"}};
+  if (arity == 2) def.inputs = {{"lhs"}, {"rhs"}};
   return def;
 }
 
@@ -447,6 +504,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntsAttribute("dimensions"), nullptr});
   add(OpDef{"stablehlo.slice", {{"operand"}}, "result", false, SliceResult, SliceAttributes,
             nullptr});
+  add(OpDef{"stablehlo.pad", {{"operand"}, {"padding_value"}}, "result", false, PadResult,
+            PadAttributes, nullptr});
   add(OpDef{"stablehlo.iota", {}, "result", false, IotaResult, IntAttribute("iota_dimension"),
             nullptr});
   add(OpDef{"stablehlo.constant", {}, "result", false, ConstantResult, ConstantAttributes,
@@ -455,6 +514,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntAttribute("dimension"), nullptr});
   add(OpDef{"stablehlo.reduce", {{"inputs", true}, {"init_values", true}}, "results", true,
             ReduceResult, IntsAttribute("dimensions"), ReduceRegions});
+  add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
+            "results", true, SameAsList, ScatterAttributes, ScatterRegions});
   add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,
             SortRegions});
   add(OpDef{"stablehlo.while", {{"operands", true}}, "results", true, SameAsList, nullptr,
