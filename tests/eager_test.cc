@@ -593,6 +593,21 @@ TEST(EagerPlacement, PolicyOnTwoDevices) {
   EXPECT_EQ(unknown.Execute().status().code(), StatusCode::kNotFound);
 }
 
+TEST(EagerContext, OverAnExistingClient) {
+  auto client = plugrt::testing::CreateCpuClient(3);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  std::shared_ptr<Client> shared = std::move(client).value();
+  auto ctx = Context::Create(shared);
+  ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+  EXPECT_EQ(&(*ctx)->client(), shared.get());
+  ASSERT_EQ((*ctx)->devices().size(), 3u);
+  EXPECT_EQ((*ctx)->default_device().name, "cpu:0");
+  EXPECT_EQ((*ctx)->FindDevice("cpu:5").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(Context::Create(std::shared_ptr<Client>()).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(Context::Create("/no/such/plugin.so").status().code(), StatusCode::kNotFound);
+}
+
 // Tensor features over both plugins: the example plugin (SDK, no compiler)
 // proves the layer relies on nothing of the CPU plugin.
 class EagerTensorOverPlugins : public ::testing::TestWithParam<const char*> {

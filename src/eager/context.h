@@ -79,6 +79,7 @@ class Context {
 
   bool is_async() const;
   // Switches executors after waiting for the current one; its error, if any.
+  // Not to be called while another thread runs ops on this context.
   Status SetAsync(bool async);
   // Waits for all queued ops and their device work; the first error since
   // the last Wait.
