@@ -587,6 +587,11 @@ TEST(EagerPlacement, PolicyOnTwoDevices) {
   });
   EXPECT_EQ(iota[0].device_name(), "cpu:1");
   EXPECT_EQ(ctx->SetDefaultDevice("tpu:0").code(), StatusCode::kNotFound);
+  auto moved = ctx->CopyToDevice(on0, "cpu:1");
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(moved->device_name(), "cpu:1");
+  EXPECT_EQ(*moved->ToVector<float>(), (std::vector<float>{1, 2}));
+  EXPECT_EQ(ctx->CopyToDevice(on0, "cpu:3").status().code(), StatusCode::kNotFound);
   Op unknown(*ctx, "stablehlo.negate");
   unknown.SetDevice("cpu:7");
   ASSERT_TRUE(unknown.AddInput(on0).ok());

@@ -176,6 +176,12 @@ StatusOr<Tensor> Context::FromHostZeroCopy(void* data, PJRT_Buffer_Type type,
   return Tensor(std::move(state));
 }
 
+StatusOr<Tensor> Context::CopyToDevice(const Tensor& tensor, std::string_view device) {
+  if (!tensor) return InvalidArgument("CopyToDevice: the tensor handle is empty");
+  PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, FindDevice(device));
+  return RunnerFor(target).CopyToDevice(tensor, target);
+}
+
 StatusOr<Tensor> Context::LoadNpy(const std::string& path, std::optional<std::string> device) {
   PLUGRT_ASSIGN_OR_RETURN(HostArray array, ReadNpyFile(path));
   return FromHost(array.data.data(), array.type, array.dims, std::move(device));
@@ -220,25 +226,40 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
         std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));
   }
 
+  Executor* executor;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    executor = executor_.get();
+  }
+  // A queued op outlives the caller's Op, so the async executor gets a copy;
+  // the sync one runs it before Execute returns and borrows it.
+  std::shared_ptr<const Op> held = executor->is_async()
+                                       ? std::make_shared<const Op>(op)
+                                       : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
   Node node;
   node.op = op.name();
-  node.inputs = flat;
+  node.inputs = std::move(flat);
   node.outputs = outputs;
-  node.run = [this, op, placement = std::move(placement), outputs]() mutable -> StatusOr<Future> {
-    std::vector<std::vector<Tensor>> groups = op.input_groups();
+  node.run = [this, held, placement = std::move(placement), outputs]() mutable -> StatusOr<Future> {
     OpRunner& runner = RunnerFor(placement.device);
+    const std::vector<std::vector<Tensor>>* groups = &held->input_groups();
+    std::vector<std::vector<Tensor>> moved;
     auto copies = std::make_shared<std::vector<Tensor>>();
-    size_t flat_index = 0;
-    for (auto& group : groups) {
-      for (Tensor& t : group) {
-        if (std::find(placement.copies.begin(), placement.copies.end(), flat_index++) !=
-            placement.copies.end()) {
-          PLUGRT_ASSIGN_OR_RETURN(t, runner.CopyToDevice(t, placement.device));
-          copies->push_back(t);
+    if (!placement.copies.empty()) {
+      moved = *groups;
+      size_t flat_index = 0;
+      for (auto& group : moved) {
+        for (Tensor& t : group) {
+          if (std::find(placement.copies.begin(), placement.copies.end(), flat_index++) !=
+              placement.copies.end()) {
+            PLUGRT_ASSIGN_OR_RETURN(t, runner.CopyToDevice(t, placement.device));
+            copies->push_back(t);
+          }
         }
       }
+      groups = &moved;
     }
-    PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(op, groups, placement.device, outputs));
+    PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(*held, *groups, placement.device, outputs));
     if (!copies->empty()) {
       // The copies live until the device work that reads them has ended.
       Status kept = done.OnReady([copies](Status) {});
@@ -246,11 +267,6 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
     }
     return done;
   };
-  Executor* executor;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    executor = executor_.get();
-  }
   PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
   return outputs;
 }

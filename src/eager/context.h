@@ -104,6 +104,10 @@ class Context {
                                     std::function<void()> deallocator,
                                     std::optional<std::string> device = std::nullopt);
 
+  // A copy of `tensor` on the named device, made by that device's runner
+  // (waits until `tensor` is resolved).
+  StatusOr<Tensor> CopyToDevice(const Tensor& tensor, std::string_view device);
+
   // A .npy file as a tensor, and a tensor as a .npy file (types NumPy lacks
   // widen as client/npy.h says).
   StatusOr<Tensor> LoadNpy(const std::string& path, std::optional<std::string> device = std::nullopt);
