@@ -375,6 +375,26 @@ TEST(EagerOps, ConstantIotaSliceConvert) {
   EXPECT_EQ(*f[0].ToVector<double>(), (std::vector<double>{1, 3, 5}));
 }
 
+TEST(EagerOps, PredConstantAndMalformedFunctionTexts) {
+  auto ctx = MakeContext();
+  DenseTensor mask{{PJRT_Buffer_Type_PRED, {2, 2}}, {std::byte{1}, std::byte{0}, std::byte{0}, std::byte{1}}};
+  auto c = RunOp(*ctx, "stablehlo.constant", [&](Op& op) { ASSERT_TRUE(op.SetAttr("value", mask).ok()); });
+  EXPECT_EQ(*c[0].ToVector<uint8_t>(), (std::vector<uint8_t>{1, 0, 0, 1}));
+  DenseTensor short_data{{PJRT_Buffer_Type_F32, {4}}, {std::byte{0}}};
+  Op bad(*ctx, "stablehlo.constant");
+  ASSERT_TRUE(bad.SetAttr("value", short_data).ok());
+  EXPECT_THAT(bad.Execute().status().message(), HasSubstr("needs 16 bytes"));
+  for (const char* text :
+       {"", "func.func", "func.func @", "func.func @f(", "func.func @f(%a) {}",
+        "func.func @f(%a: tensor<f32>) -> (tensor<f32> {", "func.func @f() -> tensor<f32>",
+        "func.func @f() { \"unterminated", "func.func private @g(%a: tensor<f32>) -> tensor<f32>",
+        "module { func.func @h() -> () { return } ) }",
+        "func.func @k() -> () { return } \"open"}) {
+    EXPECT_FALSE(ctx->LoadFunctions(text).ok()) << text;
+  }
+  EXPECT_TRUE(ctx->functions().Names().empty());
+}
+
 TEST(EagerOps, ListLengthQueriesAndWrongCounts) {
   auto ctx = MakeContext();
   Tensor x = Make<float>(*ctx, {1, 2}, {2});

@@ -216,12 +216,26 @@ StatusOr<Parsed> ParseFunction(Scanner& s, std::string_view text) {
 Status FunctionLibrary::Load(std::string_view text) {
   std::vector<Parsed> found;
   Scanner s(text);
+  // Brackets outside the functions (a module around them) must balance too.
+  std::string open;
   while (!s.AtEnd()) {
     char c = s.Peek();
-    if (c == '"') {
+    if (c == '(' || c == '[' || c == '{') {
+      open.push_back(c);
+      ++s.pos;
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char expected = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (open.empty() || open.back() != expected) {
+        return InvalidArgument("LoadFunctions: unexpected '", c, "' at byte ", s.pos);
+      }
+      open.pop_back();
+      ++s.pos;
+    } else if (c == '"') {
+      const size_t start = s.pos;
       for (++s.pos; !s.AtEnd() && s.Peek() != '"'; ++s.pos) {
         if (s.Peek() == '\\') ++s.pos;
       }
+      if (s.AtEnd()) return InvalidArgument("LoadFunctions: unterminated string at byte ", start);
       ++s.pos;
     } else if (s.StartsWith("//")) {
       s.SkipSpace();
@@ -233,6 +247,9 @@ Status FunctionLibrary::Load(std::string_view text) {
     } else {
       ++s.pos;
     }
+  }
+  if (!open.empty()) {
+    return InvalidArgument("LoadFunctions: '", open.back(), "' is never closed");
   }
   if (found.empty()) return InvalidArgument("LoadFunctions: the text defines no func.func");
   std::lock_guard<std::mutex> lock(mu_);
