@@ -11,7 +11,7 @@
 
 // The CLI's pieces, from the plugrt_tools library.
 #include "tools/array_format.h"
-#include "tools/element_decode.h"
+#include "client/element_decode.h"
 
 namespace plugrt::tools {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "testutil/run_command.h"
-#include "tools/npy.h"
+#include "client/npy.h"
 
 namespace plugrt::testing {
 namespace {
@@ -49,10 +49,10 @@ func.func @main() -> tensor<3xi32> {
 )";
 
 void WriteFloats(const std::string& path, std::vector<float> values) {
-  tools::HostArray array{PJRT_Buffer_Type_F32, {static_cast<int64_t>(values.size())}, {}};
+  HostArray array{PJRT_Buffer_Type_F32, {static_cast<int64_t>(values.size())}, {}};
   array.data.resize(values.size() * sizeof(float));
   std::memcpy(array.data.data(), values.data(), array.data.size());
-  ASSERT_TRUE(tools::WriteNpyFile(path, array).ok());
+  ASSERT_TRUE(WriteNpyFile(path, array).ok());
 }
 
 TEST(CliCompileTest, CompiledFileRunsLikeTheProgramText) {

@@ -10,13 +10,12 @@
 #include "testutil/run_command.h"
 
 // .npy writing and reading for the test's own files, from plugrt_tools.
-#include "tools/element_decode.h"
-#include "tools/npy.h"
+#include "client/element_decode.h"
+#include "client/npy.h"
 
 namespace plugrt::testing {
 namespace {
 
-using tools::HostArray;
 
 // From the build (__FILE__ is relative to the build folder under Ninja, and
 // tests run in build/tests).
@@ -75,8 +74,8 @@ TEST(CliRunTest, RunsTheExampleMlp) {
 TEST(CliRunTest, InputsAndOutputFolder) {
   const std::string dir = TempDir("io");
   WriteText(dir + "/add.mlir", kAddProgram);
-  ASSERT_TRUE(tools::WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
-  ASSERT_TRUE(tools::WriteNpyFile(dir + "/b.npy", Floats({2, 3}, {0.5, 0.5, 0.5, 1, 1, 1})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/b.npy", Floats({2, 3}, {0.5, 0.5, 0.5, 1, 1, 1})).ok());
   CommandResult result = RunCli("run " + dir + "/add.mlir --input " + dir + "/a.npy -i " + dir +
                                 "/b.npy --output " + dir + "/out");
   FAIL_IF_NO_COMPILER(result);
@@ -89,11 +88,11 @@ TEST(CliRunTest, InputsAndOutputFolder) {
                        "array(7, dtype=int32)\n"))
       << result.output;
 
-  StatusOr<HostArray> out0 = tools::ReadNpyFile(dir + "/out/out0.npy");
+  StatusOr<HostArray> out0 = ReadNpyFile(dir + "/out/out0.npy");
   ASSERT_TRUE(out0.ok()) << out0.status().ToString();
   EXPECT_EQ(out0->dims, (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(out0->data, Floats({2, 3}, {1.5, 2.5, 3.5, 5, 6, 7}).data);
-  StatusOr<HostArray> out1 = tools::ReadNpyFile(dir + "/out/out1.npy");
+  StatusOr<HostArray> out1 = ReadNpyFile(dir + "/out/out1.npy");
   ASSERT_TRUE(out1.ok()) << out1.status().ToString();
   EXPECT_EQ(out1->type, PJRT_Buffer_Type_S32);
   EXPECT_TRUE(out1->dims.empty());
@@ -109,7 +108,7 @@ module @r attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32
   }
 }
 )");
-  ASSERT_TRUE(tools::WriteNpyFile(dir + "/x.npy", Floats({2}, {3, -1})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", Floats({2}, {3, -1})).ok());
   CommandResult result = RunCli("run " + dir + "/r.mlir --devices 2 --input " + dir +
                                 "/x.npy --output " + dir + "/out");
   FAIL_IF_NO_COMPILER(result);
@@ -146,7 +145,7 @@ TEST(CliRunTest, CompileAndExecutionErrorsExitOne) {
   const std::string dir = TempDir("runtime_errors");
   WriteText(dir + "/add.mlir", kAddProgram);
   WriteText(dir + "/broken.mlir", "func.func @main() {\n  %0 = stablehlo.nope\n}\n");
-  ASSERT_TRUE(tools::WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/a.npy", Floats({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
 
   CommandResult broken = RunCli("run " + dir + "/broken.mlir");
   FAIL_IF_NO_COMPILER(broken);

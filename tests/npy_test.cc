@@ -11,8 +11,8 @@
 #include "testutil/plugin_env.h"
 
 // The CLI's pieces, from the plugrt_tools library.
-#include "tools/element_decode.h"
-#include "tools/npy.h"
+#include "client/element_decode.h"
+#include "client/npy.h"
 
 namespace plugrt::tools {
 namespace {

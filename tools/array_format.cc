@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "client/element_type.h"
-#include "tools/element_decode.h"
+#include "client/element_decode.h"
 
 namespace plugrt::tools {
 namespace {

@@ -9,7 +9,7 @@
 #include "stablehlo/element_type.h"
 #include "stablehlo/float_format.h"
 #include "stablehlo/parser.h"
-#include "tools/element_decode.h"
+#include "client/element_decode.h"
 
 namespace plugrt::tools {
 namespace {

@@ -13,8 +13,8 @@
 #include "client/executable.h"
 #include "tools/array_format.h"
 #include "tools/commands.h"
-#include "tools/element_decode.h"
-#include "tools/npy.h"
+#include "client/element_decode.h"
+#include "client/npy.h"
 #include "tools/program_file.h"
 
 namespace plugrt::tools {

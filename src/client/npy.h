@@ -1,7 +1,7 @@
-// plugrt CLI: NumPy .npy files (format versions 1.0, 2.0 and 3.0) to and
+// plugrt client: NumPy .npy files (format versions 1.0, 2.0 and 3.0) to and
 // from dense host arrays of PJRT element types.
-#ifndef PLUGRT_TOOLS_NPY_H_
-#define PLUGRT_TOOLS_NPY_H_
+#ifndef PLUGRT_CLIENT_NPY_H_
+#define PLUGRT_CLIENT_NPY_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "common/status.h"
 #include "pjrt_c_api.h"
 
-namespace plugrt::tools {
+namespace plugrt {
 
 // A dense row-major array on the host, little-endian, one element per byte
 // for sub-byte types (the layout PJRT host buffers use).
@@ -48,6 +48,6 @@ StatusOr<NpySaveType> NpySaveTypeFor(PJRT_Buffer_Type type);
 StatusOr<std::string> SerializeNpy(const HostArray& array);
 Status WriteNpyFile(const std::string& path, const HostArray& array);
 
-}  // namespace plugrt::tools
+}  // namespace plugrt
 
-#endif  // PLUGRT_TOOLS_NPY_H_
+#endif  // PLUGRT_CLIENT_NPY_H_

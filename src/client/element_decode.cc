@@ -1,4 +1,4 @@
-#include "tools/element_decode.h"
+#include "client/element_decode.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include "common/element_type.h"
 
-namespace plugrt::tools {
+namespace plugrt {
 namespace {
 
 template <typename T>
@@ -137,4 +137,4 @@ void ReadComplex(PJRT_Buffer_Type type, const std::byte* data, size_t index, dou
   }
 }
 
-}  // namespace plugrt::tools
+}  // namespace plugrt

@@ -1,8 +1,8 @@
-// plugrt CLI: reading single elements of host arrays of any PJRT element
+// plugrt client: reading single elements of host arrays of any PJRT element
 // type, for printing and for widening types NumPy lacks. Kinds, widths and
 // dtype names come from the element type table (common/element_type.h).
-#ifndef PLUGRT_TOOLS_ELEMENT_DECODE_H_
-#define PLUGRT_TOOLS_ELEMENT_DECODE_H_
+#ifndef PLUGRT_CLIENT_ELEMENT_DECODE_H_
+#define PLUGRT_CLIENT_ELEMENT_DECODE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include "common/element_type.h"  // ElementKind, KindOf, NumpyTypeName
 
-namespace plugrt::tools {
+namespace plugrt {
 
 // Floats narrower than 32 bits that need decoding (f16, bf16, f8*, f4).
 bool IsNarrowFloat(PJRT_Buffer_Type type);
@@ -24,6 +24,6 @@ double ReadFloat(PJRT_Buffer_Type type, const std::byte* data, size_t index);
 void ReadComplex(PJRT_Buffer_Type type, const std::byte* data, size_t index, double& re,
                  double& im);
 
-}  // namespace plugrt::tools
+}  // namespace plugrt
 
-#endif  // PLUGRT_TOOLS_ELEMENT_DECODE_H_
+#endif  // PLUGRT_CLIENT_ELEMENT_DECODE_H_

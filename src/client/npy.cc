@@ -1,4 +1,4 @@
-#include "tools/npy.h"
+#include "client/npy.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "client/element_type.h"
-#include "tools/element_decode.h"
+#include "client/element_decode.h"
 
-namespace plugrt::tools {
+namespace plugrt {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
@@ -371,4 +371,4 @@ Status WriteNpyFile(const std::string& path, const HostArray& array) {
   return OkStatus();
 }
 
-}  // namespace plugrt::tools
+}  // namespace plugrt

@@ -1,0 +1,172 @@
+// plugrt eager: Context, the root of the eager layer over one PJRT client
+// (any plugin): its devices and placement, the functions loaded into it, the
+// cache of compiled op programs, the executor, and tensors from host memory.
+//
+//   auto ctx = Context::Create("build/lib/libplugrt_cpu.so");
+//   Tensor a = *(*ctx)->FromVector<float>({1, 2, 3}, {3});
+//   Op add(**ctx, "stablehlo.add"); add.AddInput(a); add.AddInput(a);
+//   std::vector<float> twice = *(*add.Execute())[0].ToVector<float>();
+#ifndef PLUGRT_EAGER_CONTEXT_H_
+#define PLUGRT_EAGER_CONTEXT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/client.h"
+#include "common/element_type.h"
+#include "common/status.h"
+#include "eager/executor.h"
+#include "eager/function_library.h"
+#include "eager/op.h"
+#include "eager/op_runner.h"
+#include "eager/placement.h"
+#include "eager/program_cache.h"
+#include "eager/tensor.h"
+
+namespace plugrt::eager {
+
+struct ContextOptions {
+  PlacementPolicy placement = PlacementPolicy::kCopy;
+  bool async = false;
+  // Compiled op programs kept (least recently used evicted first).
+  size_t cache_capacity = 512;
+  // Where kWarn placement warnings go; unset: standard error.
+  std::function<void(const std::string&)> warn;
+};
+
+// The PJRT element type of a C++ element type.
+template <typename T>
+constexpr PJRT_Buffer_Type ElementTypeOf();
+
+class Context {
+ public:
+  // Loads the plugin at `plugin_path` and creates a client with `client_options`.
+  static StatusOr<std::unique_ptr<Context>> Create(const std::string& plugin_path,
+                                                   const ClientOptions& client_options = {},
+                                                   ContextOptions options = {});
+  // Over an existing client (shared: the context keeps it alive).
+  static StatusOr<std::unique_ptr<Context>> Create(std::shared_ptr<Client> client,
+                                                   ContextOptions options = {});
+  // Waits for queued async work. Tensors may outlive the context: they keep
+  // the client's buffers alive.
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const Client& client() const { return *client_; }
+
+  // The client's addressable devices, named "<kind>:<index>" ("cpu:0").
+  const std::vector<NamedDevice>& devices() const { return devices_; }
+  StatusOr<NamedDevice> FindDevice(std::string_view name) const;
+  // The name of a device of the client; "(unknown device)" otherwise.
+  std::string DeviceName(const Device& device) const;
+  const NamedDevice& default_device() const { return devices_[default_device_]; }
+  Status SetDefaultDevice(std::string_view name);
+
+  PlacementPolicy placement_policy() const;
+  void set_placement_policy(PlacementPolicy policy);
+
+  // Loads StableHLO functions (a module or bare func.func definitions): each
+  // becomes an op named after it and a region for reduce/sort/while.
+  Status LoadFunctions(std::string_view text) { return functions_.Load(text); }
+  const FunctionLibrary& functions() const { return functions_; }
+
+  bool is_async() const;
+  // Switches executors after waiting for the current one; its error, if any.
+  // Not to be called while another thread runs ops on this context.
+  Status SetAsync(bool async);
+  // Waits for all queued ops and their device work; the first error since
+  // the last Wait.
+  Status Wait();
+
+  CacheStats cache_stats() const { return cache_.stats(); }
+  void ClearCache() { cache_.Clear(); }
+
+  // A tensor holding a copy of dense row-major host data (one element per
+  // byte for sub-byte types), on `device` (default: the default device).
+  StatusOr<Tensor> FromHost(const void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
+                            std::optional<std::string> device = std::nullopt);
+  template <typename T>
+  StatusOr<Tensor> FromVector(const std::vector<T>& values, std::vector<int64_t> dims,
+                              std::optional<std::string> device = std::nullopt);
+  // A tensor over `data` itself where the plugin can alias host memory
+  // (PJRT zero-copy), else over a copy. `deallocator` runs exactly once,
+  // on some thread, when the runtime no longer needs `data`: at once when
+  // the plugin copied or the call failed, else when the buffer goes. The
+  // data must not change while the tensor lives.
+  StatusOr<Tensor> FromHostZeroCopy(void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
+                                    std::function<void()> deallocator,
+                                    std::optional<std::string> device = std::nullopt);
+
+  // A copy of `tensor` on the named device, made by that device's runner
+  // (waits until `tensor` is resolved).
+  StatusOr<Tensor> CopyToDevice(const Tensor& tensor, std::string_view device);
+
+  // A .npy file as a tensor, and a tensor as a .npy file (types NumPy lacks
+  // widen as client/npy.h says).
+  StatusOr<Tensor> LoadNpy(const std::string& path, std::optional<std::string> device = std::nullopt);
+  Status SaveNpy(const Tensor& tensor, const std::string& path);
+
+  // Op::Execute's second half: placement, then the executor.
+  StatusOr<std::vector<Tensor>> Execute(const Op& op);
+
+ private:
+  Context(std::shared_ptr<Client> client, ContextOptions options);
+  Status Init();
+  StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
+  // The runner for ops placed on `device` (today: the physical one).
+  OpRunner& RunnerFor(const NamedDevice& device);
+
+  std::shared_ptr<Client> client_;
+  ContextOptions options_;
+  std::vector<NamedDevice> devices_;
+  size_t default_device_ = 0;
+  FunctionLibrary functions_;
+  ProgramCache cache_;
+  PhysicalRunner physical_;
+  mutable std::mutex mu_;  // guards executor_ switches and the policy
+  std::unique_ptr<Executor> executor_;
+};
+
+template <typename T>
+constexpr PJRT_Buffer_Type ElementTypeOf() {
+  if constexpr (std::is_same_v<T, bool>) return PJRT_Buffer_Type_PRED;
+  else if constexpr (std::is_same_v<T, int8_t>) return PJRT_Buffer_Type_S8;
+  else if constexpr (std::is_same_v<T, int16_t>) return PJRT_Buffer_Type_S16;
+  else if constexpr (std::is_same_v<T, int32_t>) return PJRT_Buffer_Type_S32;
+  else if constexpr (std::is_same_v<T, int64_t>) return PJRT_Buffer_Type_S64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return PJRT_Buffer_Type_U8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return PJRT_Buffer_Type_U16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return PJRT_Buffer_Type_U32;
+  else if constexpr (std::is_same_v<T, uint64_t>) return PJRT_Buffer_Type_U64;
+  else if constexpr (std::is_same_v<T, float>) return PJRT_Buffer_Type_F32;
+  else if constexpr (std::is_same_v<T, double>) return PJRT_Buffer_Type_F64;
+  else static_assert(sizeof(T) == 0, "no PJRT element type for this C++ type");
+}
+
+template <typename T>
+StatusOr<Tensor> Context::FromVector(const std::vector<T>& values, std::vector<int64_t> dims,
+                                     std::optional<std::string> device) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  if (count != static_cast<int64_t>(values.size())) {
+    return InvalidArgument("FromVector: ", values.size(), " values do not fill a tensor of ",
+                           count, " elements");
+  }
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<uint8_t> bytes(values.begin(), values.end());
+    return FromHost(bytes.data(), ElementTypeOf<T>(), std::move(dims), std::move(device));
+  } else {
+    return FromHost(values.data(), ElementTypeOf<T>(), std::move(dims), std::move(device));
+  }
+}
+
+}  // namespace plugrt::eager
+
+#endif  // PLUGRT_EAGER_CONTEXT_H_

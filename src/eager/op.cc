@@ -1,0 +1,180 @@
+#include "eager/op.h"
+
+#include "eager/context.h"
+
+namespace plugrt::eager {
+
+namespace {
+
+std::string NamesOf(const std::vector<InputArg>& args) {
+  std::string names;
+  for (const InputArg& a : args) names += (names.empty() ? "'" : ", '") + std::string(a.name) + "'";
+  return names.empty() ? "none" : names;
+}
+
+}  // namespace
+
+Op::Op(Context& context, std::string name) : context_(&context), name_(std::move(name)) {
+  if (name_.starts_with("stablehlo.")) {
+    def_ = FindOpDef(name_);
+    if (def_ == nullptr) {
+      std::string known;
+      for (std::string_view n : OpDefNames()) known += (known.empty() ? "" : ", ") + std::string(n);
+      lookup_ = Unimplemented("the eager layer has no rule for ", name_, "; it runs: ", known);
+    }
+    return;
+  }
+  StatusOr<FunctionSignature> signature = context.functions().Signature(name_);
+  if (signature.ok()) {
+    function_ = std::move(signature).value();
+    inputs_.resize(1);
+  } else {
+    lookup_ = NotFound("'", name_, "' is neither a stablehlo.* op nor a function loaded into the "
+                       "context (Context::LoadFunctions)");
+  }
+}
+
+StatusOr<std::vector<InputArg>> Op::InputArgs() const {
+  PLUGRT_RETURN_IF_ERROR(lookup_);
+  if (function_) return std::vector<InputArg>{{"args", true}};
+  return def_->inputs;
+}
+
+std::optional<int64_t> Op::ListLength() const {
+  if (function_) return static_cast<int64_t>(function_->argument_types.size());
+  auto it = attrs_.find(kListLengthAttr);
+  if (it != attrs_.end()) {
+    if (const int64_t* n = std::get_if<int64_t>(&it->second)) return *n;
+  }
+  return std::nullopt;
+}
+
+Status Op::SetAttr(std::string_view name, AttrValue value) {
+  PLUGRT_RETURN_IF_ERROR(lookup_);
+  if (function_) {
+    return InvalidArgument("function @", name_, " takes no attributes; got '", name, "'");
+  }
+  if (name == kListLengthAttr) {
+    const int64_t* n = std::get_if<int64_t>(&value);
+    if (n == nullptr || *n < 0) {
+      return InvalidArgument(name_, ": attribute N (the length of its lists) must be a "
+                             "non-negative int, got ", AttrKindName(value), " ",
+                             AttrValueSummary(value));
+    }
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (def_->inputs[i].list && static_cast<int64_t>(inputs_[i].size()) != *n) {
+        return InvalidArgument(name_, ": input list '", def_->inputs[i].name, "' has ",
+                               inputs_[i].size(), " tensors; N = ", *n, " disagrees");
+      }
+    }
+  }
+  attrs_.insert_or_assign(std::string(name), std::move(value));
+  return OkStatus();
+}
+
+Status Op::AddInput(const Tensor& tensor) {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  if (!tensor) return InvalidArgument(name_, ": input ", inputs_.size(), " is an empty handle");
+  if (function_) {
+    if (inputs_[0].size() >= function_->argument_types.size()) {
+      return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
+                             " arguments (list 'args'); got one more");
+    }
+    inputs_[0].push_back(tensor);
+    return OkStatus();
+  }
+  if (inputs_.size() >= args.size()) {
+    return InvalidArgument(name_, " takes ", args.size(), " inputs (", NamesOf(args),
+                           "); got one more");
+  }
+  if (args[inputs_.size()].list) {
+    return InvalidArgument(name_, ": input '", args[inputs_.size()].name,
+                           "' is a list; add it with AddInputList");
+  }
+  inputs_.push_back({tensor});
+  return OkStatus();
+}
+
+Status Op::AddInputList(const std::vector<Tensor>& tensors) {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!tensors[i]) return InvalidArgument(name_, ": list element ", i, " is an empty handle");
+  }
+  if (function_) {
+    const size_t total = inputs_[0].size() + tensors.size();
+    if (total > function_->argument_types.size()) {
+      return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
+                             " arguments (list 'args'); got ", total);
+    }
+    inputs_[0].insert(inputs_[0].end(), tensors.begin(), tensors.end());
+    return OkStatus();
+  }
+  if (inputs_.size() >= args.size()) {
+    return InvalidArgument(name_, " takes ", args.size(), " inputs (", NamesOf(args),
+                           "); got one more");
+  }
+  const InputArg& arg = args[inputs_.size()];
+  if (!arg.list) {
+    return InvalidArgument(name_, ": input '", arg.name, "' is a single tensor; add it with "
+                           "AddInput");
+  }
+  std::optional<int64_t> n = ListLength();
+  if (n && *n != static_cast<int64_t>(tensors.size())) {
+    return InvalidArgument(name_, ": input list '", arg.name, "' has ", tensors.size(),
+                           " tensors but N = ", *n);
+  }
+  if (!n) attrs_.insert_or_assign(std::string(kListLengthAttr), static_cast<int64_t>(tensors.size()));
+  inputs_.push_back(tensors);
+  return OkStatus();
+}
+
+StatusOr<int64_t> Op::InputLength(std::string_view list) const {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  for (const InputArg& arg : args) {
+    if (arg.name != list) continue;
+    if (!arg.list) return 1;
+    if (std::optional<int64_t> n = ListLength()) return *n;
+    return FailedPrecondition(name_, ": the length of input list '", list, "' is not fixed yet "
+                              "(set attribute N or add the list)");
+  }
+  return NotFound(name_, " has no input named '", list, "'; its inputs: ", NamesOf(args));
+}
+
+StatusOr<int64_t> Op::OutputLength(std::string_view list) const {
+  PLUGRT_RETURN_IF_ERROR(lookup_);
+  if (function_) {
+    if (list != "results") {
+      return NotFound("function @", name_, " has one output list, 'results'; not '", list, "'");
+    }
+    return static_cast<int64_t>(function_->result_types.size());
+  }
+  if (list != def_->output_name) {
+    return NotFound(name_, " has no output named '", list, "'; its output: '", def_->output_name,
+                    "'");
+  }
+  if (!def_->output_list) return 1;
+  if (std::optional<int64_t> n = ListLength()) return *n;
+  return FailedPrecondition(name_, ": the length of output list '", list, "' is not fixed yet "
+                            "(set attribute N or add the input list)");
+}
+
+StatusOr<int64_t> Op::NumOutputs() const {
+  PLUGRT_RETURN_IF_ERROR(lookup_);
+  return OutputLength(function_ ? std::string_view("results") : def_->output_name);
+}
+
+StatusOr<std::vector<Tensor>> Op::Execute() {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  if (function_) {
+    if (inputs_[0].size() != function_->argument_types.size()) {
+      return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
+                             " arguments (list 'args'); got ", inputs_[0].size());
+    }
+  } else if (inputs_.size() < args.size()) {
+    return InvalidArgument(name_, ": input '", args[inputs_.size()].name, "' is missing (",
+                           name_, " takes ", NamesOf(args), ")");
+  }
+  return context_->Execute(*this);
+}
+
+}  // namespace plugrt::eager

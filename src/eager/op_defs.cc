@@ -1,0 +1,545 @@
+// The op table. Ops are grouped by how their result types follow from their
+// inputs; attribute names are StableHLO's own (dot_general's dimension
+// numbers are flattened into four int lists).
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "client/element_decode.h"
+#include "client/element_type.h"
+#include "common/element_type.h"
+#include "eager/op_def.h"
+
+namespace plugrt::eager {
+
+namespace {
+
+using Types = std::vector<TensorType>;
+using Region = std::variant<FunctionRef, Reducer>;
+
+std::string I64Array(const std::vector<int64_t>& values) {
+  std::string text = "array<i64";
+  for (size_t i = 0; i < values.size(); ++i) text += (i == 0 ? ": " : ", ") + std::to_string(values[i]);
+  return text + ">";
+}
+
+std::string IntList(const std::vector<int64_t>& values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) text += (i == 0 ? "" : ", ") + std::to_string(values[i]);
+  return text + "]";
+}
+
+Status CheckDims(const OpCall& call, std::string_view attr, const std::vector<int64_t>& dims,
+                 size_t rank) {
+  for (int64_t d : dims) {
+    if (d < 0 || static_cast<size_t>(d) >= rank) {
+      return InvalidArgument(call.op, ": attribute '", attr, "' names dimension ", d,
+                             " of a rank-", rank, " input");
+    }
+  }
+  return OkStatus();
+}
+
+const TensorType& Input(const OpCall& call, size_t arg, size_t index = 0) {
+  return call.inputs[arg][index];
+}
+
+// "%r" for one result, "%r:n" for several; element i is Result(i, n).
+std::string Binding(size_t n) { return n == 1 ? "%r" : "%r:" + std::to_string(n); }
+std::string ResultName(size_t i, size_t n) { return n == 1 ? "%r" : "%r#" + std::to_string(i); }
+
+StatusOr<std::string> TypeList(const Types& types) {
+  std::string text;
+  for (size_t i = 0; i < types.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(types[i]));
+    text += (i == 0 ? "" : ", ") + t;
+  }
+  return text;
+}
+
+// A region taking `args` and returning the results of calling `f` on them,
+// whose types are `results`.
+StatusOr<std::string> CallRegion(const FunctionRef& f, const Types& args, const Types& results) {
+  std::string text = "{\n^bb0(";
+  std::string operands;
+  for (size_t i = 0; i < args.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(args[i]));
+    text += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i)) + ": " + t;
+    operands += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string arg_types, TypeList(args));
+  PLUGRT_ASSIGN_OR_RETURN(std::string result_types, TypeList(results));
+  std::string returned;
+  for (size_t i = 0; i < results.size(); ++i) {
+    returned += (i == 0 ? "" : ", ") + ResultName(i, results.size());
+  }
+  text += "):\n  " + Binding(results.size()) + " = func.call @" + f.name + "(" + operands +
+          ") : (" + arg_types + ") -> (" + result_types + ")\n";
+  text += "  \"stablehlo.return\"(" + returned + ") : (" + result_types + ") -> ()\n}";
+  return text;
+}
+
+TensorType Scalar(PJRT_Buffer_Type type) { return TensorType{type, {}}; }
+
+// reduce's body over N scalar element types: a loaded function, or a
+// built-in combiner applied to each (accumulator, element) pair.
+StatusOr<std::string> ReducerRegion(const Region& region, const std::vector<PJRT_Buffer_Type>& types) {
+  Types scalars;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (PJRT_Buffer_Type t : types) scalars.push_back(Scalar(t));
+  }
+  Types results(scalars.begin(), scalars.begin() + types.size());
+  if (const FunctionRef* f = std::get_if<FunctionRef>(&region)) {
+    return CallRegion(*f, scalars, results);
+  }
+  const Reducer reducer = std::get<Reducer>(region);
+  std::string text = "{\n^bb0(";
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalars[i]));
+    text += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i)) + ": " + t;
+  }
+  text += "):\n";
+  std::string returned;
+  for (size_t i = 0; i < types.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(results[i]));
+    text += "  %c" + std::to_string(i) + " = \"" + std::string(ReducerOpName(reducer)) + "\"(%p" +
+            std::to_string(i) + ", %p" + std::to_string(i + types.size()) + ") : (" + t + ", " +
+            t + ") -> " + t + "\n";
+    returned += (i == 0 ? "" : ", ") + ("%c" + std::to_string(i));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string result_types, TypeList(results));
+  text += "  \"stablehlo.return\"(" + returned + ") : (" + result_types + ") -> ()\n}";
+  return text;
+}
+
+// A dense attribute's text: hex for whole-byte element types, else nested
+// lists of values.
+StatusOr<std::string> DenseText(const OpCall& call, const DenseTensor& dense) {
+  PLUGRT_ASSIGN_OR_RETURN(std::string type, StablehloTypeText(dense.type));
+  const int64_t bytes = HostByteSize(dense.type.type, dense.type.dims);
+  if (bytes < 0 || static_cast<size_t>(bytes) != dense.data.size()) {
+    return InvalidArgument(call.op, ": dense tensor attribute of type ", ShortTypeText(dense.type),
+                           " needs ", bytes, " bytes of data; got ", dense.data.size());
+  }
+  const int bits = ElementBitWidth(dense.type.type);
+  if (bits % 8 == 0 && KindOf(dense.type.type) != ElementKind::kBool) {
+    static const char kHex[] = "0123456789ABCDEF";
+    std::string hex = "\"0x";
+    for (std::byte b : dense.data) {
+      hex += kHex[static_cast<unsigned>(b) >> 4];
+      hex += kHex[static_cast<unsigned>(b) & 15];
+    }
+    return "dense<" + hex + "\"> : " + type;
+  }
+  // pred and sub-byte integers: one element per byte, printed as values.
+  std::ostringstream out;
+  const std::vector<int64_t>& dims = dense.type.dims;
+  size_t index = 0;
+  std::function<void(size_t)> print = [&](size_t axis) {
+    if (axis == dims.size()) {
+      if (KindOf(dense.type.type) == ElementKind::kBool) {
+        out << (ReadUnsigned(dense.type.type, dense.data.data(), index) ? "true" : "false");
+      } else if (KindOf(dense.type.type) == ElementKind::kSigned) {
+        out << ReadSigned(dense.type.type, dense.data.data(), index);
+      } else {
+        out << ReadUnsigned(dense.type.type, dense.data.data(), index);
+      }
+      ++index;
+      return;
+    }
+    out << "[";
+    for (int64_t i = 0; i < dims[axis]; ++i) {
+      if (i > 0) out << ", ";
+      print(axis + 1);
+    }
+    out << "]";
+  };
+  print(0);
+  return "dense<" + out.str() + "> : " + type;
+}
+
+// --- result type rules -----------------------------------------------------
+
+auto SameAs(size_t arg) {
+  return [arg](const OpCall& call) -> StatusOr<Types> { return Types{Input(call, arg)}; };
+}
+
+StatusOr<Types> CompareResult(const OpCall& call) {
+  return Types{TensorType{PJRT_Buffer_Type_PRED, Input(call, 0).dims}};
+}
+
+StatusOr<std::string> CompareAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(std::string direction, call.attr().String("comparison_direction"));
+  std::string text = "comparison_direction = #stablehlo<comparison_direction " + direction + ">";
+  if (call.attr().Has("compare_type")) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string type, call.attr().String("compare_type"));
+    text += ", compare_type = #stablehlo<comparison_type " + type + ">";
+  }
+  return text;
+}
+
+StatusOr<Types> ConvertResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, call.attr().ElementType("element_type"));
+  return Types{TensorType{type, Input(call, 0).dims}};
+}
+
+StatusOr<Types> DotGeneralResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  const TensorType& lhs = Input(call, 0);
+  const TensorType& rhs = Input(call, 1);
+  PLUGRT_ASSIGN_OR_RETURN(auto lb, a.IntsOrEmpty("lhs_batching_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(auto rb, a.IntsOrEmpty("rhs_batching_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(auto lc, a.IntsOrEmpty("lhs_contracting_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(auto rc, a.IntsOrEmpty("rhs_contracting_dimensions"));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "lhs_batching_dimensions", lb, lhs.dims.size()));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "rhs_batching_dimensions", rb, rhs.dims.size()));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "lhs_contracting_dimensions", lc, lhs.dims.size()));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "rhs_contracting_dimensions", rc, rhs.dims.size()));
+  TensorType result{lhs.type, {}};
+  if (a.Has("result_element_type")) {
+    PLUGRT_ASSIGN_OR_RETURN(result.type, a.ElementType("result_element_type"));
+  }
+  for (int64_t d : lb) result.dims.push_back(lhs.dims[d]);
+  auto free_dims = [&result](const TensorType& t, const std::vector<int64_t>& b,
+                             const std::vector<int64_t>& c) {
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      const int64_t di = static_cast<int64_t>(d);
+      if (std::find(b.begin(), b.end(), di) == b.end() &&
+          std::find(c.begin(), c.end(), di) == c.end()) {
+        result.dims.push_back(t.dims[d]);
+      }
+    }
+  };
+  free_dims(lhs, lb, lc);
+  free_dims(rhs, rb, rc);
+  return Types{result};
+}
+
+StatusOr<std::string> DotGeneralAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  std::string text = "dot_dimension_numbers = #stablehlo.dot<";
+  bool first = true;
+  for (std::string_view name : {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                "lhs_contracting_dimensions", "rhs_contracting_dimensions"}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, a.IntsOrEmpty(name));
+    if (dims.empty()) continue;
+    text += (first ? "" : ", ") + std::string(name) + " = " + IntList(dims);
+    first = false;
+  }
+  return text + ">";
+}
+
+StatusOr<Types> TransposeResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(auto perm, call.attr().Ints("permutation"));
+  const TensorType& in = Input(call, 0);
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "permutation", perm, in.dims.size()));
+  TensorType out{in.type, {}};
+  for (int64_t p : perm) out.dims.push_back(in.dims[p]);
+  return Types{out};
+}
+
+auto IntsAttribute(std::string_view name) {
+  return [name](const OpCall& call) -> StatusOr<std::string> {
+    PLUGRT_ASSIGN_OR_RETURN(auto values, call.attr().Ints(name));
+    return std::string(name) + " = " + I64Array(values);
+  };
+}
+
+auto IntAttribute(std::string_view name) {
+  return [name](const OpCall& call) -> StatusOr<std::string> {
+    PLUGRT_ASSIGN_OR_RETURN(int64_t value, call.attr().Int(name));
+    return std::string(name) + " = " + std::to_string(value) + " : i64";
+  };
+}
+
+StatusOr<Types> ShapedLikeInput(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Shape shape, call.attr().ShapeAttr("shape"));
+  return Types{TensorType{Input(call, 0).type, shape.dims}};
+}
+
+StatusOr<Types> IotaResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Shape shape, call.attr().ShapeAttr("shape"));
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, call.attr().ElementType("element_type"));
+  return Types{TensorType{type, shape.dims}};
+}
+
+StatusOr<Types> ConstantResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(DenseTensor value, call.attr().Dense("value"));
+  return Types{value.type};
+}
+
+StatusOr<std::string> ConstantAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(DenseTensor value, call.attr().Dense("value"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string text, DenseText(call, value));
+  return "value = " + text;
+}
+
+StatusOr<Types> ConcatenateResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, call.attr().Int("dimension"));
+  const Types& inputs = call.inputs[0];
+  if (inputs.empty()) return InvalidArgument(call.op, ": input list 'inputs' is empty");
+  TensorType out = inputs[0];
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "dimension", {dim}, out.dims.size()));
+  out.dims[dim] = 0;
+  for (const TensorType& t : inputs) {
+    if (t.dims.size() != out.dims.size()) {
+      return InvalidArgument(call.op, ": the inputs' ranks differ (", ShortTypeText(inputs[0]),
+                             " and ", ShortTypeText(t), ")");
+    }
+    out.dims[dim] += t.dims[dim];
+  }
+  return Types{out};
+}
+
+StatusOr<Types> SliceResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto start, a.Ints("start_indices"));
+  PLUGRT_ASSIGN_OR_RETURN(auto limit, a.Ints("limit_indices"));
+  PLUGRT_ASSIGN_OR_RETURN(auto strides, a.IntsOrEmpty("strides"));
+  const TensorType& in = Input(call, 0);
+  if (strides.empty()) strides.assign(in.dims.size(), 1);
+  if (start.size() != in.dims.size() || limit.size() != in.dims.size() ||
+      strides.size() != in.dims.size()) {
+    return InvalidArgument(call.op, ": start_indices, limit_indices and strides need one value "
+                           "per dimension of the rank-", in.dims.size(), " input");
+  }
+  TensorType out{in.type, {}};
+  for (size_t d = 0; d < in.dims.size(); ++d) {
+    if (strides[d] <= 0 || limit[d] < start[d]) {
+      return InvalidArgument(call.op, ": dimension ", d, " slices [", start[d], ", ", limit[d],
+                             ") with stride ", strides[d]);
+    }
+    out.dims.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> SliceAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto start, a.Ints("start_indices"));
+  PLUGRT_ASSIGN_OR_RETURN(auto limit, a.Ints("limit_indices"));
+  PLUGRT_ASSIGN_OR_RETURN(auto strides, a.IntsOrEmpty("strides"));
+  if (strides.empty()) strides.assign(start.size(), 1);
+  return "start_indices = " + I64Array(start) + ", limit_indices = " + I64Array(limit) +
+         ", strides = " + I64Array(strides);
+}
+
+StatusOr<Types> ReduceResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(auto dims, call.attr().Ints("dimensions"));
+  Types out;
+  for (size_t i = 0; i < call.inputs[0].size(); ++i) {
+    const TensorType& in = call.inputs[0][i];
+    PLUGRT_RETURN_IF_ERROR(CheckDims(call, "dimensions", dims, in.dims.size()));
+    TensorType r{call.inputs[1][i].type, {}};
+    for (size_t d = 0; d < in.dims.size(); ++d) {
+      if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(d)) == dims.end()) {
+        r.dims.push_back(in.dims[d]);
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+StatusOr<std::vector<std::string>> ReduceRegions(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("body"));
+  std::vector<PJRT_Buffer_Type> types;
+  for (const TensorType& t : call.inputs[1]) types.push_back(t.type);
+  PLUGRT_ASSIGN_OR_RETURN(std::string region, ReducerRegion(body, types));
+  return std::vector<std::string>{region};
+}
+
+StatusOr<Types> SameAsList(const OpCall& call) { return call.inputs[0]; }
+
+StatusOr<std::string> SortAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, call.attr().Int("dimension", -1));
+  PLUGRT_ASSIGN_OR_RETURN(bool stable, call.attr().Bool("is_stable", false));
+  return "dimension = " + std::to_string(dim) + " : i64, is_stable = " + (stable ? "true" : "false");
+}
+
+// sort's comparator: a loaded function of 2N scalars (lhs0, rhs0, lhs1,
+// rhs1, ...) returning i1, or, without one, `comparison_direction` (default
+// LT) applied to the first input's pair.
+StatusOr<std::vector<std::string>> SortRegions(const OpCall& call) {
+  Types scalars;
+  for (const TensorType& t : call.inputs[0]) {
+    scalars.push_back(Scalar(t.type));
+    scalars.push_back(Scalar(t.type));
+  }
+  if (call.attr().Has("comparator")) {
+    PLUGRT_ASSIGN_OR_RETURN(FunctionRef f, call.attr().Function("comparator"));
+    PLUGRT_ASSIGN_OR_RETURN(std::string region,
+                            CallRegion(f, scalars, {Scalar(PJRT_Buffer_Type_PRED)}));
+    return std::vector<std::string>{region};
+  }
+  std::string direction = "LT";
+  if (call.attr().Has("comparison_direction")) {
+    PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String("comparison_direction"));
+  }
+  std::string text = "{\n^bb0(";
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalars[i]));
+    text += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i)) + ": " + t;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalars[0]));
+  text += "):\n  %c = \"stablehlo.compare\"(%p0, %p1) {comparison_direction = "
+          "#stablehlo<comparison_direction " + direction + ">} : (" + t + ", " + t +
+          ") -> tensor<i1>\n  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n}";
+  return std::vector<std::string>{text};
+}
+
+StatusOr<std::vector<std::string>> WhileRegions(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(FunctionRef cond, call.attr().Function("cond"));
+  PLUGRT_ASSIGN_OR_RETURN(FunctionRef body, call.attr().Function("body"));
+  const Types& carried = call.inputs[0];
+  PLUGRT_ASSIGN_OR_RETURN(std::string cond_region,
+                          CallRegion(cond, carried, {Scalar(PJRT_Buffer_Type_PRED)}));
+  PLUGRT_ASSIGN_OR_RETURN(std::string body_region, CallRegion(body, carried, carried));
+  return std::vector<std::string>{cond_region, body_region};
+}
+
+StatusOr<Types> PadResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto low, a.Ints("edge_padding_low"));
+  PLUGRT_ASSIGN_OR_RETURN(auto high, a.Ints("edge_padding_high"));
+  PLUGRT_ASSIGN_OR_RETURN(auto interior, a.IntsOrEmpty("interior_padding"));
+  const TensorType& in = Input(call, 0);
+  if (interior.empty()) interior.assign(in.dims.size(), 0);
+  if (low.size() != in.dims.size() || high.size() != in.dims.size() ||
+      interior.size() != in.dims.size()) {
+    return InvalidArgument(call.op, ": edge_padding_low, edge_padding_high and interior_padding "
+                           "need one value per dimension of the rank-", in.dims.size(), " input");
+  }
+  TensorType out{in.type, {}};
+  for (size_t d = 0; d < in.dims.size(); ++d) {
+    const int64_t inner = in.dims[d] == 0 ? 0 : in.dims[d] + (in.dims[d] - 1) * interior[d];
+    out.dims.push_back(low[d] + inner + high[d]);
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> PadAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto low, a.Ints("edge_padding_low"));
+  PLUGRT_ASSIGN_OR_RETURN(auto high, a.Ints("edge_padding_high"));
+  PLUGRT_ASSIGN_OR_RETURN(auto interior, a.IntsOrEmpty("interior_padding"));
+  if (interior.empty()) interior.assign(low.size(), 0);
+  return "edge_padding_low = " + I64Array(low) + ", edge_padding_high = " + I64Array(high) +
+         ", interior_padding = " + I64Array(interior);
+}
+
+// scatter's dimension numbers as int attributes of StableHLO's names.
+StatusOr<std::string> ScatterAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  std::string text = "scatter_dimension_numbers = #stablehlo.scatter<";
+  bool first = true;
+  for (std::string_view name : {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                                "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, a.IntsOrEmpty(name));
+    if (dims.empty()) continue;
+    text += (first ? "" : ", ") + std::string(name) + " = " + IntList(dims);
+    first = false;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  text += (first ? "" : ", ") + std::string("index_vector_dim = ") +
+          std::to_string(index_vector_dim) + ">";
+  PLUGRT_ASSIGN_OR_RETURN(bool sorted, a.Bool("indices_are_sorted", false));
+  PLUGRT_ASSIGN_OR_RETURN(bool unique, a.Bool("unique_indices", false));
+  return text + ", indices_are_sorted = " + (sorted ? "true" : "false") +
+         ", unique_indices = " + (unique ? "true" : "false");
+}
+
+StatusOr<std::vector<std::string>> ScatterRegions(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("update_computation"));
+  std::vector<PJRT_Buffer_Type> types;
+  for (const TensorType& t : call.inputs[0]) types.push_back(t.type);
+  PLUGRT_ASSIGN_OR_RETURN(std::string region, ReducerRegion(body, types));
+  return std::vector<std::string>{region};
+}
+
+OpDef Elementwise(std::string_view name, size_t arity) {
+  OpDef def{name, {}, "result", false, SameAs(0), nullptr, nullptr};
+  if (arity == 1) def.inputs = {{"operand"}};
+  if (arity == 2) def.inputs = {{"lhs"}, {"rhs"}};
+  return def;
+}
+
+std::map<std::string_view, OpDef> BuildTable() {
+  std::map<std::string_view, OpDef> table;
+  auto add = [&table](OpDef def) { table.emplace(def.name, std::move(def)); };
+  for (std::string_view name :
+       {"stablehlo.abs", "stablehlo.negate", "stablehlo.exponential", "stablehlo.log",
+        "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.cbrt", "stablehlo.tanh",
+        "stablehlo.logistic", "stablehlo.sine", "stablehlo.cosine", "stablehlo.tan",
+        "stablehlo.floor", "stablehlo.ceil", "stablehlo.sign", "stablehlo.not",
+        "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz",
+        "stablehlo.exponential_minus_one", "stablehlo.log_plus_one", "stablehlo.popcnt",
+        "stablehlo.count_leading_zeros"}) {
+    add(Elementwise(name, 1));
+  }
+  for (std::string_view name :
+       {"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide",
+        "stablehlo.remainder", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
+        "stablehlo.atan2", "stablehlo.and", "stablehlo.or", "stablehlo.xor",
+        "stablehlo.shift_left", "stablehlo.shift_right_arithmetic",
+        "stablehlo.shift_right_logical"}) {
+    add(Elementwise(name, 2));
+  }
+  add(OpDef{"stablehlo.select", {{"pred"}, {"on_true"}, {"on_false"}}, "result", false, SameAs(1),
+            nullptr, nullptr});
+  add(OpDef{"stablehlo.clamp", {{"min"}, {"operand"}, {"max"}}, "result", false, SameAs(1),
+            nullptr, nullptr});
+  add(OpDef{"stablehlo.compare", {{"lhs"}, {"rhs"}}, "result", false, CompareResult,
+            CompareAttributes, nullptr});
+  add(OpDef{"stablehlo.convert", {{"operand"}}, "result", false, ConvertResult, nullptr, nullptr});
+  add(OpDef{"stablehlo.dot_general", {{"lhs"}, {"rhs"}}, "result", false, DotGeneralResult,
+            DotGeneralAttributes, nullptr});
+  add(OpDef{"stablehlo.transpose", {{"operand"}}, "result", false, TransposeResult,
+            IntsAttribute("permutation"), nullptr});
+  add(OpDef{"stablehlo.reshape", {{"operand"}}, "result", false, ShapedLikeInput, nullptr,
+            nullptr});
+  add(OpDef{"stablehlo.broadcast_in_dim", {{"operand"}}, "result", false, ShapedLikeInput,
+            IntsAttribute("broadcast_dimensions"), nullptr});
+  add(OpDef{"stablehlo.reverse", {{"operand"}}, "result", false, SameAs(0),
+            IntsAttribute("dimensions"), nullptr});
+  add(OpDef{"stablehlo.slice", {{"operand"}}, "result", false, SliceResult, SliceAttributes,
+            nullptr});
+  add(OpDef{"stablehlo.pad", {{"operand"}, {"padding_value"}}, "result", false, PadResult,
+            PadAttributes, nullptr});
+  add(OpDef{"stablehlo.iota", {}, "result", false, IotaResult, IntAttribute("iota_dimension"),
+            nullptr});
+  add(OpDef{"stablehlo.constant", {}, "result", false, ConstantResult, ConstantAttributes,
+            nullptr});
+  add(OpDef{"stablehlo.concatenate", {{"inputs", true}}, "result", false, ConcatenateResult,
+            IntAttribute("dimension"), nullptr});
+  add(OpDef{"stablehlo.reduce", {{"inputs", true}, {"init_values", true}}, "results", true,
+            ReduceResult, IntsAttribute("dimensions"), ReduceRegions});
+  add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
+            "results", true, SameAsList, ScatterAttributes, ScatterRegions});
+  add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,
+            SortRegions});
+  add(OpDef{"stablehlo.while", {{"operands", true}}, "results", true, SameAsList, nullptr,
+            WhileRegions});
+  return table;
+}
+
+const std::map<std::string_view, OpDef>& Table() {
+  static const std::map<std::string_view, OpDef>* table =
+      new std::map<std::string_view, OpDef>(BuildTable());
+  return *table;
+}
+
+}  // namespace
+
+const OpDef* FindOpDef(std::string_view name) {
+  auto it = Table().find(name);
+  return it == Table().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string_view> OpDefNames() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, def] : Table()) names.push_back(name);
+  return names;
+}
+
+}  // namespace plugrt::eager

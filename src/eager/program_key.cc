@@ -1,0 +1,93 @@
+#include "eager/program_key.h"
+
+#include <cstring>
+
+namespace plugrt::eager {
+
+namespace {
+
+// Every field is a fixed-width number or a length-prefixed byte string, and
+// every variable part starts with its count: no two inputs encode alike.
+class KeyWriter {
+ public:
+  explicit KeyWriter(std::string& out) : out_(out) {}
+  void Int(int64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
+  void Double(double v) { out_.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
+  void Bytes(std::string_view s) {
+    Int(static_cast<int64_t>(s.size()));
+    out_.append(s);
+  }
+  void Ints(const std::vector<int64_t>& v) {
+    Int(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) Int(x);
+  }
+
+ private:
+  std::string& out_;
+};
+
+struct AttrKey {
+  KeyWriter& w;
+  void operator()(int64_t v) const { w.Int(v); }
+  void operator()(double v) const { w.Double(v); }
+  void operator()(bool v) const { w.Int(v ? 1 : 0); }
+  void operator()(const std::string& v) const { w.Bytes(v); }
+  void operator()(PJRT_Buffer_Type v) const { w.Int(v); }
+  void operator()(const Shape& v) const { w.Ints(v.dims); }
+  void operator()(const std::vector<int64_t>& v) const { w.Ints(v); }
+  void operator()(const std::vector<double>& v) const {
+    w.Int(static_cast<int64_t>(v.size()));
+    for (double x : v) w.Double(x);
+  }
+  void operator()(const std::vector<bool>& v) const {
+    w.Int(static_cast<int64_t>(v.size()));
+    for (bool x : v) w.Int(x ? 1 : 0);
+  }
+  void operator()(const std::vector<std::string>& v) const {
+    w.Int(static_cast<int64_t>(v.size()));
+    for (const std::string& x : v) w.Bytes(x);
+  }
+  void operator()(const std::vector<PJRT_Buffer_Type>& v) const {
+    w.Int(static_cast<int64_t>(v.size()));
+    for (PJRT_Buffer_Type x : v) w.Int(x);
+  }
+  void operator()(const std::vector<Shape>& v) const {
+    w.Int(static_cast<int64_t>(v.size()));
+    for (const Shape& x : v) w.Ints(x.dims);
+  }
+  void operator()(const DenseTensor& v) const {
+    w.Int(v.type.type);
+    w.Ints(v.type.dims);
+    w.Bytes(std::string_view(reinterpret_cast<const char*>(v.data.data()), v.data.size()));
+  }
+  void operator()(const FunctionRef& v) const { w.Bytes(v.name); }
+  void operator()(Reducer v) const { w.Int(static_cast<int64_t>(v)); }
+};
+
+}  // namespace
+
+std::string ProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
+                       const std::vector<std::vector<TensorType>>& inputs) {
+  std::string key;
+  key.reserve(128);
+  KeyWriter w(key);
+  w.Bytes(device);
+  w.Bytes(op);
+  w.Int(static_cast<int64_t>(attrs.size()));
+  for (const auto& [name, value] : attrs) {
+    w.Bytes(name);
+    w.Int(static_cast<int64_t>(value.index()));  // the kind: 1 and 1.0 differ
+    std::visit(AttrKey{w}, value);
+  }
+  w.Int(static_cast<int64_t>(inputs.size()));
+  for (const auto& group : inputs) {
+    w.Int(static_cast<int64_t>(group.size()));
+    for (const TensorType& t : group) {
+      w.Int(t.type);
+      w.Ints(t.dims);
+    }
+  }
+  return key;
+}
+
+}  // namespace plugrt::eager

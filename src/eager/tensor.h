@@ -1,0 +1,129 @@
+// plugrt eager: Tensor, a shared handle to a device buffer that an eager op
+// produced (or will produce, under the async executor) or that was made from
+// host memory. Copies of a Tensor share the buffer; the buffer is freed with
+// the last copy.
+#ifndef PLUGRT_EAGER_TENSOR_H_
+#define PLUGRT_EAGER_TENSOR_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "client/buffer.h"
+#include "client/device.h"
+#include "common/status.h"
+#include "eager/tensor_type.h"
+#include "pjrt_c_api.h"
+
+namespace plugrt::eager {
+
+namespace internal {
+
+// A tensor's state: pending until the op making it has run, then either
+// resolved to a buffer or poisoned with the error that kept it from being
+// made. The device is fixed at creation (placement happens before running).
+class TensorState {
+ public:
+  TensorState(Device device, std::string device_name)
+      : device_(device), device_name_(std::move(device_name)) {}
+
+  void Resolve(Buffer buffer, TensorType type);
+  void Poison(Status status);
+  // Blocks until resolved or poisoned; the poison, if any.
+  Status WaitResolved() const;
+  bool resolved() const;
+  // Runs `callback` once resolved or poisoned (now, if already).
+  void OnResolved(std::function<void()> callback);
+
+  // Valid after WaitResolved() returned OK.
+  const Buffer& buffer() const { return buffer_; }
+  const TensorType& type() const { return type_; }
+  const Device& device() const { return device_; }
+  const std::string& device_name() const { return device_name_; }
+
+  // Set once the device reported the data ready without error, so later
+  // checks skip asking the plugin again.
+  bool known_ready() const { return known_ready_.load(std::memory_order_acquire); }
+  void set_known_ready() { known_ready_.store(true, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> known_ready_{false};
+  const Device device_;
+  const std::string device_name_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  bool done_ = false;
+  Status status_;
+  Buffer buffer_;
+  TensorType type_;
+  std::vector<std::function<void()>> waiting_;
+};
+
+}  // namespace internal
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<internal::TensorState> state) : state_(std::move(state)) {}
+  explicit operator bool() const { return state_ != nullptr; }
+
+  // Type queries wait until the op making the tensor has run; they return
+  // that op's error if it failed.
+  StatusOr<TensorType> type() const;
+  StatusOr<PJRT_Buffer_Type> dtype() const;
+  StatusOr<std::vector<int64_t>> dims() const;
+  StatusOr<size_t> on_device_size() const;
+  const Device& device() const;
+  const std::string& device_name() const;
+
+  // Waits until the data is on the device; the error of the op (or of an op
+  // it depends on) that failed to make it.
+  Status Await() const;
+  // Whether Await would return without blocking.
+  bool IsReady() const;
+
+  // Dense row-major bytes (one element per byte for sub-byte types).
+  StatusOr<std::vector<std::byte>> ToHost() const;
+  Status ToHost(void* dst, size_t size) const;
+  // Starts copying into `dst` (which must stay valid until `done` runs);
+  // `done` runs once, on any thread, with the copy's status.
+  void ToHostAsync(void* dst, size_t size, std::function<void(Status)> done) const;
+  template <typename T>
+  StatusOr<std::vector<T>> ToVector() const;
+
+  // A copy of the data on `device` (blocks until this tensor is resolved).
+  StatusOr<Tensor> CopyToDevice(const Device& device, std::string device_name) const;
+
+  // "f32[2,3] on cpu:0 [1, 2, 3, 4, 5, 6]", values shortened; for messages
+  // and printing (reads the data back).
+  std::string Summary() const;
+
+  const std::shared_ptr<internal::TensorState>& state() const { return state_; }
+
+ private:
+  Status Check() const;
+  std::shared_ptr<internal::TensorState> state_;
+};
+
+template <typename T>
+StatusOr<std::vector<T>> Tensor::ToVector() const {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, ToHost());
+  if (bytes.size() % sizeof(T) != 0) {
+    return InvalidArgument("ToVector: ", bytes.size(), " bytes are not a whole number of ",
+                           sizeof(T), "-byte elements");
+  }
+  std::vector<T> values(bytes.size() / sizeof(T));
+  if (!bytes.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+}  // namespace plugrt::eager
+
+#endif  // PLUGRT_EAGER_TENSOR_H_
