@@ -19,13 +19,13 @@
 #include "stablehlo/verifier.h"
 #include "testutil/corpus.h"
 #include "testutil/run_command.h"
-#include "tools/npy.h"
+#include "client/npy.h"
 
 namespace plugrt::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using tools::HostArray;
+using plugrt::HostArray;
 
 const fs::path kPrograms = fs::path(PLUGRT_TEST_SOURCE_DIR) / "tests" / "jax_export";
 
@@ -51,8 +51,8 @@ struct Fixture {
     dir = fs::path(::testing::TempDir()) / ("jax_export_" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
-    EXPECT_TRUE(tools::WriteNpyFile((dir / "x.npy").string(), Floats({2, 4}, x)).ok());
-    EXPECT_TRUE(tools::WriteNpyFile((dir / "y.npy").string(), Floats({2, 4}, y)).ok());
+    EXPECT_TRUE(WriteNpyFile((dir / "x.npy").string(), Floats({2, 4}, x)).ok());
+    EXPECT_TRUE(WriteNpyFile((dir / "y.npy").string(), Floats({2, 4}, y)).ok());
   }
   // `program` with each `from` replaced by `to`, written to the fixture.
   std::string Variant(const std::string& program, const std::vector<std::pair<std::string, std::string>>& edits) {
@@ -78,8 +78,8 @@ double GeluTanh(double z) {
 }
 
 void ExpectShardyJitResults(const Fixture& f) {
-  auto out0 = tools::ReadNpyFile((f.dir / "out" / "out0.npy").string());
-  auto out1 = tools::ReadNpyFile((f.dir / "out" / "out1.npy").string());
+  auto out0 = ReadNpyFile((f.dir / "out" / "out0.npy").string());
+  auto out1 = ReadNpyFile((f.dir / "out" / "out1.npy").string());
   ASSERT_TRUE(out0.ok() && out1.ok());
   std::vector<float> r0 = ValuesOf(*out0), r1 = ValuesOf(*out1);
   ASSERT_EQ(r0.size(), 8u);
