@@ -16,7 +16,7 @@
 #include "stablehlo/verifier.h"
 #include "testutil/plugin_env.h"
 #include "testutil/run_command.h"
-#include "tools/npy.h"
+#include "client/npy.h"
 
 namespace plugrt {
 namespace {
@@ -423,9 +423,9 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -
 })";
   auto write = [&](const std::string& name, PJRT_Buffer_Type type, std::vector<int64_t> dims,
                    const void* data, size_t bytes) {
-    tools::HostArray array{type, std::move(dims), std::vector<std::byte>(bytes)};
+    plugrt::HostArray array{type, std::move(dims), std::vector<std::byte>(bytes)};
     std::memcpy(array.data.data(), data, bytes);
-    ASSERT_TRUE(tools::WriteNpyFile((dir / name).string(), array).ok());
+    ASSERT_TRUE(plugrt::WriteNpyFile((dir / name).string(), array).ok());
   };
   const int64_t three = 3, four = 4;
   const float x[3] = {10, 20, 30};
