@@ -13,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
 #include "stablehlo/sharding_ops.h"
+#include "stablehlo/verifier.h"
 #include "testutil/corpus.h"
 #include "testutil/run_command.h"
 #include "client/npy.h"
@@ -22,7 +25,7 @@ namespace plugrt::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using ::plugrt::HostArray;
+using plugrt::HostArray;
 
 const fs::path kPrograms = fs::path(PLUGRT_TEST_SOURCE_DIR) / "tests" / "jax_export";
 
@@ -147,6 +150,24 @@ TEST(JaxExport, ExplicitLayoutsMustBeRowMajor) {
       f.Variant("shardy_jit.mlir", {{"mhlo.layout_mode = \"{1,0}\"", "mhlo.layout_mode = \"{0,1}\""}});
   CommandResult result = f.Run(program);
   EXPECT_TRUE(FailedWith(result, 1, "@main argument 1: mhlo.layout_mode \"{0,1}\""));
+}
+
+TEST(JaxExport, ShardyProgramPrintsAndParsesBack) {
+  // The printed form keeps the mesh and the sdy ops (generic form), so a
+  // printed program lowers as the original does.
+  const std::string text = testutil::ReadFile(kPrograms / "shardy_jit.mlir");
+  auto module = shlo::ParseModule(text, "shardy_jit.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ASSERT_EQ((*module)->meshes.size(), 1u);
+  const std::string printed = shlo::PrintModule(**module);
+  auto reparsed = shlo::ParseModule(printed, "printed.mlir");
+  ASSERT_TRUE(reparsed.ok()) << reparsed.status().ToString() << "\n" << printed;
+  EXPECT_EQ(shlo::PrintModule(**reparsed), printed);
+  ASSERT_TRUE(shlo::LowerShardingOps(**reparsed, 1).ok());
+  const std::string lowered = shlo::PrintModule(**reparsed);
+  EXPECT_EQ(lowered.find("\"sdy."), std::string::npos) << lowered;  // no sdy op
+  EXPECT_EQ(lowered.find("@Sharding"), std::string::npos) << lowered;
+  EXPECT_TRUE(shlo::VerifyModule(**reparsed).ok());
 }
 
 TEST(JaxExport, HloShardingStrings) {

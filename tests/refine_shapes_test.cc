@@ -423,9 +423,9 @@ func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32> {mhlo.sharding = ""}) -
 })";
   auto write = [&](const std::string& name, PJRT_Buffer_Type type, std::vector<int64_t> dims,
                    const void* data, size_t bytes) {
-    HostArray array{type, std::move(dims), std::vector<std::byte>(bytes)};
+    plugrt::HostArray array{type, std::move(dims), std::vector<std::byte>(bytes)};
     std::memcpy(array.data.data(), data, bytes);
-    ASSERT_TRUE(WriteNpyFile((dir / name).string(), array).ok());
+    ASSERT_TRUE(plugrt::WriteNpyFile((dir / name).string(), array).ok());
   };
   const int64_t three = 3, four = 4;
   const float x[3] = {10, 20, 30};

@@ -189,6 +189,9 @@ std::string PrintModule(const Module& module) {
   if (!module.name.empty()) out += " " + SymbolText(module.name);
   if (!module.attributes.empty()) out += " attributes " + AttrDictText(module.attributes);
   out += " {\n";
+  for (const auto& [name, mesh] : module.meshes) {
+    out += "  sdy.mesh " + SymbolText(name) + " = <" + mesh.enum_value + ">\n";
+  }
   for (const auto& f : module.functions) printer.PrintFunction(*f);
   out += "}\n";
   return out;
