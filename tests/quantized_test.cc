@@ -355,5 +355,27 @@ func.func @main() -> (tensor<2x3xi8>, tensor<2x3xi8>) {
   EXPECT_EQ(Ints<int8_t>((*out)[0])[0], -12);
 }
 
+// With batching dimensions the column sums come from a reduction.
+TEST(QuantizedExecutionTest, BatchedIntegerDotMatchesTheFloatComputation) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<2x1x2xi8>, tensor<2x1x2xi8>) {
+  %a = stablehlo.constant dense<[[[0.5, -1.0, 2.0]], [[1.5, 0.0, -0.75]]]> : tensor<2x1x3xf32>
+  %w = stablehlo.constant dense<[[[1.0, -0.5], [0.5, 1.0], [-1.0, 0.25]], [[0.75, 0.5], [1.0, -1.0], [0.25, 0.5]]]> : tensor<2x3x2xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<2x1x3xf32>) -> tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>
+  %qw = stablehlo.uniform_quantize %w : (tensor<2x3x2xf32>) -> tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>
+  %r = stablehlo.dot_general %qa, %qw, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>, tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>) -> tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>
+  %s = stablehlo.bitcast_convert %r : (tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<2x1x2xi8>
+  %da = stablehlo.uniform_dequantize %qa : (tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>) -> tensor<2x1x3xf32>
+  %dw = stablehlo.uniform_dequantize %qw : (tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>) -> tensor<2x3x2xf32>
+  %f = stablehlo.dot_general %da, %dw, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x1x3xf32>, tensor<2x3x2xf32>) -> tensor<2x1x2xf32>
+  %qf = stablehlo.uniform_quantize %f : (tensor<2x1x2xf32>) -> tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>
+  %sf = stablehlo.bitcast_convert %qf : (tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<2x1x2xi8>
+  func.return %s, %sf : tensor<2x1x2xi8>, tensor<2x1x2xi8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
+}
+
 }  // namespace
 }  // namespace plugrt
