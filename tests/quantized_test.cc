@@ -300,18 +300,18 @@ TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
 TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
   // k = 2500 runs in three chunks on CPUs without VNNI.
   for (int64_t k : {256, 2500}) {
-  SCOPED_TRACE(k);
-  const int64_t m = 48, n = 40;
-  cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
-  std::mt19937 generator(7);
-  std::uniform_int_distribution<int> value(-128, 127);
-  int8_t* l = lhs.mutable_as<int8_t>();
-  int8_t* r = rhs.mutable_as<int8_t>();
-  for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
-  for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
-  for (int64_t j = 0; j < k; ++j) {
-    l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
-    r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
+    SCOPED_TRACE(k);
+    const int64_t m = 48, n = 40;
+    cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
+    std::mt19937 generator(7);
+    std::uniform_int_distribution<int> value(-128, 127);
+    int8_t* l = lhs.mutable_as<int8_t>();
+    int8_t* r = rhs.mutable_as<int8_t>();
+    for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
+    for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
+    for (int64_t j = 0; j < k; ++j) {
+      l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
+      r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
   }
   const cpu::DotDimensions dims{{}, {}, {1}, {0}};
   auto fast = cpu::FastDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
