@@ -298,17 +298,20 @@ TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
 // oneDNN's non-VNNI int8 kernels saturate 16-bit pair sums) equals the exact
 // integer product, the extreme values included.
 TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
-  const int64_t m = 48, k = 256, n = 40;
-  cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
-  std::mt19937 generator(7);
-  std::uniform_int_distribution<int> value(-128, 127);
-  int8_t* l = lhs.mutable_as<int8_t>();
-  int8_t* r = rhs.mutable_as<int8_t>();
-  for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
-  for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
-  for (int64_t j = 0; j < k; ++j) {
-    l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
-    r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
+  // k = 2500 runs in three chunks on CPUs without VNNI.
+  for (int64_t k : {256, 2500}) {
+    SCOPED_TRACE(k);
+    const int64_t m = 48, n = 40;
+    cpu::Tensor lhs(shlo::ElementType::kSI8, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
+    std::mt19937 generator(7);
+    std::uniform_int_distribution<int> value(-128, 127);
+    int8_t* l = lhs.mutable_as<int8_t>();
+    int8_t* r = rhs.mutable_as<int8_t>();
+    for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<int8_t>(value(generator));
+    for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
+    for (int64_t j = 0; j < k; ++j) {
+      l[0 * k + j] = -128, l[1 * k + j] = 127, l[2 * k + j] = -128;
+      r[j * n + 0] = -128, r[j * n + 1] = -128, r[j * n + 2] = 127;
   }
   const cpu::DotDimensions dims{{}, {}, {1}, {0}};
   auto fast = cpu::FastDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
@@ -325,9 +328,10 @@ TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
     }
   }
   EXPECT_EQ(mismatches, 0);
-  // The reference agrees with a direct sum at the extremes: 256 * 128 * 128.
-  EXPECT_EQ(want.as<int32_t>()[0 * n + 0], 256 * 128 * 128);
-  EXPECT_EQ(want.as<int32_t>()[1 * n + 1], -256 * 127 * 128);
+  // The reference agrees with a direct sum at the extremes.
+  EXPECT_EQ(want.as<int32_t>()[0 * n + 0], k * 128 * 128);
+  EXPECT_EQ(want.as<int32_t>()[1 * n + 1], -k * 127 * 128);
+  }
 }
 
 // A quantized dot_general with per-axis weights computes in integers and
@@ -353,6 +357,28 @@ func.func @main() -> (tensor<2x3xi8>, tensor<2x3xi8>) {
   EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
   // Row 0, column 0: 0.5 - 0.5 - 2 + 0.1875 = -1.8125 -> -14.5 + 2 -> -12 (even).
   EXPECT_EQ(Ints<int8_t>((*out)[0])[0], -12);
+}
+
+// With batching dimensions the column sums come from a reduction.
+TEST(QuantizedExecutionTest, BatchedIntegerDotMatchesTheFloatComputation) {
+  auto out = RunQuantized(R"(
+func.func @main() -> (tensor<2x1x2xi8>, tensor<2x1x2xi8>) {
+  %a = stablehlo.constant dense<[[[0.5, -1.0, 2.0]], [[1.5, 0.0, -0.75]]]> : tensor<2x1x3xf32>
+  %w = stablehlo.constant dense<[[[1.0, -0.5], [0.5, 1.0], [-1.0, 0.25]], [[0.75, 0.5], [1.0, -1.0], [0.25, 0.5]]]> : tensor<2x3x2xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<2x1x3xf32>) -> tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>
+  %qw = stablehlo.uniform_quantize %w : (tensor<2x3x2xf32>) -> tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>
+  %r = stablehlo.dot_general %qa, %qw, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>, tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>) -> tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>
+  %s = stablehlo.bitcast_convert %r : (tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<2x1x2xi8>
+  %da = stablehlo.uniform_dequantize %qa : (tensor<2x1x3x!quant.uniform<i8:f32, 0.0625:5>>) -> tensor<2x1x3xf32>
+  %dw = stablehlo.uniform_dequantize %qw : (tensor<2x3x2x!quant.uniform<i8:f32, 0.03125>>) -> tensor<2x3x2xf32>
+  %f = stablehlo.dot_general %da, %dw, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x1x3xf32>, tensor<2x3x2xf32>) -> tensor<2x1x2xf32>
+  %qf = stablehlo.uniform_quantize %f : (tensor<2x1x2xf32>) -> tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>
+  %sf = stablehlo.bitcast_convert %qf : (tensor<2x1x2x!quant.uniform<i8:f32, 0.0625:-1>>) -> tensor<2x1x2xi8>
+  func.return %s, %sf : tensor<2x1x2xi8>, tensor<2x1x2xi8>
+}
+)");
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
 }
 
 }  // namespace

@@ -60,7 +60,10 @@ StatusOr<CeilingResult> MeasureMatmul(CeilingKind kind, int64_t n, const RepeatP
 #endif
     } catch (const dnnl::error& error) {
       if (error.status != dnnl_unimplemented) throw;
-      result.unavailable = StrCat("oneDNN has no ", CeilingKindName(kind),
+      result.unavailable = StrCat("oneDNN has no ",
+                                  kind == CeilingKind::kSgemm      ? "f32"
+                                  : kind == CeilingKind::kInt8Gemm ? "int8"
+                                                                   : "bf16",
                                   " matmul for this CPU");
       return result;
     }

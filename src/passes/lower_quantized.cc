@@ -565,15 +565,38 @@ class Lowering {
     Value* acc = b.Op("stablehlo.dot_general", {L(op->operands[0]), L(op->operands[1])},
                       Type::Tensor(i32, res.dims()), op->attributes);
     if (ql.zero_points[0] != 0) {
-      // sum(l * r) - lzp * sum(r) over the contracted dimensions.
-      Value* r32 = b.Convert(L(op->operands[1]), i32);
+      // sum(l * r) - lzp * sum(r) over the contracted dimensions; the sums
+      // (one per kept rhs index) scaled before they are spread over the
+      // result.
       std::vector<int64_t> kept_dims;
       for (int64_t d : kept) kept_dims.push_back(rt.dims()[d]);
-      Value* sums = ReduceSum(b, r32, rc, Type::Tensor(i32, kept_dims));
-      Value* wide = b.BroadcastInDim(sums, e.T(i32), kept_to_result);
-      Value* offset = e.Bin("stablehlo.multiply", wide,
-                            e.Splat(i32, static_cast<double>(ql.zero_points[0])), i32);
-      acc = e.Bin("stablehlo.subtract", acc, offset, i32);
+      const Type sums_type = Type::Tensor(i32, kept_dims);
+      Value* sums = nullptr;
+      if (rb.empty()) {
+        // A product with ones: the int8 matmul path instead of a reduction.
+        std::vector<int64_t> ones_dims, ones_contracting;
+        for (size_t i = 0; i < rc.size(); ++i) {
+          ones_dims.push_back(rt.dims()[rc[i]]);
+          ones_contracting.push_back(static_cast<int64_t>(i));
+        }
+        Value* ones = b.SplatInt(Type::Tensor(qr.storage, ones_dims), 1);
+        sums = b.Op("stablehlo.dot_general", {ones, L(op->operands[1])}, sums_type,
+                    {{"dot_dimension_numbers",
+                      Attribute::Struct("stablehlo.dot",
+                                        {{"lhs_batching_dimensions", Attribute::DenseI64Array({})},
+                                         {"rhs_batching_dimensions", Attribute::DenseI64Array({})},
+                                         {"lhs_contracting_dimensions",
+                                          Attribute::DenseI64Array(ones_contracting)},
+                                         {"rhs_contracting_dimensions",
+                                          Attribute::DenseI64Array(rc)}})}});
+      } else {
+        sums = ReduceSum(b, b.Convert(L(op->operands[1]), i32), rc, sums_type);
+      }
+      Emitter small(b, kept_dims);
+      Value* offset = small.Bin("stablehlo.multiply", sums,
+                                small.Splat(i32, static_cast<double>(ql.zero_points[0])), i32);
+      acc = e.Bin("stablehlo.subtract", acc, b.BroadcastInDim(offset, e.T(i32), kept_to_result),
+                  i32);
     }
     PLUGRT_ASSIGN_OR_RETURN(Value * out, Requantize(e, *op, acc, product, qo, qo.storage));
     Replace(op, 0, out);

@@ -92,7 +92,8 @@ bool HasVnni() {
 
 // Without VNNI, int8 products run as f32 sgemm: exact while every partial
 // sum is an integer below 2^24, which K <= 1024 products of at most 2^14
-// guarantee whatever the summation order.
+// guarantee whatever the summation order; deeper products run in chunks of
+// that depth whose exact results are added in s32.
 constexpr int64_t kMaxExactF32Depth = 1024;
 
 // `t` (s8 or u8) as f32, same dims and layout.
@@ -133,6 +134,15 @@ struct FastDot::Impl {
   memory::data_type out_type = memory::data_type::f32;
   // int8 without VNNI: operands converted to f32, the product back to s32.
   bool via_f32 = false;
+  // The depth of chunk `c` of the contraction: all of k but for via_f32.
+  int64_t Depth(int64_t c) const {
+    const int64_t chunk = via_f32 ? std::min(k, kMaxExactF32Depth) : k;
+    return std::min(chunk, k - c * chunk);
+  }
+  int64_t Chunks() const {
+    const int64_t chunk = via_f32 ? std::min(k, kMaxExactF32Depth) : k;
+    return chunk == 0 ? 1 : (k + chunk - 1) / chunk;
+  }
   int threads = 1;
 
   memory::desc Desc(const MatrixView& v, memory::data_type type) const {
@@ -146,23 +156,43 @@ struct FastDot::Impl {
     dnnl::matmul matmul;
     memory::desc scratchpad;
   };
-  StatusOr<const Prepared*> Primitive(int team) const {
+  // The operands' views over `depth` of the contracted dimension (a slice of
+  // it for the chunked f32 path; k otherwise).
+  MatrixView LhsSlice(int64_t depth) const {
+    MatrixView v = lhs;
+    v.sizes[2] = depth;
+    return v;
+  }
+  MatrixView RhsSlice(int64_t depth) const {
+    MatrixView v = rhs;
+    v.sizes[1] = depth;
+    return v;
+  }
+
+  StatusOr<const Prepared*> Primitive(int team, int64_t depth) const {
     std::lock_guard<std::mutex> lock(mu);
-    auto it = primitives.find(team);
+    auto it = primitives.find({team, depth});
     if (it != primitives.end()) return &it->second;
     try {
       const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
-      const dnnl::matmul::desc desc(Desc(lhs, lhs_type), Desc(rhs, rhs_type), dst);
+      const dnnl::matmul::desc desc(Desc(LhsSlice(depth), lhs_type),
+                                    Desc(RhsSlice(depth), rhs_type), dst);
       const dnnl::matmul::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
-      return &primitives.emplace(team, Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
+      return &primitives
+                  .emplace(std::pair{team, depth},
+                           Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
                   .first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN matmul: ", e.what());
     }
   }
 
+  // The product as chunks of f32 sgemm (int8 without VNNI).
+  StatusOr<Tensor> RunViaF32(Tensor lhs_f32, Tensor rhs_f32, int team,
+                             const memory::desc& dst) const;
+
   mutable std::mutex mu;
-  mutable std::map<int, Prepared> primitives;
+  mutable std::map<std::pair<int, int64_t>, Prepared> primitives;  // by (team, depth)
 };
 
 FastDot::FastDot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -234,14 +264,15 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   impl->rhs_type = *onednn::DataType(rhs_type);
   impl->out_type = *onednn::DataType(result_type);
   if (int8 && !HasVnni()) {
-    if (impl->k > kMaxExactF32Depth) return nullptr;  // the exact reference kernel
     impl->via_f32 = true;
     impl->lhs_type = impl->rhs_type = impl->out_type = memory::data_type::f32;
   }
   // Check oneDNN takes it now, so Run has no surprises.
   impl->threads = static_cast<int>(
       std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
-  if (!impl->Primitive(std::min(impl->threads, KernelThreads())).ok()) return nullptr;
+  if (!impl->Primitive(std::min(impl->threads, KernelThreads()), impl->Depth(0)).ok()) {
+    return nullptr;
+  }
   return std::shared_ptr<const FastDot>(new FastDot(std::move(impl)));
 }
 
@@ -254,16 +285,12 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const 
   if (!p.rhs_perm.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
   }
-  if (p.via_f32) {
-    lhs = ToF32(lhs);
-    rhs = ToF32(rhs);
-  }
   const int team = std::min(p.threads, KernelThreads());
   onednn::UseThreads(team);
-  PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team));
-  Tensor result =
-      Tensor::Uninitialized(p.via_f32 ? ElementType::kF32 : p.result_type, p.result_dims);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
+  if (p.via_f32) return p.RunViaF32(ToF32(lhs), ToF32(rhs), team, dst);
+  PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team, p.k));
+  Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
   try {
     const onednn::Scratchpad scratchpad(prepared->scratchpad);
     PLUGRT_RETURN_IF_ERROR(onednn::Execute(
@@ -276,18 +303,43 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const 
   } catch (const dnnl::error& e) {
     return Internal("oneDNN matmul: ", e.what());
   }
-  if (p.via_f32) {
-    // Exact integers in f32 (see kMaxExactF32Depth): the conversion is exact.
-    Tensor exact = Tensor::Uninitialized(ElementType::kSI32, p.result_dims);
-    const float* in = result.as<float>();
-    int32_t* out = exact.mutable_as<int32_t>();
-    const int64_t n = exact.num_elements();
-    ParallelFor(n, ThreadsFor(n, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) out[i] = static_cast<int32_t>(in[i]);
-    });
-    return exact;
-  }
   return result;
+}
+
+StatusOr<Tensor> FastDot::Impl::RunViaF32(Tensor lhs_f32, Tensor rhs_f32, int team,
+                                          const memory::desc& dst) const {
+  // Each chunk's f32 product holds exact integers (see kMaxExactF32Depth);
+  // they are converted and summed in s32.
+  Tensor exact(ElementType::kSI32, result_dims);
+  Tensor part = Tensor::Uninitialized(ElementType::kF32, result_dims);
+  int32_t* out = exact.mutable_as<int32_t>();
+  const float* in = part.as<float>();
+  const int64_t count = exact.num_elements();
+  auto* l = lhs_f32.mutable_as<float>();
+  auto* r = rhs_f32.mutable_as<float>();
+  for (int64_t c = 0, k0 = 0; c < Chunks(); ++c) {
+    const int64_t depth = Depth(c);
+    PLUGRT_ASSIGN_OR_RETURN(const Prepared* prepared, Primitive(team, depth));
+    try {
+      const onednn::Scratchpad scratchpad(prepared->scratchpad);
+      PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+          prepared->matmul,
+          {{DNNL_ARG_SRC, memory(Desc(LhsSlice(depth), lhs_type), onednn::Engine(),
+                                 l + k0 * lhs.strides[2])},
+           {DNNL_ARG_WEIGHTS, memory(Desc(RhsSlice(depth), rhs_type), onednn::Engine(),
+                                     r + k0 * rhs.strides[1])},
+           {DNNL_ARG_DST, memory(dst, onednn::Engine(), part.MutableData())},
+           {DNNL_ARG_SCRATCHPAD, scratchpad.memory()}},
+          "matmul"));
+    } catch (const dnnl::error& e) {
+      return Internal("oneDNN matmul: ", e.what());
+    }
+    ParallelFor(count, ThreadsFor(count, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out[i] += static_cast<int32_t>(in[i]);
+    });
+    k0 += depth;
+  }
+  return exact;
 }
 
 }  // namespace plugrt::cpu
