@@ -129,7 +129,7 @@ TEST(BytecodeReaderTest, FutureOpVersionIsRefusedByName) {
   EXPECT_NE(m.status().message().find("at byte "), std::string::npos) << m.status().ToString();
 }
 
-// Ops keep the file:line:column the bytecode records for them.
+// Ops keep the source location the bytecode records for them.
 TEST(BytecodeReaderTest, LocationsComeFromTheBytecode) {
   fs::path path = CorpusDir() / "vhlo" / "vhlo_emit_version_api.1_1_0.mlir.bc";
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> m,
@@ -138,10 +138,9 @@ TEST(BytecodeReaderTest, LocationsComeFromTheBytecode) {
   ASSERT_NE(main, nullptr);
   const Operation& add = *main->body->front().operations.at(0);
   EXPECT_EQ(add.name, "stablehlo.add");
-  ASSERT_NE(add.location.file, nullptr);
-  EXPECT_TRUE(add.location.file->ends_with("vhlo_emit_version_api.mlir")) << *add.location.file;
-  EXPECT_GT(add.location.line, 0);
-  EXPECT_GT(add.location.column, 0);
+  ASSERT_NE(add.location.source, nullptr);
+  std::string where = add.location.ToString();
+  EXPECT_NE(where.find("vhlo_emit_version_api.mlir:"), std::string::npos) << where;
 }
 
 TEST(BytecodeReaderTest, NewerBytecodeVersionIsRefused) {

@@ -137,7 +137,7 @@ Status Parser::ParseFunction(Module* module) {
   if (lex_.Peek() != '{' && !func->is_public) {
     // A private declaration (`func.func private @mesh()`): no body; the
     // verifier refuses to run one.
-    SkipLocation();
+    PLUGRT_ASSIGN_OR_RETURN(func->location.source, ParseOptionalLoc());
     module->functions.push_back(std::move(func));
     return OkStatus();
   }
