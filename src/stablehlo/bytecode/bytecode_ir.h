@@ -41,12 +41,6 @@ struct BcType {
   std::vector<const BcType*> results;  // function results
 };
 
-struct BcLocation {
-  std::string file;
-  int line = 0;
-  int column = 0;
-};
-
 struct BcAttr {
   enum class Kind : uint8_t {
     kArray,
@@ -64,13 +58,13 @@ struct BcAttr {
     kUnit,
     kSymbolRef,        // builtin (flat) symbol reference
     kDenseArray,       // builtin dense array: type + raw data
-    kLocation,         // any builtin location; `loc` is its file:line:col part
+    kLocation,         // any builtin location; `str` is its MLIR spelling
     kText,             // attribute written as text in the bytecode
     kSdy,              // mesh-axis attributes: family + elements (+ ints)
   };
   Kind kind = Kind::kUnit;
   std::string family;                 // kEnum, kSdy
-  std::string str;                    // kString, kEnum value, kSymbolRef, kText
+  std::string str;                    // kString, kEnum value, kSymbolRef, kText, kLocation
   bool bool_value = false;
   int64_t int_value = 0;              // kInteger, kDenseArray size
   uint64_t bits = 0;                  // kFloat
@@ -82,8 +76,6 @@ struct BcAttr {
   std::string data;                   // kTensor / kDenseArray raw bytes
   uint64_t atol_bits = 0, rtol_bits = 0;  // kResultAccuracy
   const BcAttr* mode = nullptr;       // kResultAccuracy
-  bool has_loc = false;               // kLocation with a file:line:col
-  BcLocation loc;                     // kLocation
 };
 
 struct BcOp;

@@ -84,6 +84,11 @@ class Decoder {
   Status DecodeBuiltinType(EncodingReader& r, BcType* t);
   Status DecodeVhloType(EncodingReader& r, BcType* t);
   Status ReadTypeList(EncodingReader& r, std::vector<const BcType*>* out);
+  // Spellings built from shared parts repeat them: bounded by the input.
+  Status CheckSpelling(EncodingReader& r, const std::string& text) const {
+    if (text.size() > max_text_) return r.Error("location spelling too large");
+    return OkStatus();
+  }
   Status ReadSignedList(EncodingReader& r, std::vector<int64_t>* out);
   Status ReadAPInt(EncodingReader& r, int bits, uint64_t* out);
   Status ReadQuantized(EncodingReader& r, bool per_axis, BcType* t);
@@ -502,15 +507,16 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 10: {  // CallSiteLoc: the callee's position
+    case 10: {  // CallSiteLoc
       const BcAttr *callee = nullptr, *caller = nullptr;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &callee));
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &caller));
+      if (callee->kind != BcAttr::Kind::kLocation || caller->kind != BcAttr::Kind::kLocation) {
+        return r.Error("call site location of non-locations");
+      }
       a->kind = BcAttr::Kind::kLocation;
-      const BcAttr* from = callee->has_loc ? callee : caller;
-      a->has_loc = from->has_loc;
-      a->loc = from->loc;
-      return OkStatus();
+      a->str = "callsite(" + callee->str + " at " + caller->str + ")";
+      return CheckSpelling(r, a->str);
     }
     case 11: {  // FileLineColLoc
       const BcAttr* file = nullptr;
@@ -520,10 +526,8 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&col));
       if (file->kind != BcAttr::Kind::kString) return r.Error("location file is not a string");
       a->kind = BcAttr::Kind::kLocation;
-      a->has_loc = true;
-      a->loc.file = file->str;
-      a->loc.line = static_cast<int>(std::min<uint64_t>(line, INT32_MAX));
-      a->loc.column = static_cast<int>(std::min<uint64_t>(col, INT32_MAX));
+      a->str = StrCat(QuoteMlirString(file->str), ":", std::min<uint64_t>(line, INT32_MAX), ":",
+                      std::min<uint64_t>(col, INT32_MAX));
       return OkStatus();
     }
     case 12:    // FusedLoc
@@ -531,15 +535,16 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
       a->kind = BcAttr::Kind::kLocation;
+      a->str = "fused[";
       for (uint64_t i = 0; i < n; ++i) {
         const BcAttr* part = nullptr;
         PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &part));
-        if (!a->has_loc && part->has_loc) {
-          a->has_loc = true;
-          a->loc = part->loc;
-        }
+        if (part->kind != BcAttr::Kind::kLocation) return r.Error("fused location of a non-location");
+        a->str += (i ? ", " : "") + part->str;
+        PLUGRT_RETURN_IF_ERROR(CheckSpelling(r, a->str));
       }
-      if (code == 13) {
+      a->str += "]";
+      if (code == 13) {  // metadata: not kept
         const BcAttr* metadata = nullptr;
         PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &metadata));
       }
@@ -549,13 +554,17 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       const BcAttr *name = nullptr, *child = nullptr;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &name));
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &child));
+      if (name->kind != BcAttr::Kind::kString || child->kind != BcAttr::Kind::kLocation) {
+        return r.Error("name location of the wrong kinds");
+      }
       a->kind = BcAttr::Kind::kLocation;
-      a->has_loc = child->has_loc;
-      a->loc = child->loc;
-      return OkStatus();
+      a->str = QuoteMlirString(name->str);
+      if (child->str != "unknown") a->str += "(" + child->str + ")";
+      return CheckSpelling(r, a->str);
     }
     case 15:  // UnknownLoc
       a->kind = BcAttr::Kind::kLocation;
+      a->str = "unknown";
       return OkStatus();
     case 17: {  // DenseArrayAttr
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
@@ -1392,6 +1401,24 @@ Status Decoder::Run() {
 }
 
 }  // namespace
+
+std::string QuoteMlirString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u >= 0x7F) {
+      char buf[4];
+      std::snprintf(buf, sizeof(buf), "\\%02X", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
 
 bool IsBytecode(std::string_view bytes) {
   return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("ML\xEFR", 4);

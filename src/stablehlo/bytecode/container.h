@@ -4,12 +4,17 @@
 #define PLUGRT_STABLEHLO_BYTECODE_CONTAINER_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
 #include "stablehlo/bytecode/bytecode_ir.h"
 
 namespace plugrt::shlo::bytecode {
+
+// `s` as an MLIR string literal: quoted, '"' and '\\' escaped, other
+// non-printable bytes as \XX.
+std::string QuoteMlirString(std::string_view s);
 
 // True when `bytes` start with the MLIR bytecode magic "ML\xEFR".
 bool IsBytecode(std::string_view bytes);

@@ -26,23 +26,7 @@ using bytecode::BcFile;
 using bytecode::BcOp;
 using bytecode::BcType;
 
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u >= 0x7F) {
-      char buf[4];
-      std::snprintf(buf, sizeof(buf), "\\%02X", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string Quote(std::string_view s) { return bytecode::QuoteMlirString(s); }
 
 // Decimal text of a float of `type` that the text parser reads back to the
 // value MLIR's printer would show: the shortest %e form that rounds to the
@@ -913,27 +897,21 @@ class LocationSetter {
   }
 
  private:
-  // The one place bytecode locations become IR locations.
+  // The one place bytecode locations become IR locations: the artifact
+  // has no program text to point into, so the location is the source
+  // location the bytecode records (file:line:col, names, call sites, fused).
   Location Convert(const BcAttr& a) {
     Location loc;
-    if (!a.has_loc) {
-      loc.file = fallback_;
-      return loc;
-    }
-    auto it = files_.find(a.loc.file);
-    if (it == files_.end()) {
-      it = files_.emplace(a.loc.file, std::make_shared<const std::string>(a.loc.file)).first;
-    }
-    loc.file = it->second;
-    loc.line = a.loc.line;
-    loc.column = a.loc.column;
+    loc.file = fallback_;
+    if (a.str.empty() || a.str == "unknown") return loc;
+    StatusOr<SourceLocationRef> source = ParseSourceLocation(a.str);
+    if (source.ok()) loc.source = *source;
     return loc;
   }
 
   const std::vector<const BcAttr*>& locs_;
   size_t next_ = 0;
   std::shared_ptr<const std::string> fallback_;
-  std::unordered_map<std::string, std::shared_ptr<const std::string>> files_;
 };
 
 }  // namespace
