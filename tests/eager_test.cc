@@ -526,6 +526,24 @@ TEST(EagerAsync, ErrorPoisonsOnlyDependents) {
   EXPECT_FALSE(ctx->is_async());
 }
 
+TEST(EagerAsync, ContextDestroyedWithQueuedWorkFinishesIt) {
+  ContextOptions options;
+  options.async = true;
+  auto ctx = MakeContext(options);
+  Tensor one = Make<int32_t>(*ctx, {1, 1, 1}, {3});
+  Tensor sum = one;
+  for (int i = 0; i < 200; ++i) {
+    auto next = RunOp(*ctx, "stablehlo.add", [&](Op& op) {
+      ASSERT_TRUE(op.AddInput(sum).ok());
+      ASSERT_TRUE(op.AddInput(one).ok());
+    });
+    ASSERT_EQ(next.size(), 1u);
+    sum = next[0];
+  }
+  ctx.reset();  // waits for the queue; the tensors keep their buffers
+  EXPECT_EQ(*sum.ToVector<int32_t>(), (std::vector<int32_t>{201, 201, 201}));
+}
+
 TEST(EagerTensor, ZeroCopyDeallocatorRunsExactlyOnce) {
   auto ctx = MakeContext();
   std::atomic<int> calls{0};
