@@ -29,17 +29,7 @@ using testutil::ReadFile;
 
 // Artifacts of vhlo/ that must read identically to their twins. Floors only
 // rise.
-constexpr int kIdenticalFloor = 29;
-
-// Artifacts whose twin the text parser reads differently today: it keeps
-// #stablehlo.replica_group_mesh_axes<...> as its source text (line breaks
-// and all) instead of as a structured attribute.
-bool ExpectedToDiffer(const std::string& name) {
-  for (const char* v : {"1_16_0", "1_18_0", "1_19_0", "1_20_0"}) {
-    if (name == StrCat("stablehlo_legalize_to_vhlo.", v, ".mlir.bc")) return true;
-  }
-  return false;
-}
+constexpr int kIdenticalFloor = 33;
 
 std::string Canonical(Module& module) {
   CanonicalizeAttributeOrder(module);
@@ -112,7 +102,6 @@ TEST(BytecodeReaderTest, CorpusArtifactsReadAsTheirTextTwins) {
       ++identical;
       continue;
     }
-    if (ExpectedToDiffer(bc.filename().string())) continue;
     ADD_FAILURE() << bc.filename() << " differs from its twin:" << DescribeDifference(a, b);
   }
   std::cout << identical << " of " << files.size() << " artifacts read identically\n";

@@ -21,6 +21,42 @@ bool IsKnownStruct(std::string_view name) {
          name == "stablehlo.result_accuracy" || name == "chlo.ragged_dot";
 }
 
+// The body of an attribute kept as its text, in one spelling whatever the
+// layout it was written in: runs of white space outside string literals
+// become one space, none after an opening or before a closing bracket or a
+// comma. So a program and its portable artifact (whose reader spells the
+// attribute on one line) keep equal attributes.
+std::string NormalizedAttributeText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  bool pending_space = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      pending_space = true;
+      continue;
+    }
+    const bool closes = c == '>' || c == ']' || c == ')' || c == '}' || c == ',';
+    const bool after_open = !out.empty() && (out.back() == '<' || out.back() == '[' ||
+                                             out.back() == '(' || out.back() == '{');
+    if (pending_space && !out.empty() && !closes && !after_open) out += ' ';
+    pending_space = false;
+    out += c;
+    if (c == '"') in_string = true;
+  }
+  return out;
+}
+
 bool IsHexText(std::string_view text) {
   size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
   return text.size() > i + 2 && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X');
@@ -685,7 +721,8 @@ StatusOr<Attribute> Parser::ParseHashAttribute() {
   // Anything else is kept as its text.
   lex_.set_pos(body_pos);
   PLUGRT_ASSIGN_OR_RETURN(std::string_view group, lex_.SkipAngleGroup());
-  return Attribute::Enum(std::string(name), std::string(group.substr(1, group.size() - 2)));
+  return Attribute::Enum(std::string(name),
+                         NormalizedAttributeText(group.substr(1, group.size() - 2)));
 }
 
 StatusOr<Attribute> Parser::ParseAttribute() {

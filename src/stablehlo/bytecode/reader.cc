@@ -7,6 +7,9 @@
 // locations are then set from the bytecode's.
 #include "stablehlo/bytecode/reader.h"
 
+#include <cctype>
+#include <cstring>
+
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -27,6 +30,31 @@ using bytecode::BcOp;
 using bytecode::BcType;
 
 std::string Quote(std::string_view s) { return bytecode::QuoteMlirString(s); }
+
+// tensor<Nxindex>.
+bool IsRankOneIndexTensor(std::string_view text) {
+  constexpr std::string_view kHead = "tensor<", kTail = "xindex>";
+  if (text.size() <= kHead.size() + kTail.size() || !text.starts_with(kHead) ||
+      !text.ends_with(kTail)) {
+    return false;
+  }
+  std::string_view n = text.substr(kHead.size(), text.size() - kHead.size() - kTail.size());
+  for (char c : n) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+// `@name`, quoted only when the name is not a bare identifier (as MLIR
+// prints symbols, and as attributes kept as text compare).
+std::string SymbolText(std::string_view name) {
+  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name) {
+    bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+                    c == '.' || c == '-');
+  }
+  return bare ? StrCat("@", name) : StrCat("@", Quote(name));
+}
 
 // Decimal text of a float of `type` that the text parser reads back to the
 // value MLIR's printer would show: the shortest %e form that rounds to the
@@ -178,6 +206,19 @@ Status Converter::Attr(const BcAttr* a, std::string* out) {
         *out += "dense<> : " + a->type->text;
         return OkStatus();
       }
+      // Index tensors (custom-call layouts) as MLIR prints them: the text
+      // parser keeps their literal as written.
+      if (IsRankOneIndexTensor(a->type->text) && a->data.size() % 8 == 0) {
+        std::string list;
+        for (size_t i = 0; i < a->data.size(); i += 8) {
+          int64_t v = 0;
+          std::memcpy(&v, a->data.data() + i, 8);
+          list += StrCat(i == 0 ? "" : ", ", v);
+        }
+        *out += (a->data.size() == 8 ? "dense<" + list : "dense<[" + list + "]") + "> : " +
+                a->type->text;
+        return OkStatus();
+      }
       static const char* kHex = "0123456789ABCDEF";
       std::string hex = "\"0x";
       for (char c : a->data) {
@@ -195,7 +236,7 @@ Status Converter::Attr(const BcAttr* a, std::string* out) {
       *out += "unit";
       return OkStatus();
     case BcAttr::Kind::kSymbolRef:
-      *out += "@" + Quote(a->str);
+      *out += SymbolText(a->str);
       return OkStatus();
     case BcAttr::Kind::kResultAccuracy:
       *out += "#stablehlo.result_accuracy<atol = " +
@@ -234,7 +275,7 @@ Status Converter::SdyAttr(const BcAttr* a, std::string* out) {
     *out += "#stablehlo.replica_group_mesh_axes<mesh = ";
     const BcAttr* mesh = a->elements[0];
     if (mesh->kind == BcAttr::Kind::kString) {
-      *out += "@" + Quote(mesh->str);
+      *out += SymbolText(mesh->str);
     } else {
       PLUGRT_RETURN_IF_ERROR(Attr(mesh, out));
     }
