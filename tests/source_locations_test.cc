@@ -23,8 +23,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Every 4th testdata file (sorted): about 490 programs, a few seconds.
-constexpr size_t kSampleEvery = 4;
+// Every 4th testdata file (sorted): about 490 programs, a few seconds (the
+// sanitizer build sets a sparser sample: tests/CMakeLists.txt).
+#ifndef PLUGRT_SOURCE_LOCATIONS_SAMPLE_EVERY
+#define PLUGRT_SOURCE_LOCATIONS_SAMPLE_EVERY 4
+#endif
+constexpr size_t kSampleEvery = PLUGRT_SOURCE_LOCATIONS_SAMPLE_EVERY;
 
 std::string Trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r");

@@ -191,15 +191,17 @@ StatusOr<int> Parser::LocationHeight(const SourceLocation& loc, int level, size_
 
 Status Parser::ResolveLocationAliases() {
   for (auto& [use, pos] : alias_uses_) {
-    auto it = location_aliases_.find(use->text);
-    if (it == location_aliases_.end()) {
+    if (location_aliases_.find(use->text) == location_aliases_.end()) {
       return lex_.ErrorAt(pos, "undefined location alias #", use->text);
     }
-    use->target = it->second.location;
   }
+  // Cycles are found by name before any use is linked to its definition:
+  // linked, a cycle of aliases would be a cycle of shared pointers, never
+  // freed.
   for (auto& [name, def] : location_aliases_) {
     PLUGRT_RETURN_IF_ERROR(AliasHeight(name, 0).status());
   }
+  for (auto& [use, pos] : alias_uses_) use->target = location_aliases_.find(use->text)->second.location;
   alias_uses_.clear();
   return OkStatus();
 }
