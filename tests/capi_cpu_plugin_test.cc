@@ -205,38 +205,68 @@ TEST_F(CapiCpuPluginTest, DestroyOfNullIsANoOpWhereTheHeaderAllowsIt) {
 
 // The table BuildApi generates from the function list: every slot of PJRT
 // 0.94 filled, and every entry (implemented or not) applying the list's
-// minimum struct size, refusing null args, and naming itself.
-template <typename Args, typename Fn>
-void ExpectEntryChecksArgs(const PJRT_Api* api, Fn* fn, std::string_view name, size_t min_size) {
-  ASSERT_NE(fn, nullptr) << name << " is not filled";
-  if constexpr (std::is_same_v<Fn, PJRT_Error*(Args*)>) {
-    Args args;
-    std::memset(static_cast<void*>(&args), 0, sizeof(args));
-    args.struct_size = min_size - 1;
-    CErrorInfo small = plugrt::testing::TakeCError(api, fn(&args));
-    ASSERT_FALSE(small.ok) << name << " accepted struct_size " << min_size - 1;
-    EXPECT_EQ(small.code, PJRT_Error_Code_INVALID_ARGUMENT) << small.message;
-    const std::string expected = std::string(name) + "_Args.struct_size is " +
-                                 std::to_string(min_size - 1) + ", smaller than the " +
-                                 std::to_string(min_size) + " bytes";
-    EXPECT_NE(small.message.find(expected), std::string::npos) << small.message;
-    CErrorInfo null = plugrt::testing::TakeCError(api, fn(nullptr));
-    EXPECT_FALSE(null.ok) << name;
-    EXPECT_NE(null.message.find(std::string(name) + ": args is null"), std::string::npos)
-        << null.message;
-  }
+// minimum struct size, refusing null args, and naming itself. One row per
+// function, checked by one loop: the checks are not instantiated per
+// function (129 inlined copies of them took a minute to compile).
+struct FunctionRow {
+  std::string_view name;
+  size_t min_size;          // the list's minimum struct size
+  size_t header_size;       // the header's *_STRUCT_SIZE
+  size_t extension_offset;  // offsetof(*_Args, extension_start)
+  bool returns_error;       // false for PJRT_Error_Destroy
+  // Calls the table's entry with `args` (null or a zeroed struct of
+  // header_size bytes).
+  PJRT_Error* (*call)(const PJRT_Api* api, void* args);
+  bool filled;
+};
+
+template <typename Args>
+PJRT_Error* CallEntry(PJRT_Error* (*fn)(Args*), void* args) {
+  return fn(static_cast<Args*>(args));
+}
+template <typename Args>
+PJRT_Error* CallEntry(void (*fn)(Args*), void* args) {
+  fn(static_cast<Args*>(args));
+  return nullptr;
+}
+
+std::vector<FunctionRow> FunctionRows(const PJRT_Api* api) {
+  std::vector<FunctionRow> rows;
+#define PLUGRT_ROW_(Name, last, null_handle)                                                    \
+  rows.push_back(                                                                              \
+      {#Name, PLUGRT_STRUCT_SIZE_UP_TO(Name##_Args, last), Name##_Args_STRUCT_SIZE,             \
+       offsetof(Name##_Args, extension_start),                                                  \
+       std::is_same_v<decltype(PJRT_Api::Name), PJRT_Error* (*)(Name##_Args*)>,                 \
+       [](const PJRT_Api* a, void* args) { return CallEntry(a->Name, args); },                  \
+       api != nullptr && api->Name != nullptr});
+  PLUGRT_PJRT_FUNCTIONS(PLUGRT_ROW_)
+#undef PLUGRT_ROW_
+  return rows;
 }
 
 TEST_F(CapiCpuPluginTest, EveryFunctionOfTheListIsFilledAndChecksItsArgs) {
-  size_t checked = 0;
-#define PLUGRT_CHECK_ENTRY_(Name, last, null_handle)                                   \
-  ExpectEntryChecksArgs<Name##_Args>(api_, api_->Name, #Name,                          \
-                                     PLUGRT_STRUCT_SIZE_UP_TO(Name##_Args, last)); \
-  ++checked;
-  PLUGRT_PJRT_FUNCTIONS(PLUGRT_CHECK_ENTRY_)
-#undef PLUGRT_CHECK_ENTRY_
+  const std::vector<FunctionRow> rows = FunctionRows(api_);
+  for (const FunctionRow& row : rows) {
+    const std::string name(row.name);
+    ASSERT_TRUE(row.filled) << name << " is not filled";
+    if (!row.returns_error) continue;
+    // Zeroed, aligned storage of the header's size; struct_size comes first.
+    std::vector<std::max_align_t> storage(row.header_size / sizeof(std::max_align_t) + 1);
+    std::memset(storage.data(), 0, storage.size() * sizeof(std::max_align_t));
+    const size_t small_size = row.min_size - 1;
+    std::memcpy(storage.data(), &small_size, sizeof(small_size));
+    CErrorInfo small = plugrt::testing::TakeCError(api_, row.call(api_, storage.data()));
+    ASSERT_FALSE(small.ok) << name << " accepted struct_size " << small_size;
+    EXPECT_EQ(small.code, PJRT_Error_Code_INVALID_ARGUMENT) << small.message;
+    const std::string expected = name + "_Args.struct_size is " + std::to_string(small_size) +
+                                 ", smaller than the " + std::to_string(row.min_size) + " bytes";
+    EXPECT_NE(small.message.find(expected), std::string::npos) << small.message;
+    CErrorInfo null = plugrt::testing::TakeCError(api_, row.call(api_, nullptr));
+    EXPECT_FALSE(null.ok) << name;
+    EXPECT_NE(null.message.find(name + ": args is null"), std::string::npos) << null.message;
+  }
   // Every pointer-sized slot of the 0.94 table was one of them.
-  EXPECT_EQ(checked, (PJRT_Api_STRUCT_SIZE - offsetof(PJRT_Api, PJRT_Error_Destroy)) / sizeof(void*));
+  EXPECT_EQ(rows.size(), (PJRT_Api_STRUCT_SIZE - offsetof(PJRT_Api, PJRT_Error_Destroy)) / sizeof(void*));
 }
 
 // The list's minimum sizes against the header: the whole 0.94 struct, except
@@ -246,22 +276,17 @@ TEST(PjrtFunctionListTest, MinimumSizesAgreeWithTheHeader) {
       "PJRT_Client_Create", "PJRT_Client_CreateViewOfDeviceBuffer",
       "PJRT_Executable_GetCompiledMemoryStats", "PJRT_Executable_DeserializeAndLoad",
       "PJRT_LoadedExecutable_Execute"};
-  size_t rows = 0;
-#define PLUGRT_CHECK_SIZE_(Name, last, null_handle)                                   \
-  {                                                                                   \
-    const size_t min_size = PLUGRT_STRUCT_SIZE_UP_TO(Name##_Args, last);              \
-    if (extended.count(#Name)) {                                                      \
-      EXPECT_LT(min_size, Name##_Args_STRUCT_SIZE) << #Name;                          \
-    } else {                                                                          \
-      EXPECT_EQ(min_size, Name##_Args_STRUCT_SIZE) << #Name;                          \
-    }                                                                                 \
-    EXPECT_GT(min_size, offsetof(Name##_Args, extension_start)) << #Name;             \
-    ++rows;                                                                           \
+  const std::vector<FunctionRow> rows = FunctionRows(nullptr);
+  for (const FunctionRow& row : rows) {
+    if (extended.count(row.name)) {
+      EXPECT_LT(row.min_size, row.header_size) << row.name;
+    } else {
+      EXPECT_EQ(row.min_size, row.header_size) << row.name;
+    }
+    EXPECT_GT(row.min_size, row.extension_offset) << row.name;
   }
-  PLUGRT_PJRT_FUNCTIONS(PLUGRT_CHECK_SIZE_)
-#undef PLUGRT_CHECK_SIZE_
-  EXPECT_EQ(rows, plugrt::kNumPjrtFunctions);
-  EXPECT_EQ(rows, 129u);  // PJRT_Api 0.94
+  EXPECT_EQ(rows.size(), plugrt::kNumPjrtFunctions);
+  EXPECT_EQ(rows.size(), 129u);  // PJRT_Api 0.94
 }
 
 TEST_F(CapiCpuPluginTest, StructSizeRule) {
