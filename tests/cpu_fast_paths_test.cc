@@ -187,7 +187,8 @@ func.func @main(%a: tensor<48x200xbf16>, %b: tensor<200x40xbf16>) -> (tensor<48x
   dd.lhs_contracting = {1};
   dd.rhs_contracting = {0};
   const bool onednn_bf16 = FastDot::Plan({48, 200}, ElementType::kBF16, {200, 40},
-                                         ElementType::kBF16, dd, ElementType::kF32) != nullptr;
+                                         ElementType::kBF16, dd, ElementType::kF32,
+                                         /*kernel_threads=*/0) != nullptr;
   EXPECT_EQ(counters.onednn_calls, onednn_bf16 ? 2 : 0);
 }
 

@@ -315,9 +315,10 @@ TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
   }
   const cpu::DotDimensions dims{{}, {}, {1}, {0}};
   auto fast = cpu::FastDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
-                                 shlo::ElementType::kSI8, dims, shlo::ElementType::kSI32);
+                                 shlo::ElementType::kSI8, dims, shlo::ElementType::kSI32,
+                                 /*kernel_threads=*/2);
   ASSERT_NE(fast, nullptr);
-  StatusOr<cpu::Tensor> got = fast->Run(lhs, rhs);
+  StatusOr<cpu::Tensor> got = fast->Run(lhs, rhs, /*kernel_threads=*/2);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   cpu::Tensor want = cpu::DotGeneral(lhs, rhs, dims, shlo::ElementType::kSI32);
   int mismatches = 0;

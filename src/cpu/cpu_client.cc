@@ -18,14 +18,22 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
   return std::make_unique<CpuClient>(parsed, options.kv_store);
 }
 
+namespace {
+// `options` with the kernels' thread budget settled (CpuClient::kernel_threads).
+CpuOptions WithKernelThreads(CpuOptions options) {
+  const int cores = HardwareThreads();
+  const int threads =
+      options.threads > 0 ? options.threads : cores / std::max(1, options.num_devices);
+  options.program.kernel_threads = std::clamp(threads, 1, cores * 4);
+  return options;
+}
+}  // namespace
+
 CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store)
     : kv_store_(std::move(kv_store)),
-      options_(options),
+      options_(WithKernelThreads(options)),
       topology_(std::make_unique<CpuTopology>(options.num_devices)),
       work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
-  kernel_threads_ = options.threads > 0
-                        ? options.threads
-                        : std::max(1, HardwareThreads() / std::max(1, options.num_devices));
   for (int i = 0; i < options.num_devices; ++i) {
     auto device = std::make_unique<CpuDevice>(topology_->description(i), /*local_hardware_id=*/i,
                                               /*first_memory_id=*/i * kNumMemoryKinds);

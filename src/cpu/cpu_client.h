@@ -58,8 +58,10 @@ class CpuClient final : public sdk::Client {
   // to another client.
   CpuDevice* FindDevice(const sdk::Device* device) const;
   // Threads one device's execution may use for large kernels (the "threads"
-  // option, else the cores divided among the devices).
-  int kernel_threads() const { return kernel_threads_; }
+  // option, else the cores divided among the devices; at most 4 x the cores).
+  // Compiles plan for it (ProgramOptions::kernel_threads); executions pass
+  // it to the kernels (ExecContext::kernel_threads).
+  int kernel_threads() const { return options_.program.kernel_threads; }
   // The options it was created with (defaults from the environment read
   // then, once).
   const CpuOptions& options() const { return options_; }
@@ -82,8 +84,6 @@ class CpuClient final : public sdk::Client {
   std::shared_ptr<sdk::KeyValueStore> kv_store_;
   const CpuOptions options_;
 
-  int kernel_threads_ = 1;
-  bool conformance_harness_ = false;  // the "conformance_harness" create option
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;
   std::vector<CpuDevice*> cpu_devices_;

@@ -286,7 +286,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.collectives = hub;
     context.host_channels = &channels;
     context.device_index = static_cast<int64_t>(d);
-    SetKernelThreads(launch.kernel_threads);
+    context.kernel_threads = launch.kernel_threads;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
       status = StoreOutputs(*results, mine.outputs, program.entry().result_types);
@@ -331,6 +331,23 @@ void MakeInlineOutput(CpuClient* client, CpuDevice* device, const ElementFormat&
       status.ok() ? ReadyEvent() : sdk::Event::MakeReady(status)));
 }
 
+// The tensors of an inline run's arguments, over their buffers' storage
+// (moved out of `argument_storage`), into out[0..n). The first argument that
+// does not fit its buffer ends it with "argument i: ...".
+Status ArgumentTensors(const Program& program, const std::vector<sdk::Buffer*>& argument_list,
+                       StorageRef* argument_storage, Tensor* out) {
+  for (size_t i = 0; i < argument_list.size(); ++i) {
+    auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
+    StatusOr<Tensor> tensor = TensorFromStorage(
+        buffer->format(), program.entry().input_types[i].dims(), std::move(argument_storage[i]));
+    if (!tensor.ok()) {
+      return Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
+    }
+    out[i] = std::move(*tensor);
+  }
+  return OkStatus();
+}
+
 // RunInline for a program that is one op writing its result into a given
 // tensor (Program::single_op): the op reads the argument buffers and writes
 // the output buffer's own bytes, without the interpreter's frames.
@@ -340,20 +357,9 @@ Status RunSingleOpInline(CpuClient* client, CpuDevice* device, const Program& pr
                          size_t output_bytes, sdk::ExecuteResult& result) {
   const SingleOpRegion& single = *program.single_op();
   const shlo::Type& result_type = program.entry().result_types[0];
-  const size_t num_args = argument_list.size();
-  SmallArray<Tensor, 4> arguments(num_args);
+  SmallArray<Tensor, 4> arguments(argument_list.size());
   SmallArray<const Tensor*, 4> operands(single.arguments.size());
-  Status status;
-  for (size_t i = 0; i < num_args && status.ok(); ++i) {
-    auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
-    StatusOr<Tensor> tensor = TensorFromStorage(
-        buffer->format(), program.entry().input_types[i].dims(), std::move(argument_storage[i]));
-    if (!tensor.ok()) {
-      status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
-      break;
-    }
-    arguments[i] = std::move(*tensor);
-  }
+  Status status = ArgumentTensors(program, argument_list, argument_storage, arguments.data());
   for (size_t k = 0; k < operands.size(); ++k) {
     operands[k] = &arguments[static_cast<size_t>(single.arguments[k])];
   }
@@ -366,7 +372,7 @@ Status RunSingleOpInline(CpuClient* client, CpuDevice* device, const Program& pr
   if (status.ok()) status = storage->Materialize();
   if (status.ok()) {
     ExecContext context;
-    SetKernelThreads(client->kernel_threads());
+    context.kernel_threads = client->kernel_threads();
     try {
       Tensor out(result_type.element_type(), result_type.dims(), storage,
                  static_cast<std::byte*>(storage->data()));
@@ -398,24 +404,19 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
   }
   const std::vector<shlo::Type>& result_types = program.entry().result_types;
   std::vector<RtValue> arguments;
-  arguments.reserve(argument_list.size());
   Status status;
-  for (size_t i = 0; i < argument_list.size() && status.ok(); ++i) {
-    auto* buffer = static_cast<CpuBuffer*>(argument_list[i]);  // checked by Execute
-    StatusOr<Tensor> tensor = TensorFromStorage(
-        buffer->format(), program.entry().input_types[i].dims(), std::move(argument_storage[i]));
-    if (!tensor.ok()) {
-      status = Status(tensor.status().code(), StrCat("argument ", i, ": ", tensor.status().message()));
-      break;
-    }
-    arguments.push_back(RtValue::Of(std::move(*tensor)));
+  {
+    SmallArray<Tensor, 4> tensors(argument_list.size());
+    status = ArgumentTensors(program, argument_list, argument_storage, tensors.data());
+    arguments.reserve(tensors.size());
+    for (Tensor& tensor : tensors) arguments.push_back(RtValue::Of(std::move(tensor)));
   }
   std::vector<RtValue> values;
   if (status.ok()) {
     ExecContext context;
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
-    SetKernelThreads(client->kernel_threads());
+    context.kernel_threads = client->kernel_threads();
     try {
       StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
       if (results.ok()) {

@@ -38,6 +38,9 @@ struct ProgramOptions {
   // The program may use the conformance corpus' test-harness ops (check.*,
   // interpreter.run_parallel / probe, feeds): OpRegistry::ConformanceHarness().
   bool conformance_harness = false;
+  // The thread budget executions will give the kernels (the client's
+  // "threads"; 0: the number of cores): oneDNN plans prepare for it.
+  int kernel_threads = 0;
 };
 
 // How often an execution took each fast path (tests and benchmarks read
@@ -76,6 +79,10 @@ struct ExecContext {
   std::map<std::string, std::vector<Tensor>, std::less<>>* probes = nullptr;
   // Counted into when set.
   KernelCounters* counters = nullptr;
+  // Threads one large kernel may use (the client's "threads" option; 0: the
+  // number of cores). Passed down, not kept per thread: nested regions and
+  // harness sub-runs copy the context.
+  int kernel_threads = 0;
 };
 
 class CompiledOp;

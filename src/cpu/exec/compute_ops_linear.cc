@@ -47,7 +47,7 @@ bool HasDims(const std::vector<Tensor>& t, const std::vector<int64_t>& lhs,
   return t[0].dims() == lhs && t[1].dims() == rhs;
 }
 
-CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd, bool fast_paths) {
+CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd, const ProgramOptions& options) {
   const ElementType result_type = op.result(0)->type.element_type();
   // f32/bf16 products of static shape run on oneDNN; the reference kernel
   // takes every other type and shape.
@@ -60,15 +60,16 @@ CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd, bool fast_p
     if (!dims.ok()) return Annotated(op, dims.status());
     PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, *dims));
   }
-  if (AllStatic(op) && fast_paths) {
+  if (AllStatic(op) && options.fast_paths) {
     fast = FastDot::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
-                         op.operands[1]->type.element_type(), dd, result_type);
+                         op.operands[1]->type.element_type(), dd, result_type,
+                         options.kernel_threads);
   }
   return MakeOp([op = TagOf(op), dd, result_type, fast, lhs_dims, rhs_dims](
                     const Operands& in, ExecContext& context) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
     if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
-      StatusOr<Tensor> result = fast->Run(t[0], t[1]);
+      StatusOr<Tensor> result = fast->Run(t[0], t[1], context.kernel_threads);
       if (result.ok()) {
         if (context.counters != nullptr) ++context.counters->onednn_calls;
         return Wrap({std::move(result).value()});
@@ -89,7 +90,7 @@ CompileResult CompileDot(const shlo::Operation& op, CompileContext& context) {
   DotDimensions dd;
   dd.lhs_contracting = {lr - 1};
   dd.rhs_contracting = {0};
-  return MakeDotOp(op, dd, context.options().fast_paths);
+  return MakeDotOp(op, dd, context.options());
 }
 
 CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& context) {
@@ -101,7 +102,7 @@ CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& conte
   PLUGRT_ASSIGN_OR_RETURN(dd.rhs_batching, FieldList(op, *attr, "rhs_batching_dimensions"));
   PLUGRT_ASSIGN_OR_RETURN(dd.lhs_contracting, FieldList(op, *attr, "lhs_contracting_dimensions"));
   PLUGRT_ASSIGN_OR_RETURN(dd.rhs_contracting, FieldList(op, *attr, "rhs_contracting_dimensions"));
-  return MakeDotOp(op, dd, context.options().fast_paths);
+  return MakeDotOp(op, dd, context.options());
 }
 
 CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& context) {
@@ -159,13 +160,14 @@ CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& cont
     lhs_dims = op.operands[0]->type.dims();
     rhs_dims = op.operands[1]->type.dims();
     fast = FastConvolution::Plan(lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
-                                 op.operands[1]->type.element_type(), c, result_type);
+                                 op.operands[1]->type.element_type(), c, result_type,
+                                 context.options().kernel_threads);
   }
   return MakeOp([op = TagOf(op), c, result_type, dynamic, ns, fast, lhs_dims, rhs_dims](
                     const Operands& in, ExecContext& context) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
     if (fast != nullptr && HasDims(t, lhs_dims, rhs_dims)) {
-      StatusOr<Tensor> result = fast->Run(t[0], t[1]);
+      StatusOr<Tensor> result = fast->Run(t[0], t[1], context.kernel_threads);
       if (result.ok()) {
         if (context.counters != nullptr) ++context.counters->onednn_calls;
         return Wrap({std::move(result).value()});

@@ -137,13 +137,13 @@ CompileResult CompileReduce(const shlo::Operation& op, CompileContext& context) 
   if (kind && type == ElementType::kF32 && input_type.has_static_shape() && context.options().fast_paths) {
     if (std::optional<FastReducePlan> plan = PlanFastReduce(input_type.dims(), dims, *kind)) {
       return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
-                        const Operands& in, ExecContext&) -> Results {
+                        const Operands& in, ExecContext& context) -> Results {
         PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
         if (t[0].dims() != shape || t[0].type() != ElementType::kF32 ||
             t[1].num_elements() != 1 || t[1].type() != ElementType::kF32) {
           return Invalid(op, "operands do not match their types");
         }
-        return Wrap({FastReduce(plan, t[0], t[1].as<float>()[0], KernelThreads())});
+        return Wrap({FastReduce(plan, t[0], t[1].as<float>()[0], ThreadBudget(context.kernel_threads))});
       });
     }
   }

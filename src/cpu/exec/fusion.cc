@@ -527,7 +527,7 @@ class FusedOp final : public CompiledOp {
     }
     int in_place = 0;
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs,
-                            fused::Run(kernel_, *plan_, rows_, cols_, inputs, KernelThreads(),
+                            fused::Run(kernel_, *plan_, rows_, cols_, inputs, ThreadBudget(context.kernel_threads),
                                        overwritable, &in_place));
     if (context.counters != nullptr) context.counters->in_place_outputs += in_place;
     std::vector<RtValue> results;

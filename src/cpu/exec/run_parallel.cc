@@ -126,6 +126,7 @@ class RunParallelOp final : public CompiledOp {
     for (const auto& queue : infeed_) {
       ExecContext context;
       context.probes = outer.probes;
+      context.kernel_threads = outer.kernel_threads;
       PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> entry, queue->Run({}, context));
       feeds.infeed.push_back(std::move(entry));
     }
@@ -144,6 +145,7 @@ class RunParallelOp final : public CompiledOp {
       context.host_channels = &channels;
       context.device_index = static_cast<int64_t>(p);
       context.probes = outer.probes;
+      context.kernel_threads = outer.kernel_threads;
       context.frame = nullptr;  // a callee sees only its arguments
       try {
         std::vector<RtValue> arguments(

@@ -76,7 +76,7 @@ FastConvolution::~FastConvolution() = default;
 std::shared_ptr<const FastConvolution> FastConvolution::Plan(
     const std::vector<int64_t>& lhs_dims, ElementType lhs_type,
     const std::vector<int64_t>& rhs_dims, ElementType rhs_type, const ConvolutionConfig& c,
-    ElementType result_type) {
+    ElementType result_type, int kernel_threads) {
   if (lhs_type != rhs_type) return nullptr;
   const bool f32 = lhs_type == ElementType::kF32 && result_type == ElementType::kF32;
   const bool bf16 = lhs_type == ElementType::kBF16 &&
@@ -132,13 +132,13 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
   impl->result_type = result_type;
   impl->threads = static_cast<int>(
       std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
-  if (!impl->Get(std::min(impl->threads, KernelThreads())).ok()) return nullptr;
+  if (!impl->Get(std::min(impl->threads, ThreadBudget(kernel_threads))).ok()) return nullptr;
   return std::shared_ptr<const FastConvolution>(new FastConvolution(std::move(impl)));
 }
 
-StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs) const {
+StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const {
   const Impl& p = *impl_;
-  const int team = std::min(p.threads, KernelThreads());
+  const int team = std::min(p.threads, ThreadBudget(kernel_threads));
   onednn::UseThreads(team);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Primitives* prims, p.Get(team));
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);

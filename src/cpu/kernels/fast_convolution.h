@@ -28,10 +28,12 @@ class FastConvolution {
                                                      const std::vector<int64_t>& rhs_dims,
                                                      ElementType rhs_type,
                                                      const ConvolutionConfig& config,
-                                                     ElementType result_type);
+                                                     ElementType result_type,
+                                                     int kernel_threads);
   ~FastConvolution();
 
-  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs) const;
+  // At most `kernel_threads` threads (as FastDot::Run).
+  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const;
 
   struct Impl;
 

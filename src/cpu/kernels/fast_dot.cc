@@ -96,15 +96,15 @@ bool HasVnni() {
 // that depth whose exact results are added in s32.
 constexpr int64_t kMaxExactF32Depth = 1024;
 
-// `t` (s8 or u8) as f32, same dims and layout.
-Tensor ToF32(const Tensor& t) {
+// `t` (s8 or u8) as f32, same dims and layout, on up to `threads` threads.
+Tensor ToF32(const Tensor& t, int threads) {
   Tensor out = Tensor::Uninitialized(ElementType::kF32, t.dims());
   float* o = out.mutable_as<float>();
   const int64_t n = t.num_elements();
   const bool is_unsigned = t.type() == ElementType::kUI8;
   const auto* s = t.as<int8_t>();
   const auto* u = t.as<uint8_t>();
-  ParallelFor(n, ThreadsFor(n, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
+  ParallelFor(n, ThreadsFor(n, int64_t{1} << 18, threads), [&](int64_t begin, int64_t end) {
     if (is_unsigned) {
       for (int64_t i = begin; i < end; ++i) o[i] = static_cast<float>(u[i]);
     } else {
@@ -202,7 +202,7 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
                                              ElementType lhs_type,
                                              const std::vector<int64_t>& rhs_dims,
                                              ElementType rhs_type, const DotDimensions& dd,
-                                             ElementType result_type) {
+                                             ElementType result_type, int kernel_threads) {
   // f32 -> f32; bf16 -> f32 or bf16; integers: (s8 or u8) x s8 -> s32 (the
   // quantized lowering's products), exact in s32 as the reference kernel.
   const bool f32 = lhs_type == ElementType::kF32 && rhs_type == ElementType::kF32 &&
@@ -270,13 +270,13 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   // Check oneDNN takes it now, so Run has no surprises.
   impl->threads = static_cast<int>(
       std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
-  if (!impl->Primitive(std::min(impl->threads, KernelThreads()), impl->Depth(0)).ok()) {
+  if (!impl->Primitive(std::min(impl->threads, ThreadBudget(kernel_threads)), impl->Depth(0)).ok()) {
     return nullptr;
   }
   return std::shared_ptr<const FastDot>(new FastDot(std::move(impl)));
 }
 
-StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const {
+StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int kernel_threads) const {
   const Impl& p = *impl_;
   Tensor lhs = lhs_in, rhs = rhs_in;
   if (!p.lhs_perm.empty()) {
@@ -285,10 +285,10 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in) const 
   if (!p.rhs_perm.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
   }
-  const int team = std::min(p.threads, KernelThreads());
+  const int team = std::min(p.threads, ThreadBudget(kernel_threads));
   onednn::UseThreads(team);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
-  if (p.via_f32) return p.RunViaF32(ToF32(lhs), ToF32(rhs), team, dst);
+  if (p.via_f32) return p.RunViaF32(ToF32(lhs, team), ToF32(rhs, team), team, dst);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team, p.k));
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
   try {
@@ -334,7 +334,7 @@ StatusOr<Tensor> FastDot::Impl::RunViaF32(Tensor lhs_f32, Tensor rhs_f32, int te
     } catch (const dnnl::error& e) {
       return Internal("oneDNN matmul: ", e.what());
     }
-    ParallelFor(count, ThreadsFor(count, int64_t{1} << 18), [&](int64_t begin, int64_t end) {
+    ParallelFor(count, ThreadsFor(count, int64_t{1} << 18, team), [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) out[i] += static_cast<int32_t>(in[i]);
     });
     k0 += depth;

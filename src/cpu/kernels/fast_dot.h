@@ -27,17 +27,20 @@ class FastDot {
  public:
   // A plan, or null when oneDNN does not take these types (f32 x f32 -> f32,
   // bf16 x bf16 -> f32 or bf16, s8/u8 x s8 -> s32) or the product is too
-  // small to gain from it.
+  // small to gain from it. `kernel_threads`: the budget runs will have.
   // The dims must have passed DotResultDims.
   static std::shared_ptr<const FastDot> Plan(const std::vector<int64_t>& lhs_dims,
                                              ElementType lhs_type,
                                              const std::vector<int64_t>& rhs_dims,
                                              ElementType rhs_type, const DotDimensions& dims,
-                                             ElementType result_type);
+                                             ElementType result_type,
+                                             int kernel_threads);
   ~FastDot();
 
-  // The product; operands must have the planned dims and types.
-  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs) const;
+  // The product; operands must have the planned dims and types. At most
+  // `kernel_threads` threads (the plan prepared oneDNN's primitive for the
+  // budget given to Plan; another budget prepares one more).
+  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const;
 
   struct Impl;
 

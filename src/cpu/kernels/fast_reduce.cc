@@ -133,7 +133,7 @@ Tensor FastReduce(const FastReducePlan& p, const Tensor& input, float init, int 
   float* out = result.mutable_as<float>();
   const float* in = input.as<float>();
   const int64_t total = p.outer * p.reduced * p.inner;
-  const int team = std::min(std::max(threads, 1), ThreadsFor(total, kElementsPerThread));
+  const int team = ThreadsFor(total, kElementsPerThread, threads);
   if (p.inner == 1) {
     ParallelFor(p.outer, team, [&](int64_t begin, int64_t end) {
       for (int64_t o = begin; o < end; ++o) {

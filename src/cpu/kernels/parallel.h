@@ -2,10 +2,11 @@
 //
 // The thread pool is OpenMP's (libgomp): oneDNN, which runs dot_general and
 // convolution, uses it, and plugrt's own large kernels share the same team
-// so the two never compete for cores. The executor sets the thread budget of
-// the calling thread before it runs a program (the client's "threads"
-// option); small loops stay on the calling thread, which keeps small
-// programs inline and their dispatch in microseconds.
+// so the two never compete for cores. A kernel's thread budget is passed to
+// it: the executor hands the client's "threads" option down through
+// ExecContext::kernel_threads (and ProgramOptions::kernel_threads to the
+// plans made at compile time). Small loops stay on the calling thread, which
+// keeps small programs inline and their dispatch in microseconds.
 #ifndef PLUGRT_CPU_KERNELS_PARALLEL_H_
 #define PLUGRT_CPU_KERNELS_PARALLEL_H_
 
@@ -15,19 +16,20 @@
 
 namespace plugrt::cpu {
 
-// Threads kernels on this thread may use (at least 1). Defaults to the
-// number of cores.
-int KernelThreads();
-// Sets it for the calling thread (clamped to 1..number of cores x 4).
-void SetKernelThreads(int threads);
 // The number of online cores.
 int HardwareThreads();
 
+// A thread budget as given (at least 1), or the number of cores for 0 (not
+// set).
+inline int ThreadBudget(int requested) {
+  return requested > 0 ? requested : HardwareThreads();
+}
+
 // Threads worth using for `work` units when each thread should get at least
-// `min_work_per_thread` of them.
-inline int ThreadsFor(int64_t work, int64_t min_work_per_thread) {
+// `min_work_per_thread` of them, within `budget` threads.
+inline int ThreadsFor(int64_t work, int64_t min_work_per_thread, int budget) {
   const int64_t wanted = min_work_per_thread <= 0 ? 1 : work / min_work_per_thread;
-  return static_cast<int>(std::clamp<int64_t>(wanted, 1, KernelThreads()));
+  return static_cast<int>(std::clamp<int64_t>(wanted, 1, std::max(budget, 1)));
 }
 
 // Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks on
