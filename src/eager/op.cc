@@ -177,4 +177,25 @@ StatusOr<std::vector<Tensor>> Op::Execute() {
   return context_->Execute(*this);
 }
 
+StatusOr<Op> Op::Rebound(std::vector<std::vector<Tensor>> inputs,
+                         std::optional<std::string> device) const {
+  if (inputs.size() != inputs_.size()) {
+    return InvalidArgument(name_, ": rebound with ", inputs.size(), " input groups; it has ",
+                           inputs_.size());
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].size() != inputs_[i].size()) {
+      return InvalidArgument(name_, ": rebound input group ", i, " has ", inputs[i].size(),
+                             " tensors; it has ", inputs_[i].size());
+    }
+    for (const Tensor& t : inputs[i]) {
+      if (!t) return InvalidArgument(name_, ": rebound input group ", i, " has an empty handle");
+    }
+  }
+  Op op = *this;
+  op.inputs_ = std::move(inputs);
+  op.device_ = std::move(device);
+  return op;
+}
+
 }  // namespace plugrt::eager

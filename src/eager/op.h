@@ -57,6 +57,13 @@ class Op {
   // Runs (or, under the async executor, enqueues) the op; its outputs.
   StatusOr<std::vector<Tensor>> Execute();
 
+  // This op (name, attributes) with other inputs, grouped as
+  // input_groups() is (same group sizes), on `device`: how a custom device
+  // runs an op it was given somewhere else.
+  StatusOr<Op> Rebound(std::vector<std::vector<Tensor>> inputs,
+                       std::optional<std::string> device) const;
+  Context& context() const { return *context_; }
+
   // For runners: the inputs grouped per input of the op's definition (a
   // function's arguments: one group).
   const std::vector<std::vector<Tensor>>& input_groups() const { return inputs_; }
