@@ -216,6 +216,55 @@ StatusOr<Tensor> Context::CopyToDevice(const Tensor& tensor, std::string_view de
   return RunnerFor(target).CopyToDevice(tensor, target);
 }
 
+StatusOr<std::vector<std::vector<Tensor>>> Context::ExecuteReplicated(
+    const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+    const std::vector<std::string>& devices) {
+  if (devices.empty() || inputs.size() != devices.size()) {
+    return InvalidArgument(op.name(), ": a replicated run needs one input list per device; got ",
+                           inputs.size(), " lists for ", devices.size(), " devices");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
+  std::vector<NamedDevice> targets;
+  std::vector<std::vector<std::vector<Tensor>>> placed = inputs;
+  std::vector<std::vector<Tensor>> outputs(devices.size());
+  for (size_t r = 0; r < devices.size(); ++r) {
+    PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, FindDevice(devices[r]));
+    for (auto& group : placed[r]) {
+      for (Tensor& t : group) {
+        if (!t) return InvalidArgument(op.name(), ": an input of replica ", r, " is empty");
+        if (t.is_custom() || t.device() != target.device) {
+          PLUGRT_ASSIGN_OR_RETURN(t, CopyToDevice(t, target.name));
+        }
+        Status ready = t.state()->WaitResolved();
+        if (!ready.ok()) {
+          return Status(ready.code(), op.name() + ": an input of replica " + std::to_string(r) +
+                                          " comes from an op that failed: " + ready.message());
+        }
+      }
+    }
+    for (int64_t i = 0; i < num_outputs; ++i) {
+      outputs[r].emplace_back(std::make_shared<internal::TensorState>(target.device, target.name));
+    }
+    targets.push_back(std::move(target));
+  }
+  StatusOr<std::vector<Future>> done = physical_.RunReplicated(op, placed, targets, outputs);
+  Status status = done.status();
+  if (done.ok()) {
+    // Every replica's work, so that none is left running on an error.
+    for (Future& f : *done) {
+      Status s = f.Await();
+      if (status.ok()) status = s;
+    }
+  }
+  if (!status.ok()) {
+    for (auto& replica : outputs) {
+      for (Tensor& t : replica) t.state()->Poison(status);
+    }
+    return status;
+  }
+  return outputs;
+}
+
 Status Context::RegisterCustomDevice(std::string name, std::unique_ptr<CustomDevice> device) {
   if (device == nullptr) return InvalidArgument("custom device '", name, "': no device given");
   if (name.empty()) return InvalidArgument("a custom device needs a name");

@@ -122,6 +122,15 @@ class Context {
   // (custom_device.h), else placement, then the executor.
   StatusOr<std::vector<Tensor>> Execute(const Op& op);
 
+  // Runs `op` as one program over the named physical devices, a replica on
+  // each, so that its collectives (all_reduce, all_gather, ...) connect
+  // them: inputs[r] are replica r's, grouped as op.input_groups() (inputs
+  // elsewhere are copied to devices[r]); outputs[r][o]. Bypasses the
+  // executor: it waits for the inputs and for the device work.
+  StatusOr<std::vector<std::vector<Tensor>>> ExecuteReplicated(
+      const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+      const std::vector<std::string>& devices);
+
   // Custom devices (custom_device.h). The name must be new (neither a
   // physical device's nor a registered one's) and not empty. The device is
   // deleted with the context.

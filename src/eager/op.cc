@@ -15,7 +15,7 @@ std::string NamesOf(const std::vector<InputArg>& args) {
 }  // namespace
 
 Op::Op(Context& context, std::string name) : context_(&context), name_(std::move(name)) {
-  if (name_.starts_with("stablehlo.")) {
+  if (name_.starts_with("stablehlo.") || name_ == kDeviceIdOp) {
     def_ = FindOpDef(name_);
     if (def_ == nullptr) {
       std::string known;
