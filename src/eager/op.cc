@@ -177,6 +177,13 @@ StatusOr<std::vector<Tensor>> Op::Execute() {
   return context_->Execute(*this);
 }
 
+Op Op::Fresh() const {
+  Op op = *this;
+  op.inputs_.assign(function_ ? 1 : 0, {});
+  op.device_.reset();
+  return op;
+}
+
 StatusOr<Op> Op::Rebound(std::vector<std::vector<Tensor>> inputs,
                          std::optional<std::string> device) const {
   if (inputs.size() != inputs_.size()) {

@@ -62,6 +62,8 @@ class Op {
   // runs an op it was given somewhere else.
   StatusOr<Op> Rebound(std::vector<std::vector<Tensor>> inputs,
                        std::optional<std::string> device) const;
+  // This op's name and attributes, without inputs or device.
+  Op Fresh() const;
   Context& context() const { return *context_; }
 
   // For runners: the inputs grouped per input of the op's definition (a
