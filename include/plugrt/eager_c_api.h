@@ -16,8 +16,9 @@
  *    ..._STRUCT_SIZE macro of the header you compile against.
  *
  *   PLUGRT_EagerStatus* s = PLUGRT_EagerNewStatus();
- *   PLUGRT_EagerContextOptions o = {PLUGRT_EagerContextOptions_STRUCT_SIZE};
- *   o.plugin_path = "build/lib/libplugrt_cpu.so";
+ *   PLUGRT_EagerContextOptions o = {
+ *       .struct_size = PLUGRT_EagerContextOptions_STRUCT_SIZE,
+ *       .plugin_path = "build/lib/libplugrt_cpu.so"};
  *   PLUGRT_EagerContext* ctx = PLUGRT_EagerNewContext(&o, s);
  *   float v[3] = {1, 2, 3}; int64_t n = 3;
  *   PLUGRT_EagerTensorHandle* a = PLUGRT_EagerNewTensorHandle(
