@@ -259,6 +259,30 @@ TEST_P(EagerParallel, CollectiveOpsByNameWithReplicaGroups) {
   EXPECT_THAT(refused.status().message(), HasSubstr("replica_groups"));
 }
 
+// Over the example plugin (one device, no compiler): what needs no program
+// works, and an op fails as the plugin says, naming the component.
+TEST(EagerParallelOverExamplePlugin, PackUnpackDeviceIdAndClearOpErrors) {
+  auto ctx = Context::Create(PLUGRT_EXAMPLE_PLUGIN_PATH);
+  ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+  const std::string only = (*ctx)->devices()[0].name;
+  ASSERT_TRUE(RegisterParallelDevice(**ctx, "par", {only}).ok());
+  auto x = (*ctx)->FromVector<int32_t>({4, 5}, {2}, "par");  // a broadcast onto it
+  ASSERT_TRUE(x.ok()) << x.status().ToString();
+  EXPECT_EQ(*x->dims(), (std::vector<int64_t>{2}));
+  auto parts = UnpackParallel(*x);
+  ASSERT_TRUE(parts.ok());
+  ASSERT_EQ(parts->size(), 1u);
+  EXPECT_EQ(*(*parts)[0].ToVector<int32_t>(), (std::vector<int32_t>{4, 5}));
+  Op ids(**ctx, std::string(kDeviceIdOp));
+  ids.SetDevice("par");
+  auto id = ids.Execute();
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(*(*UnpackParallel((*id)[0]))[0].ToVector<int64_t>(), (std::vector<int64_t>{0}));
+  auto sum = RunOp(**ctx, "stablehlo.add", {*x, *x});
+  EXPECT_EQ(sum.status().code(), StatusCode::kUnimplemented) << sum.status().ToString();
+  EXPECT_THAT(sum.status().message(), HasSubstr("parallel device par, component 0"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Executors, EagerParallel, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Async" : "Sync"; });
 
