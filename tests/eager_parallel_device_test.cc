@@ -161,11 +161,15 @@ TEST_P(EagerParallel, AFailingComponentIsTheError) {
   Op reshape(*ctx_, "stablehlo.reshape");
   ASSERT_TRUE(reshape.SetAttr("shape", Shape{{2, 1}}).ok());
   ASSERT_TRUE(reshape.AddInput(x).ok());
+  const int64_t misses = ctx_->cache_stats().misses;
   auto out = reshape.Execute();
   ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kInvalidArgument) << out.status().ToString();
   EXPECT_THAT(out.status().message(), HasSubstr("parallel device par, component 2 (cpu:2): "));
   EXPECT_THAT(out.status().message(), HasSubstr("stablehlo.reshape"));
-  ctx_->Wait().IgnoreError();  // the async executor saw the same failure
+  // Components 0 to 2 were compiled (2 failing); component 3 was cancelled.
+  EXPECT_EQ(ctx_->cache_stats().misses, misses + 3);
+  EXPECT_TRUE(ctx_->Wait().ok());  // the failure was the op's, not the executor's
   // The device still works afterwards.
   auto ok = RunOp(*ctx_, "stablehlo.add", {x, x});
   EXPECT_EQ(ok.status().code(), StatusCode::kOk);

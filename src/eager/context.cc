@@ -344,6 +344,14 @@ StatusOr<CustomDevice*> Context::RouteToCustomDevice(const Op& op) const {
   if (op.device()) {
     if (CustomDevice* placed = FindCustomDevice(*op.device())) return placed;  // rule 1
   }
+  // The common case, physical inputs only, without building anything.
+  const auto& groups = op.input_groups();
+  if (std::none_of(groups.begin(), groups.end(), [](const std::vector<Tensor>& group) {
+        return std::any_of(group.begin(), group.end(),
+                           [](const Tensor& t) { return t.is_custom(); });
+      })) {
+    return nullptr;  // rule 4
+  }
   std::vector<std::string> names;
   std::vector<CustomDevice*> candidates;
   for (const auto& group : op.input_groups()) {
@@ -387,6 +395,41 @@ Status Context::SaveNpy(const Tensor& tensor, const std::string& path) {
 StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
   PLUGRT_ASSIGN_OR_RETURN(CustomDevice * custom, RouteToCustomDevice(op));
   if (custom != nullptr) return custom->Execute(*this, op);
+  Executor* executor;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    executor = executor_.get();
+  }
+  // A queued op outlives the caller's Op, so the async executor gets a copy;
+  // the sync one runs it before Execute returns and borrows it.
+  std::shared_ptr<const Op> held = executor->is_async()
+                                       ? std::make_shared<const Op>(op)
+                                       : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
+  Node node;
+  PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node));
+  std::vector<Tensor> outputs = node.outputs;
+  PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
+  return outputs;
+}
+
+StatusOr<Context::Launched> Context::Launch(const Op& op) {
+  for (const auto& group : op.input_groups()) {
+    for (const Tensor& t : group) {
+      if (t.is_custom()) {
+        return InvalidArgument(op.name(), ": Launch takes physical tensors; an input is on ",
+                               t.device_name());
+      }
+    }
+  }
+  // Run here and now, so the caller's op is borrowed.
+  Node node;
+  PLUGRT_RETURN_IF_ERROR(MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node));
+  PLUGRT_ASSIGN_OR_RETURN(Future done, RunNode(node));
+  return Launched{std::move(node.outputs), std::move(done)};
+}
+
+Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node) {
+  const Op& op = *held;
   std::optional<NamedDevice> requested;
   if (op.device()) {
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
@@ -416,17 +459,6 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
         std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));
   }
 
-  Executor* executor;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    executor = executor_.get();
-  }
-  // A queued op outlives the caller's Op, so the async executor gets a copy;
-  // the sync one runs it before Execute returns and borrows it.
-  std::shared_ptr<const Op> held = executor->is_async()
-                                       ? std::make_shared<const Op>(op)
-                                       : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
-  Node node;
   node.op = op.name();
   node.inputs = std::move(flat);
   node.outputs = outputs;
@@ -457,8 +489,7 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
     }
     return done;
   };
-  PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
-  return outputs;
+  return OkStatus();
 }
 
 }  // namespace plugrt::eager

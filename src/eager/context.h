@@ -122,6 +122,17 @@ class Context {
   // (custom_device.h), else placement, then the executor.
   StatusOr<std::vector<Tensor>> Execute(const Op& op);
 
+  // Op::Execute's work on the caller's thread, without waiting for the
+  // device: places `op` (physical inputs only), runs it once its inputs are
+  // resolved, and returns its outputs with the future of its device work.
+  // For devices that start an op on several devices before waiting on any
+  // (the parallel device); bypasses the executor.
+  struct Launched {
+    std::vector<Tensor> outputs;
+    Future done;
+  };
+  StatusOr<Launched> Launch(const Op& op);
+
   // Runs `op` as one program over the named physical devices, a replica on
   // each, so that its collectives (all_reduce, all_gather, ...) connect
   // them: inputs[r] are replica r's, grouped as op.input_groups() (inputs
@@ -149,6 +160,9 @@ class Context {
   Context(std::shared_ptr<Client> client, ContextOptions options);
   Status Init();
   StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
+  // Placement, and `node` filled to run `op` on the physical device it
+  // places it on (`held` keeps `op` alive as long as the node).
+  Status MakeNode(std::shared_ptr<const Op> held, Node& node);
   // The runner for ops placed on `device` (a physical one).
   OpRunner& RunnerFor(const NamedDevice& device);
   // The custom device an op is routed to (custom_device.h); null: physical.

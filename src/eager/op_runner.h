@@ -5,6 +5,7 @@
 #ifndef PLUGRT_EAGER_OP_RUNNER_H_
 #define PLUGRT_EAGER_OP_RUNNER_H_
 
+#include <span>
 #include <vector>
 
 #include "client/client.h"
@@ -54,7 +55,7 @@ class PhysicalRunner : public OpRunner {
   // The compiled program of `op` on `types`, one replica per device.
   StatusOr<std::shared_ptr<const CompiledProgram>> Program(
       const Op& op, const std::vector<std::vector<TensorType>>& types,
-      const std::vector<NamedDevice>& devices);
+      std::span<const NamedDevice> devices);
 
   const Client& client_;
   ProgramCache& cache_;

@@ -1,10 +1,8 @@
 #include "eager/parallel_device.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "common/element_type.h"
 #include "eager/context.h"
@@ -148,38 +146,36 @@ StatusOr<Tensor> ParallelDevice::Pack(Context& context, const std::vector<Tensor
 }
 
 StatusOr<std::vector<std::vector<Tensor>>> ParallelDevice::RunEach(
-    Context& /*context*/, const Op& op,
+    Context& context, const Op& op,
     const std::vector<std::vector<std::vector<Tensor>>>& inputs) const {
   const size_t n = components_.size();
-  std::vector<std::vector<Tensor>> outputs(n);
-  std::atomic<bool> failed{false};
-  std::mutex mu;
-  Status first;
-  auto run = [&](size_t r) {
-    // A component not yet started when another failed is not started.
-    if (failed.load(std::memory_order_acquire)) return;
-    StatusOr<std::vector<Tensor>> out = [&]() -> StatusOr<std::vector<Tensor>> {
-      PLUGRT_ASSIGN_OR_RETURN(Op rebound, op.Rebound(inputs[r], components_[r]));
-      PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> made, rebound.Execute());
-      for (const Tensor& t : made) PLUGRT_RETURN_IF_ERROR(t.Await());
-      return made;
-    }();
-    if (out.ok()) {
-      outputs[r] = std::move(out).value();
-      return;
-    }
-    std::lock_guard<std::mutex> lock(mu);
-    if (first.ok()) {
-      first = Status(out.status().code(), "parallel device " + name_ + ", component " +
-                                              std::to_string(r) + " (" + components_[r] +
-                                              "): " + out.status().message());
-    }
-    failed.store(true, std::memory_order_release);
+  const auto failure = [&](size_t r, const Status& status) {
+    return Status(status.code(), "parallel device " + name_ + ", component " + std::to_string(r) +
+                                     " (" + components_[r] + "): " + status.message());
   };
-  std::vector<std::thread> threads;
-  for (size_t r = 1; r < n; ++r) threads.emplace_back(run, r);
-  run(0);
-  for (std::thread& t : threads) t.join();
+  // Launches return once the work is queued on the component's device, so
+  // the components' device work runs concurrently. A failed launch cancels
+  // the components after it: they are not launched.
+  std::vector<std::vector<Tensor>> outputs(n);
+  std::vector<Future> done;
+  Status first;
+  for (size_t r = 0; r < n && first.ok(); ++r) {
+    StatusOr<Context::Launched> launched = [&]() -> StatusOr<Context::Launched> {
+      PLUGRT_ASSIGN_OR_RETURN(Op rebound, op.Rebound(inputs[r], components_[r]));
+      return context.Launch(rebound);
+    }();
+    if (!launched.ok()) {
+      first = failure(r, launched.status());
+      break;
+    }
+    outputs[r] = std::move(launched->outputs);
+    done.push_back(std::move(launched->done));
+  }
+  // Every launched component ends before this returns, error or not.
+  for (size_t r = 0; r < done.size(); ++r) {
+    Status status = done[r].Await();
+    if (!status.ok() && first.ok()) first = failure(r, status);
+  }
   if (!first.ok()) return first;
   return outputs;
 }

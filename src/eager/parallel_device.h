@@ -2,9 +2,11 @@
 // devices, built as a custom device (custom_device.h). Its tensors are
 // parallel tensors: one component per device, all of one element type
 // (their shapes may differ: the axes whose sizes differ read as
-// kUnknownDim). An op on it runs on every component concurrently; the first
-// component to fail cancels those not yet started and its error (naming the
-// component) is the op's. An op whose program holds collectives
+// kUnknownDim). An op on it is launched on every component in turn
+// (Context::Launch returns once the device has the work queued, so the
+// components' device work runs concurrently) and then awaited; the first
+// component to fail is the op's error (naming the component), and a failed
+// launch cancels the components after it. An op whose program holds collectives
 // (stablehlo.all_reduce, all_gather, replica_id, ..., by name or inside a
 // loaded function) runs instead as ONE program over the N devices, a
 // replica on each (Context::ExecuteReplicated), so that the collectives'
@@ -17,8 +19,8 @@
 //
 // Inputs of an op on it are parallel tensors of this device (component i
 // goes to component device i) or physical tensors (given to every
-// component, copied as needed). Its ops run on the caller's thread and wait
-// for their components, under either executor.
+// component, copied as needed). Its ops are launched from the caller's
+// thread and wait for their components, under either executor.
 #ifndef PLUGRT_EAGER_PARALLEL_DEVICE_H_
 #define PLUGRT_EAGER_PARALLEL_DEVICE_H_
 

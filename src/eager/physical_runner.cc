@@ -64,7 +64,7 @@ std::vector<Buffer*> BuffersOf(const std::vector<std::vector<Tensor>>& inputs) {
 
 StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
     const Op& op, const std::vector<std::vector<TensorType>>& types,
-    const std::vector<NamedDevice>& devices) {
+    std::span<const NamedDevice> devices) {
   // A replicated program's key names all its devices (a name has no comma).
   std::string replicated;
   for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
@@ -97,7 +97,7 @@ StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector
                                      const NamedDevice& device, std::vector<Tensor>& outputs) {
   std::vector<Buffer*> buffers = BuffersOf(inputs);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
-                          Program(op, TypesOf(inputs), {device}));
+                          Program(op, TypesOf(inputs), {&device, 1}));
   const CompiledProgram& compiled = *program;
   if (compiled.results.size() != outputs.size()) {
     return Internal(op.name(), ": the compiled program has ", compiled.results.size(),
