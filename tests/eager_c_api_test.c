@@ -514,7 +514,8 @@ static void TestCustomDevice(void) {
 
   /* Inputs on two custom devices: an error naming both, unless one pins. */
   {
-    PLUGRT_EagerTensorHandle* on_other = PLUGRT_EagerTensorHandleCopyToDevice(a, ctx, "unpinning", s);
+    PLUGRT_EagerTensorHandle* on_other =
+        PLUGRT_EagerTensorHandleCopyToDevice(a, ctx, "unpinning", s);
     CHECK(Binary(ctx, "stablehlo.add", on_mine, on_other, NULL, s) == NULL);
     CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
     CHECK(strstr(PLUGRT_EagerMessage(s), "mine and unpinning") != NULL);

@@ -189,8 +189,9 @@ TEST(EagerCustomDevice, CustomHandlesReportShapeAndDeallocateOnce) {
   ASSERT_TRUE(RegisterLoggingDevice(*ctx, "log", "cpu:0").ok());
   std::atomic<int> freed{0};
   {
-    auto t = ctx->NewCustomTensor("log", PJRT_Buffer_Type_S32,
-                                  std::make_unique<CountedData>(freed, std::vector<int64_t>{2, kUnknownDim}));
+    auto t = ctx->NewCustomTensor(
+        "log", PJRT_Buffer_Type_S32,
+        std::make_unique<CountedData>(freed, std::vector<int64_t>{2, kUnknownDim}));
     ASSERT_TRUE(t.ok()) << t.status().ToString();
     Tensor copy = *t;
     EXPECT_EQ(*copy.dims(), (std::vector<int64_t>{2, -1}));

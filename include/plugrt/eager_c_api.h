@@ -133,7 +133,8 @@ typedef struct {
   size_t entries;
   size_t capacity;
 } PLUGRT_EagerCacheStats;
-#define PLUGRT_EagerCacheStats_STRUCT_SIZE PLUGRT_EAGER_STRUCT_SIZE(PLUGRT_EagerCacheStats, capacity)
+#define PLUGRT_EagerCacheStats_STRUCT_SIZE \
+  PLUGRT_EAGER_STRUCT_SIZE(PLUGRT_EagerCacheStats, capacity)
 /* Fills `stats` (its struct_size set by the caller). */
 void PLUGRT_EagerContextGetCacheStats(const PLUGRT_EagerContext* ctx,
                                       PLUGRT_EagerCacheStats* stats);

@@ -270,12 +270,14 @@ Status Context::RegisterCustomDevice(std::string name, std::unique_ptr<CustomDev
   if (name.empty()) return InvalidArgument("a custom device needs a name");
   for (const NamedDevice& d : devices_) {
     if (d.name == name) {
-      return MakeError(StatusCode::kAlreadyExists, "custom device '", name, "': a physical device has that name");
+      return MakeError(StatusCode::kAlreadyExists, "custom device '", name,
+                       "': a physical device has that name");
     }
   }
   std::lock_guard<std::mutex> lock(custom_mu_);
   if (custom_devices_.count(name) != 0) {
-    return MakeError(StatusCode::kAlreadyExists, "custom device '", name, "' is already registered on this context");
+    return MakeError(StatusCode::kAlreadyExists, "custom device '", name,
+                     "' is already registered on this context");
   }
   custom_devices_.emplace(std::move(name), std::shared_ptr<CustomDevice>(std::move(device)));
   return OkStatus();
@@ -402,9 +404,9 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
   }
   // A queued op outlives the caller's Op, so the async executor gets a copy;
   // the sync one runs it before Execute returns and borrows it.
-  std::shared_ptr<const Op> held = executor->is_async()
-                                       ? std::make_shared<const Op>(op)
-                                       : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
+  std::shared_ptr<const Op> held =
+      executor->is_async() ? std::make_shared<const Op>(op)
+                           : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
   Node node;
   PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node));
   std::vector<Tensor> outputs = node.outputs;
@@ -423,7 +425,8 @@ StatusOr<Context::Launched> Context::Launch(const Op& op) {
   }
   // Run here and now, so the caller's op is borrowed.
   Node node;
-  PLUGRT_RETURN_IF_ERROR(MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node));
+  PLUGRT_RETURN_IF_ERROR(
+      MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node));
   PLUGRT_ASSIGN_OR_RETURN(Future done, RunNode(node));
   return Launched{std::move(node.outputs), std::move(done)};
 }

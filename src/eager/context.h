@@ -92,7 +92,8 @@ class Context {
   void ClearCache() { cache_.Clear(); }
 
   // A tensor holding a copy of dense row-major host data (one element per
-  // byte for sub-byte types), on `device` (default: the default device).
+  // byte for sub-byte types), on `device` (default: the default device; a
+  // custom device: made on the default device, then copied there).
   StatusOr<Tensor> FromHost(const void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
                             std::optional<std::string> device = std::nullopt);
   template <typename T>

@@ -32,7 +32,8 @@ class Op {
   const std::string& name() const { return name_; }
   bool is_function() const { return function_.has_value(); }
 
-  // A device name from Context::devices() ("cpu:1"); checked at Execute.
+  // A device name from Context::devices() ("cpu:1") or a custom device's
+  // (custom_device.h); checked at Execute.
   void SetDevice(std::string device) { device_ = std::move(device); }
   const std::optional<std::string>& device() const { return device_; }
 

@@ -66,8 +66,9 @@ class ParallelTensor : public CustomTensorData {
 };
 
 constexpr std::string_view kCollectives[] = {
-    "stablehlo.all_reduce",         "stablehlo.all_gather",          "stablehlo.all_to_all",
-    "stablehlo.reduce_scatter",     "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+    "stablehlo.all_reduce",         "stablehlo.all_gather",
+    "stablehlo.all_to_all",         "stablehlo.reduce_scatter",
+    "stablehlo.collective_permute", "stablehlo.collective_broadcast",
     "stablehlo.replica_id",         "stablehlo.partition_id"};
 
 // Whether the op's program has collectives (then its replicas must meet in
