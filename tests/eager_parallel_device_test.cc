@@ -253,6 +253,21 @@ TEST_P(EagerParallel, CollectiveOpsByNameWithReplicaGroups) {
   for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_EQ(*Unpacked((*rid)[0])[i].ToVector<uint32_t>(), (std::vector<uint32_t>{i}));
   }
+  // One program runs on every device: components of different shapes are
+  // refused, naming both.
+  std::vector<Tensor> ragged;
+  for (int64_t i = 0; i < 4; ++i) {
+    const int64_t n = i == 1 ? 3 : 2;
+    ragged.push_back(*ctx_->FromVector<float>(std::vector<float>(n, 1.f), {n}, kDevices[i]));
+  }
+  Op uneven(*ctx_, "stablehlo.all_reduce");
+  ASSERT_TRUE(uneven.SetAttr("replica_groups", groups).ok());
+  ASSERT_TRUE(uneven.SetAttr("computation", Reducer::kAdd).ok());
+  ASSERT_TRUE(uneven.AddInput(*ctx_->Pack(ragged, "par")).ok());
+  auto refused_types = uneven.Execute();
+  EXPECT_EQ(refused_types.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused_types.status().message(),
+              HasSubstr("the same types: cpu:1 has (f32[3]), cpu:0 has (f32[2])"));
   // A malformed group attribute is the op's error.
   Op bad(*ctx_, "stablehlo.all_reduce");
   ASSERT_TRUE(bad.SetAttr("replica_groups", std::vector<int64_t>{0, 1}).ok());
