@@ -220,6 +220,41 @@ static void TestOps(void) {
     PLUGRT_EagerDeleteOp(op);
   }
 
+  /* Reading attributes back: names in order, kinds, typed reads, text. */
+  {
+    const int64_t list[3] = {1, 2, 3};
+    int64_t got[2] = {0, 0};
+    char buffer[32];
+    op = PLUGRT_EagerNewOp(ctx, "stablehlo.add", s);
+    PLUGRT_EagerOpSetAttrInt(op, "i", 7, s);
+    PLUGRT_EagerOpSetAttrFloat(op, "f", 2.5, s);
+    PLUGRT_EagerOpSetAttrBool(op, "b", 1, s);
+    PLUGRT_EagerOpSetAttrString(op, "s", "hello", 5, s);
+    PLUGRT_EagerOpSetAttrType(op, "t", PJRT_Buffer_Type_BF16, s);
+    PLUGRT_EagerOpSetAttrIntList(op, "l", list, 3, s);
+    CHECK_OK(s);
+    CHECK(PLUGRT_EagerOpNumAttrs(op) == 6);
+    CHECK(strcmp(PLUGRT_EagerOpAttrName(op, 0), "b") == 0);
+    CHECK(PLUGRT_EagerOpAttrName(op, 6) == NULL);
+    CHECK(strcmp(PLUGRT_EagerOpAttrKind(op, "l", s), "list(int)") == 0);
+    CHECK(PLUGRT_EagerOpGetAttrInt(op, "i", s) == 7);
+    CHECK(PLUGRT_EagerOpGetAttrFloat(op, "f", s) == 2.5);
+    CHECK(PLUGRT_EagerOpGetAttrBool(op, "b", s) == 1);
+    CHECK(PLUGRT_EagerOpGetAttrType(op, "t", s) == PJRT_Buffer_Type_BF16);
+    CHECK(PLUGRT_EagerOpGetAttrString(op, "s", buffer, 4, s) == 5 && strcmp(buffer, "hel") == 0);
+    CHECK(PLUGRT_EagerOpGetAttrIntList(op, "l", got, 2, s) == 3 && got[0] == 1 && got[1] == 2);
+    CHECK_OK(s);
+    PLUGRT_EagerOpAttrSummary(op, "l", buffer, sizeof(buffer), s);
+    CHECK_OK(s);
+    CHECK(strcmp(buffer, "[1, 2, 3]") == 0);
+    PLUGRT_EagerOpGetAttrInt(op, "f", s);
+    CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
+    CHECK(strstr(PLUGRT_EagerMessage(s), "'f' must be int") != NULL);
+    PLUGRT_EagerOpAttrKind(op, "nope", s);
+    CHECK_CODE(s, PLUGRT_EAGER_NOT_FOUND);
+    PLUGRT_EagerDeleteOp(op);
+  }
+
   /* Errors: an unknown op, an attribute of the wrong kind, no room for the
    * outputs, a verifier error naming the op. */
   op = PLUGRT_EagerNewOp(ctx, "stablehlo.no_such_op", s);
@@ -338,6 +373,7 @@ static void TestTensorsAndAsync(const char* plugin) {
 typedef struct {
   const char* name;
   const char* target;
+  char last_direction[8]; /* a compare op's direction, read in execute */
   int ops;
   int tensors_freed;
   int deleted;
@@ -407,6 +443,11 @@ static void Execute(PLUGRT_EagerContext* ctx, const PLUGRT_EagerOp* op,
   PLUGRT_EagerTensorHandle* physical[8];
   int g, i, num = *num_outputs;
   ++device->ops;
+  if (PLUGRT_EagerOpNumAttrs(op) > 0 &&
+      strcmp(PLUGRT_EagerOpAttrName(op, 0), "comparison_direction") == 0) {
+    PLUGRT_EagerOpGetAttrString(op, "comparison_direction", device->last_direction,
+                                sizeof(device->last_direction), s);
+  }
   PLUGRT_EagerOpSetDevice(forwarded, device->target);
   for (g = 0; g < PLUGRT_EagerOpNumInputGroups(op); ++g) {
     const int size = PLUGRT_EagerOpInputGroupSize(op, g);
@@ -460,8 +501,9 @@ static PLUGRT_EagerCustomDeviceCallbacks Callbacks(Device* device) {
 static void TestCustomDevice(void) {
   PLUGRT_EagerStatus* s = PLUGRT_EagerNewStatus();
   PLUGRT_EagerContext* ctx = NewContext(PLUGRT_CPU_PLUGIN_PATH, 2, 0, s);
-  Device mine = {"mine", "cpu:1", 0, 0, 0}, bad = {"bad", "cpu:0", 0, 0, 0};
-  Device pinning = {"pinning", "cpu:0", 0, 0, 0}, unpinning = {"unpinning", "cpu:0", 0, 0, 0};
+  Device mine = {"mine", "cpu:1", "", 0, 0, 0}, bad = {"bad", "cpu:0", "", 0, 0, 0};
+  Device pinning = {"pinning", "cpu:0", "", 0, 0, 0};
+  Device unpinning = {"unpinning", "cpu:0", "", 0, 0, 0};
   PLUGRT_EagerCustomDeviceCallbacks callbacks = Callbacks(&mine);
   PLUGRT_EagerCustomDevice* registered;
   const float v[3] = {1, 2, 3}, twice[3] = {2, 4, 6}, thrice[3] = {3, 6, 9};
@@ -504,6 +546,25 @@ static void TestCustomDevice(void) {
   CHECK_OK(s);
   CHECK(product != NULL && SameFloats(product, thrice, 3));
   CHECK(mine.ops == 2);
+  {
+    /* The device reads the op's attributes. */
+    PLUGRT_EagerOp* compare = PLUGRT_EagerNewOp(ctx, "stablehlo.compare", s);
+    PLUGRT_EagerTensorHandle* out[1];
+    int num = 1;
+    unsigned char greater[3];
+    PLUGRT_EagerOpSetAttrString(compare, "comparison_direction", "GT", 2, s);
+    PLUGRT_EagerOpAddInput(compare, product, s);
+    PLUGRT_EagerOpAddInput(compare, a, s);
+    PLUGRT_EagerExecute(compare, out, &num, s);
+    CHECK_OK(s);
+    CHECK(strcmp(mine.last_direction, "GT") == 0);
+    PLUGRT_EagerTensorHandleToHost(out[0], greater, sizeof(greater), s);
+    CHECK_OK(s);
+    CHECK(greater[0] == 1 && greater[2] == 1);
+    PLUGRT_EagerDeleteTensorHandle(out[0]);
+    PLUGRT_EagerDeleteOp(compare);
+    CHECK(mine.ops == 3);
+  }
   CHECK(PLUGRT_EagerTensorHandleNumDims(product, s) == 1 &&
         PLUGRT_EagerTensorHandleDim(product, 0, s) == 3);
   PLUGRT_EagerTensorHandleSummary(product, text, sizeof(text));
@@ -548,7 +609,7 @@ static void TestCustomDevice(void) {
   CHECK(mine.deleted == 0);
   PLUGRT_EagerDeleteContext(ctx);
   CHECK(mine.deleted == 1 && pinning.deleted == 1 && unpinning.deleted == 1 && bad.deleted == 2);
-  CHECK(mine.tensors_freed == 3); /* sum, product and on_mine, each once */
+  CHECK(mine.tensors_freed == 4); /* sum, product, on_mine, the compare's output */
   PLUGRT_EagerDeleteStatus(s);
 }
 

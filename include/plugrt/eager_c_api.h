@@ -293,6 +293,34 @@ typedef enum {
 void PLUGRT_EagerOpSetAttrReducer(PLUGRT_EagerOp* op, const char* name,
                                   PLUGRT_EagerReducer reducer, PLUGRT_EagerStatus* status);
 
+/* Reading the attributes (as a custom device's execute does): their count,
+ * the name of attribute `index` in name order and the kind of a named one
+ * ("int", "float", "bool", "string", "element type", "shape", "list(int)",
+ * ..., "dense tensor", "function", "reducer"), both borrowed (live with the
+ * op); typed reads, INVALID_ARGUMENT naming the attribute when it is
+ * missing or of another kind; and any attribute as text (lists and strings
+ * shortened), written like snprintf. */
+int PLUGRT_EagerOpNumAttrs(const PLUGRT_EagerOp* op);
+const char* PLUGRT_EagerOpAttrName(const PLUGRT_EagerOp* op, int index);
+const char* PLUGRT_EagerOpAttrKind(const PLUGRT_EagerOp* op, const char* name,
+                                   PLUGRT_EagerStatus* status);
+int64_t PLUGRT_EagerOpGetAttrInt(const PLUGRT_EagerOp* op, const char* name,
+                                 PLUGRT_EagerStatus* status);
+double PLUGRT_EagerOpGetAttrFloat(const PLUGRT_EagerOp* op, const char* name,
+                                  PLUGRT_EagerStatus* status);
+int PLUGRT_EagerOpGetAttrBool(const PLUGRT_EagerOp* op, const char* name,
+                              PLUGRT_EagerStatus* status);
+PJRT_Buffer_Type PLUGRT_EagerOpGetAttrType(const PLUGRT_EagerOp* op, const char* name,
+                                           PLUGRT_EagerStatus* status);
+/* The string's full length; at most `size` bytes (with a NUL) written. */
+size_t PLUGRT_EagerOpGetAttrString(const PLUGRT_EagerOp* op, const char* name, char* buffer,
+                                   size_t size, PLUGRT_EagerStatus* status);
+/* The list's length; its first `capacity` values written. */
+int PLUGRT_EagerOpGetAttrIntList(const PLUGRT_EagerOp* op, const char* name, int64_t* values,
+                                 int capacity, PLUGRT_EagerStatus* status);
+size_t PLUGRT_EagerOpAttrSummary(const PLUGRT_EagerOp* op, const char* name, char* buffer,
+                                 size_t size, PLUGRT_EagerStatus* status);
+
 /* Runs (or, under the async executor, enqueues) the op. `*num_outputs` is
  * the capacity of `outputs` on entry and the number filled on return (an
  * error when the op has more). The handles are the caller's. */

@@ -249,6 +249,30 @@ void SetAttr(PLUGRT_EagerOp* op, const char* name, AttrValue value, PLUGRT_Eager
   Set(status, op->owned->SetAttr(name, std::move(value)));
 }
 
+// Like snprintf: at most `size` bytes with the NUL; the full length.
+size_t WriteText(const std::string& text, char* buffer, size_t size) {
+  if (buffer != nullptr && size > 0) {
+    const size_t n = std::min(size - 1, text.size());
+    std::memcpy(buffer, text.data(), n);
+    buffer[n] = '\0';
+  }
+  return text.size();
+}
+
+// The typed read of attribute `name`, its error set.
+template <typename T, typename Read>
+T ReadAttr(const PLUGRT_EagerOp* op, const char* name, PLUGRT_EagerStatus* status, T fallback,
+           Read read) {
+  if (op == nullptr || name == nullptr) {
+    Set(status, CheckArgs(false, "PLUGRT_EagerOpGetAttr"));
+    return fallback;
+  }
+  const plugrt::eager::AttrReader reader(op->op->name(), op->op->attrs());
+  auto value = read(reader, std::string_view(name));
+  Set(status, value.status());
+  return value.ok() ? T(*value) : fallback;
+}
+
 template <typename T, typename C>
 std::vector<T> List(const C* values, int n) {
   return values == nullptr || n <= 0 ? std::vector<T>() : std::vector<T>(values, values + n);
@@ -469,13 +493,7 @@ PLUGRT_EagerTensorHandle* PLUGRT_EagerTensorHandleCopyToDevice(const PLUGRT_Eage
 
 size_t PLUGRT_EagerTensorHandleSummary(const PLUGRT_EagerTensorHandle* h, char* buffer,
                                        size_t size) {
-  const std::string text = h->tensor.Summary();
-  if (buffer != nullptr && size > 0) {
-    const size_t n = std::min(size - 1, text.size());
-    std::memcpy(buffer, text.data(), n);
-    buffer[n] = '\0';
-  }
-  return text.size();
+  return WriteText(h->tensor.Summary(), buffer, size);
 }
 
 PLUGRT_EagerTensorHandle* PLUGRT_EagerLoadNpy(PLUGRT_EagerContext* ctx, const char* path,
@@ -690,6 +708,86 @@ void PLUGRT_EagerOpSetAttrReducer(PLUGRT_EagerOp* op, const char* name,
     return Set(status, plugrt::InvalidArgument("no built-in reducer ", static_cast<int>(reducer)));
   }
   SetAttr(op, name, static_cast<plugrt::eager::Reducer>(reducer), status);
+}
+
+int PLUGRT_EagerOpNumAttrs(const PLUGRT_EagerOp* op) {
+  return static_cast<int>(op->op->attrs().size());
+}
+
+const char* PLUGRT_EagerOpAttrName(const PLUGRT_EagerOp* op, int index) {
+  const plugrt::eager::AttrMap& attrs = op->op->attrs();
+  if (index < 0 || static_cast<size_t>(index) >= attrs.size()) return nullptr;
+  return std::next(attrs.begin(), index)->first.c_str();
+}
+
+const char* PLUGRT_EagerOpAttrKind(const PLUGRT_EagerOp* op, const char* name,
+                                   PLUGRT_EagerStatus* status) {
+  const plugrt::eager::AttrMap& attrs = op->op->attrs();
+  auto it = name == nullptr ? attrs.end() : attrs.find(std::string_view(name));
+  if (it == attrs.end()) {
+    Set(status, plugrt::NotFound(op->op->name(), " has no attribute '",
+                                 name == nullptr ? "(null)" : name, "'"));
+    return nullptr;
+  }
+  Set(status, Status());
+  return plugrt::eager::AttrKindName(it->second).data();  // a literal: NUL-terminated
+}
+
+int64_t PLUGRT_EagerOpGetAttrInt(const PLUGRT_EagerOp* op, const char* name,
+                                 PLUGRT_EagerStatus* status) {
+  return ReadAttr<int64_t>(op, name, status, 0,
+                           [](const auto& r, std::string_view n) { return r.Int(n); });
+}
+
+double PLUGRT_EagerOpGetAttrFloat(const PLUGRT_EagerOp* op, const char* name,
+                                  PLUGRT_EagerStatus* status) {
+  return ReadAttr<double>(op, name, status, 0.0,
+                          [](const auto& r, std::string_view n) { return r.Float(n); });
+}
+
+int PLUGRT_EagerOpGetAttrBool(const PLUGRT_EagerOp* op, const char* name,
+                              PLUGRT_EagerStatus* status) {
+  return ReadAttr<int>(op, name, status, 0,
+                       [](const auto& r, std::string_view n) { return r.Bool(n); });
+}
+
+PJRT_Buffer_Type PLUGRT_EagerOpGetAttrType(const PLUGRT_EagerOp* op, const char* name,
+                                           PLUGRT_EagerStatus* status) {
+  return ReadAttr<PJRT_Buffer_Type>(
+      op, name, status, PJRT_Buffer_Type_INVALID,
+      [](const auto& r, std::string_view n) { return r.ElementType(n); });
+}
+
+size_t PLUGRT_EagerOpGetAttrString(const PLUGRT_EagerOp* op, const char* name, char* buffer,
+                                   size_t size, PLUGRT_EagerStatus* status) {
+  const std::string text = ReadAttr<std::string>(
+      op, name, status, std::string(),
+      [](const auto& r, std::string_view n) { return r.String(n); });
+  return WriteText(text, buffer, size);
+}
+
+int PLUGRT_EagerOpGetAttrIntList(const PLUGRT_EagerOp* op, const char* name, int64_t* values,
+                                 int capacity, PLUGRT_EagerStatus* status) {
+  const std::vector<int64_t> list = ReadAttr<std::vector<int64_t>>(
+      op, name, status, std::vector<int64_t>(),
+      [](const auto& r, std::string_view n) { return r.Ints(n); });
+  for (int i = 0; values != nullptr && i < capacity && static_cast<size_t>(i) < list.size(); ++i) {
+    values[i] = list[i];
+  }
+  return static_cast<int>(list.size());
+}
+
+size_t PLUGRT_EagerOpAttrSummary(const PLUGRT_EagerOp* op, const char* name, char* buffer,
+                                 size_t size, PLUGRT_EagerStatus* status) {
+  const plugrt::eager::AttrMap& attrs = op->op->attrs();
+  auto it = name == nullptr ? attrs.end() : attrs.find(std::string_view(name));
+  if (it == attrs.end()) {
+    Set(status, plugrt::NotFound(op->op->name(), " has no attribute '",
+                                 name == nullptr ? "(null)" : name, "'"));
+    return WriteText("", buffer, size);
+  }
+  Set(status, Status());
+  return WriteText(plugrt::eager::AttrValueSummary(it->second), buffer, size);
 }
 
 void PLUGRT_EagerExecute(PLUGRT_EagerOp* op, PLUGRT_EagerTensorHandle** outputs, int* num_outputs,
