@@ -118,11 +118,14 @@ static void TestOps(void) {
   CHECK(PLUGRT_EagerTensorHandleSummary(c, text, 4) > 3 && strcmp(text, "f32") == 0);
 
   /* The placement policy: refuse names both devices. */
-  PLUGRT_EagerContextSetPlacementPolicy(ctx, PLUGRT_EAGER_PLACEMENT_REFUSE);
+  PLUGRT_EagerContextSetPlacementPolicy(ctx, (PLUGRT_EagerPlacementPolicy)7, s);
+  CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
+  PLUGRT_EagerContextSetPlacementPolicy(ctx, PLUGRT_EAGER_PLACEMENT_REFUSE, s);
+  CHECK_OK(s);
   CHECK(Binary(ctx, "stablehlo.add", a, b, NULL, s) == NULL);
   CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
   CHECK(strstr(PLUGRT_EagerMessage(s), "cpu:1") != NULL);
-  PLUGRT_EagerContextSetPlacementPolicy(ctx, PLUGRT_EAGER_PLACEMENT_COPY);
+  PLUGRT_EagerContextSetPlacementPolicy(ctx, PLUGRT_EAGER_PLACEMENT_COPY, s);
 
   /* A string attribute. */
   op = PLUGRT_EagerNewOp(ctx, "stablehlo.compare", s);
@@ -252,6 +255,8 @@ static void TestOps(void) {
     CHECK(strstr(PLUGRT_EagerMessage(s), "'f' must be int") != NULL);
     PLUGRT_EagerOpAttrKind(op, "nope", s);
     CHECK_CODE(s, PLUGRT_EAGER_NOT_FOUND);
+    PLUGRT_EagerOpSetAttrReducer(op, "body", (PLUGRT_EagerReducer)9, s);
+    CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
     PLUGRT_EagerDeleteOp(op);
   }
 

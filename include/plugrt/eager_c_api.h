@@ -119,7 +119,8 @@ const char* PLUGRT_EagerContextDefaultDevice(const PLUGRT_EagerContext* ctx);
 void PLUGRT_EagerContextSetDefaultDevice(PLUGRT_EagerContext* ctx, const char* device,
                                          PLUGRT_EagerStatus* status);
 void PLUGRT_EagerContextSetPlacementPolicy(PLUGRT_EagerContext* ctx,
-                                           PLUGRT_EagerPlacementPolicy policy);
+                                           PLUGRT_EagerPlacementPolicy policy,
+                                           PLUGRT_EagerStatus* status);
 /* StableHLO functions (a module or bare func.func definitions): each becomes
  * an op by its name and a region for reduce/sort/while/scatter. */
 void PLUGRT_EagerContextLoadFunctions(PLUGRT_EagerContext* ctx, const char* text,

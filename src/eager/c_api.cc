@@ -214,6 +214,24 @@ class CallbackTensor : public CustomTensorData {
   PLUGRT_EagerCustomTensorMethods methods_;
 };
 
+// The integer a C caller passed as an enum, read as bytes: in C++ loading
+// an enum object whose value is outside the enum's range is undefined.
+template <typename E>
+int RawEnum(const E& value) {
+  static_assert(sizeof(E) == sizeof(int));
+  int raw = 0;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
+
+Status CheckPolicy(int policy) {
+  if (policy >= PLUGRT_EAGER_PLACEMENT_COPY && policy <= PLUGRT_EAGER_PLACEMENT_REFUSE) {
+    return Status();
+  }
+  return plugrt::InvalidArgument("no placement policy ", policy,
+                                 " (PLUGRT_EAGER_PLACEMENT_COPY, _WARN or _REFUSE)");
+}
+
 PLUGRT_EagerCustomDevice* Remember(PLUGRT_EagerContext* ctx, const std::string& name) {
   auto device = std::make_unique<PLUGRT_EagerCustomDevice>();
   device->name = name;
@@ -294,9 +312,10 @@ const char* PLUGRT_EagerMessage(const PLUGRT_EagerStatus* status) {
 }
 void PLUGRT_EagerSetStatus(PLUGRT_EagerStatus* status, PLUGRT_EagerCode code,
                            const char* message) {
-  status->status = code == PLUGRT_EAGER_OK
+  const int raw = RawEnum(code);
+  status->status = raw == PLUGRT_EAGER_OK
                        ? Status()
-                       : Status(static_cast<StatusCode>(code), message == nullptr ? "" : message);
+                       : Status(static_cast<StatusCode>(raw), message == nullptr ? "" : message);
 }
 
 // ---- context and executor ----------------------------------------------------
@@ -308,6 +327,16 @@ PLUGRT_EagerContext* PLUGRT_EagerNewContext(const PLUGRT_EagerContextOptions* op
     Set(status, plugrt::InvalidArgument("PLUGRT_EagerNewContext: options with struct_size >= ",
                                         PLUGRT_EagerContextOptions_STRUCT_SIZE,
                                         " and a plugin_path are needed"));
+    return nullptr;
+  }
+  Status policy = CheckPolicy(RawEnum(options->placement));
+  if (!policy.ok()) {
+    Set(status, std::move(policy));
+    return nullptr;
+  }
+  if (options->num_int_options > 0 &&
+      (options->int_option_names == nullptr || options->int_option_values == nullptr)) {
+    Set(status, CheckArgs(false, "PLUGRT_EagerNewContext (int options)"));
     return nullptr;
   }
   plugrt::ClientOptions client_options;
@@ -351,8 +380,13 @@ void PLUGRT_EagerContextSetDefaultDevice(PLUGRT_EagerContext* ctx, const char* d
                                 : ctx->ctx->SetDefaultDevice(device));
 }
 void PLUGRT_EagerContextSetPlacementPolicy(PLUGRT_EagerContext* ctx,
-                                           PLUGRT_EagerPlacementPolicy policy) {
-  ctx->ctx->set_placement_policy(static_cast<plugrt::eager::PlacementPolicy>(policy));
+                                           PLUGRT_EagerPlacementPolicy policy,
+                                           PLUGRT_EagerStatus* status) {
+  Status checked = CheckPolicy(RawEnum(policy));
+  if (checked.ok()) {
+    ctx->ctx->set_placement_policy(static_cast<plugrt::eager::PlacementPolicy>(policy));
+  }
+  Set(status, std::move(checked));
 }
 void PLUGRT_EagerContextLoadFunctions(PLUGRT_EagerContext* ctx, const char* text,
                                       PLUGRT_EagerStatus* status) {
@@ -704,8 +738,9 @@ void PLUGRT_EagerOpSetAttrFunction(PLUGRT_EagerOp* op, const char* name, const c
 }
 void PLUGRT_EagerOpSetAttrReducer(PLUGRT_EagerOp* op, const char* name,
                                   PLUGRT_EagerReducer reducer, PLUGRT_EagerStatus* status) {
-  if (reducer < PLUGRT_EAGER_REDUCER_ADD || reducer > PLUGRT_EAGER_REDUCER_OR) {
-    return Set(status, plugrt::InvalidArgument("no built-in reducer ", static_cast<int>(reducer)));
+  const int raw = RawEnum(reducer);
+  if (raw < PLUGRT_EAGER_REDUCER_ADD || raw > PLUGRT_EAGER_REDUCER_OR) {
+    return Set(status, plugrt::InvalidArgument("no built-in reducer ", raw));
   }
   SetAttr(op, name, static_cast<plugrt::eager::Reducer>(reducer), status);
 }
