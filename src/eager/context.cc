@@ -408,8 +408,8 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
       executor->is_async() ? std::make_shared<const Op>(op)
                            : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
   Node node;
-  PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node));
-  std::vector<Tensor> outputs = node.outputs;
+  std::vector<Tensor> outputs;
+  PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node, outputs));
   PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
   return outputs;
 }
@@ -425,13 +425,15 @@ StatusOr<Context::Launched> Context::Launch(const Op& op) {
   }
   // Run here and now, so the caller's op is borrowed.
   Node node;
+  std::vector<Tensor> outputs;
   PLUGRT_RETURN_IF_ERROR(
-      MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node));
+      MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node, outputs));
   PLUGRT_ASSIGN_OR_RETURN(Future done, RunNode(node));
-  return Launched{std::move(node.outputs), std::move(done)};
+  return Launched{std::move(outputs), std::move(done)};
 }
 
-Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node) {
+Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
+                         std::vector<Tensor>& outputs) {
   const Op& op = *held;
   std::optional<NamedDevice> requested;
   if (op.device()) {
@@ -456,7 +458,6 @@ Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node) {
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
-  std::vector<Tensor> outputs;
   for (int64_t i = 0; i < num_outputs; ++i) {
     outputs.emplace_back(
         std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));

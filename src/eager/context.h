@@ -162,8 +162,9 @@ class Context {
   Status Init();
   StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
   // Placement, and `node` filled to run `op` on the physical device it
-  // places it on (`held` keeps `op` alive as long as the node).
-  Status MakeNode(std::shared_ptr<const Op> held, Node& node);
+  // places it on (`held` keeps `op` alive as long as the node); `outputs`
+  // (empty on entry): the op's pending outputs.
+  Status MakeNode(std::shared_ptr<const Op> held, Node& node, std::vector<Tensor>& outputs);
   // The runner for ops placed on `device` (a physical one).
   OpRunner& RunnerFor(const NamedDevice& device);
   // The custom device an op is routed to (custom_device.h); null: physical.
