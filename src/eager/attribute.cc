@@ -113,6 +113,10 @@ StatusOr<int64_t> AttrReader::Int(std::string_view name, int64_t fallback) const
   if (!Has(name)) return fallback;
   return Int(name);
 }
+StatusOr<double> AttrReader::Float(std::string_view name) const {
+  return Get<double>(name, "float");
+}
+StatusOr<bool> AttrReader::Bool(std::string_view name) const { return Get<bool>(name, "bool"); }
 StatusOr<bool> AttrReader::Bool(std::string_view name, bool fallback) const {
   if (!Has(name)) return fallback;
   return Get<bool>(name, "bool");

@@ -64,6 +64,8 @@ class AttrReader {
   bool Has(std::string_view name) const { return attrs_.find(name) != attrs_.end(); }
   StatusOr<int64_t> Int(std::string_view name) const;
   StatusOr<int64_t> Int(std::string_view name, int64_t fallback) const;
+  StatusOr<double> Float(std::string_view name) const;
+  StatusOr<bool> Bool(std::string_view name) const;
   StatusOr<bool> Bool(std::string_view name, bool fallback) const;
   StatusOr<std::string> String(std::string_view name) const;
   StatusOr<PJRT_Buffer_Type> ElementType(std::string_view name) const;

@@ -34,6 +34,13 @@ Context::Context(std::shared_ptr<Client> client, ContextOptions options)
 Context::~Context() {
   // Queued nodes refer to this context (runner, cache): finish them first.
   executor_.reset();
+  // Then the custom devices' deletion, while the client still lives.
+  std::map<std::string, std::shared_ptr<CustomDevice>, std::less<>> devices;
+  {
+    std::lock_guard<std::mutex> lock(custom_mu_);
+    devices.swap(custom_devices_);
+  }
+  devices.clear();
 }
 
 Status Context::Init() {
@@ -53,6 +60,10 @@ StatusOr<NamedDevice> Context::FindDevice(std::string_view name) const {
   for (const NamedDevice& d : devices_) {
     if (d.name == name) return d;
     known += (known.empty() ? "" : ", ") + d.name;
+  }
+  if (FindCustomDevice(name) != nullptr) {
+    return InvalidArgument("'", name, "' is a custom device; this needs a physical one (", known,
+                           ")");
   }
   return NotFound("no device '", name, "' in the context; its devices: ", known);
 }
@@ -110,6 +121,11 @@ OpRunner& Context::RunnerFor(const NamedDevice& /*device*/) { return physical_; 
 
 StatusOr<Tensor> Context::FromHost(const void* data, PJRT_Buffer_Type type,
                                    std::vector<int64_t> dims, std::optional<std::string> device) {
+  if (device && FindCustomDevice(*device) != nullptr) {
+    // Made on the default device, then handed to the custom one.
+    PLUGRT_ASSIGN_OR_RETURN(Tensor physical, FromHost(data, type, std::move(dims)));
+    return CopyToDevice(physical, *device);
+  }
   PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, DeviceOrDefault(device));
   Client::HostBuffer host(data, type, dims);
   PLUGRT_ASSIGN_OR_RETURN(auto made, client_->BufferFromHostBuffer(host, target.device));
@@ -178,8 +194,190 @@ StatusOr<Tensor> Context::FromHostZeroCopy(void* data, PJRT_Buffer_Type type,
 
 StatusOr<Tensor> Context::CopyToDevice(const Tensor& tensor, std::string_view device) {
   if (!tensor) return InvalidArgument("CopyToDevice: the tensor handle is empty");
+  if (CustomDevice* target = FindCustomDevice(device)) {
+    if (tensor.device_name() == device) return tensor;
+    Tensor physical = tensor;
+    if (tensor.is_custom()) {
+      PLUGRT_ASSIGN_OR_RETURN(physical, CopyToDevice(tensor, default_device().name));
+    }
+    PLUGRT_RETURN_IF_ERROR(physical.state()->WaitResolved());
+    return target->CopyToDevice(*this, physical);
+  }
   PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, FindDevice(device));
+  if (tensor.is_custom()) {
+    PLUGRT_ASSIGN_OR_RETURN(CustomDevice * source, CustomDeviceOf(tensor));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor copy, source->CopyFromDevice(*this, tensor, target.name));
+    if (copy.is_custom() || copy.device_name() != target.name) {
+      return Internal("custom device ", tensor.device_name(), " copied a tensor to ",
+                      copy.device_name(), " when asked for ", target.name);
+    }
+    return copy;
+  }
   return RunnerFor(target).CopyToDevice(tensor, target);
+}
+
+StatusOr<std::vector<std::vector<Tensor>>> Context::ExecuteReplicated(
+    const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+    const std::vector<std::string>& devices) {
+  if (devices.empty() || inputs.size() != devices.size()) {
+    return InvalidArgument(op.name(), ": a replicated run needs one input list per device; got ",
+                           inputs.size(), " lists for ", devices.size(), " devices");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
+  std::vector<NamedDevice> targets;
+  std::vector<std::vector<std::vector<Tensor>>> placed = inputs;
+  std::vector<std::vector<Tensor>> outputs(devices.size());
+  for (size_t r = 0; r < devices.size(); ++r) {
+    PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, FindDevice(devices[r]));
+    for (auto& group : placed[r]) {
+      for (Tensor& t : group) {
+        if (!t) return InvalidArgument(op.name(), ": an input of replica ", r, " is empty");
+        if (t.is_custom() || t.device() != target.device) {
+          PLUGRT_ASSIGN_OR_RETURN(t, CopyToDevice(t, target.name));
+        }
+        Status ready = t.state()->WaitResolved();
+        if (!ready.ok()) {
+          return Status(ready.code(), op.name() + ": an input of replica " + std::to_string(r) +
+                                          " comes from an op that failed: " + ready.message());
+        }
+      }
+    }
+    for (int64_t i = 0; i < num_outputs; ++i) {
+      outputs[r].emplace_back(std::make_shared<internal::TensorState>(target.device, target.name));
+    }
+    targets.push_back(std::move(target));
+  }
+  StatusOr<std::vector<Future>> done = physical_.RunReplicated(op, placed, targets, outputs);
+  Status status = done.status();
+  if (done.ok()) {
+    // Every replica's work, so that none is left running on an error.
+    for (Future& f : *done) {
+      Status s = f.Await();
+      if (status.ok()) status = s;
+    }
+  }
+  if (!status.ok()) {
+    for (auto& replica : outputs) {
+      for (Tensor& t : replica) t.state()->Poison(status);
+    }
+    return status;
+  }
+  return outputs;
+}
+
+Status Context::RegisterCustomDevice(std::string name, std::unique_ptr<CustomDevice> device) {
+  if (device == nullptr) return InvalidArgument("custom device '", name, "': no device given");
+  if (name.empty()) return InvalidArgument("a custom device needs a name");
+  for (const NamedDevice& d : devices_) {
+    if (d.name == name) {
+      return MakeError(StatusCode::kAlreadyExists, "custom device '", name,
+                       "': a physical device has that name");
+    }
+  }
+  std::lock_guard<std::mutex> lock(custom_mu_);
+  if (custom_devices_.count(name) != 0) {
+    return MakeError(StatusCode::kAlreadyExists, "custom device '", name,
+                     "' is already registered on this context");
+  }
+  custom_devices_.emplace(std::move(name), std::shared_ptr<CustomDevice>(std::move(device)));
+  return OkStatus();
+}
+
+CustomDevice* Context::FindCustomDevice(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(custom_mu_);
+  auto it = custom_devices_.find(name);
+  return it == custom_devices_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Context::CustomDeviceNames() const {
+  std::lock_guard<std::mutex> lock(custom_mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, device] : custom_devices_) names.push_back(name);
+  return names;
+}
+
+StatusOr<CustomDevice*> Context::CustomDeviceOf(const Tensor& tensor) const {
+  CustomDevice* device = FindCustomDevice(tensor.device_name());
+  if (device == nullptr) {
+    return FailedPrecondition("the tensor's custom device '", tensor.device_name(),
+                              "' is not registered on this context");
+  }
+  return device;
+}
+
+StatusOr<Tensor> Context::NewCustomTensor(std::string_view device, PJRT_Buffer_Type dtype,
+                                          std::unique_ptr<CustomTensorData> data) {
+  if (data == nullptr) return InvalidArgument("NewCustomTensor: no tensor data given");
+  std::weak_ptr<CustomDevice> weak;
+  {
+    std::lock_guard<std::mutex> lock(custom_mu_);
+    auto it = custom_devices_.find(device);
+    if (it == custom_devices_.end()) {
+      return NotFound("NewCustomTensor: no custom device '", device, "' on this context");
+    }
+    weak = it->second;
+  }
+  // Host reads copy the tensor to the default device through its device;
+  // once the context (and so the device) is gone, they fail instead.
+  internal::CopyOff copy_off = [this, weak](const Tensor& tensor) -> StatusOr<Tensor> {
+    std::shared_ptr<CustomDevice> owner = weak.lock();
+    if (owner == nullptr) {
+      return FailedPrecondition("custom device ", tensor.device_name(), " was deleted");
+    }
+    return CopyToDevice(tensor, default_device().name);
+  };
+  return Tensor(std::make_shared<internal::TensorState>(std::string(device), dtype,
+                                                        std::move(data), std::move(copy_off)));
+}
+
+StatusOr<Tensor> Context::Pack(const std::vector<Tensor>& tensors, std::string_view device) {
+  CustomDevice* target = FindCustomDevice(device);
+  if (target == nullptr) {
+    return InvalidArgument("Pack: '", device, "' is not a custom device of this context");
+  }
+  if (!target->can_pack()) return Unimplemented("custom device ", device, " cannot pack tensors");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!tensors[i]) return InvalidArgument("Pack: tensor ", i, " is an empty handle");
+  }
+  return target->Pack(*this, tensors);
+}
+
+StatusOr<CustomDevice*> Context::RouteToCustomDevice(const Op& op) const {
+  if (op.device()) {
+    if (CustomDevice* placed = FindCustomDevice(*op.device())) return placed;  // rule 1
+  }
+  // The common case, physical inputs only, without building anything.
+  const auto& groups = op.input_groups();
+  if (std::none_of(groups.begin(), groups.end(), [](const std::vector<Tensor>& group) {
+        return std::any_of(group.begin(), group.end(),
+                           [](const Tensor& t) { return t.is_custom(); });
+      })) {
+    return nullptr;  // rule 4
+  }
+  std::vector<std::string> names;
+  std::vector<CustomDevice*> candidates;
+  for (const auto& group : op.input_groups()) {
+    for (const Tensor& t : group) {
+      if (!t.is_custom()) continue;
+      if (std::find(names.begin(), names.end(), t.device_name()) != names.end()) continue;
+      PLUGRT_ASSIGN_OR_RETURN(CustomDevice * device, CustomDeviceOf(t));
+      names.push_back(t.device_name());
+      candidates.push_back(device);
+    }
+  }
+  if (candidates.empty()) return nullptr;                 // rule 4
+  if (candidates.size() == 1) return candidates.front();  // rule 2
+  for (CustomDevice* device : candidates) {               // rule 3
+    PLUGRT_ASSIGN_OR_RETURN(bool pin, device->ShallPinToThisDevice(op));
+    if (pin) return device;
+  }
+  std::string listed;
+  for (size_t i = 0; i < names.size(); ++i) {
+    listed += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return InvalidArgument(op.name(), ": its inputs live on custom devices ", listed,
+                         " and none of them takes the op (ShallPinToThisDevice); copy the "
+                         "inputs to one device first");
 }
 
 StatusOr<Tensor> Context::LoadNpy(const std::string& path, std::optional<std::string> device) {
@@ -197,6 +395,46 @@ Status Context::SaveNpy(const Tensor& tensor, const std::string& path) {
 }
 
 StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
+  PLUGRT_ASSIGN_OR_RETURN(CustomDevice * custom, RouteToCustomDevice(op));
+  if (custom != nullptr) return custom->Execute(*this, op);
+  Executor* executor;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    executor = executor_.get();
+  }
+  // A queued op outlives the caller's Op, so the async executor gets a copy;
+  // the sync one runs it before Execute returns and borrows it.
+  std::shared_ptr<const Op> held =
+      executor->is_async() ? std::make_shared<const Op>(op)
+                           : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
+  Node node;
+  std::vector<Tensor> outputs;
+  PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node, outputs));
+  PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
+  return outputs;
+}
+
+StatusOr<Context::Launched> Context::Launch(const Op& op) {
+  for (const auto& group : op.input_groups()) {
+    for (const Tensor& t : group) {
+      if (t.is_custom()) {
+        return InvalidArgument(op.name(), ": Launch takes physical tensors; an input is on ",
+                               t.device_name());
+      }
+    }
+  }
+  // Run here and now, so the caller's op is borrowed.
+  Node node;
+  std::vector<Tensor> outputs;
+  PLUGRT_RETURN_IF_ERROR(
+      MakeNode(std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op), node, outputs));
+  PLUGRT_ASSIGN_OR_RETURN(Future done, RunNode(node));
+  return Launched{std::move(outputs), std::move(done)};
+}
+
+Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
+                         std::vector<Tensor>& outputs) {
+  const Op& op = *held;
   std::optional<NamedDevice> requested;
   if (op.device()) {
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
@@ -220,23 +458,11 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
-  std::vector<Tensor> outputs;
   for (int64_t i = 0; i < num_outputs; ++i) {
     outputs.emplace_back(
         std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));
   }
 
-  Executor* executor;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    executor = executor_.get();
-  }
-  // A queued op outlives the caller's Op, so the async executor gets a copy;
-  // the sync one runs it before Execute returns and borrows it.
-  std::shared_ptr<const Op> held = executor->is_async()
-                                       ? std::make_shared<const Op>(op)
-                                       : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
-  Node node;
   node.op = op.name();
   node.inputs = std::move(flat);
   node.outputs = outputs;
@@ -267,8 +493,7 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
     }
     return done;
   };
-  PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
-  return outputs;
+  return OkStatus();
 }
 
 }  // namespace plugrt::eager

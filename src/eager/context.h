@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "client/client.h"
 #include "common/element_type.h"
 #include "common/status.h"
+#include "eager/custom_device.h"
 #include "eager/executor.h"
 #include "eager/function_library.h"
 #include "eager/op.h"
@@ -63,6 +65,7 @@ class Context {
 
   // The client's addressable devices, named "<kind>:<index>" ("cpu:0").
   const std::vector<NamedDevice>& devices() const { return devices_; }
+  // A physical device by name (a custom device's name is an error saying so).
   StatusOr<NamedDevice> FindDevice(std::string_view name) const;
   // The name of a device of the client; "(unknown device)" otherwise.
   std::string DeviceName(const Device& device) const;
@@ -89,7 +92,8 @@ class Context {
   void ClearCache() { cache_.Clear(); }
 
   // A tensor holding a copy of dense row-major host data (one element per
-  // byte for sub-byte types), on `device` (default: the default device).
+  // byte for sub-byte types), on `device` (default: the default device; a
+  // custom device: made on the default device, then copied there).
   StatusOr<Tensor> FromHost(const void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
                             std::optional<std::string> device = std::nullopt);
   template <typename T>
@@ -105,7 +109,9 @@ class Context {
                                     std::optional<std::string> device = std::nullopt);
 
   // A copy of `tensor` on the named device, made by that device's runner
-  // (waits until `tensor` is resolved).
+  // (waits until `tensor` is resolved). To a custom device: its
+  // CopyToDevice; from one: its CopyFromDevice (a tensor of one custom
+  // device goes to another through the default physical device).
   StatusOr<Tensor> CopyToDevice(const Tensor& tensor, std::string_view device);
 
   // A .npy file as a tensor, and a tensor as a .npy file (types NumPy lacks
@@ -113,15 +119,58 @@ class Context {
   StatusOr<Tensor> LoadNpy(const std::string& path, std::optional<std::string> device = std::nullopt);
   Status SaveNpy(const Tensor& tensor, const std::string& path);
 
-  // Op::Execute's second half: placement, then the executor.
+  // Op::Execute's second half: routing to a custom device
+  // (custom_device.h), else placement, then the executor.
   StatusOr<std::vector<Tensor>> Execute(const Op& op);
+
+  // Op::Execute's work on the caller's thread, without waiting for the
+  // device: places `op` (physical inputs only), runs it once its inputs are
+  // resolved, and returns its outputs with the future of its device work.
+  // For devices that start an op on several devices before waiting on any
+  // (the parallel device); bypasses the executor.
+  struct Launched {
+    std::vector<Tensor> outputs;
+    Future done;
+  };
+  StatusOr<Launched> Launch(const Op& op);
+
+  // Runs `op` as one program over the named physical devices, a replica on
+  // each, so that its collectives (all_reduce, all_gather, ...) connect
+  // them: inputs[r] are replica r's, grouped as op.input_groups() (inputs
+  // elsewhere are copied to devices[r]); outputs[r][o]. Bypasses the
+  // executor: it waits for the inputs and for the device work.
+  StatusOr<std::vector<std::vector<Tensor>>> ExecuteReplicated(
+      const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+      const std::vector<std::string>& devices);
+
+  // Custom devices (custom_device.h). The name must be new (neither a
+  // physical device's nor a registered one's) and not empty. The device is
+  // deleted with the context.
+  Status RegisterCustomDevice(std::string name, std::unique_ptr<CustomDevice> device);
+  // Null when `name` is not a registered custom device.
+  CustomDevice* FindCustomDevice(std::string_view name) const;
+  std::vector<std::string> CustomDeviceNames() const;
+  // A handle to a tensor on custom device `device`, whose data `data` keeps
+  // (destroyed, once, with the last handle; also when this call fails).
+  StatusOr<Tensor> NewCustomTensor(std::string_view device, PJRT_Buffer_Type dtype,
+                                   std::unique_ptr<CustomTensorData> data);
+  // Many handles into one tensor of custom device `device` (its Pack).
+  StatusOr<Tensor> Pack(const std::vector<Tensor>& tensors, std::string_view device);
 
  private:
   Context(std::shared_ptr<Client> client, ContextOptions options);
   Status Init();
   StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
-  // The runner for ops placed on `device` (today: the physical one).
+  // Placement, and `node` filled to run `op` on the physical device it
+  // places it on (`held` keeps `op` alive as long as the node); `outputs`
+  // (empty on entry): the op's pending outputs.
+  Status MakeNode(std::shared_ptr<const Op> held, Node& node, std::vector<Tensor>& outputs);
+  // The runner for ops placed on `device` (a physical one).
   OpRunner& RunnerFor(const NamedDevice& device);
+  // The custom device an op is routed to (custom_device.h); null: physical.
+  StatusOr<CustomDevice*> RouteToCustomDevice(const Op& op) const;
+  // The custom device holding `tensor`; an error if it is not this context's.
+  StatusOr<CustomDevice*> CustomDeviceOf(const Tensor& tensor) const;
 
   std::shared_ptr<Client> client_;
   ContextOptions options_;
@@ -132,6 +181,10 @@ class Context {
   PhysicalRunner physical_;
   mutable std::mutex mu_;  // guards executor_ switches and the policy
   std::unique_ptr<Executor> executor_;
+  // Shared so that tensors' copy-off callbacks can tell whether the device
+  // still exists (they hold weak references).
+  mutable std::mutex custom_mu_;
+  std::map<std::string, std::shared_ptr<CustomDevice>, std::less<>> custom_devices_;
 };
 
 template <typename T>

@@ -15,7 +15,7 @@ std::string NamesOf(const std::vector<InputArg>& args) {
 }  // namespace
 
 Op::Op(Context& context, std::string name) : context_(&context), name_(std::move(name)) {
-  if (name_.starts_with("stablehlo.")) {
+  if (name_.starts_with("stablehlo.") || name_ == kDeviceIdOp) {
     def_ = FindOpDef(name_);
     if (def_ == nullptr) {
       std::string known;
@@ -175,6 +175,34 @@ StatusOr<std::vector<Tensor>> Op::Execute() {
                            name_, " takes ", NamesOf(args), ")");
   }
   return context_->Execute(*this);
+}
+
+Op Op::Fresh() const {
+  Op op = *this;
+  op.inputs_.assign(function_ ? 1 : 0, {});
+  op.device_.reset();
+  return op;
+}
+
+StatusOr<Op> Op::Rebound(std::vector<std::vector<Tensor>> inputs,
+                         std::optional<std::string> device) const {
+  if (inputs.size() != inputs_.size()) {
+    return InvalidArgument(name_, ": rebound with ", inputs.size(), " input groups; it has ",
+                           inputs_.size());
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].size() != inputs_[i].size()) {
+      return InvalidArgument(name_, ": rebound input group ", i, " has ", inputs[i].size(),
+                             " tensors; it has ", inputs_[i].size());
+    }
+    for (const Tensor& t : inputs[i]) {
+      if (!t) return InvalidArgument(name_, ": rebound input group ", i, " has an empty handle");
+    }
+  }
+  Op op = *this;
+  op.inputs_ = std::move(inputs);
+  op.device_ = std::move(device);
+  return op;
 }
 
 }  // namespace plugrt::eager

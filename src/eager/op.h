@@ -32,7 +32,8 @@ class Op {
   const std::string& name() const { return name_; }
   bool is_function() const { return function_.has_value(); }
 
-  // A device name from Context::devices() ("cpu:1"); checked at Execute.
+  // A device name from Context::devices() ("cpu:1") or a custom device's
+  // (custom_device.h); checked at Execute.
   void SetDevice(std::string device) { device_ = std::move(device); }
   const std::optional<std::string>& device() const { return device_; }
 
@@ -56,6 +57,15 @@ class Op {
 
   // Runs (or, under the async executor, enqueues) the op; its outputs.
   StatusOr<std::vector<Tensor>> Execute();
+
+  // This op (name, attributes) with other inputs, grouped as
+  // input_groups() is (same group sizes), on `device`: how a custom device
+  // runs an op it was given somewhere else.
+  StatusOr<Op> Rebound(std::vector<std::vector<Tensor>> inputs,
+                       std::optional<std::string> device) const;
+  // This op's name and attributes, without inputs or device.
+  Op Fresh() const;
+  Context& context() const { return *context_; }
 
   // For runners: the inputs grouped per input of the op's definition (a
   // function's arguments: one group).

@@ -51,6 +51,14 @@ struct OpDef {
   std::function<StatusOr<std::vector<std::string>>(const OpCall&)> regions;
 };
 
+// The device-id op: on a parallel device, a parallel s64 scalar holding each
+// component's index; elsewhere 0.
+inline constexpr std::string_view kDeviceIdOp = "plugrt.device_id";
+
+// The StableHLO op a program spells `def` with: its name, but for plugrt.*
+// ops, which stand for a StableHLO op off a parallel device.
+std::string_view SpelledName(const OpDef& def);
+
 // Null when the eager layer has no rule for `name`.
 const OpDef* FindOpDef(std::string_view name);
 std::vector<std::string_view> OpDefNames();

@@ -457,6 +457,46 @@ StatusOr<std::vector<std::string>> ScatterRegions(const OpCall& call) {
   return std::vector<std::string>{region};
 }
 
+// --- collectives (meaningful on a parallel device: parallel_device.h) -------
+
+// replica_groups: a rank-2 integer dense tensor, one row per group, as
+// StableHLO writes it; the group size is its second dimension.
+StatusOr<DenseTensor> ReplicaGroups(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(DenseTensor groups, call.attr().Dense("replica_groups"));
+  if (groups.type.dims.size() != 2 || KindOf(groups.type.type) != ElementKind::kSigned) {
+    return InvalidArgument(call.op, ": attribute 'replica_groups' must be a rank-2 signed integer "
+                           "dense tensor (one row per group); got ", ShortTypeText(groups.type));
+  }
+  return groups;
+}
+
+StatusOr<std::string> ReplicaGroupsText(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(DenseTensor groups, ReplicaGroups(call));
+  PLUGRT_ASSIGN_OR_RETURN(std::string text, DenseText(call, groups));
+  return "replica_groups = " + text;
+}
+
+StatusOr<std::vector<std::string>> AllReduceRegions(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("computation"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string region, ReducerRegion(body, {Input(call, 0).type}));
+  return std::vector<std::string>{region};
+}
+
+StatusOr<Types> AllGatherResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(DenseTensor groups, ReplicaGroups(call));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, call.attr().Int("all_gather_dim"));
+  TensorType result = Input(call, 0);
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "all_gather_dim", {dim}, result.dims.size()));
+  result.dims[dim] *= groups.type.dims[1];
+  return Types{result};
+}
+
+StatusOr<std::string> AllGatherAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, call.attr().Int("all_gather_dim"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string groups, ReplicaGroupsText(call));
+  return "all_gather_dim = " + std::to_string(dim) + " : i64, " + groups;
+}
+
 OpDef Elementwise(std::string_view name, size_t arity) {
   OpDef def{name, {}, "result", false, SameAs(0), nullptr, nullptr};
   if (arity == 1) def.inputs = {{"operand"}};
@@ -520,6 +560,21 @@ std::map<std::string_view, OpDef> BuildTable() {
             SortRegions});
   add(OpDef{"stablehlo.while", {{"operands", true}}, "results", true, SameAsList, nullptr,
             WhileRegions});
+  add(OpDef{"stablehlo.all_reduce", {{"operand"}}, "result", false, SameAs(0), ReplicaGroupsText,
+            AllReduceRegions});
+  add(OpDef{"stablehlo.all_gather", {{"operand"}}, "result", false, AllGatherResult,
+            AllGatherAttributes, nullptr});
+  add(OpDef{"stablehlo.replica_id", {}, "result", false,
+            [](const OpCall&) -> StatusOr<Types> { return Types{Scalar(PJRT_Buffer_Type_U32)}; },
+            nullptr, nullptr});
+  // The index of the device within a parallel device, which answers it
+  // itself; any other device is the only one of its kind: 0.
+  add(OpDef{std::string_view(kDeviceIdOp), {}, "result", false,
+            [](const OpCall&) -> StatusOr<Types> { return Types{Scalar(PJRT_Buffer_Type_S64)}; },
+            [](const OpCall&) -> StatusOr<std::string> {
+              return std::string("value = dense<0> : tensor<i64>");
+            },
+            nullptr});
   return table;
 }
 
@@ -530,6 +585,10 @@ const std::map<std::string_view, OpDef>& Table() {
 }
 
 }  // namespace
+
+std::string_view SpelledName(const OpDef& def) {
+  return def.name == kDeviceIdOp ? std::string_view("stablehlo.constant") : def.name;
+}
 
 const OpDef* FindOpDef(std::string_view name) {
   auto it = Table().find(name);

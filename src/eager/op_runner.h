@@ -1,11 +1,11 @@
 // plugrt eager: OpRunner, who executes an op once it is placed on a device
 // and who copies tensors there. The context asks the runner of the op's
-// device; today every device is a physical one of the client
-// (PhysicalRunner). This is the point where a custom device (a later issue)
-// takes over the ops placed on it and the copies to and from it.
+// device, a physical one of the client (PhysicalRunner); ops routed to a
+// custom device (custom_device.h) never reach a runner.
 #ifndef PLUGRT_EAGER_OP_RUNNER_H_
 #define PLUGRT_EAGER_OP_RUNNER_H_
 
+#include <span>
 #include <vector>
 
 #include "client/client.h"
@@ -42,7 +42,21 @@ class PhysicalRunner : public OpRunner {
                        const NamedDevice& device, std::vector<Tensor>& outputs) override;
   StatusOr<Tensor> CopyToDevice(const Tensor& tensor, const NamedDevice& device) override;
 
+  // Runs `op` as one program with a replica on each of `devices` (so that
+  // its collectives connect them): inputs[r] (resolved, on devices[r],
+  // grouped as op.input_groups(), the same types for every r) and
+  // outputs[r] (pending) are replica r's; the futures of each replica's
+  // device work.
+  StatusOr<std::vector<Future>> RunReplicated(
+      const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+      const std::vector<NamedDevice>& devices, std::vector<std::vector<Tensor>>& outputs);
+
  private:
+  // The compiled program of `op` on `types`, one replica per device.
+  StatusOr<std::shared_ptr<const CompiledProgram>> Program(
+      const Op& op, const std::vector<std::vector<TensorType>>& types,
+      std::span<const NamedDevice> devices);
+
   const Client& client_;
   ProgramCache& cache_;
   const FunctionLibrary& library_;

@@ -15,13 +15,18 @@ std::string TypesText(const std::vector<std::vector<TensorType>>& groups) {
   return "(" + text + ")";
 }
 
+// One replica per device, in order.
 StatusOr<CompiledProgram> CompileFor(const Client& client, const std::string& text,
-                                     const Device& device) {
-  PLUGRT_ASSIGN_OR_RETURN(int id, device.id());
+                                     const std::vector<Device>& devices) {
+  const int replicas = static_cast<int>(devices.size());
   CompileOptions options;
-  options.num_replicas = 1;
+  options.num_replicas = replicas;
   options.num_partitions = 1;
-  options.device_assignment = DeviceAssignment{1, 1, {id}};
+  options.device_assignment = DeviceAssignment{replicas, 1, {}};
+  for (const Device& device : devices) {
+    PLUGRT_ASSIGN_OR_RETURN(int id, device.id());
+    options.device_assignment->ids.push_back(id);
+  }
   CompiledProgram program;
   PLUGRT_ASSIGN_OR_RETURN(program.executable, client.Compile(text, options));
   PLUGRT_ASSIGN_OR_RETURN(auto types, program.executable.output_element_types());
@@ -34,31 +39,50 @@ StatusOr<CompiledProgram> CompileFor(const Client& client, const std::string& te
   return program;
 }
 
-}  // namespace
-
-StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
-                                     const NamedDevice& device, std::vector<Tensor>& outputs) {
+std::vector<std::vector<TensorType>> TypesOf(const std::vector<std::vector<Tensor>>& inputs) {
   std::vector<std::vector<TensorType>> types;
-  std::vector<Buffer*> buffers;
   for (const auto& group : inputs) {
     types.emplace_back();
+    for (const Tensor& t : group) types.back().push_back(t.state()->type());
+  }
+  return types;
+}
+
+std::vector<Buffer*> BuffersOf(const std::vector<std::vector<Tensor>>& inputs) {
+  std::vector<Buffer*> buffers;
+  for (const auto& group : inputs) {
     for (const Tensor& t : group) {
-      types.back().push_back(t.state()->type());
       // Execute takes non-const pointers; eager programs donate nothing, so
       // the plugin only reads these buffers.
       buffers.push_back(const_cast<Buffer*>(&t.state()->buffer()));
     }
   }
+  return buffers;
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
+    const Op& op, const std::vector<std::vector<TensorType>>& types,
+    std::span<const NamedDevice> devices) {
+  // A replicated program's key names all its devices (a name has no comma).
+  std::string replicated;
+  for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
+    replicated += (i == 0 ? "" : ",") + devices[i].name;
+  }
   // The text is built only when the key misses.
-  const std::string key = ProgramKey(device.name, op.name(), op.attrs(), types);
-  StatusOr<std::shared_ptr<const CompiledProgram>> program = cache_.GetOrCompile(key, [&] {
+  const std::string key = ProgramKey(devices.size() == 1 ? devices[0].name : replicated, op.name(),
+                                     op.attrs(), types);
+  return cache_.GetOrCompile(key, [&] {
+    std::vector<Device> raw;
+    for (const NamedDevice& d : devices) raw.push_back(d.device);
     StatusOr<ProgramText> text =
         op.function() ? BuildFunctionProgram(*op.function(),
                                              types.empty() ? std::vector<TensorType>() : types[0],
                                              library_)
                       : BuildOpProgram(*op.def(), OpCall{op.name(), op.attrs(), types}, library_);
     if (!text.ok()) return StatusOr<CompiledProgram>(text.status());
-    StatusOr<CompiledProgram> compiled = CompileFor(client_, text->text, device.device);
+    StatusOr<CompiledProgram> compiled = CompileFor(client_, text->text, raw);
     if (!compiled.ok()) {
       // The plugin's verifier names the rule; this names the eager op.
       return StatusOr<CompiledProgram>(Status(
@@ -67,8 +91,14 @@ StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector
     }
     return compiled;
   });
-  if (!program.ok()) return program.status();
-  const CompiledProgram& compiled = **program;
+}
+
+StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
+                                     const NamedDevice& device, std::vector<Tensor>& outputs) {
+  std::vector<Buffer*> buffers = BuffersOf(inputs);
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
+                          Program(op, TypesOf(inputs), {&device, 1}));
+  const CompiledProgram& compiled = *program;
   if (compiled.results.size() != outputs.size()) {
     return Internal(op.name(), ": the compiled program has ", compiled.results.size(),
                     " results; the op declares ", outputs.size());
@@ -82,6 +112,44 @@ StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector
     outputs[i].state()->Resolve(std::move(result.outputs[0][i]), compiled.results[i]);
   }
   return std::move(result.device_complete[0]);
+}
+
+StatusOr<std::vector<Future>> PhysicalRunner::RunReplicated(
+    const Op& op, const std::vector<std::vector<std::vector<Tensor>>>& inputs,
+    const std::vector<NamedDevice>& devices, std::vector<std::vector<Tensor>>& outputs) {
+  if (inputs.empty() || inputs.size() != devices.size() || outputs.size() != devices.size()) {
+    return Internal(op.name(), ": replicated run over ", devices.size(), " devices got ",
+                    inputs.size(), " input lists and ", outputs.size(), " output lists");
+  }
+  const std::vector<std::vector<TensorType>> types = TypesOf(inputs[0]);
+  std::vector<std::vector<Buffer*>> buffers;
+  for (size_t r = 0; r < inputs.size(); ++r) {
+    // One program for all: every replica's inputs must have its types.
+    if (r > 0 && TypesOf(inputs[r]) != types) {
+      return InvalidArgument(op.name(), " runs as one program on ", devices.size(),
+                             " devices, so every device's inputs need the same types: ",
+                             devices[r].name, " has ", TypesText(TypesOf(inputs[r])), ", ",
+                             devices[0].name, " has ", TypesText(types));
+    }
+    buffers.push_back(BuffersOf(inputs[r]));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
+                          Program(op, types, devices));
+  PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, program->executable.ExecuteAsync(buffers));
+  if (result.outputs.size() != devices.size() || result.device_complete.size() != devices.size()) {
+    return Internal(op.name(), ": the plugin ran ", result.outputs.size(), " replicas of ",
+                    devices.size());
+  }
+  for (size_t r = 0; r < devices.size(); ++r) {
+    if (result.outputs[r].size() != outputs[r].size() ||
+        program->results.size() != outputs[r].size()) {
+      return Internal(op.name(), ": the plugin returned an unexpected number of outputs");
+    }
+    for (size_t i = 0; i < outputs[r].size(); ++i) {
+      outputs[r][i].state()->Resolve(std::move(result.outputs[r][i]), program->results[i]);
+    }
+  }
+  return std::move(result.device_complete);
 }
 
 StatusOr<Tensor> PhysicalRunner::CopyToDevice(const Tensor& tensor, const NamedDevice& device) {

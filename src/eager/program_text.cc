@@ -46,7 +46,7 @@ StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
     PLUGRT_ASSIGN_OR_RETURN(std::string text, StablehloTypeText(t));
     result_types.push_back(std::move(text));
   }
-  std::string line = Binding(results.size()) + " = \"" + std::string(def.name) + "\"(" +
+  std::string line = Binding(results.size()) + " = \"" + std::string(SpelledName(def)) + "\"(" +
                      Join(operands) + ")";
   if (def.regions) {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> regions, def.regions(call));

@@ -64,23 +64,46 @@ Status Tensor::Check() const {
   return state_->WaitResolved();
 }
 
+namespace {
+
+// The physical copy a host read of a custom device's tensor goes through.
+StatusOr<Tensor> CopyOff(const Tensor& tensor) {
+  const internal::CopyOff& copy = tensor.state()->copy_off();
+  if (!copy) {
+    return FailedPrecondition("the tensor on custom device ", tensor.device_name(),
+                              " cannot be copied off it (its context is gone)");
+  }
+  return copy(tensor);
+}
+
+}  // namespace
+
 StatusOr<TensorType> Tensor::type() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (const CustomTensorData* custom = state_->custom()) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, custom->Dims());
+    return TensorType{state_->custom_dtype(), std::move(dims)};
+  }
   return state_->type();
 }
 
 StatusOr<PJRT_Buffer_Type> Tensor::dtype() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->custom()) return state_->custom_dtype();
   return state_->type().type;
 }
 
 StatusOr<std::vector<int64_t>> Tensor::dims() const {
-  PLUGRT_RETURN_IF_ERROR(Check());
-  return state_->type().dims;
+  PLUGRT_ASSIGN_OR_RETURN(TensorType type, this->type());
+  return std::move(type.dims);
 }
 
 StatusOr<size_t> Tensor::on_device_size() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->custom()) {
+    return Unimplemented("the tensor on custom device ", device_name(),
+                         " has no buffer of its own to size");
+  }
   return state_->buffer().on_device_size();
 }
 
@@ -96,6 +119,7 @@ const std::string& Tensor::device_name() const {
 
 Status Tensor::Await() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (const CustomTensorData* custom = state_->custom()) return custom->Await();
   if (state_->known_ready()) return OkStatus();
   PLUGRT_ASSIGN_OR_RETURN(Future ready, state_->buffer().ReadyFuture());
   PLUGRT_RETURN_IF_ERROR(ready.Await());
@@ -106,6 +130,7 @@ Status Tensor::Await() const {
 bool Tensor::IsReady() const {
   if (state_ == nullptr) return true;
   if (!state_->resolved()) return false;
+  if (const CustomTensorData* custom = state_->custom()) return custom->IsReady();
   if (state_->known_ready()) return true;
   if (!state_->WaitResolved().ok()) return true;
   StatusOr<Future> ready = state_->buffer().ReadyFuture();
@@ -116,11 +141,19 @@ bool Tensor::IsReady() const {
 
 StatusOr<std::vector<std::byte>> Tensor::ToHost() const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->custom()) {
+    PLUGRT_ASSIGN_OR_RETURN(Tensor physical, CopyOff(*this));
+    return physical.ToHost();
+  }
   return state_->buffer().ToHostVector();
 }
 
 Status Tensor::ToHost(void* dst, size_t size) const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->custom()) {
+    PLUGRT_ASSIGN_OR_RETURN(Tensor physical, CopyOff(*this));
+    return physical.ToHost(dst, size);
+  }
   return state_->buffer().ToHost(dst, size);
 }
 
@@ -128,6 +161,12 @@ void Tensor::ToHostAsync(void* dst, size_t size, std::function<void(Status)> don
   if (state_ == nullptr) {
     done(FailedPrecondition("the tensor handle is empty"));
     return;
+  }
+  if (state_->custom()) {
+    // The copy off the custom device is the device's own (synchronous) call.
+    StatusOr<Tensor> physical = CopyOff(*this);
+    if (!physical.ok()) return done(physical.status());
+    return physical->ToHostAsync(dst, size, std::move(done));
   }
   // Starts once the op making the tensor has run, without blocking here.
   state_->OnResolved([state = state_, dst, size, done = std::move(done)]() mutable {
@@ -143,6 +182,11 @@ void Tensor::ToHostAsync(void* dst, size_t size, std::function<void(Status)> don
 
 StatusOr<Tensor> Tensor::CopyToDevice(const Device& device, std::string device_name) const {
   PLUGRT_RETURN_IF_ERROR(Check());
+  if (state_->custom()) {
+    PLUGRT_ASSIGN_OR_RETURN(Tensor physical, CopyOff(*this));
+    if (physical.device() == device) return physical;
+    return physical.CopyToDevice(device, std::move(device_name));
+  }
   auto state = std::make_shared<internal::TensorState>(device, std::move(device_name));
   PLUGRT_ASSIGN_OR_RETURN(Buffer copy, state_->buffer().CopyToDevice(device));
   state->Resolve(std::move(copy), state_->type());
@@ -152,6 +196,12 @@ StatusOr<Tensor> Tensor::CopyToDevice(const Device& device, std::string device_n
 std::string Tensor::Summary() const {
   Status status = Check();
   if (!status.ok()) return "<tensor on " + device_name() + ": " + status.ToString() + ">";
+  if (const CustomTensorData* custom = state_->custom()) {
+    StatusOr<TensorType> type = this->type();
+    StatusOr<std::string> value = custom->Summary();
+    return (type.ok() ? ShortTypeText(*type) : "<" + type.status().ToString() + ">") + " on " +
+           device_name() + " " + (value.ok() ? *value : "<" + value.status().ToString() + ">");
+  }
   std::string text = ShortTypeText(state_->type()) + " on " + device_name() + " ";
   StatusOr<std::vector<std::byte>> bytes = ToHost();
   if (!bytes.ok()) return text + "<" + bytes.status().ToString() + ">";

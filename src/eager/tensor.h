@@ -1,7 +1,8 @@
 // plugrt eager: Tensor, a shared handle to a device buffer that an eager op
 // produced (or will produce, under the async executor) or that was made from
-// host memory. Copies of a Tensor share the buffer; the buffer is freed with
-// the last copy.
+// host memory, or a tensor on a custom device (custom_device.h), whose data
+// that device keeps. Copies of a Tensor share the buffer; the buffer is freed
+// with the last copy.
 #ifndef PLUGRT_EAGER_TENSOR_H_
 #define PLUGRT_EAGER_TENSOR_H_
 
@@ -19,12 +20,19 @@
 #include "client/buffer.h"
 #include "client/device.h"
 #include "common/status.h"
+#include "eager/custom_tensor.h"
 #include "eager/tensor_type.h"
 #include "pjrt_c_api.h"
 
 namespace plugrt::eager {
 
+class Tensor;
+
 namespace internal {
+
+// Copies a custom device's tensor to a physical device (the context's
+// default), for host reads of it.
+using CopyOff = std::function<StatusOr<Tensor>(const Tensor&)>;
 
 // A tensor's state: pending until the op making it has run, then either
 // resolved to a buffer or poisoned with the error that kept it from being
@@ -33,6 +41,15 @@ class TensorState {
  public:
   TensorState(Device device, std::string device_name)
       : device_(device), device_name_(std::move(device_name)) {}
+  // A tensor on a custom device: resolved at once, its data kept by `data`
+  // (destroyed with the state: the deallocation).
+  TensorState(std::string device_name, PJRT_Buffer_Type dtype,
+              std::unique_ptr<CustomTensorData> data, CopyOff copy_off)
+      : device_name_(std::move(device_name)),
+        done_(true),
+        custom_(std::move(data)),
+        custom_dtype_(dtype),
+        copy_off_(std::move(copy_off)) {}
 
   void Resolve(Buffer buffer, TensorType type);
   void Poison(Status status);
@@ -47,6 +64,11 @@ class TensorState {
   const TensorType& type() const { return type_; }
   const Device& device() const { return device_; }
   const std::string& device_name() const { return device_name_; }
+
+  // Null for a tensor of a physical device.
+  CustomTensorData* custom() const { return custom_.get(); }
+  PJRT_Buffer_Type custom_dtype() const { return custom_dtype_; }
+  const CopyOff& copy_off() const { return copy_off_; }
 
   // Set once the device reported the data ready without error, so later
   // checks skip asking the plugin again.
@@ -64,6 +86,9 @@ class TensorState {
   Buffer buffer_;
   TensorType type_;
   std::vector<std::function<void()>> waiting_;
+  std::unique_ptr<CustomTensorData> custom_;
+  PJRT_Buffer_Type custom_dtype_ = PJRT_Buffer_Type_INVALID;
+  CopyOff copy_off_;
 };
 
 }  // namespace internal
@@ -80,8 +105,12 @@ class Tensor {
   StatusOr<PJRT_Buffer_Type> dtype() const;
   StatusOr<std::vector<int64_t>> dims() const;
   StatusOr<size_t> on_device_size() const;
+  // A custom device's tensor has no physical device (a null Device).
   const Device& device() const;
   const std::string& device_name() const;
+  bool is_custom() const { return state_ != nullptr && state_->custom() != nullptr; }
+  // What the custom device keeps for it; null for a physical tensor.
+  CustomTensorData* custom_data() const { return state_ ? state_->custom() : nullptr; }
 
   // Waits until the data is on the device; the error of the op (or of an op
   // it depends on) that failed to make it.
@@ -89,7 +118,9 @@ class Tensor {
   // Whether Await would return without blocking.
   bool IsReady() const;
 
-  // Dense row-major bytes (one element per byte for sub-byte types).
+  // Dense row-major bytes (one element per byte for sub-byte types). A
+  // custom device's tensor is first copied off its device (to the context's
+  // default device) by that device's copy callback.
   StatusOr<std::vector<std::byte>> ToHost() const;
   Status ToHost(void* dst, size_t size) const;
   // Starts copying into `dst` (which must stay valid until `done` runs);

@@ -27,7 +27,8 @@ std::string ShortTypeText(const TensorType& type) {
   text += "[";
   for (size_t i = 0; i < type.dims.size(); ++i) {
     if (i > 0) text += ",";
-    text += std::to_string(type.dims[i]);
+    // Negative: a size a custom tensor does not know (custom_tensor.h).
+    text += type.dims[i] < 0 ? "?" : std::to_string(type.dims[i]);
   }
   return text + "]";
 }

@@ -23,7 +23,7 @@ struct TensorType {
 StatusOr<std::string> StablehloTypeText(const TensorType& type);
 // "f32"; an error as above.
 StatusOr<std::string> StablehloElementText(PJRT_Buffer_Type type);
-// "f32[2,3]", for messages.
+// "f32[2,3]" (an unknown size: "?"), for messages.
 std::string ShortTypeText(const TensorType& type);
 
 }  // namespace plugrt::eager
