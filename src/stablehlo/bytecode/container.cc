@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "stablehlo/bytecode/encoding_reader.h"
+#include "stablehlo/bytecode/vhlo_codes.h"
 #include "stablehlo/bytecode/vhlo_ops.h"
 
 namespace plugrt::shlo::bytecode {
@@ -594,60 +595,20 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
   }
 }
 
-const char* EnumFamily(uint64_t code) {
-  switch (code) {
-    case 3: return "comparison_direction";
-    case 4: return "comparison_type";
-    case 5: return "api_version";
-    case 7: return "fft_type";
-    case 11: return "precision";
-    case 12: return "rng_algorithm";
-    case 13: return "rng_distribution";
-    case 16: return "transpose";
-    case 19: return "result_accuracy_mode";
-    default: return nullptr;
-  }
-}
-
-// Value names of the VHLO enums, by encoded number.
-std::optional<std::string_view> EnumValueName(std::string_view family, uint64_t v) {
-  auto pick = [&](std::initializer_list<std::string_view> names,
-                  uint64_t first = 0) -> std::optional<std::string_view> {
-    if (v < first || v - first >= names.size()) return std::nullopt;
-    return *(names.begin() + (v - first));
-  };
-  if (family == "comparison_direction") return pick({"EQ", "NE", "GE", "GT", "LE", "LT"});
-  if (family == "comparison_type") {
-    return pick({"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
-  }
-  if (family == "api_version") {
-    return pick({"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
-                 "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"});
-  }
-  if (family == "fft_type") return pick({"FFT", "IFFT", "RFFT", "IRFFT"});
-  if (family == "precision") return pick({"DEFAULT", "HIGH", "HIGHEST"});
-  if (family == "rng_algorithm") return pick({"DEFAULT", "THREE_FRY", "PHILOX"});
-  if (family == "rng_distribution") return pick({"UNIFORM", "NORMAL"}, 1);
-  if (family == "transpose") {
-    return pick({"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"});
-  }
-  if (family == "result_accuracy_mode") return pick({"DEFAULT", "HIGHEST", "TOLERANCE"});
-  return std::nullopt;
-}
-
 Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
   size_t at = r.offset();
   uint64_t code = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&code));
-  if (const char* family = EnumFamily(code)) {
+  if (const VhloEnumInfo* info = FindVhloEnumByCode(code)) {
     uint64_t v = 0;
     PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&v));
-    std::optional<std::string_view> name = EnumValueName(family, v);
+    std::optional<std::string_view> name = VhloEnumValueName(*info, v);
     if (!name) {
-      return InvalidArgument("bytecode: at byte ", at, ": vhlo.", family, "_v1 has no value ", v);
+      return InvalidArgument("bytecode: at byte ", at, ": vhlo.", info->family,
+                             "_v1 has no value ", v);
     }
     a->kind = BcAttr::Kind::kEnum;
-    a->family = family;
+    a->family = std::string(info->family);
     a->str = std::string(*name);
     return OkStatus();
   }
@@ -839,49 +800,6 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
   }
 }
 
-struct ElementSpec {
-  const char* name;
-  int bits;
-  bool is_float;
-};
-
-// VHLO type codes of scalar element types.
-std::optional<ElementSpec> VhloElement(uint64_t code) {
-  switch (code) {
-    case 0: return ElementSpec{"i1", 1, false};
-    case 2: return ElementSpec{"bf16", 16, true};
-    case 3: return ElementSpec{"f16", 16, true};
-    case 4: return ElementSpec{"f32", 32, true};
-    case 5: return ElementSpec{"f64", 64, true};
-    case 6: return ElementSpec{"f8E4M3FN", 8, true};
-    case 7: return ElementSpec{"f8E5M2", 8, true};
-    case 9: return ElementSpec{"index", 64, false};
-    case 10: return ElementSpec{"i4", 4, false};
-    case 11: return ElementSpec{"i8", 8, false};
-    case 12: return ElementSpec{"i16", 16, false};
-    case 13: return ElementSpec{"i32", 32, false};
-    case 14: return ElementSpec{"i64", 64, false};
-    case 15: return ElementSpec{"ui4", 4, false};
-    case 16: return ElementSpec{"ui8", 8, false};
-    case 17: return ElementSpec{"ui16", 16, false};
-    case 18: return ElementSpec{"ui32", 32, false};
-    case 19: return ElementSpec{"ui64", 64, false};
-    case 27: return ElementSpec{"f8E4M3FNUZ", 8, true};
-    case 28: return ElementSpec{"f8E5M2FNUZ", 8, true};
-    case 29: return ElementSpec{"f8E4M3B11FNUZ", 8, true};
-    case 31: return ElementSpec{"i2", 2, false};
-    case 32: return ElementSpec{"ui2", 2, false};
-    case 34: return ElementSpec{"tf32", 19, true};
-    case 35: return ElementSpec{"f8E4M3", 8, true};
-    case 36: return ElementSpec{"f8E3M4", 8, true};
-    case 37: return ElementSpec{"f4E2M1FN", 4, true};
-    case 38: return ElementSpec{"f6E2M3FN", 6, true};
-    case 39: return ElementSpec{"f6E3M2FN", 6, true};
-    case 40: return ElementSpec{"f8E8M0FNU", 8, true};
-    default: return std::nullopt;
-  }
-}
-
 void Decoder::FinishTensorText(BcType* t, const BcAttr* encoding) {
   t->text = "tensor<" + FormatDims(t->dims) + t->element->text;
   if (encoding != nullptr && encoding->kind == BcAttr::Kind::kTypeExtensions) {
@@ -983,9 +901,9 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
   size_t at = r.offset();
   uint64_t code = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&code));
-  if (std::optional<ElementSpec> e = VhloElement(code)) {
+  if (const VhloElementInfo* e = FindVhloElementByCode(code)) {
     t->kind = BcType::Kind::kElement;
-    t->text = e->name;
+    t->text = std::string(e->name);
     t->bits = e->bits;
     t->is_float = e->is_float;
     return OkStatus();

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "stablehlo/bytecode/container.h"
+#include "stablehlo/bytecode/vhlo_codes.h"
 #include "stablehlo/parser.h"
 
 namespace plugrt::shlo {
@@ -156,13 +157,10 @@ Status Converter::Attr(const BcAttr* a, std::string* out) {
       return OkStatus();
     case BcAttr::Kind::kEnum: {
       if (a->family == "api_version") {
-        static const char* kNames[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL",
-                                       "API_VERSION_STATUS_RETURNING",
-                                       "API_VERSION_STATUS_RETURNING_UNIFIED",
-                                       "API_VERSION_TYPED_FFI"};
-        for (int i = 0; i < 5; ++i) {
-          if (a->str == kNames[i]) *out += StrCat(i, " : i32");
-        }
+        // StableHLO spells the custom-call API version as its number.
+        std::optional<uint64_t> n =
+            bytecode::VhloEnumValueNumber(*bytecode::FindVhloEnumByFamily("api_version"), a->str);
+        if (n) *out += StrCat(*n, " : i32");
         return OkStatus();
       }
       if (a->family == "result_accuracy_mode") {
