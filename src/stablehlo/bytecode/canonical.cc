@@ -28,6 +28,15 @@ bool IsDefaultValued(const Operation& op, const NamedAttribute& attr) {
     if (name == "api_version") return value.kind == Attribute::Kind::kInteger && value.int_value == 1;
     if (name == "has_side_effect") return value.kind == Attribute::Kind::kBool && !value.bool_value;
     if (name == "backend_config") return value.kind == Attribute::Kind::kString && value.str.empty();
+    if (name == "result_tilings") return value.kind == Attribute::Kind::kArray && value.elements.empty();
+  }
+  if (op.name == "stablehlo.composite" && name == "composite_attributes") {
+    return value.kind == Attribute::Kind::kDictionary && value.fields.empty();
+  }
+  if ((op.name == "stablehlo.send" || op.name == "stablehlo.recv") &&
+      name == "source_target_pairs") {
+    return value.kind == Attribute::Kind::kDenseElements && value.type.is_tensor() &&
+           value.type.has_static_shape() && value.type.num_elements() == 0;
   }
   if (name == "result_accuracy" && value.kind == Attribute::Kind::kStruct) {
     for (const auto& [field, v] : value.fields) {

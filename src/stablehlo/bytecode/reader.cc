@@ -610,7 +610,11 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
       field(&s, n, v);
     }
     PLUGRT_ASSIGN_OR_RETURN(int64_t ivd, intv("index_vector_dim"));
-    s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd, ">");
+    // StableHLO prints an index_vector_dim of 0 by leaving it out.
+    if (ivd != 0 || s.back() == '<') {
+      s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd);
+    }
+    s += ">";
     out->emplace_back("dimension_numbers", s);
     erase({"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
            "start_indices_batching_dims", "start_index_map", "index_vector_dim"});
@@ -623,7 +627,11 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
       field(&s, n, v);
     }
     PLUGRT_ASSIGN_OR_RETURN(int64_t ivd, intv("index_vector_dim"));
-    s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd, ">");
+    // StableHLO prints an index_vector_dim of 0 by leaving it out.
+    if (ivd != 0 || s.back() == '<') {
+      s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd);
+    }
+    s += ">";
     out->emplace_back("scatter_dimension_numbers", s);
     erase({"update_window_dims", "inserted_window_dims", "input_batching_dims",
            "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "index_vector_dim"});
