@@ -148,6 +148,7 @@ TEST(BytecodeWriterTest, OurArtifactsReadAsUpstreamTwins) {
 
 // A fixed sample of testdata/ (every 16th file in sorted order): JAX's
 // programs read back at old and new targets; CHLO programs are refused.
+// Then a sample of quantized/ (uniform quantized types).
 TEST(BytecodeWriterTest, TestdataSampleReadsBack) {
   std::vector<fs::path> files = testutil::MlirFiles(CorpusDir() / "testdata");
   std::sort(files.begin(), files.end());
@@ -166,7 +167,24 @@ TEST(BytecodeWriterTest, TestdataSampleReadsBack) {
       EXPECT_EQ(tally.refused != refused, has_chlo) << files[i].filename() << " @" << target;
     }
   }
-  std::cout << tally.identical << " (program, target) pairs of testdata/ read back identically, "
+  // Quantized programs (every 4th of quantized/ that holds one module) at
+  // the current version.
+  std::vector<fs::path> quantized = testutil::MlirFiles(CorpusDir() / "quantized");
+  ASSERT_GT(quantized.size(), 100u);
+  int quantized_identical = 0;
+  for (size_t i = 0; i < quantized.size(); i += 4) {
+    StatusOr<std::unique_ptr<Module>> module =
+        ParseModule(ReadFile(quantized[i]), quantized[i].string());
+    if (!module.ok()) continue;  // several modules in one file
+    std::string original = Canonical(**module);
+    const int refused = tally.refused, identical = tally.identical;
+    RoundTrip(**module, original, "1.20.0", quantized[i].filename().string(), &tally);
+    EXPECT_EQ(tally.refused, refused) << quantized[i].filename();
+    quantized_identical += tally.identical - identical;
+  }
+  EXPECT_GE(quantized_identical, 10);
+  std::cout << tally.identical << " (program, target) pairs of testdata/ and quantized/ read back "
+            << "identically, "
             << tally.refused << " refused (" << chlo << " CHLO programs)\n";
   EXPECT_GE(tally.identical, PLUGRT_BYTECODE_WRITER_TESTDATA_FLOOR);
 }
