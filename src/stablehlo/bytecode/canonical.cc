@@ -1,16 +1,42 @@
 #include "stablehlo/bytecode/canonical.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace plugrt::shlo {
 namespace {
 
 void SortAttributes(std::vector<NamedAttribute>& attrs);
 
+// A dense literal whose elements are all equal as a splat, as MLIR holds
+// and prints it (bytecode cannot tell a packed all-false i1 tensor of up to
+// 8 elements from a splat).
+void CollapseSplat(Attribute& attr) {
+  if (attr.kind != Attribute::Kind::kDenseElements || attr.dense == nullptr ||
+      attr.dense->splat || !attr.type.is_tensor() || !attr.type.has_static_shape()) {
+    return;
+  }
+  const std::vector<std::byte>& bytes = attr.dense->bytes;
+  const int64_t n = attr.type.num_elements();
+  if (n < 2 || bytes.size() % static_cast<size_t>(n) != 0) return;
+  const size_t width = bytes.size() / static_cast<size_t>(n);
+  for (size_t i = width; i < bytes.size(); i += width) {
+    if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(i))) {
+      return;
+    }
+  }
+  auto splat = std::make_shared<DenseData>();
+  splat->splat = true;
+  splat->bytes.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width));
+  attr.dense = std::move(splat);
+}
+
 void SortAttribute(Attribute& attr) {
   if (attr.kind == Attribute::Kind::kDictionary || attr.kind == Attribute::Kind::kStruct) {
     SortAttributes(attr.fields);
   }
+  CollapseSplat(attr);
   for (Attribute& e : attr.elements) SortAttribute(e);
 }
 
