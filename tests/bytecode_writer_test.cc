@@ -216,6 +216,10 @@ TEST(BytecodeWriterTest, OpNewerThanTheTargetIsRefused) {
   ASSERT_NE(m, nullptr);
   ExpectRefused(*m, "1.3.0", {"stablehlo.tan", "1.4.0", "1.3.0"});
   PLUGRT_EXPECT_OK(WriteBytecodeModule(*m, "1.4.0").status());
+  // A patch release has its minor release's op versions.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::string patch, WriteBytecodeModule(*m, "1.9.3"));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> back, ReadBytecodeModule(patch, "p"));
+  EXPECT_EQ(back->functions.at(0)->body->front().operations.at(0)->name, "stablehlo.tan");
 }
 
 TEST(BytecodeWriterTest, AttributeNewerThanTheTargetIsRefused) {

@@ -174,7 +174,8 @@ const VhloOpInfo* FindVhloOpAt(std::string_view base, VhloVersion version,
     size_t v = n.rfind("_v");
     if (v == std::string_view::npos || n.substr(0, v) != base) continue;
     if (first != nullptr && (*first == nullptr || op.min < (*first)->min)) *first = &op;
-    if (op.min <= version && version <= op.max) return &op;
+    // A patch release (1.16.2) has its minor release's op versions.
+    if (op.min <= version && VhloVersion{version.major, version.minor, 0} <= op.max) return &op;
   }
   return nullptr;
 }
