@@ -1,6 +1,7 @@
 #include "stablehlo/bytecode/to_vhlo.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <unordered_map>
@@ -268,7 +269,9 @@ StatusOr<const BcType*> ToVhlo::ParseTypeText(std::string_view text, size_t* pos
     dims(&t->dims);
     PLUGRT_ASSIGN_OR_RETURN(t->element, ParseTypeText(text, pos));
     if (!consume(">")) return Refuse("type ", text, " has no VHLO form");
-    t->text = "memref<" + t->element->text + ">";
+    t->text = "memref<";
+    for (int64_t d : t->dims) t->text += (d == kDynamicSize ? std::string("?") : std::to_string(d)) + "x";
+    t->text += t->element->text + ">";
     return t;
   }
   if (consume("tuple<") || consume("!stablehlo.future<")) {
