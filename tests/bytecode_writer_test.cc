@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stablehlo/bytecode/canonical.h"
+#include "stablehlo/bytecode/container.h"
 #include "stablehlo/bytecode/reader.h"
 #include "stablehlo/bytecode/writer.h"
 #include "stablehlo/parser.h"
@@ -305,6 +306,135 @@ TEST(BytecodeWriterTest, SourceLocationsAreWritten) {
     EXPECT_NE(add.location.ToString().find("model.py:12:7"), std::string::npos)
         << add.location.ToString();
   }
+}
+
+}  // namespace
+}  // namespace plugrt::shlo
+
+namespace plugrt::shlo {
+namespace {
+
+using bytecode::BcAttr;
+using bytecode::BcOp;
+
+// A type's spelling without a bounds encoding: plugrt's IR keeps none (the
+// text parser drops #stablehlo.type_extensions), so the writer writes none.
+std::string TypeText(std::string text) {
+  for (size_t at; (at = text.find(", #stablehlo.type_extensions<")) != std::string::npos;) {
+    size_t end = text.find(">", at);
+    text.erase(at, end + 1 - at);
+  }
+  return text;
+}
+
+// An attribute as text, for comparing the VHLO two writers produced
+// (locations and dictionary order aside).
+std::string Key(const BcAttr* a) {
+  if (a == nullptr) return "null";
+  std::string s = StrCat(static_cast<int>(a->kind), "|", a->family, "|", a->str, "|",
+                         a->bool_value, "|", a->int_value, "|", a->bits, "|",
+                         a->type ? TypeText(a->type->text) : "", "|", a->atol_bits, "|", a->rtol_bits, "|",
+                         Key(a->mode), "|");
+  for (int64_t v : a->ints) s += StrCat(v, ",");
+  s += "|";
+  for (int64_t v : a->ints2) s += StrCat(v, ",");
+  s += "|";
+  for (char c : a->data) s += StrCat(static_cast<int>(static_cast<unsigned char>(c)), ",");
+  s += "[";
+  for (const BcAttr* e : a->elements) s += Key(e) + ";";
+  s += "]{";
+  std::vector<std::string> entries;
+  for (const auto& [k, v] : a->entries) entries.push_back(Key(k) + "=" + Key(v));
+  std::sort(entries.begin(), entries.end());
+  for (const std::string& e : entries) s += e + ";";
+  return s + "}";
+}
+
+// The first difference between two decoded op trees, or empty.
+std::string CompareOps(const BcOp& a, const BcOp& b) {
+  if (a.name != b.name) return a.name + " vs " + b.name;
+  std::vector<std::string> x, y;
+  // An explicit `public` and none are one visibility (plugrt's IR keeps no
+  // difference).
+  auto entry = [](const std::string& n, const BcAttr* v) {
+    if (n == "sym_visibility" && v != nullptr && v->str == "public") return n + "=" + Key(nullptr);
+    if (n == "sym_visibility" && v != nullptr && v->str.empty()) return n + "=" + Key(nullptr);
+    return n + "=" + Key(v);
+  };
+  for (const auto& [n, v] : a.attributes) x.push_back(entry(n, v));
+  for (const auto& [n, v] : b.attributes) y.push_back(entry(n, v));
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  if (x != y) {
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+      if (x[i] != y[i]) return a.name + ": " + x[i].substr(0, 300) + "\n   vs " + y[i].substr(0, 300);
+    }
+    return a.name + ": attribute counts differ";
+  }
+  if (a.result_types.size() != b.result_types.size()) return a.name + ": result counts differ";
+  for (size_t i = 0; i < a.result_types.size(); ++i) {
+    if (TypeText(a.result_types[i]->text) != TypeText(b.result_types[i]->text)) {
+      return a.name + ": result " + a.result_types[i]->text + " vs " + b.result_types[i]->text;
+    }
+  }
+  if (a.operand_ids.size() != b.operand_ids.size() || a.regions.size() != b.regions.size()) {
+    return a.name + ": operand or region counts differ";
+  }
+  for (size_t r = 0; r < a.regions.size(); ++r) {
+    if (a.regions[r].blocks.size() != b.regions[r].blocks.size()) return a.name + ": blocks differ";
+    for (size_t k = 0; k < a.regions[r].blocks.size(); ++k) {
+      const auto& p = a.regions[r].blocks[k];
+      const auto& q = b.regions[r].blocks[k];
+      if (p.ops.size() != q.ops.size() || p.arg_types.size() != q.arg_types.size()) {
+        return a.name + ": block contents differ";
+      }
+      for (size_t i = 0; i < p.arg_types.size(); ++i) {
+        if (TypeText(p.arg_types[i]->text) != TypeText(q.arg_types[i]->text)) {
+          return a.name + ": block argument types";
+        }
+      }
+      for (size_t i = 0; i < p.ops.size(); ++i) {
+        std::string d = CompareOps(*p.ops[i], *q.ops[i]);
+        if (!d.empty()) return d;
+      }
+    }
+  }
+  return "";
+}
+
+// Decoded, our artifact of each X.mlir.bc twin holds the VHLO upstream's
+// holds: the same op versions, attribute values (defaults included, splats
+// as splats), types and regions, at every version of the corpus. Set aside:
+// locations, dictionary order, bounds encodings and an explicit `public`
+// (plugrt's IR keeps neither).
+TEST(BytecodeWriterTest, OurVhloIsUpstreamsVhlo) {
+  int same = 0;
+  for (const auto& entry : fs::directory_iterator(CorpusDir() / "vhlo")) {
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(".mlir.bc") || name == "invalid_vhlo_future.mlir.bc") continue;
+    std::optional<std::string> version = VersionInName(entry.path());
+    ASSERT_TRUE(version.has_value());
+    fs::path twin = entry.path();
+    twin.replace_extension();
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<bytecode::BcFile> upstream,
+                                bytecode::DecodeBytecode(ReadFile(entry.path())));
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> text,
+                                ParseModule(ReadFile(twin), twin.string()));
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::string bytes, WriteBytecodeModule(*text, *version));
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<bytecode::BcFile> ours,
+                                bytecode::DecodeBytecode(bytes));
+    ASSERT_EQ(upstream->top_ops.size(), 1u);
+    ASSERT_EQ(ours->top_ops.size(), 1u);
+    EXPECT_EQ(ours->version, upstream->version) << name;
+    std::string difference = CompareOps(*ours->top_ops[0], *upstream->top_ops[0]);
+    if (difference.empty()) {
+      ++same;
+    } else {
+      ADD_FAILURE() << name << ": ours vs upstream's: " << difference;
+    }
+  }
+  std::cout << same << " artifacts hold the VHLO upstream's hold\n";
+  EXPECT_EQ(same, 33);
 }
 
 }  // namespace

@@ -305,6 +305,25 @@ Status Encoder::VhloAttr(const BcAttr* a, EncodingWriter& w) {
       w.WriteVarInt(kVhloTensorAttr);
       w.WriteVarInt(type);
       std::string data = a->data;
+      int64_t count = 1;
+      for (int64_t d : a->type->dims) count *= d;
+      // Equal elements are a splat: one element, as MLIR holds them.
+      auto storage = [](const BcType* e) -> size_t {
+        if (e == nullptr || e->kind != BcType::Kind::kElement) return 0;
+        return e->bits <= 8 ? 1 : e->bits <= 16 ? 2 : e->bits <= 32 ? 4 : 8;
+      };
+      const BcType* element = a->type->element;
+      size_t width = storage(element);
+      if (element != nullptr && element->kind == BcType::Kind::kComplex) {
+        width = 2 * storage(element->element);
+      }
+      if (count > 1 && width > 0 && data.size() == width * static_cast<size_t>(count)) {
+        bool equal = true;
+        for (size_t i = width; equal && i < data.size(); i += width) {
+          equal = data.compare(i, width, data, 0, width) == 0;
+        }
+        if (equal) data.resize(width);
+      }
       if (a->type->element != nullptr && a->type->element->text == "i1") {
         // Booleans are bit-packed; a splat of several is one byte 0x00 or
         // 0xFF (a packed byte of up to 8 elements would be ambiguous).
@@ -338,6 +357,43 @@ Status Encoder::VhloAttr(const BcAttr* a, EncodingWriter& w) {
       WriteAPInt(w, a->rtol_bits, 64);
       w.WriteSignedVarInt(a->int_value);
       w.WriteVarInt(mode);
+      return OkStatus();
+    }
+    case BcAttr::Kind::kSdy: {
+      // Collectives over mesh axes (to_vhlo.cc's MeshAttr).
+      std::vector<uint64_t> parts;
+      for (const BcAttr* e : a->elements) {
+        PLUGRT_ASSIGN_OR_RETURN(uint64_t i, Attr(e));
+        parts.push_back(i);
+      }
+      uint64_t code = a->family == "sub_axis_info"             ? kVhloSubAxisInfoAttr
+                      : a->family == "axis_ref"                ? kVhloAxisRefAttr
+                      : a->family == "replica_group_mesh_axes" ? kVhloReplicaGroupMeshAxesAttr
+                      : a->family == "mesh_axis"               ? kVhloMeshAxisAttr
+                                                               : kVhloMeshAttr;
+      PLUGRT_RETURN_IF_ERROR(CheckAttrVersion(code));
+      w.WriteVarInt(code);
+      if (code == kVhloSubAxisInfoAttr) {
+        w.WriteSignedVarInt(a->ints.at(0));
+        w.WriteSignedVarInt(a->ints.at(1));
+      } else if (code == kVhloAxisRefAttr) {
+        w.WriteVarInt(parts.at(0));
+        w.WriteVarInt(parts.size() > 1 ? 1 : 0);
+        if (parts.size() > 1) w.WriteVarInt(parts[1]);
+      } else if (code == kVhloReplicaGroupMeshAxesAttr) {
+        w.WriteVarInt(parts.at(0));
+        w.WriteVarInt(parts.at(1));
+      } else if (code == kVhloMeshAxisAttr) {
+        w.WriteVarInt(parts.at(0));
+        w.WriteSignedVarInt(a->int_value);
+      } else {
+        w.WriteVarInt(parts.at(0));
+        if (parts.size() > 1) {
+          w.WriteVarIntWithFlag(parts[1], true);
+        } else {
+          w.WriteVarInt(0);
+        }
+      }
       return OkStatus();
     }
     default:

@@ -132,6 +132,10 @@ class ToVhlo {
   StatusOr<const BcAttr*> Attr(const Attribute& attr);
   StatusOr<const BcAttr*> DenseAttr(const Attribute& attr);
   StatusOr<const BcAttr*> StructAttr(const Attribute& attr);
+  // Collectives over mesh axes (#stablehlo.replica_group_mesh_axes<...>, its
+  // mesh, axis_ref, sub-axis info), which the IR keeps as text.
+  StatusOr<const BcAttr*> MeshAttr(std::string_view family, std::string_view body);
+  StatusOr<const BcAttr*> MeshAttrAt(std::string_view text, size_t* pos);
 
   // Ops.
   Status OpAttributes(const Operation& op, const std::string& base, const VhloOpInfo* newest,
@@ -470,6 +474,138 @@ StatusOr<const BcAttr*> ToVhlo::StructAttr(const Attribute& attr) {
   return a;
 }
 
+namespace {
+
+// A cursor over the text of a mesh attribute (the text parser's normalized
+// spelling: single spaces, none inside brackets).
+struct MeshText {
+  std::string_view text;
+  size_t* pos;
+  void Spaces() {
+    while (*pos < text.size() && text[*pos] == ' ') ++*pos;
+  }
+  bool Take(std::string_view s) {
+    Spaces();
+    if (text.substr(*pos).substr(0, s.size()) != s) return false;
+    *pos += s.size();
+    return true;
+  }
+  bool Int(int64_t* v) {
+    Spaces();
+    auto [end, ec] = std::from_chars(text.data() + *pos, text.data() + text.size(), *v);
+    if (ec != std::errc()) return false;
+    *pos = static_cast<size_t>(end - text.data());
+    return true;
+  }
+  // A "quoted" string (escapes \\, \" and \XX) or a bare symbol name.
+  bool Name(std::string* out) {
+    Spaces();
+    out->clear();
+    if (*pos < text.size() && text[*pos] == '"') {
+      for (++*pos; *pos < text.size(); ++*pos) {
+        char c = text[*pos];
+        if (c == '"') {
+          ++*pos;
+          return true;
+        }
+        if (c == '\\' && *pos + 1 < text.size()) {
+          char n = text[++*pos];
+          if (std::isxdigit(static_cast<unsigned char>(n)) && *pos + 1 < text.size()) {
+            *out += static_cast<char>(std::stoi(std::string(text.substr(*pos, 2)), nullptr, 16));
+            ++*pos;
+          } else {
+            *out += n;
+          }
+          continue;
+        }
+        *out += c;
+      }
+      return false;
+    }
+    while (*pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[*pos])) ||
+                                  text[*pos] == '_' || text[*pos] == '.' || text[*pos] == '$' ||
+                                  text[*pos] == '-')) {
+      *out += text[(*pos)++];
+    }
+    return !out->empty();
+  }
+};
+
+}  // namespace
+
+StatusOr<const BcAttr*> ToVhlo::MeshAttr(std::string_view family, std::string_view body) {
+  std::string text = StrCat("#", family, "<", body, ">");
+  size_t pos = 0;
+  PLUGRT_ASSIGN_OR_RETURN(const BcAttr* a, MeshAttrAt(text, &pos));
+  if (pos != text.size()) return Refuse("attribute ", text, " has no VHLO form");
+  return a;
+}
+
+StatusOr<const BcAttr*> ToVhlo::MeshAttrAt(std::string_view text, size_t* pos) {
+  MeshText t{text, pos};
+  auto bad = [&]() { return Refuse("attribute ", text, " has no VHLO form"); };
+  BcAttr* a = NewAttr(BcAttr::Kind::kSdy);
+  std::string name;
+  if (t.Take("#stablehlo.replica_group_mesh_axes<")) {
+    a->family = "replica_group_mesh_axes";
+    if (!t.Take("mesh") || !t.Take("=")) return bad();
+    if (t.Take("@")) {
+      if (!t.Name(&name)) return bad();
+      a->elements.push_back(Str(name));
+    } else {
+      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* mesh, MeshAttrAt(text, pos));
+      a->elements.push_back(mesh);
+    }
+    if (!t.Take(",") || !t.Take("axes") || !t.Take("=") || !t.Take("[")) return bad();
+    std::vector<const BcAttr*> axes;
+    while (!t.Take("]")) {
+      if (!axes.empty() && !t.Take(",")) return bad();
+      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* axis, MeshAttrAt(text, pos));
+      axes.push_back(axis);
+    }
+    a->elements.push_back(Array(std::move(axes)));
+  } else if (t.Take("#stablehlo.axis_ref<")) {
+    a->family = "axis_ref";
+    if (!t.Take("name") || !t.Take("=") || !t.Name(&name)) return bad();
+    a->elements.push_back(Str(name));
+    if (t.Take(",")) {
+      int64_t pre = 0, size = 0;
+      if (!t.Take("sub_axis_info") || !t.Take("=") || !t.Take("(") || !t.Int(&pre) ||
+          !t.Take(")") || !t.Int(&size)) {
+        return bad();
+      }
+      BcAttr* sub = NewAttr(BcAttr::Kind::kSdy);
+      sub->family = "sub_axis_info";
+      sub->ints = {pre, size};
+      a->elements.push_back(sub);
+    }
+  } else if (t.Take("#stablehlo.mesh<")) {
+    a->family = "mesh";
+    if (!t.Take("axes") || !t.Take("=") || !t.Take("[")) return bad();
+    std::vector<const BcAttr*> axes;
+    while (!t.Take("]")) {
+      if (!axes.empty() && !t.Take(",")) return bad();
+      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* axis, MeshAttrAt(text, pos));
+      axes.push_back(axis);
+    }
+    a->elements.push_back(Array(std::move(axes)));
+    if (t.Take(",")) {
+      return Refuse("the device_ids of ", text, " have no VHLO form plugrt writes");
+    }
+  } else if (t.Take("#stablehlo.mesh_axis<")) {
+    a->family = "mesh_axis";
+    if (!t.Take("name") || !t.Take("=") || !t.Name(&name) || !t.Take(",") || !t.Take("size") ||
+        !t.Take("=") || !t.Int(&a->int_value)) {
+      return bad();
+    }
+    a->elements.push_back(Str(name));
+  } else {
+    return bad();
+  }
+  if (!t.Take(">")) return bad();
+  return a;
+}
+
 StatusOr<const BcAttr*> ToVhlo::Attr(const Attribute& attr) {
   switch (attr.kind) {
     case Attribute::Kind::kUnit: {
@@ -541,6 +677,10 @@ StatusOr<const BcAttr*> ToVhlo::Attr(const Attribute& attr) {
       if (FindVhloEnumByFamily(family) != nullptr && attr.str.starts_with("stablehlo.")) {
         return Enum(family, attr.enum_value);
       }
+      if (attr.str == "stablehlo.replica_group_mesh_axes" || attr.str == "stablehlo.mesh" ||
+          attr.str == "stablehlo.axis_ref" || attr.str == "stablehlo.mesh_axis") {
+        return MeshAttr(attr.str, attr.enum_value);
+      }
       BcAttr* a = NewAttr(BcAttr::Kind::kText);
       a->builtin = true;
       a->str = attr.ToString();
@@ -594,7 +734,14 @@ const BcAttr* ToVhlo::Default(const Operation& op, const std::string& base,
   }
   if (base == "custom_call") {
     if (name == "api_version") return Enum("api_version", "API_VERSION_ORIGINAL");
-    if (name == "backend_config") return Str("");
+    if (name == "backend_config") {
+      // Typed-FFI calls take a dictionary; the others a string.
+      const Attribute* api = op.attribute("api_version");
+      if (api != nullptr && api->kind == Attribute::Kind::kInteger && api->int_value == 4) {
+        return Dict({});
+      }
+      return Str("");
+    }
     if (name == "called_computations" || name == "operand_layouts" ||
         name == "result_layouts" || name == "output_operand_aliases" || name == "result_tilings") {
       return Array({});
