@@ -149,7 +149,7 @@ class Encoder {
 StatusOr<uint64_t> Encoder::StringAttr(std::string_view s, bool builtin) {
   EncodingWriter w;
   if (builtin) {
-    w.WriteVarInt(2);
+    w.WriteVarInt(kBuiltinStringAttr);
     w.WriteVarInt(String(s));
     return AddEntry(attrs_, attr_index_, {kBuiltin, true, w.Take()});
   }
@@ -164,7 +164,7 @@ StatusOr<uint64_t> Encoder::SortedDict(
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   EncodingWriter w;
-  w.WriteVarInt(builtin ? uint64_t{1} : uint64_t{kVhloDictionaryAttr});
+  w.WriteVarInt(builtin ? uint64_t{kBuiltinDictionaryAttr} : uint64_t{kVhloDictionaryAttr});
   w.WriteVarInt(sorted.size());
   for (const auto& [k, v] : sorted) {
     PLUGRT_ASSIGN_OR_RETURN(uint64_t key, StringAttr(k, builtin));
@@ -203,31 +203,31 @@ StatusOr<uint64_t> Encoder::BuiltinAttr(const BcAttr* a, EncodingWriter& w) {
     case BcAttr::Kind::kString:
       return StringAttr(a->str, true);
     case BcAttr::Kind::kUnit:
-      w.WriteVarInt(7);
+      w.WriteVarInt(kBuiltinUnitAttr);
       break;
     case BcAttr::Kind::kSymbolRef: {
       PLUGRT_ASSIGN_OR_RETURN(uint64_t root, StringAttr(a->str, true));
-      w.WriteVarInt(4);  // FlatSymbolRefAttr
+      w.WriteVarInt(kBuiltinFlatSymbolRefAttr);
       w.WriteVarInt(root);
       break;
     }
     case BcAttr::Kind::kLocation: {
       if (a->family == "file") {
         PLUGRT_ASSIGN_OR_RETURN(uint64_t file, StringAttr(a->str, true));
-        w.WriteVarInt(11);
+        w.WriteVarInt(kBuiltinFileLineColLoc);
         w.WriteVarInt(file);
         w.WriteVarInt(static_cast<uint64_t>(std::max<int64_t>(0, a->ints[0])));
         w.WriteVarInt(static_cast<uint64_t>(std::max<int64_t>(0, a->ints[1])));
       } else if (a->family == "name") {
         PLUGRT_ASSIGN_OR_RETURN(uint64_t name, StringAttr(a->str, true));
         PLUGRT_ASSIGN_OR_RETURN(uint64_t child, Attr(a->elements[0]));
-        w.WriteVarInt(14);
+        w.WriteVarInt(kBuiltinNameLoc);
         w.WriteVarInt(name);
         w.WriteVarInt(child);
       } else if (a->family == "callsite") {
         PLUGRT_ASSIGN_OR_RETURN(uint64_t callee, Attr(a->elements[0]));
         PLUGRT_ASSIGN_OR_RETURN(uint64_t caller, Attr(a->elements[1]));
-        w.WriteVarInt(10);
+        w.WriteVarInt(kBuiltinCallSiteLoc);
         w.WriteVarInt(callee);
         w.WriteVarInt(caller);
       } else if (a->family == "fused") {
@@ -236,11 +236,11 @@ StatusOr<uint64_t> Encoder::BuiltinAttr(const BcAttr* a, EncodingWriter& w) {
           PLUGRT_ASSIGN_OR_RETURN(uint64_t i, Attr(p));
           parts.push_back(i);
         }
-        w.WriteVarInt(12);
+        w.WriteVarInt(kBuiltinFusedLoc);
         w.WriteVarInt(parts.size());
         for (uint64_t i : parts) w.WriteVarInt(i);
       } else {
-        w.WriteVarInt(15);  // UnknownLoc
+        w.WriteVarInt(kBuiltinUnknownLoc);
       }
       break;
     }

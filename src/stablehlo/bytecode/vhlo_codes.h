@@ -14,6 +14,29 @@
 
 namespace plugrt::shlo::bytecode {
 
+// Builtin attribute kinds a portable artifact holds (upstream MLIR's
+// BuiltinDialectBytecode.td).
+enum BuiltinAttrCode : uint64_t {
+  kBuiltinArrayAttr = 0,
+  kBuiltinDictionaryAttr = 1,
+  kBuiltinStringAttr = 2,
+  kBuiltinTypedStringAttr = 3,
+  kBuiltinFlatSymbolRefAttr = 4,
+  kBuiltinSymbolRefAttr = 5,
+  kBuiltinTypeAttr = 6,
+  kBuiltinUnitAttr = 7,
+  kBuiltinIntegerAttr = 8,
+  kBuiltinFloatAttr = 9,
+  kBuiltinCallSiteLoc = 10,
+  kBuiltinFileLineColLoc = 11,
+  kBuiltinFusedLoc = 12,
+  kBuiltinFusedLocWithMetadata = 13,
+  kBuiltinNameLoc = 14,
+  kBuiltinUnknownLoc = 15,
+  kBuiltinDenseArrayAttr = 17,
+  kBuiltinDenseElementsAttr = 18,
+};
+
 // VHLO attribute kinds (besides the enums below).
 enum VhloAttrCode : uint64_t {
   kVhloArrayAttr = 1,
