@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "common/status.h"
 #include "testutil/corpus.h"
 #include "testutil/run_command.h"
 
@@ -95,6 +97,33 @@ TEST(BytecodeCliTest, ConvertWritesArtifactsForATargetVersion) {
   EXPECT_EQ(mixed.exit_code, 1);
   EXPECT_NE(mixed.output.find("--target applies to --to bytecode only"), std::string::npos)
       << mixed.output;
+}
+
+// JAX's self-checking programs written as artifacts for the oldest and the
+// newest target (bytecode formats 0 and 6) still compile, run and pass
+// their checks: every 64th non-CHLO file of testdata/.
+TEST(BytecodeCliTest, WrittenArtifactsPassConformance) {
+  const std::string dir = TempDir("conformance");
+  std::vector<fs::path> files = testutil::MlirFiles(CorpusDir() / "testdata");
+  std::vector<fs::path> sample;
+  for (size_t i = 0; i < files.size(); i += 64) {
+    if (files[i].filename().string().find("chlo") == std::string::npos) sample.push_back(files[i]);
+  }
+  ASSERT_GT(sample.size(), 20u);
+  std::string written;
+  for (const fs::path& file : sample) {
+    for (const char* target : {"0.9.0", "1.20.0"}) {
+      std::string out = dir + "/" + file.stem().string() + "." + target + ".mlirbc";
+      testing::CommandResult w =
+          RunCli("convert " + file.string() + " -o " + out + " --target " + target);
+      ASSERT_EQ(w.exit_code, 0) << file << " @" << target << ": " << w.output;
+      written += " " + out;
+    }
+  }
+  testing::CommandResult r = RunCli("conformance" + written + " --jobs 2");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(StrCat(2 * sample.size(), " passed, 0 failed")), std::string::npos)
+      << r.output;
 }
 
 }  // namespace
