@@ -406,6 +406,43 @@ TEST(CliBenchTest, ListsWorkloadsWithTheirHeaders) {
   EXPECT_TRUE(Contains(result.output, "compile_chain")) << result.output;
 }
 
+// compare=bytecode: the program's compile from text and from a portable
+// artifact the writer makes in-process, two rows of one alternating run.
+TEST(CliBenchTest, ComparesCompileFromBytecodeWithText) {
+  const std::filesystem::path dir = BenchDir("forms");
+  std::string program = kAddProgram;
+  program.replace(program.find('\n'), 0, " compare=bytecode");
+  WriteText(dir / "add_forms.mlir", program);
+  WriteText(dir / "add_plain.mlir", kAddProgram);
+  std::string errors;
+  CommandResult result = RunBench(
+      dir, "add_forms@bytecode --dir " + dir.string() + " --no-ceilings --repeats 3 --json -",
+      &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  std::map<std::string, const Json*> rows;
+  for (const Json& row : json["workloads"].array) rows[row["name"].string] = &row;
+  ASSERT_EQ(rows.size(), 2u) << "only the comparison runs:\n" << result.output;
+  ASSERT_TRUE(rows.count("add_forms@text") && rows.count("add_forms@bytecode")) << result.output;
+  const Json& text = *rows["add_forms@text"];
+  const Json& bytecode = *rows["add_forms@bytecode"];
+  for (const Json* row : {&text, &bytecode}) {
+    EXPECT_EQ((*row)["kind"].string, "compile");
+    ExpectTimes(*row, 3);
+    EXPECT_GT((*row)["program_bytes"].number, 0);
+  }
+  EXPECT_EQ(text["program_bytes"].number, static_cast<double>(program.size()));
+  ASSERT_TRUE(bytecode["bytecode_vs_text"].IsNumber()) << result.output;
+  ExpectNear(bytecode["bytecode_vs_text"].number,
+             bytecode["median_ms"].number / text["median_ms"].number, "bytecode_vs_text");
+  EXPECT_TRUE(Contains(errors, "of text")) << errors;
+
+  CommandResult plain =
+      RunCli("bench add_plain@bytecode --dir " + dir.string() + " --no-ceilings");
+  EXPECT_TRUE(FailedWith(plain, 1, "compare=bytecode")) << plain.output;
+}
+
 TEST(CliBenchTest, UnknownNameListsTheAvailableOnes) {
   const std::filesystem::path dir = TinySuite("unknown");
   CommandResult result = RunCli("bench no_such_workload --dir " + dir.string() + " --no-ceilings");

@@ -24,6 +24,7 @@
 #include "client/executable.h"
 #include "common/named_value.h"
 #include "tools/bench_ceilings.h"
+#include "tools/bench_forms.h"
 #include "tools/bench_program.h"
 #include "tools/bench_timing.h"
 #include "tools/commands.h"
@@ -50,10 +51,16 @@ struct Workload {
   std::string path;
   std::string text;
   BenchHeader header;
+  // "<name>@bytecode" of a compare=bytecode program: its compile from text
+  // and from a portable artifact, timed alternately (two result rows).
+  bool bytecode_forms = false;
 };
 
 struct WorkloadResult {
   const Workload* workload = nullptr;
+  std::string label;             // set: the row's name instead of the workload's
+  std::optional<double> bytecode_vs_text;  // bytecode rows: median over text's
+  size_t program_bytes = 0;      // compile-form rows: size of the compiled input
   std::string error;             // set: the workload failed; nothing else is
   TimeSummary time;              // ms per execute (dispatch: per execute too), or per compile
   double compile_ms = 0;
@@ -130,17 +137,36 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
   std::vector<std::string> unknown;
   std::set<std::string> seen;
   std::vector<Workload> workloads;
+  constexpr std::string_view kBytecodeSuffix = "@bytecode";
   for (const std::string& name : names) {
-    auto it = files.find(name);
+    // "<name>@bytecode": only the bytecode-vs-text compile comparison.
+    const bool forms_only = name.ends_with(kBytecodeSuffix);
+    const std::string stem = forms_only ? name.substr(0, name.size() - kBytecodeSuffix.size()) : name;
+    auto it = files.find(stem);
     if (it == files.end()) {
       unknown.push_back(name);
       continue;
     }
     if (!seen.insert(name).second) continue;
-    Workload workload{name, it->second, "", {}};
+    Workload workload{stem, it->second, "", {}};
     PLUGRT_ASSIGN_OR_RETURN(workload.text, ReadProgramFile(workload.path));
     PLUGRT_ASSIGN_OR_RETURN(workload.header, ParseBenchHeader(workload.text, workload.path));
-    workloads.push_back(std::move(workload));
+    if (forms_only && !workload.header.compare_bytecode) {
+      return InvalidArgument(workload.path, ": its header has no compare=bytecode, so there is no ",
+                             name, " workload");
+    }
+    const bool with_forms = workload.header.compare_bytecode &&
+                            (forms_only || seen.insert(stem + std::string(kBytecodeSuffix)).second);
+    Workload forms = workload;
+    if (!forms_only) workloads.push_back(std::move(workload));
+    if (with_forms) {
+      forms.name = stem + std::string(kBytecodeSuffix);
+      forms.header.kind = BenchKind::kCompile;
+      forms.header.metric.reset();
+      forms.header.ceiling.reset();
+      forms.bytecode_forms = true;
+      workloads.push_back(std::move(forms));
+    }
   }
   if (!unknown.empty()) {
     std::string list;
@@ -429,7 +455,7 @@ std::string CeilingJson(const CeilingResult& c) {
 std::string WorkloadJson(const WorkloadResult& r) {
   const BenchHeader& header = r.workload->header;
   std::ostringstream out;
-  out << "{\"name\": " << JsonQuote(r.workload->name)
+  out << "{\"name\": " << JsonQuote(r.label.empty() ? r.workload->name : r.label)
       << ", \"kind\": " << JsonQuote(BenchKindName(header.kind));
   if (!r.error.empty()) {
     out << ", \"error\": " << JsonQuote(r.error) << "}";
@@ -454,7 +480,10 @@ std::string WorkloadJson(const WorkloadResult& r) {
       << ", \"ceiling_name\": "
       << JsonOptionalString(r.ceiling ? std::optional<std::string_view>(r.ceiling->name)
                                       : std::nullopt)
-      << ", \"ratio_to_ceiling\": " << JsonNumber(r.ratio) << "}";
+      << ", \"ratio_to_ceiling\": " << JsonNumber(r.ratio);
+  if (r.program_bytes != 0) out << ", \"program_bytes\": " << r.program_bytes;
+  if (r.bytecode_vs_text) out << ", \"bytecode_vs_text\": " << JsonNumber(r.bytecode_vs_text);
+  out << "}";
   return out.str();
 }
 
@@ -536,17 +565,20 @@ std::string TextReport(const std::string& cpu, int threads,
     for (const WorkloadResult& r : results) {
       const BenchHeader& header = r.workload->header;
       if (!r.error.empty()) {
-        rows.push_back({r.workload->name, std::string(BenchKindName(header.kind)), "failed"});
+        rows.push_back({r.label.empty() ? r.workload->name : r.label,
+                        std::string(BenchKindName(header.kind)), "failed"});
         continue;
       }
       std::string versus = "-";
       if (r.ratio) versus = Format("%.2f", *r.ratio) + " of " + r.ceiling->name;
+      if (r.bytecode_vs_text) versus = Format("%.2fx", *r.bytecode_vs_text) + " of text";
+      const std::string& name = r.label.empty() ? r.workload->name : r.label;
       // Dispatch rows are per execute, in microseconds.
       auto time = [&](double ms) {
         return header.kind == BenchKind::kDispatch ? Format("%.2f us", ms * 1e3)
                                                    : Format("%.3f", ms);
       };
-      rows.push_back({r.workload->name, std::string(BenchKindName(header.kind)),
+      rows.push_back({name, std::string(BenchKindName(header.kind)),
                       time(r.time.median), time(r.time.p10), time(r.time.p90),
                       std::to_string(r.time.runs), Cell(r.gflops, "%.2f"), Cell(r.gbps, "%.2f"),
                       Format("%.1f", r.compile_ms), versus});
@@ -572,8 +604,12 @@ std::string ListText(const std::vector<Workload>& workloads) {
     const BenchHeader& h = w.header;
     std::string kind(BenchKindName(h.kind));
     if (h.kind == BenchKind::kDispatch) kind += StrCat(" x", h.iterations);
+    std::string description =
+        w.bytecode_forms ? "parse + verify + compile from text and from a portable artifact "
+                           "written in-process (rows @text, @bytecode)"
+                         : h.description;
     rows.push_back({w.name, kind, h.metric ? std::string(BenchMetricName(*h.metric)) : "-",
-                    h.ceiling ? std::string(CeilingKindName(*h.ceiling)) : "-", h.description});
+                    h.ceiling ? std::string(CeilingKindName(*h.ceiling)) : "-", description});
   }
   return Table(rows);
 }
@@ -608,6 +644,34 @@ StatusOr<int> Bench(const BenchOptions& options) {
   int exit_code = 0;
   for (const Workload& workload : workloads) {
     std::cerr << "plugrt bench: " << workload.name << "\n";
+    if (workload.bytecode_forms) {
+      RepeatPolicy policy;
+      policy.repeats = options.repeats;
+      policy.warmup = options.warmup;
+      StatusOr<CompileFormsResult> forms =
+          MeasureCompileForms(*client, workload.text, workload.path, policy);
+      WorkloadResult text_row, bytecode_row;
+      text_row.workload = bytecode_row.workload = &workload;
+      text_row.label = workload.name.substr(0, workload.name.rfind('@')) + "@text";
+      bytecode_row.label = workload.name;
+      if (!forms.ok()) {
+        bytecode_row.error = forms.status().ToString();
+        std::cerr << "plugrt bench: " << workload.name << " failed: " << bytecode_row.error << "\n";
+        exit_code = 1;
+        results.push_back(std::move(bytecode_row));
+        continue;
+      }
+      text_row.time = forms->text;
+      text_row.compile_ms = forms->text.median;
+      text_row.program_bytes = forms->text_bytes;
+      bytecode_row.time = forms->bytecode;
+      bytecode_row.compile_ms = forms->bytecode.median;
+      bytecode_row.program_bytes = forms->bytecode_bytes;
+      bytecode_row.bytecode_vs_text = forms->bytecode_vs_text;
+      results.push_back(std::move(text_row));
+      results.push_back(std::move(bytecode_row));
+      continue;
+    }
     WorkloadResult result;
     result.workload = &workload;
     Status status = MeasureWorkload(*client, workload, options, result);

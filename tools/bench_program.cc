@@ -99,10 +99,15 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
         return InvalidArgument(where, ": unknown ceiling '", value,
                                "' (expected sgemm, bf16gemm, int8gemm or bandwidth)");
       }
+    } else if (key == "compare") {
+      if (value != "bytecode") {
+        return InvalidArgument(where, ": unknown comparison '", value, "' (expected bytecode)");
+      }
+      header.compare_bytecode = true;
     } else {
       return InvalidArgument(where, ": unknown key '", key,
                              "' in the plugrt-bench header (expected kind, iterations, metric, "
-                             "ceiling)");
+                             "ceiling, compare)");
     }
   }
   if (header.kind == BenchKind::kDispatch && !has_iterations) {

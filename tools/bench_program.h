@@ -34,6 +34,9 @@ struct BenchHeader {
   int64_t iterations = 0;  // kind=dispatch: executes per timed loop (required)
   std::optional<BenchMetric> metric;
   std::optional<CeilingKind> ceiling;
+  // compare=bytecode: also time parse + verify + compile of the program from
+  // a portable artifact (written in-process) against from its text.
+  bool compare_bytecode = false;
   std::string description;
 };
 inline constexpr std::string_view kBenchHeaderPrefix = "// plugrt-bench:";

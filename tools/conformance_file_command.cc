@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "client/executable.h"
+#include "stablehlo/bytecode/reader.h"
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
 #include "tools/program_file.h"
@@ -79,7 +80,10 @@ Status RunSection(Client& client, const Section& section) {
 
 Status RunFile(const std::string& path, const PluginOptions& plugin) {
   PLUGRT_ASSIGN_OR_RETURN(std::string contents, ReadProgramFile(path));
-  std::vector<Section> sections = SplitSections(contents);
+  // A portable artifact is one program; only text has `// -----` sections.
+  std::vector<Section> sections = shlo::IsMlirBytecode(contents)
+                                      ? std::vector<Section>{Section{1, std::move(contents)}}
+                                      : SplitSections(contents);
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(plugin));
 
   std::ostream& out = std::cout;

@@ -1,8 +1,9 @@
-// `plugrt convert IN --to text -o OUT`: a program, text or portable artifact
-// (MLIR bytecode), written in one canonical printed form: generic op syntax,
-// values renumbered, attributes sorted by name, defaults left out, no
-// locations, so two equal programs print byte-identically. Writing bytecode
-// (`--to bytecode`, the portable-artifact writer) is not implemented yet.
+// `plugrt convert IN -o OUT [--target X.Y.Z]`: a program, text or portable
+// artifact (MLIR bytecode), written as a portable artifact for StableHLO
+// X.Y.Z (default: the current version, 1.20.0). `--to text`: written in one
+// canonical printed form instead: generic op syntax, values renumbered,
+// attributes sorted by name, defaults left out, no locations, so two equal
+// programs print byte-identically.
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "stablehlo/bytecode/canonical.h"
 #include "stablehlo/bytecode/reader.h"
+#include "stablehlo/bytecode/writer.h"
 #include "stablehlo/printer.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
@@ -26,18 +28,19 @@ struct ConvertOptions {
 };
 
 Status Convert(const ConvertOptions& options) {
-  if (options.to != "text") {
-    return Unimplemented("writing portable artifacts (--to bytecode) is not implemented yet; "
-                         "use --to text");
-  }
-  if (!options.target.empty()) {
+  if (options.to == "text" && !options.target.empty()) {
     return InvalidArgument("--target applies to --to bytecode only");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(options.input));
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ReadProgram(bytes, options.input));
-  shlo::CanonicalizeAttributeOrder(*module);
-  std::string text = shlo::PrintModule(*module);
+  std::string text;
+  if (options.to == "text") {
+    shlo::CanonicalizeAttributeOrder(*module);
+    text = shlo::PrintModule(*module);
+  } else {
+    PLUGRT_ASSIGN_OR_RETURN(text, shlo::WriteBytecodeModule(*module, options.target));
+  }
   std::ofstream out(options.output, std::ios::binary);
   if (!out) return InvalidArgument(options.output, ": cannot open for writing");
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
@@ -61,7 +64,8 @@ void RegisterConvertCommand(CLI::App& app, int& exit_code) {
   command->add_option("--to", options->to, "output form: text, or bytecode (default)")
       ->check(CLI::IsMember({"text", "bytecode"}));
   command->add_option("--target", options->target,
-                      "StableHLO version X.Y.Z the artifact is written for (--to bytecode)");
+                      "StableHLO version X.Y.Z (0.9.0 to 1.20.0) the artifact is written for "
+                      "(--to bytecode; default 1.20.0)");
   command->callback([options, &exit_code] {
     Status status = Convert(*options);
     if (!status.ok()) {

@@ -63,6 +63,9 @@ struct BcAttr {
     kSdy,              // mesh-axis attributes: family + elements (+ ints)
   };
   Kind kind = Kind::kUnit;
+  // The writer: encode as a builtin attribute (dictionary keys, locations,
+  // module names) rather than a VHLO one.
+  bool builtin = false;
   std::string family;                 // kEnum, kSdy
   std::string str;                    // kString, kEnum value, kSymbolRef, kText, kLocation
   bool bool_value = false;

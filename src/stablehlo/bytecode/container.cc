@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "stablehlo/bytecode/encoding_reader.h"
+#include "stablehlo/bytecode/vhlo_codes.h"
 #include "stablehlo/bytecode/vhlo_ops.h"
 
 namespace plugrt::shlo::bytecode {
@@ -431,7 +432,7 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
   uint64_t code = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&code));
   switch (code) {
-    case 0: {  // ArrayAttr
+    case kBuiltinArrayAttr: {  // ArrayAttr
       a->kind = BcAttr::Kind::kArray;
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
@@ -442,7 +443,7 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 1: {  // DictionaryAttr
+    case kBuiltinDictionaryAttr: {  // DictionaryAttr
       a->kind = BcAttr::Kind::kDictionary;
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n, 2));
@@ -455,11 +456,11 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 2:    // StringAttr
-    case 3: {  // StringAttr with a type
+    case kBuiltinStringAttr:    // StringAttr
+    case kBuiltinTypedStringAttr: {  // StringAttr with a type
       std::string_view s;
       PLUGRT_RETURN_IF_ERROR(ReadString(r, &s));
-      if (code == 3) {
+      if (code == kBuiltinTypedStringAttr) {
         const BcType* t = nullptr;
         PLUGRT_RETURN_IF_ERROR(ReadType(r, &t));
       }
@@ -467,14 +468,14 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       a->str = std::string(s);
       return OkStatus();
     }
-    case 4:    // FlatSymbolRefAttr
-    case 5: {  // SymbolRefAttr
+    case kBuiltinFlatSymbolRefAttr:    // FlatSymbolRefAttr
+    case kBuiltinSymbolRefAttr: {  // SymbolRefAttr
       const BcAttr* root = nullptr;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &root));
       if (root->kind != BcAttr::Kind::kString) return r.Error("symbol name is not a string");
       a->kind = BcAttr::Kind::kSymbolRef;
       a->str = root->str;
-      if (code == 5) {
+      if (code == kBuiltinSymbolRefAttr) {
         uint64_t n = 0;
         PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
         for (uint64_t i = 0; i < n; ++i) {
@@ -486,19 +487,19 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 6:  // TypeAttr
+    case kBuiltinTypeAttr:  // TypeAttr
       a->kind = BcAttr::Kind::kType;
       return ReadType(r, &a->type);
-    case 7:  // UnitAttr
+    case kBuiltinUnitAttr:  // UnitAttr
       a->kind = BcAttr::Kind::kUnit;
       return OkStatus();
-    case 8:    // IntegerAttr
-    case 9: {  // FloatAttr
+    case kBuiltinIntegerAttr:    // IntegerAttr
+    case kBuiltinFloatAttr: {  // FloatAttr
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
       if (a->type->kind != BcType::Kind::kElement) return r.Error("number attribute of a non-scalar type");
       uint64_t v = 0;
       PLUGRT_RETURN_IF_ERROR(ReadAPInt(r, a->type->bits, &v));
-      if (code == 8) {
+      if (code == kBuiltinIntegerAttr) {
         a->kind = BcAttr::Kind::kInteger;
         a->int_value = static_cast<int64_t>(v);
       } else {
@@ -507,7 +508,7 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 10: {  // CallSiteLoc
+    case kBuiltinCallSiteLoc: {  // CallSiteLoc
       const BcAttr *callee = nullptr, *caller = nullptr;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &callee));
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &caller));
@@ -518,7 +519,7 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       a->str = "callsite(" + callee->str + " at " + caller->str + ")";
       return CheckSpelling(r, a->str);
     }
-    case 11: {  // FileLineColLoc
+    case kBuiltinFileLineColLoc: {  // FileLineColLoc
       const BcAttr* file = nullptr;
       uint64_t line = 0, col = 0;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &file));
@@ -530,8 +531,8 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
                       std::min<uint64_t>(col, INT32_MAX));
       return OkStatus();
     }
-    case 12:    // FusedLoc
-    case 13: {  // FusedLoc with metadata: the first located part
+    case kBuiltinFusedLoc:    // FusedLoc
+    case kBuiltinFusedLocWithMetadata: {  // FusedLoc with metadata: the first located part
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
       a->kind = BcAttr::Kind::kLocation;
@@ -544,13 +545,13 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
         PLUGRT_RETURN_IF_ERROR(CheckSpelling(r, a->str));
       }
       a->str += "]";
-      if (code == 13) {  // metadata: not kept
+      if (code == kBuiltinFusedLocWithMetadata) {  // metadata: not kept
         const BcAttr* metadata = nullptr;
         PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &metadata));
       }
       return OkStatus();
     }
-    case 14: {  // NameLoc: its child's position
+    case kBuiltinNameLoc: {  // NameLoc: its child's position
       const BcAttr *name = nullptr, *child = nullptr;
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &name));
       PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &child));
@@ -562,11 +563,11 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       if (child->str != "unknown") a->str += "(" + child->str + ")";
       return CheckSpelling(r, a->str);
     }
-    case 15:  // UnknownLoc
+    case kBuiltinUnknownLoc:  // UnknownLoc
       a->kind = BcAttr::Kind::kLocation;
       a->str = "unknown";
       return OkStatus();
-    case 17: {  // DenseArrayAttr
+    case kBuiltinDenseArrayAttr: {  // DenseArrayAttr
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
       uint64_t size = 0, blob_size = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&size));
@@ -578,7 +579,7 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       a->data = std::string(blob);
       return OkStatus();
     }
-    case 18: {  // DenseIntOrFPElementsAttr
+    case kBuiltinDenseElementsAttr: {  // DenseIntOrFPElementsAttr
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
       uint64_t blob_size = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&blob_size));
@@ -594,65 +595,25 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
   }
 }
 
-const char* EnumFamily(uint64_t code) {
-  switch (code) {
-    case 3: return "comparison_direction";
-    case 4: return "comparison_type";
-    case 5: return "api_version";
-    case 7: return "fft_type";
-    case 11: return "precision";
-    case 12: return "rng_algorithm";
-    case 13: return "rng_distribution";
-    case 16: return "transpose";
-    case 19: return "result_accuracy_mode";
-    default: return nullptr;
-  }
-}
-
-// Value names of the VHLO enums, by encoded number.
-std::optional<std::string_view> EnumValueName(std::string_view family, uint64_t v) {
-  auto pick = [&](std::initializer_list<std::string_view> names,
-                  uint64_t first = 0) -> std::optional<std::string_view> {
-    if (v < first || v - first >= names.size()) return std::nullopt;
-    return *(names.begin() + (v - first));
-  };
-  if (family == "comparison_direction") return pick({"EQ", "NE", "GE", "GT", "LE", "LT"});
-  if (family == "comparison_type") {
-    return pick({"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
-  }
-  if (family == "api_version") {
-    return pick({"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
-                 "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"});
-  }
-  if (family == "fft_type") return pick({"FFT", "IFFT", "RFFT", "IRFFT"});
-  if (family == "precision") return pick({"DEFAULT", "HIGH", "HIGHEST"});
-  if (family == "rng_algorithm") return pick({"DEFAULT", "THREE_FRY", "PHILOX"});
-  if (family == "rng_distribution") return pick({"UNIFORM", "NORMAL"}, 1);
-  if (family == "transpose") {
-    return pick({"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"});
-  }
-  if (family == "result_accuracy_mode") return pick({"DEFAULT", "HIGHEST", "TOLERANCE"});
-  return std::nullopt;
-}
-
 Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
   size_t at = r.offset();
   uint64_t code = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&code));
-  if (const char* family = EnumFamily(code)) {
+  if (const VhloEnumInfo* info = FindVhloEnumByCode(code)) {
     uint64_t v = 0;
     PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&v));
-    std::optional<std::string_view> name = EnumValueName(family, v);
+    std::optional<std::string_view> name = VhloEnumValueName(*info, v);
     if (!name) {
-      return InvalidArgument("bytecode: at byte ", at, ": vhlo.", family, "_v1 has no value ", v);
+      return InvalidArgument("bytecode: at byte ", at, ": vhlo.", info->family,
+                             "_v1 has no value ", v);
     }
     a->kind = BcAttr::Kind::kEnum;
-    a->family = family;
+    a->family = std::string(info->family);
     a->str = std::string(*name);
     return OkStatus();
   }
   switch (code) {
-    case 1: {  // array_v1
+    case kVhloArrayAttr: {  // array_v1
       a->kind = BcAttr::Kind::kArray;
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
@@ -663,7 +624,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 2: {  // bool_v1
+    case kVhloBoolAttr: {  // bool_v1
       uint64_t v = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&v));
       if (v > 1) return InvalidArgument("bytecode: at byte ", at, ": vhlo.bool_v1 value ", v);
@@ -671,7 +632,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       a->bool_value = v == 1;
       return OkStatus();
     }
-    case 6: {  // dictionary_v1
+    case kVhloDictionaryAttr: {  // dictionary_v1
       a->kind = BcAttr::Kind::kDictionary;
       uint64_t n = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n, 2));
@@ -684,17 +645,17 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 8:    // float_v1
-    case 9: {  // integer_v1
+    case kVhloFloatAttr:    // float_v1
+    case kVhloIntegerAttr: {  // integer_v1
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
-      if (a->type->kind != BcType::Kind::kElement || a->type->is_float != (code == 8) ||
+      if (a->type->kind != BcType::Kind::kElement || a->type->is_float != (code == kVhloFloatAttr) ||
           a->type->text == "i1") {
-        return InvalidArgument("bytecode: at byte ", at, ": ", code == 8 ? "float" : "integer",
+        return InvalidArgument("bytecode: at byte ", at, ": ", code == kVhloFloatAttr ? "float" : "integer",
                                " attribute of type ", a->type->text);
       }
       uint64_t v = 0;
       PLUGRT_RETURN_IF_ERROR(ReadAPInt(r, a->type->bits, &v));
-      if (code == 8) {
+      if (code == kVhloFloatAttr) {
         a->kind = BcAttr::Kind::kFloat;
         a->bits = v;
       } else {
@@ -710,20 +671,20 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 10: {  // output_operand_alias_v1
+    case kVhloOutputOperandAliasAttr: {  // output_operand_alias_v1
       a->kind = BcAttr::Kind::kOutputOperandAlias;
       PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &a->ints));
       PLUGRT_RETURN_IF_ERROR(r.ReadSignedVarInt(&a->int_value));
       return ReadSignedList(r, &a->ints2);
     }
-    case 14: {  // string_v1
+    case kVhloStringAttr: {  // string_v1
       std::string_view s;
       PLUGRT_RETURN_IF_ERROR(ReadString(r, &s));
       a->kind = BcAttr::Kind::kString;
       a->str = std::string(s);
       return OkStatus();
     }
-    case 15: {  // tensor_v1
+    case kVhloTensorAttr: {  // tensor_v1
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
       uint64_t size = 0;
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&size));
@@ -761,13 +722,13 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       a->data = std::string(blob);
       return OkStatus();
     }
-    case 17:  // type_v1
+    case kVhloTypeAttr:  // type_v1
       a->kind = BcAttr::Kind::kType;
       return ReadType(r, &a->type);
-    case 18:  // type_extensions_v1
+    case kVhloTypeExtensionsAttr:  // type_extensions_v1
       a->kind = BcAttr::Kind::kTypeExtensions;
       return ReadSignedList(r, &a->ints);
-    case 20: {  // result_accuracy_v1
+    case kVhloResultAccuracyAttr: {  // result_accuracy_v1
       a->kind = BcAttr::Kind::kResultAccuracy;
       PLUGRT_RETURN_IF_ERROR(ReadAPInt(r, 64, &a->atol_bits));
       PLUGRT_RETURN_IF_ERROR(ReadAPInt(r, 64, &a->rtol_bits));
@@ -778,7 +739,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       }
       return OkStatus();
     }
-    case 21: {  // sub_axis_info_v1
+    case kVhloSubAxisInfoAttr: {  // sub_axis_info_v1
       a->kind = BcAttr::Kind::kSdy;
       a->family = "sub_axis_info";
       int64_t pre = 0, size = 0;
@@ -787,7 +748,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       a->ints = {pre, size};
       return OkStatus();
     }
-    case 22: {  // axis_ref_v1: name, optional sub-axis info
+    case kVhloAxisRefAttr: {  // axis_ref_v1: name, optional sub-axis info
       a->kind = BcAttr::Kind::kSdy;
       a->family = "axis_ref";
       const BcAttr* name = nullptr;
@@ -806,7 +767,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       if (name->kind != BcAttr::Kind::kString) return r.Error("axis_ref_v1 name is not a string");
       return OkStatus();
     }
-    case 23: {  // replica_group_mesh_axes_v1: mesh, axes
+    case kVhloReplicaGroupMeshAxesAttr: {  // replica_group_mesh_axes_v1: mesh, axes
       a->kind = BcAttr::Kind::kSdy;
       a->family = "replica_group_mesh_axes";
       const BcAttr *mesh = nullptr, *axes = nullptr;
@@ -815,7 +776,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       a->elements = {mesh, axes};
       return OkStatus();
     }
-    case 24: {  // mesh_axis_v1: name, size
+    case kVhloMeshAxisAttr: {  // mesh_axis_v1: name, size
       a->kind = BcAttr::Kind::kSdy;
       a->family = "mesh_axis";
       const BcAttr* name = nullptr;
@@ -824,7 +785,7 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
       a->elements.push_back(name);
       return OkStatus();
     }
-    case 25: {  // mesh_v1: axes, optional device ids
+    case kVhloMeshAttr: {  // mesh_v1: axes, optional device ids
       a->kind = BcAttr::Kind::kSdy;
       a->family = "mesh";
       const BcAttr *axes = nullptr, *ids = nullptr;
@@ -836,49 +797,6 @@ Status Decoder::DecodeVhloAttr(EncodingReader& r, BcAttr* a) {
     }
     default:
       return InvalidArgument("bytecode: at byte ", at, ": unknown vhlo attribute kind ", code);
-  }
-}
-
-struct ElementSpec {
-  const char* name;
-  int bits;
-  bool is_float;
-};
-
-// VHLO type codes of scalar element types.
-std::optional<ElementSpec> VhloElement(uint64_t code) {
-  switch (code) {
-    case 0: return ElementSpec{"i1", 1, false};
-    case 2: return ElementSpec{"bf16", 16, true};
-    case 3: return ElementSpec{"f16", 16, true};
-    case 4: return ElementSpec{"f32", 32, true};
-    case 5: return ElementSpec{"f64", 64, true};
-    case 6: return ElementSpec{"f8E4M3FN", 8, true};
-    case 7: return ElementSpec{"f8E5M2", 8, true};
-    case 9: return ElementSpec{"index", 64, false};
-    case 10: return ElementSpec{"i4", 4, false};
-    case 11: return ElementSpec{"i8", 8, false};
-    case 12: return ElementSpec{"i16", 16, false};
-    case 13: return ElementSpec{"i32", 32, false};
-    case 14: return ElementSpec{"i64", 64, false};
-    case 15: return ElementSpec{"ui4", 4, false};
-    case 16: return ElementSpec{"ui8", 8, false};
-    case 17: return ElementSpec{"ui16", 16, false};
-    case 18: return ElementSpec{"ui32", 32, false};
-    case 19: return ElementSpec{"ui64", 64, false};
-    case 27: return ElementSpec{"f8E4M3FNUZ", 8, true};
-    case 28: return ElementSpec{"f8E5M2FNUZ", 8, true};
-    case 29: return ElementSpec{"f8E4M3B11FNUZ", 8, true};
-    case 31: return ElementSpec{"i2", 2, false};
-    case 32: return ElementSpec{"ui2", 2, false};
-    case 34: return ElementSpec{"tf32", 19, true};
-    case 35: return ElementSpec{"f8E4M3", 8, true};
-    case 36: return ElementSpec{"f8E3M4", 8, true};
-    case 37: return ElementSpec{"f4E2M1FN", 4, true};
-    case 38: return ElementSpec{"f6E2M3FN", 6, true};
-    case 39: return ElementSpec{"f6E3M2FN", 6, true};
-    case 40: return ElementSpec{"f8E8M0FNU", 8, true};
-    default: return std::nullopt;
   }
 }
 
@@ -983,15 +901,15 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
   size_t at = r.offset();
   uint64_t code = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&code));
-  if (std::optional<ElementSpec> e = VhloElement(code)) {
+  if (const VhloElementInfo* e = FindVhloElementByCode(code)) {
     t->kind = BcType::Kind::kElement;
-    t->text = e->name;
+    t->text = std::string(e->name);
     t->bits = e->bits;
     t->is_float = e->is_float;
     return OkStatus();
   }
   switch (code) {
-    case 1: {  // complex_v1
+    case kVhloComplexType: {  // complex_v1
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
       if (t->element->kind != BcType::Kind::kElement || !t->element->is_float) {
         return r.Error("complex of ", t->element->text);
@@ -1001,7 +919,7 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       t->bits = 2 * t->element->bits;
       return OkStatus();
     }
-    case 8: {  // function_v1
+    case kVhloFunctionType: {  // function_v1
       PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
       PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->results));
       t->kind = BcType::Kind::kFunction;
@@ -1018,10 +936,10 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       t->text += ")";
       return OkStatus();
     }
-    case 20:    // ranked_tensor_v1
-    case 21: {  // ranked_tensor_v1 with an encoding
+    case kVhloRankedTensorType:    // ranked_tensor_v1
+    case kVhloRankedTensorWithEncodingType: {  // ranked_tensor_v1 with an encoding
       const BcAttr* encoding = nullptr;
-      if (code == 21) PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &encoding));
+      if (code == kVhloRankedTensorWithEncodingType) PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &encoding));
       PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &t->dims));
       for (int64_t& d : t->dims) {
         if (d < 0 && d != INT64_MIN) return r.Error("tensor dimension ", d);
@@ -1036,15 +954,15 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       FinishTensorText(t, encoding);
       return OkStatus();
     }
-    case 22:
+    case kVhloTokenType:
       t->kind = BcType::Kind::kToken;
       t->text = "!stablehlo.token";
       return OkStatus();
-    case 23:    // tuple_v1
-    case 42: {  // future_v1
+    case kVhloTupleType:    // tuple_v1
+    case kVhloFutureType: {  // future_v1
       PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
-      t->kind = code == 23 ? BcType::Kind::kTuple : BcType::Kind::kFuture;
-      t->text = code == 23 ? "tuple<" : "!stablehlo.future<";
+      t->kind = code == kVhloTupleType ? BcType::Kind::kTuple : BcType::Kind::kFuture;
+      t->text = code == kVhloTupleType ? "tuple<" : "!stablehlo.future<";
       for (size_t i = 0; i < t->types.size(); ++i) {
         t->text += (i ? ", " : "") + t->types[i]->text;
         if (t->text.size() > max_text_) return r.Error("tuple type spelling too large");
@@ -1052,24 +970,24 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       t->text += ">";
       return OkStatus();
     }
-    case 24:
-    case 30:
-      return ReadQuantized(r, code == 30, t);
-    case 25: {  // unranked_tensor_v1
+    case kVhloQuantizedType:
+    case kVhloQuantizedPerAxisType:
+      return ReadQuantized(r, code == kVhloQuantizedPerAxisType, t);
+    case kVhloUnrankedTensorType: {  // unranked_tensor_v1
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
       t->kind = BcType::Kind::kUnrankedTensor;
       t->text = "tensor<*x" + t->element->text + ">";
       return OkStatus();
     }
-    case 26:
+    case kVhloWitnessType:
       t->kind = BcType::Kind::kText;
       t->text = "!shape.witness";
       return OkStatus();
-    case 33:
+    case kVhloNoneType:
       t->kind = BcType::Kind::kNone;
       t->text = "none";
       return OkStatus();
-    case 41: {  // ranked_buffer_v1
+    case kVhloRankedBufferType: {  // ranked_buffer_v1
       PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &t->dims));
       PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
       t->kind = BcType::Kind::kBuffer;

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "stablehlo/bytecode/container.h"
+#include "stablehlo/bytecode/vhlo_codes.h"
 #include "stablehlo/parser.h"
 
 namespace plugrt::shlo {
@@ -156,13 +157,10 @@ Status Converter::Attr(const BcAttr* a, std::string* out) {
       return OkStatus();
     case BcAttr::Kind::kEnum: {
       if (a->family == "api_version") {
-        static const char* kNames[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL",
-                                       "API_VERSION_STATUS_RETURNING",
-                                       "API_VERSION_STATUS_RETURNING_UNIFIED",
-                                       "API_VERSION_TYPED_FFI"};
-        for (int i = 0; i < 5; ++i) {
-          if (a->str == kNames[i]) *out += StrCat(i, " : i32");
-        }
+        // StableHLO spells the custom-call API version as its number.
+        std::optional<uint64_t> n =
+            bytecode::VhloEnumValueNumber(*bytecode::FindVhloEnumByFamily("api_version"), a->str);
+        if (n) *out += StrCat(*n, " : i32");
         return OkStatus();
       }
       if (a->family == "result_accuracy_mode") {
@@ -612,7 +610,11 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
       field(&s, n, v);
     }
     PLUGRT_ASSIGN_OR_RETURN(int64_t ivd, intv("index_vector_dim"));
-    s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd, ">");
+    // StableHLO prints an index_vector_dim of 0 by leaving it out.
+    if (ivd != 0 || s.back() == '<') {
+      s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd);
+    }
+    s += ">";
     out->emplace_back("dimension_numbers", s);
     erase({"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
            "start_indices_batching_dims", "start_index_map", "index_vector_dim"});
@@ -625,7 +627,11 @@ Status Converter::OpAttributes(const BcOp& op, std::vector<std::pair<std::string
       field(&s, n, v);
     }
     PLUGRT_ASSIGN_OR_RETURN(int64_t ivd, intv("index_vector_dim"));
-    s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd, ">");
+    // StableHLO prints an index_vector_dim of 0 by leaving it out.
+    if (ivd != 0 || s.back() == '<') {
+      s += StrCat(s.back() == '<' ? "" : ", ", "index_vector_dim = ", ivd);
+    }
+    s += ">";
     out->emplace_back("scatter_dimension_numbers", s);
     erase({"update_window_dims", "inserted_window_dims", "input_batching_dims",
            "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "index_vector_dim"});

@@ -166,4 +166,18 @@ const VhloOpInfo* FindVhloOp(std::string_view name) {
   return &*it;
 }
 
+const VhloOpInfo* FindVhloOpAt(std::string_view base, VhloVersion version,
+                               const VhloOpInfo** first) {
+  if (first != nullptr) *first = nullptr;
+  for (const VhloOpInfo& op : kOps) {
+    std::string_view n = op.name;
+    size_t v = n.rfind("_v");
+    if (v == std::string_view::npos || n.substr(0, v) != base) continue;
+    if (first != nullptr && (*first == nullptr || op.min < (*first)->min)) *first = &op;
+    // A patch release (1.16.2) has its minor release's op versions.
+    if (op.min <= version && VhloVersion{version.major, version.minor, 0} <= op.max) return &op;
+  }
+  return nullptr;
+}
+
 }  // namespace plugrt::shlo::bytecode
