@@ -91,22 +91,22 @@ static_assert(ElementTableInEnumOrder(), "kElementTypes rows must follow PJRT_Bu
 static_assert(kElementTypes[kNumPjrtElementTypes - 1].type == PJRT_Buffer_Type_U1,
               "a PJRT_Buffer_Type was added to the ABI: give it a row in kElementTypes");
 
-// The row of `type`; nullptr for values outside the enum (C callers may
-// pass any integer).
-constexpr const ElementTypeInfo* FindElementType(PJRT_Buffer_Type type) {
-  const int index = static_cast<int>(type);
-  if (index < 0 || index >= kNumPjrtElementTypes) return nullptr;
-  return &kElementTypes[index];
+// The row of `type`; nullptr for values outside the enum. The lookups take
+// the enum's integer: C callers may pass any integer, and a C++ value of the
+// enum type outside its enumerators' range would be undefined behaviour.
+constexpr const ElementTypeInfo* FindElementType(int type) {
+  if (type < 0 || type >= kNumPjrtElementTypes) return nullptr;
+  return &kElementTypes[type];
 }
 
 // The row's name; "unknown" for values outside the enum.
-constexpr std::string_view ElementTypeName(PJRT_Buffer_Type type) {
+constexpr std::string_view ElementTypeName(int type) {
   const ElementTypeInfo* info = FindElementType(type);
   return info == nullptr ? std::string_view("unknown") : info->name;
 }
 
 // The row's bits; 0 for INVALID, TOKEN and values outside the enum.
-constexpr int ElementBitWidth(PJRT_Buffer_Type type) {
+constexpr int ElementBitWidth(int type) {
   const ElementTypeInfo* info = FindElementType(type);
   return info == nullptr ? 0 : info->bits;
 }
