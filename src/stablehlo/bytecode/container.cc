@@ -12,29 +12,12 @@
 #include <optional>
 
 #include "stablehlo/bytecode/encoding_reader.h"
+#include "stablehlo/bytecode/bytecode_format.h"
 #include "stablehlo/bytecode/vhlo_codes.h"
 #include "stablehlo/bytecode/vhlo_ops.h"
 
 namespace plugrt::shlo::bytecode {
 namespace {
-
-// Newest bytecode format version plugrt reads (MLIR's kVersion as of the
-// StableHLO releases it supports).
-constexpr uint64_t kMaxBytecodeVersion = 6;
-constexpr uint64_t kVersionDialectVersioning = 1;
-constexpr uint64_t kVersionLazyLoading = 2;
-constexpr uint64_t kVersionUseListOrdering = 3;
-constexpr uint64_t kVersionElideBlockArgLoc = 4;
-constexpr uint64_t kVersionNativeProperties = 5;
-
-// Op encoding mask bits.
-constexpr uint8_t kHasAttrs = 0x01;
-constexpr uint8_t kHasResults = 0x02;
-constexpr uint8_t kHasOperands = 0x04;
-constexpr uint8_t kHasSuccessors = 0x08;
-constexpr uint8_t kHasInlineRegions = 0x10;
-constexpr uint8_t kHasUseListOrders = 0x20;
-constexpr uint8_t kHasProperties = 0x40;
 
 // Deepest nesting of regions or attributes accepted.
 constexpr int kMaxDepth = 200;

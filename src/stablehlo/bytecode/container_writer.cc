@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "stablehlo/bytecode/bytecode_format.h"
 #include "stablehlo/bytecode/encoding_reader.h"
 #include "stablehlo/bytecode/encoding_writer.h"
 #include "stablehlo/bytecode/vhlo_codes.h"
@@ -22,18 +23,6 @@
 
 namespace plugrt::shlo::bytecode {
 namespace {
-
-constexpr uint64_t kVersionDialectVersioning = 1;
-constexpr uint64_t kVersionLazyLoading = 2;
-constexpr uint64_t kVersionUseListOrdering = 3;
-constexpr uint64_t kVersionElideBlockArgLoc = 4;
-constexpr uint64_t kVersionNativeProperties = 5;
-
-constexpr uint8_t kHasAttrs = 0x01;
-constexpr uint8_t kHasResults = 0x02;
-constexpr uint8_t kHasOperands = 0x04;
-constexpr uint8_t kHasInlineRegions = 0x10;
-constexpr uint8_t kHasProperties = 0x40;
 
 constexpr size_t kBuiltin = 0;
 constexpr size_t kVhlo = 1;
