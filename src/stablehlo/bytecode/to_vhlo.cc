@@ -546,6 +546,17 @@ StatusOr<const BcAttr*> ToVhlo::MeshAttrAt(std::string_view text, size_t* pos) {
   auto bad = [&]() { return Refuse("attribute ", text, " has no VHLO form"); };
   BcAttr* a = NewAttr(BcAttr::Kind::kSdy);
   std::string name;
+  // "a, b, ...]" after the list's "[": each a mesh attribute, as one array.
+  auto take_axes = [&]() -> Status {
+    std::vector<const BcAttr*> axes;
+    while (!t.Take("]")) {
+      if (!axes.empty() && !t.Take(",")) return bad();
+      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* axis, MeshAttrAt(text, pos));
+      axes.push_back(axis);
+    }
+    a->elements.push_back(Array(std::move(axes)));
+    return OkStatus();
+  };
   if (t.Take("#stablehlo.replica_group_mesh_axes<")) {
     a->family = "replica_group_mesh_axes";
     if (!t.Take("mesh") || !t.Take("=")) return bad();
@@ -557,13 +568,7 @@ StatusOr<const BcAttr*> ToVhlo::MeshAttrAt(std::string_view text, size_t* pos) {
       a->elements.push_back(mesh);
     }
     if (!t.Take(",") || !t.Take("axes") || !t.Take("=") || !t.Take("[")) return bad();
-    std::vector<const BcAttr*> axes;
-    while (!t.Take("]")) {
-      if (!axes.empty() && !t.Take(",")) return bad();
-      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* axis, MeshAttrAt(text, pos));
-      axes.push_back(axis);
-    }
-    a->elements.push_back(Array(std::move(axes)));
+    PLUGRT_RETURN_IF_ERROR(take_axes());
   } else if (t.Take("#stablehlo.axis_ref<")) {
     a->family = "axis_ref";
     if (!t.Take("name") || !t.Take("=") || !t.Name(&name)) return bad();
@@ -582,13 +587,7 @@ StatusOr<const BcAttr*> ToVhlo::MeshAttrAt(std::string_view text, size_t* pos) {
   } else if (t.Take("#stablehlo.mesh<")) {
     a->family = "mesh";
     if (!t.Take("axes") || !t.Take("=") || !t.Take("[")) return bad();
-    std::vector<const BcAttr*> axes;
-    while (!t.Take("]")) {
-      if (!axes.empty() && !t.Take(",")) return bad();
-      PLUGRT_ASSIGN_OR_RETURN(const BcAttr* axis, MeshAttrAt(text, pos));
-      axes.push_back(axis);
-    }
-    a->elements.push_back(Array(std::move(axes)));
+    PLUGRT_RETURN_IF_ERROR(take_axes());
     if (t.Take(",")) {
       return Refuse("the device_ids of ", text, " have no VHLO form plugrt writes");
     }

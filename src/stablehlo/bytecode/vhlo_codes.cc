@@ -119,6 +119,15 @@ constexpr VhloElementInfo kElements[] = {
     {"f6E2M3FN", 38, 6, true},    {"f6E3M2FN", 39, 6, true},    {"f8E8M0FNU", 40, 8, true},
 };
 
+// The first row of `table` whose `field` equals `key`, or null.
+template <typename Table, typename Row, typename Field, typename Key>
+const Row* FindBy(const Table& table, Field Row::*field, const Key& key) {
+  for (const Row& row : table) {
+    if (row.*field == key) return &row;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 VhloVersion VhloAttrMinVersion(uint64_t code) {
@@ -139,16 +148,10 @@ std::string_view VhloTypeName(uint64_t code) {
 }
 
 const VhloEnumInfo* FindVhloEnumByCode(uint64_t code) {
-  for (const VhloEnumInfo& e : kEnums) {
-    if (e.code == code) return &e;
-  }
-  return nullptr;
+  return FindBy(kEnums, &VhloEnumInfo::code, code);
 }
 const VhloEnumInfo* FindVhloEnumByFamily(std::string_view family) {
-  for (const VhloEnumInfo& e : kEnums) {
-    if (e.family == family) return &e;
-  }
-  return nullptr;
+  return FindBy(kEnums, &VhloEnumInfo::family, family);
 }
 
 std::optional<std::string_view> VhloEnumValueName(const VhloEnumInfo& info, uint64_t v) {
@@ -166,16 +169,10 @@ std::optional<uint64_t> VhloEnumValueNumber(const VhloEnumInfo& info, std::strin
 }
 
 const VhloElementInfo* FindVhloElementByCode(uint64_t code) {
-  for (const VhloElementInfo& e : kElements) {
-    if (e.code == code) return &e;
-  }
-  return nullptr;
+  return FindBy(kElements, &VhloElementInfo::code, code);
 }
 const VhloElementInfo* FindVhloElementByName(std::string_view name) {
-  for (const VhloElementInfo& e : kElements) {
-    if (e.name == name) return &e;
-  }
-  return nullptr;
+  return FindBy(kElements, &VhloElementInfo::name, name);
 }
 
 }  // namespace plugrt::shlo::bytecode
