@@ -443,6 +443,55 @@ TEST(CliBenchTest, ComparesCompileFromBytecodeWithText) {
   EXPECT_TRUE(FailedWith(plain, 1, "compare=bytecode")) << plain.output;
 }
 
+// kind=eager: @main's ops one at a time through the eager layer, and the
+// program compiled whole; both timed, per run of the body.
+constexpr const char* kEagerProgram =
+    R"mlir(// plugrt-bench: kind=eager iterations=10
+// Two scalar ops, eagerly and fused.
+func.func public @main(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  %1 = stablehlo.multiply %0, %a : tensor<f32>
+  return %1 : tensor<f32>
+}
+)mlir";
+
+TEST(CliBenchTest, EagerRunsTheOpsOneAtATimeAndFused) {
+  const std::filesystem::path dir = BenchDir("eager");
+  WriteText(dir / "eager_two.mlir", kEagerProgram);
+  // An op with attributes has no eager replay here: a row of its own says so.
+  WriteText(dir / "eager_iota.mlir",
+            "// plugrt-bench: kind=eager\n"
+            "func.func public @main() -> tensor<4xf32> {\n"
+            "  %0 = stablehlo.iota dim = 0 : tensor<4xf32>\n"
+            "  return %0 : tensor<4xf32>\n"
+            "}\n");
+  std::string errors;
+  CommandResult result = RunBench(
+      dir, "--dir " + dir.string() + " --no-ceilings --repeats 3 --warmup 1 --json -", &errors);
+  EXPECT_EQ(result.exit_code, 1) << result.output << errors;
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  std::map<std::string, const Json*> rows;
+  for (const Json& row : json["workloads"].array) rows[row["name"].string] = &row;
+  ASSERT_TRUE(rows.count("eager_two") && rows.count("eager_iota")) << result.output;
+
+  const Json& eager = *rows["eager_two"];
+  EXPECT_EQ(eager["kind"].string, "eager");
+  ExpectTimes(eager, 3);
+  EXPECT_EQ(eager["ops"].number, 2);
+  EXPECT_EQ(eager["iterations"].number, 10);
+  ExpectNear(eager["us_per_op"].number, eager["median_ms"].number * 1e3 / 2, "us_per_op");
+  ASSERT_TRUE(eager["fused_median_ms"].IsNumber());
+  EXPECT_GT(eager["fused_median_ms"].number, 0);
+  EXPECT_LE(eager["fused_min_ms"].number, eager["fused_median_ms"].number);
+  ExpectNear(eager["eager_vs_fused"].number,
+             eager["median_ms"].number / eager["fused_median_ms"].number, "eager_vs_fused");
+
+  const std::string& error = (*rows["eager_iota"])["error"].string;
+  EXPECT_TRUE(Contains(error, "stablehlo.iota has attributes or regions")) << error;
+  EXPECT_TRUE(Contains(error, "UNIMPLEMENTED")) << error;
+}
+
 TEST(CliBenchTest, UnknownNameListsTheAvailableOnes) {
   const std::filesystem::path dir = TinySuite("unknown");
   CommandResult result = RunCli("bench no_such_workload --dir " + dir.string() + " --no-ceilings");

@@ -24,6 +24,7 @@
 #include "client/executable.h"
 #include "common/named_value.h"
 #include "tools/bench_ceilings.h"
+#include "tools/bench_eager.h"
 #include "tools/bench_forms.h"
 #include "tools/bench_program.h"
 #include "tools/bench_timing.h"
@@ -72,6 +73,7 @@ struct WorkloadResult {
   std::optional<BenchMetric> metric;  // the headline
   const CeilingResult* ceiling = nullptr;
   std::optional<double> ratio;
+  std::optional<EagerResult> eager;  // kind=eager: `time` is eager's, per run of the body
 };
 
 // bench/ of the source tree: beside the build folder the executable is in
@@ -399,6 +401,26 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
   return OkStatus();
 }
 
+// kind=eager: op by op through the eager layer and fused (bench_eager.h).
+// With iterations=N each timed sample is a loop of N runs, as for dispatch.
+Status MeasureEagerWorkload(const Client& client, const Workload& workload,
+                            const BenchOptions& options, WorkloadResult& result) {
+  const int64_t iterations = std::max<int64_t>(workload.header.iterations, 1);
+  RepeatPolicy policy;
+  policy.warmup = options.warmup;
+  policy.repeats = options.repeats;
+  if (iterations > 1) {
+    policy.repeats = options.repeats.value_or(5);
+    policy.warmup = std::min(options.warmup, 1);
+  }
+  PLUGRT_ASSIGN_OR_RETURN(EagerResult eager,
+                          MeasureEager(client, workload.text, workload.path, policy, iterations));
+  result.time = eager.eager;
+  result.compile_ms = eager.fused_compile_ms;
+  result.eager = eager;
+  return OkStatus();
+}
+
 // --- output -----------------------------------------------------------------
 
 std::string JsonQuote(std::string_view text) {
@@ -469,6 +491,15 @@ std::string WorkloadJson(const WorkloadResult& r) {
     out << ", \"iterations\": " << header.iterations
         << ", \"us_per_execute\": " << JsonNumber(r.time.median * 1e3)
         << ", \"loop_median_ms\": " << JsonNumber(r.loop_median_ms);
+  }
+  if (r.eager) {
+    const EagerResult& e = *r.eager;
+    out << ", \"ops\": " << e.ops << ", \"iterations\": " << e.iterations
+        << ", \"us_per_op\": " << JsonNumber(e.eager.median * 1e3 / static_cast<double>(e.ops))
+        << ", \"fused_median_ms\": " << JsonNumber(e.fused.median)
+        << ", \"fused_min_ms\": " << JsonNumber(e.fused.min)
+        << ", \"fused_max_ms\": " << JsonNumber(e.fused.max)
+        << ", \"eager_vs_fused\": " << JsonNumber(e.eager_vs_fused);
   }
   out << ", \"gflops\": " << JsonNumber(r.gflops) << ", \"gbps\": " << JsonNumber(r.gbps)
       << ", \"flops\": " << JsonNumber(r.flops) << ", \"bytes\": " << JsonNumber(r.bytes)
@@ -573,11 +604,17 @@ std::string TextReport(const std::string& cpu, int threads,
       if (r.ratio) versus = Format("%.2f", *r.ratio) + " of " + r.ceiling->name;
       if (r.bytecode_vs_text) versus = Format("%.2fx", *r.bytecode_vs_text) + " of text";
       const std::string& name = r.label.empty() ? r.workload->name : r.label;
-      // Dispatch rows are per execute, in microseconds.
+      // Dispatch rows, and eager rows timed in loops, are per execute (per
+      // run of the body), in microseconds.
+      const bool per_call = header.kind == BenchKind::kDispatch ||
+                            (header.kind == BenchKind::kEager && header.iterations > 1);
       auto time = [&](double ms) {
-        return header.kind == BenchKind::kDispatch ? Format("%.2f us", ms * 1e3)
-                                                   : Format("%.3f", ms);
+        return per_call ? Format("%.2f us", ms * 1e3) : Format("%.3f", ms);
       };
+      if (r.eager) {
+        versus = Format("%.2fx", r.eager->eager_vs_fused) + " of fused (" +
+                 time(r.eager->fused.median) + (per_call ? ")" : " ms)");
+      }
       rows.push_back({name, std::string(BenchKindName(header.kind)),
                       time(r.time.median), time(r.time.p10), time(r.time.p90),
                       std::to_string(r.time.runs), Cell(r.gflops, "%.2f"), Cell(r.gbps, "%.2f"),
@@ -603,7 +640,9 @@ std::string ListText(const std::vector<Workload>& workloads) {
   for (const Workload& w : workloads) {
     const BenchHeader& h = w.header;
     std::string kind(BenchKindName(h.kind));
-    if (h.kind == BenchKind::kDispatch) kind += StrCat(" x", h.iterations);
+    if (h.kind == BenchKind::kDispatch || (h.kind == BenchKind::kEager && h.iterations > 1)) {
+      kind += StrCat(" x", h.iterations);
+    }
     std::string description =
         w.bytecode_forms ? "parse + verify + compile from text and from a portable artifact "
                            "written in-process (rows @text, @bytecode)"
@@ -674,14 +713,17 @@ StatusOr<int> Bench(const BenchOptions& options) {
     }
     WorkloadResult result;
     result.workload = &workload;
-    Status status = MeasureWorkload(*client, workload, options, result);
+    Status status = workload.header.kind == BenchKind::kEager
+                        ? MeasureEagerWorkload(*client, workload, options, result)
+                        : MeasureWorkload(*client, workload, options, result);
     if (!status.ok()) {
       result = WorkloadResult{};
       result.workload = &workload;
       result.error = status.ToString();
       std::cerr << "plugrt bench: " << workload.name << " failed: " << result.error << "\n";
       exit_code = 1;
-    } else if (workload.header.kind != BenchKind::kCompile) {
+    } else if (workload.header.kind != BenchKind::kCompile &&
+               workload.header.kind != BenchKind::kEager) {
       // The headline: the header's metric, else the unit of its ceiling.
       result.metric = workload.header.metric;
       if (!result.metric && workload.header.ceiling) {

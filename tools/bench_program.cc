@@ -35,6 +35,7 @@ std::string_view BenchKindName(BenchKind kind) {
     case BenchKind::kExecute: return "execute";
     case BenchKind::kDispatch: return "dispatch";
     case BenchKind::kCompile: return "compile";
+    case BenchKind::kEager: return "eager";
   }
   return "unknown";
 }
@@ -73,9 +74,11 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
         header.kind = BenchKind::kDispatch;
       } else if (value == "compile") {
         header.kind = BenchKind::kCompile;
+      } else if (value == "eager") {
+        header.kind = BenchKind::kEager;
       } else {
         return InvalidArgument(where, ": unknown kind '", value,
-                               "' (expected execute, dispatch or compile)");
+                               "' (expected execute, dispatch, compile or eager)");
       }
     } else if (key == "iterations") {
       int64_t count = 0;
@@ -113,8 +116,9 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
   if (header.kind == BenchKind::kDispatch && !has_iterations) {
     return InvalidArgument(Where(text, 0, path), ": kind=dispatch needs iterations=N");
   }
-  if (header.kind != BenchKind::kDispatch && has_iterations) {
-    return InvalidArgument(Where(text, 0, path), ": iterations applies to kind=dispatch only");
+  if (header.kind != BenchKind::kDispatch && header.kind != BenchKind::kEager && has_iterations) {
+    return InvalidArgument(Where(text, 0, path),
+                           ": iterations applies to kind=dispatch and kind=eager only");
   }
 
   // The description: the comment lines right after the header.

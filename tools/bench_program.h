@@ -17,8 +17,10 @@
 
 namespace plugrt::tools {
 
-enum class BenchKind { kExecute, kDispatch, kCompile };
-std::string_view BenchKindName(BenchKind kind);  // "execute", "dispatch", "compile"
+// kEager: @main's ops one at a time through the eager layer, next to the
+// program compiled whole (bench_eager.h).
+enum class BenchKind { kExecute, kDispatch, kCompile, kEager };
+std::string_view BenchKindName(BenchKind kind);  // "execute", "dispatch", "compile", "eager"
 
 // Which rate is a workload's headline: GFLOP/s from the cost analysis, or
 // GB/s of arguments plus outputs.
@@ -31,7 +33,9 @@ std::string_view BenchMetricName(BenchMetric metric);  // "flops", "bytes"
 // the program computes.
 struct BenchHeader {
   BenchKind kind = BenchKind::kExecute;
-  int64_t iterations = 0;  // kind=dispatch: executes per timed loop (required)
+  // kind=dispatch: executes per timed loop (required); kind=eager: runs of
+  // the body per timed loop (optional, default 1).
+  int64_t iterations = 0;
   std::optional<BenchMetric> metric;
   std::optional<CeilingKind> ceiling;
   // compare=bytecode: also time parse + verify + compile of the program from
