@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "client/npy.h"
+#include "common/small_array.h"
 
 namespace plugrt::eager {
 
@@ -402,15 +403,37 @@ StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
     std::lock_guard<std::mutex> lock(mu_);
     executor = executor_.get();
   }
-  // A queued op outlives the caller's Op, so the async executor gets a copy;
-  // the sync one runs it before Execute returns and borrows it.
-  std::shared_ptr<const Op> held =
-      executor->is_async() ? std::make_shared<const Op>(op)
-                           : std::shared_ptr<const Op>(std::shared_ptr<const Op>(), &op);
+  if (!executor->is_async()) return ExecuteInline(op);
+  // A queued op outlives the caller's Op: the node holds a copy.
   Node node;
   std::vector<Tensor> outputs;
-  PLUGRT_RETURN_IF_ERROR(MakeNode(std::move(held), node, outputs));
+  PLUGRT_RETURN_IF_ERROR(MakeNode(std::make_shared<const Op>(op), node, outputs));
   PLUGRT_RETURN_IF_ERROR(executor->Submit(std::move(node)));
+  return outputs;
+}
+
+StatusOr<std::vector<Tensor>> Context::ExecuteInline(const Op& op) {
+  // The synchronous executor's work without a node (no queue, no closure,
+  // no copies of the op): the per-op cost of eager mode is paid here.
+  Placement placement;
+  std::vector<Tensor> outputs;
+  PLUGRT_RETURN_IF_ERROR(Place(op, placement, outputs));
+  Status status;
+  size_t index = 0;
+  for (const auto& group : op.input_groups()) {
+    for (const Tensor& t : group) {
+      if (status.ok()) status = CheckInput(op.name(), index++, t);
+    }
+  }
+  StatusOr<Future> done = status.ok() ? RunPlaced(op, placement, outputs) : StatusOr<Future>(status);
+  if (!done.ok()) {
+    for (Tensor& output : outputs) output.state()->Poison(done.status());
+    return done.status();
+  }
+  PLUGRT_RETURN_IF_ERROR(done->Await());
+  // The device work has ended, so the outputs are ready: reading them needs
+  // no readiness query of the plugin.
+  for (Tensor& output : outputs) output.state()->set_known_ready();
   return outputs;
 }
 
@@ -432,24 +455,22 @@ StatusOr<Context::Launched> Context::Launch(const Op& op) {
   return Launched{std::move(outputs), std::move(done)};
 }
 
-Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
-                         std::vector<Tensor>& outputs) {
-  const Op& op = *held;
+Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& outputs) {
   std::optional<NamedDevice> requested;
   if (op.device()) {
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
     requested = std::move(d);
   }
-  std::vector<Tensor> flat;
-  std::vector<NamedDevice> input_devices;
+  size_t count = 0;
+  for (const auto& group : op.input_groups()) count += group.size();
+  SmallArray<NamedDevice, 4> input_devices(count);
+  size_t i = 0;
   for (const auto& group : op.input_groups()) {
-    for (const Tensor& t : group) {
-      flat.push_back(t);
-      input_devices.push_back({t.device(), t.device_name()});
-    }
+    for (const Tensor& t : group) input_devices[i++] = {t.device(), t.device_name()};
   }
-  PLUGRT_ASSIGN_OR_RETURN(Placement placement, PlaceOp(op.name(), requested, input_devices,
-                                                       default_device(), placement_policy()));
+  PLUGRT_ASSIGN_OR_RETURN(placement,
+                          PlaceOp(op.name(), requested, {input_devices.data(), count},
+                                  default_device(), placement_policy()));
   for (const std::string& warning : placement.warnings) {
     if (options_.warn) {
       options_.warn(warning);
@@ -458,40 +479,49 @@ Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
-  for (int64_t i = 0; i < num_outputs; ++i) {
+  outputs.reserve(static_cast<size_t>(num_outputs));
+  for (int64_t o = 0; o < num_outputs; ++o) {
     outputs.emplace_back(
         std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));
   }
+  return OkStatus();
+}
 
-  node.op = op.name();
-  node.inputs = std::move(flat);
-  node.outputs = outputs;
-  node.run = [this, held, placement = std::move(placement), outputs]() mutable -> StatusOr<Future> {
-    OpRunner& runner = RunnerFor(placement.device);
-    const std::vector<std::vector<Tensor>>* groups = &held->input_groups();
-    std::vector<std::vector<Tensor>> moved;
-    auto copies = std::make_shared<std::vector<Tensor>>();
-    if (!placement.copies.empty()) {
-      moved = *groups;
-      size_t flat_index = 0;
-      for (auto& group : moved) {
-        for (Tensor& t : group) {
-          if (std::find(placement.copies.begin(), placement.copies.end(), flat_index++) !=
-              placement.copies.end()) {
-            PLUGRT_ASSIGN_OR_RETURN(t, runner.CopyToDevice(t, placement.device));
-            copies->push_back(t);
-          }
-        }
+StatusOr<Future> Context::RunPlaced(const Op& op, const Placement& placement,
+                                    std::vector<Tensor>& outputs) {
+  OpRunner& runner = RunnerFor(placement.device);
+  if (placement.copies.empty()) return runner.Run(op, op.input_groups(), placement.device, outputs);
+  std::vector<std::vector<Tensor>> moved = op.input_groups();
+  auto copies = std::make_shared<std::vector<Tensor>>();
+  size_t flat_index = 0;
+  for (auto& group : moved) {
+    for (Tensor& t : group) {
+      if (std::find(placement.copies.begin(), placement.copies.end(), flat_index++) !=
+          placement.copies.end()) {
+        PLUGRT_ASSIGN_OR_RETURN(t, runner.CopyToDevice(t, placement.device));
+        copies->push_back(t);
       }
-      groups = &moved;
     }
-    PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(*held, *groups, placement.device, outputs));
-    if (!copies->empty()) {
-      // The copies live until the device work that reads them has ended.
-      Status kept = done.OnReady([copies](Status) {});
-      if (!kept.ok()) PLUGRT_RETURN_IF_ERROR(done.Await());
-    }
-    return done;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(op, moved, placement.device, outputs));
+  // The copies live until the device work that reads them has ended.
+  Status kept = done.OnReady([copies](Status) {});
+  if (!kept.ok()) PLUGRT_RETURN_IF_ERROR(done.Await());
+  return done;
+}
+
+Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
+                         std::vector<Tensor>& outputs) {
+  const Op& op = *held;
+  Placement placement;
+  PLUGRT_RETURN_IF_ERROR(Place(op, placement, outputs));
+  node.op = op.name();
+  for (const auto& group : op.input_groups()) {
+    node.inputs.insert(node.inputs.end(), group.begin(), group.end());
+  }
+  node.outputs = outputs;
+  node.run = [this, held, placement = std::move(placement), outputs]() mutable {
+    return RunPlaced(*held, placement, outputs);
   };
   return OkStatus();
 }

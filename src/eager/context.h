@@ -161,9 +161,18 @@ class Context {
   Context(std::shared_ptr<Client> client, ContextOptions options);
   Status Init();
   StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
-  // Placement, and `node` filled to run `op` on the physical device it
-  // places it on (`held` keeps `op` alive as long as the node); `outputs`
-  // (empty on entry): the op's pending outputs.
+  // Placement of `op` (physical inputs) and its pending outputs (`outputs`
+  // empty on entry).
+  Status Place(const Op& op, Placement& placement, std::vector<Tensor>& outputs);
+  // Runs a placed op whose inputs are resolved: copies the inputs the
+  // placement names, then the device's runner; the future of its device work.
+  StatusOr<Future> RunPlaced(const Op& op, const Placement& placement,
+                             std::vector<Tensor>& outputs);
+  // The synchronous executor's path: placement, input checks and the run
+  // on the caller's thread, waiting for the device; outputs poisoned on error.
+  StatusOr<std::vector<Tensor>> ExecuteInline(const Op& op);
+  // Place, and `node` filled to RunPlaced it (`held` keeps `op` alive as
+  // long as the node).
   Status MakeNode(std::shared_ptr<const Op> held, Node& node, std::vector<Tensor>& outputs);
   // The runner for ops placed on `device` (a physical one).
   OpRunner& RunnerFor(const NamedDevice& device);

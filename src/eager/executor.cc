@@ -2,15 +2,20 @@
 
 namespace plugrt::eager {
 
+Status CheckInput(std::string_view op, size_t index, const Tensor& input) {
+  // Set only once resolved without error and ready: nothing to wait for.
+  if (input.state()->known_ready()) return OkStatus();
+  Status status = input.state()->WaitResolved();
+  if (status.ok() && input.IsReady()) status = input.Await();
+  if (status.ok()) return status;
+  return Status(status.code(), std::string(op) + ": input " + std::to_string(index) +
+                                   " comes from an op that failed: " + status.message());
+}
+
 StatusOr<Future> RunNode(Node& node) {
   Status status;
   for (size_t i = 0; i < node.inputs.size() && status.ok(); ++i) {
-    Status input = node.inputs[i].state()->WaitResolved();
-    if (input.ok() && node.inputs[i].IsReady()) input = node.inputs[i].Await();
-    if (!input.ok()) {
-      status = Status(input.code(), node.op + ": input " + std::to_string(i) +
-                                        " comes from an op that failed: " + input.message());
-    }
+    status = CheckInput(node.op, i, node.inputs[i]);
   }
   StatusOr<Future> done = status.ok() ? node.run() : StatusOr<Future>(status);
   if (!done.ok()) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -54,6 +55,11 @@ std::unique_ptr<Executor> MakeAsyncExecutor();
 // The shared part: checks the inputs, runs the node, poisons on failure.
 // Returns the device future, or the error that poisoned the outputs.
 StatusOr<Future> RunNode(Node& node);
+
+// Whether input `index` of `op` can be read: waits until it is resolved and
+// its data is on the device; the error of the op that failed to make it,
+// naming the input. (RunNode's check, also made by ops run inline.)
+Status CheckInput(std::string_view op, size_t index, const Tensor& input);
 
 }  // namespace plugrt::eager
 

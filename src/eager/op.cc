@@ -6,7 +6,10 @@ namespace plugrt::eager {
 
 namespace {
 
-std::string NamesOf(const std::vector<InputArg>& args) {
+// A function's arguments: one list.
+constexpr InputArg kFunctionArgs[] = {{"args", true}};
+
+std::string NamesOf(std::span<const InputArg> args) {
   std::string names;
   for (const InputArg& a : args) names += (names.empty() ? "'" : ", '") + std::string(a.name) + "'";
   return names.empty() ? "none" : names;
@@ -21,7 +24,9 @@ Op::Op(Context& context, std::string name) : context_(&context), name_(std::move
       std::string known;
       for (std::string_view n : OpDefNames()) known += (known.empty() ? "" : ", ") + std::string(n);
       lookup_ = Unimplemented("the eager layer has no rule for ", name_, "; it runs: ", known);
+      return;
     }
+    inputs_.reserve(def_->inputs.size());
     return;
   }
   StatusOr<FunctionSignature> signature = context.functions().Signature(name_);
@@ -34,10 +39,10 @@ Op::Op(Context& context, std::string name) : context_(&context), name_(std::move
   }
 }
 
-StatusOr<std::vector<InputArg>> Op::InputArgs() const {
+StatusOr<std::span<const InputArg>> Op::InputArgs() const {
   PLUGRT_RETURN_IF_ERROR(lookup_);
-  if (function_) return std::vector<InputArg>{{"args", true}};
-  return def_->inputs;
+  if (function_) return std::span<const InputArg>(kFunctionArgs);
+  return std::span<const InputArg>(def_->inputs);
 }
 
 std::optional<int64_t> Op::ListLength() const {
@@ -73,7 +78,7 @@ Status Op::SetAttr(std::string_view name, AttrValue value) {
 }
 
 Status Op::AddInput(const Tensor& tensor) {
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
   if (!tensor) return InvalidArgument(name_, ": input ", inputs_.size(), " is an empty handle");
   if (function_) {
     if (inputs_[0].size() >= function_->argument_types.size()) {
@@ -96,7 +101,7 @@ Status Op::AddInput(const Tensor& tensor) {
 }
 
 Status Op::AddInputList(const std::vector<Tensor>& tensors) {
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (!tensors[i]) return InvalidArgument(name_, ": list element ", i, " is an empty handle");
   }
@@ -129,7 +134,7 @@ Status Op::AddInputList(const std::vector<Tensor>& tensors) {
 }
 
 StatusOr<int64_t> Op::InputLength(std::string_view list) const {
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
   for (const InputArg& arg : args) {
     if (arg.name != list) continue;
     if (!arg.list) return 1;
@@ -164,7 +169,7 @@ StatusOr<int64_t> Op::NumOutputs() const {
 }
 
 StatusOr<std::vector<Tensor>> Op::Execute() {
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<InputArg> args, InputArgs());
+  PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
   if (function_) {
     if (inputs_[0].size() != function_->argument_types.size()) {
       return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),

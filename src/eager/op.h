@@ -9,6 +9,7 @@
 #define PLUGRT_EAGER_OP_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,7 +77,9 @@ class Op {
  private:
   Status Resolve() const;
   std::optional<int64_t> ListLength() const;
-  StatusOr<std::vector<InputArg>> InputArgs() const;
+  // The definition's inputs (a function: one list, "args"); a view, so
+  // that the per-op calls copy nothing.
+  StatusOr<std::span<const InputArg>> InputArgs() const;
 
   Context* context_;
   std::string name_;

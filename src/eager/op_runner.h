@@ -52,9 +52,11 @@ class PhysicalRunner : public OpRunner {
       const std::vector<NamedDevice>& devices, std::vector<std::vector<Tensor>>& outputs);
 
  private:
-  // The compiled program of `op` on `types`, one replica per device.
+  // The compiled program of `op` on the types of `inputs` (resolved,
+  // grouped as op.input_groups()), one replica per device. A hit builds
+  // nothing: the key goes into a per-thread buffer, the text only on a miss.
   StatusOr<std::shared_ptr<const CompiledProgram>> Program(
-      const Op& op, const std::vector<std::vector<TensorType>>& types,
+      const Op& op, const std::vector<std::vector<Tensor>>& inputs,
       std::span<const NamedDevice> devices);
 
   const Client& client_;

@@ -48,8 +48,8 @@ std::vector<std::vector<TensorType>> TypesOf(const std::vector<std::vector<Tenso
   return types;
 }
 
-std::vector<Buffer*> BuffersOf(const std::vector<std::vector<Tensor>>& inputs) {
-  std::vector<Buffer*> buffers;
+void BuffersOf(const std::vector<std::vector<Tensor>>& inputs, std::vector<Buffer*>& buffers) {
+  buffers.clear();
   for (const auto& group : inputs) {
     for (const Tensor& t : group) {
       // Execute takes non-const pointers; eager programs donate nothing, so
@@ -57,23 +57,26 @@ std::vector<Buffer*> BuffersOf(const std::vector<std::vector<Tensor>>& inputs) {
       buffers.push_back(const_cast<Buffer*>(&t.state()->buffer()));
     }
   }
-  return buffers;
 }
 
 }  // namespace
 
 StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
-    const Op& op, const std::vector<std::vector<TensorType>>& types,
+    const Op& op, const std::vector<std::vector<Tensor>>& inputs,
     std::span<const NamedDevice> devices) {
   // A replicated program's key names all its devices (a name has no comma).
   std::string replicated;
   for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
     replicated += (i == 0 ? "" : ",") + devices[i].name;
   }
-  // The text is built only when the key misses.
-  const std::string key = ProgramKey(devices.size() == 1 ? devices[0].name : replicated, op.name(),
-                                     op.attrs(), types);
-  return cache_.GetOrCompile(key, [&] {
+  // Reused per thread, so that a hit allocates nothing (the key is written
+  // and looked up before anything else can run on this thread).
+  thread_local std::string key;
+  WriteProgramKey(devices.size() == 1 ? devices[0].name : replicated, op.name(), op.attrs(),
+                  inputs, key);
+  if (std::shared_ptr<const CompiledProgram> hit = cache_.Find(key)) return hit;
+  const std::vector<std::vector<TensorType>> types = TypesOf(inputs);
+  return cache_.GetOrCompile(std::string(key), [&] {
     std::vector<Device> raw;
     for (const NamedDevice& d : devices) raw.push_back(d.device);
     StatusOr<ProgramText> text =
@@ -95,15 +98,20 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
 
 StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
                                      const NamedDevice& device, std::vector<Tensor>& outputs) {
-  std::vector<Buffer*> buffers = BuffersOf(inputs);
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
-                          Program(op, TypesOf(inputs), {&device, 1}));
+                          Program(op, inputs, {&device, 1}));
   const CompiledProgram& compiled = *program;
   if (compiled.results.size() != outputs.size()) {
     return Internal(op.name(), ": the compiled program has ", compiled.results.size(),
                     " results; the op declares ", outputs.size());
   }
-  PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, compiled.executable.ExecuteAsync({buffers}));
+  // The argument table, reused per thread (ExecuteAsync does not come back
+  // into the eager layer while it reads it).
+  thread_local std::vector<std::vector<Buffer*>> arguments(1);
+  BuffersOf(inputs, arguments[0]);
+  StatusOr<ExecuteResult> executed = compiled.executable.ExecuteAsync(arguments);
+  arguments[0].clear();
+  PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, std::move(executed));
   if (result.outputs.size() != 1 || result.outputs[0].size() != outputs.size() ||
       result.device_complete.size() != 1) {
     return Internal(op.name(), ": the plugin returned an unexpected number of outputs");
@@ -131,10 +139,10 @@ StatusOr<std::vector<Future>> PhysicalRunner::RunReplicated(
                              devices[r].name, " has ", TypesText(TypesOf(inputs[r])), ", ",
                              devices[0].name, " has ", TypesText(types));
     }
-    buffers.push_back(BuffersOf(inputs[r]));
+    BuffersOf(inputs[r], buffers.emplace_back());
   }
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
-                          Program(op, types, devices));
+                          Program(op, inputs[0], devices));
   PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, program->executable.ExecuteAsync(buffers));
   if (result.outputs.size() != devices.size() || result.device_complete.size() != devices.size()) {
     return Internal(op.name(), ": the plugin ran ", result.outputs.size(), " replicas of ",

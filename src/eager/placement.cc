@@ -3,7 +3,7 @@
 namespace plugrt::eager {
 
 StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-                            const std::vector<NamedDevice>& inputs,
+                            std::span<const NamedDevice> inputs,
                             const NamedDevice& default_device, PlacementPolicy policy) {
   Placement placement;
   placement.device = requested ? *requested : !inputs.empty() ? inputs[0] : default_device;

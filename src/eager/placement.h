@@ -6,6 +6,7 @@
 #define PLUGRT_EAGER_PLACEMENT_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,7 @@ struct Placement {
 
 // `inputs` are the flat inputs' devices.
 StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-                            const std::vector<NamedDevice>& inputs,
+                            std::span<const NamedDevice> inputs,
                             const NamedDevice& default_device, PlacementPolicy policy);
 
 }  // namespace plugrt::eager

@@ -2,6 +2,15 @@
 
 namespace plugrt::eager {
 
+std::shared_ptr<const CompiledProgram> ProgramCache::Find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(key);
+  if (it == index_.end()) return nullptr;
+  ++stats_.hits;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->second;
+}
+
 StatusOr<std::shared_ptr<const CompiledProgram>> ProgramCache::GetOrCompile(
     const std::string& key, const Compile& compile) {
   {

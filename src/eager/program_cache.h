@@ -39,6 +39,10 @@ class ProgramCache {
  public:
   explicit ProgramCache(size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
 
+  // The entry for `key`, counted as a hit; null when absent (not counted:
+  // the GetOrCompile that follows counts the miss). Allocates nothing.
+  std::shared_ptr<const CompiledProgram> Find(const std::string& key);
+
   using Compile = std::function<StatusOr<CompiledProgram>()>;
   // The entry for `key`; on a miss, `compile` makes it (outside the lock).
   // Failed compiles are not kept.

@@ -66,11 +66,10 @@ struct AttrKey {
 
 }  // namespace
 
-std::string ProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
-                       const std::vector<std::vector<TensorType>>& inputs) {
-  std::string key;
-  key.reserve(128);
-  KeyWriter w(key);
+void WriteProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
+                     const std::vector<std::vector<Tensor>>& inputs, std::string& out) {
+  out.clear();
+  KeyWriter w(out);
   w.Bytes(device);
   w.Bytes(op);
   w.Int(static_cast<int64_t>(attrs.size()));
@@ -82,12 +81,12 @@ std::string ProgramKey(std::string_view device, std::string_view op, const AttrM
   w.Int(static_cast<int64_t>(inputs.size()));
   for (const auto& group : inputs) {
     w.Int(static_cast<int64_t>(group.size()));
-    for (const TensorType& t : group) {
+    for (const Tensor& tensor : group) {
+      const TensorType& t = tensor.state()->type();
       w.Int(t.type);
       w.Ints(t.dims);
     }
   }
-  return key;
 }
 
 }  // namespace plugrt::eager

@@ -11,12 +11,15 @@
 #include <vector>
 
 #include "eager/attribute.h"
-#include "eager/tensor_type.h"
+#include "eager/tensor.h"
 
 namespace plugrt::eager {
 
-std::string ProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
-                       const std::vector<std::vector<TensorType>>& inputs);
+// Writes the key into `out` (cleared first, its capacity reused: a caller
+// that keeps `out` pays no allocation per op). `inputs` are resolved
+// physical tensors, grouped as the op's inputs; their types are read in place.
+void WriteProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
+                     const std::vector<std::vector<Tensor>>& inputs, std::string& out);
 
 }  // namespace plugrt::eager
 
