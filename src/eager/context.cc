@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "client/npy.h"
-#include "common/small_array.h"
 
 namespace plugrt::eager {
 
@@ -30,6 +29,8 @@ Context::Context(std::shared_ptr<Client> client, ContextOptions options)
       options_(std::move(options)),
       cache_(options_.cache_capacity),
       physical_(*client_, cache_, functions_),
+      placement_(options_.placement),
+      async_(options_.async),
       executor_(options_.async ? MakeAsyncExecutor() : MakeSyncExecutor()) {}
 
 Context::~Context() {
@@ -85,25 +86,21 @@ Status Context::SetDefaultDevice(std::string_view name) {
 }
 
 PlacementPolicy Context::placement_policy() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return options_.placement;
+  return placement_.load(std::memory_order_relaxed);
 }
 
 void Context::set_placement_policy(PlacementPolicy policy) {
-  std::lock_guard<std::mutex> lock(mu_);
-  options_.placement = policy;
+  placement_.store(policy, std::memory_order_relaxed);
 }
 
-bool Context::is_async() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return executor_->is_async();
-}
+bool Context::is_async() const { return async_.load(std::memory_order_acquire); }
 
 Status Context::SetAsync(bool async) {
   std::lock_guard<std::mutex> lock(mu_);
   Status status = executor_->Wait();
   if (executor_->is_async() != async) {
     executor_ = async ? MakeAsyncExecutor() : MakeSyncExecutor();
+    async_.store(async, std::memory_order_release);
   }
   return status;
 }
@@ -398,12 +395,12 @@ Status Context::SaveNpy(const Tensor& tensor, const std::string& path) {
 StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
   PLUGRT_ASSIGN_OR_RETURN(CustomDevice * custom, RouteToCustomDevice(op));
   if (custom != nullptr) return custom->Execute(*this, op);
+  if (!is_async()) return ExecuteInline(op);
   Executor* executor;
   {
     std::lock_guard<std::mutex> lock(mu_);
     executor = executor_.get();
   }
-  if (!executor->is_async()) return ExecuteInline(op);
   // A queued op outlives the caller's Op: the node holds a copy.
   Node node;
   std::vector<Tensor> outputs;
@@ -461,16 +458,8 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
     requested = std::move(d);
   }
-  size_t count = 0;
-  for (const auto& group : op.input_groups()) count += group.size();
-  SmallArray<NamedDevice, 4> input_devices(count);
-  size_t i = 0;
-  for (const auto& group : op.input_groups()) {
-    for (const Tensor& t : group) input_devices[i++] = {t.device(), t.device_name()};
-  }
-  PLUGRT_ASSIGN_OR_RETURN(placement,
-                          PlaceOp(op.name(), requested, {input_devices.data(), count},
-                                  default_device(), placement_policy()));
+  PLUGRT_ASSIGN_OR_RETURN(placement, PlaceOp(op.name(), requested, op.input_groups(),
+                                             default_device(), placement_policy()));
   for (const std::string& warning : placement.warnings) {
     if (options_.warn) {
       options_.warn(warning);

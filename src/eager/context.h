@@ -9,6 +9,7 @@
 #ifndef PLUGRT_EAGER_CONTEXT_H_
 #define PLUGRT_EAGER_CONTEXT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -188,7 +189,11 @@ class Context {
   FunctionLibrary functions_;
   ProgramCache cache_;
   PhysicalRunner physical_;
-  mutable std::mutex mu_;  // guards executor_ switches and the policy
+  // Read per op without a lock: the policy, and whether executor_ is the
+  // async one (switched only by SetAsync, under mu_).
+  std::atomic<PlacementPolicy> placement_;
+  std::atomic<bool> async_;
+  mutable std::mutex mu_;  // guards executor_ switches
   std::unique_ptr<Executor> executor_;
   // Shared so that tensors' copy-off callbacks can tell whether the device
   // still exists (they hold weak references).

@@ -6,13 +6,13 @@
 #define PLUGRT_EAGER_PLACEMENT_H_
 
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "client/device.h"
 #include "common/status.h"
+#include "eager/tensor.h"
 
 namespace plugrt::eager {
 
@@ -35,9 +35,11 @@ struct Placement {
   std::vector<std::string> warnings;
 };
 
-// `inputs` are the flat inputs' devices.
+// `inputs`: the op's inputs (physical tensors) grouped as its definition's;
+// `copies` index them flattened. Reads the devices in place (no list is
+// built per op).
 StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-                            std::span<const NamedDevice> inputs,
+                            const std::vector<std::vector<Tensor>>& inputs,
                             const NamedDevice& default_device, PlacementPolicy policy);
 
 }  // namespace plugrt::eager

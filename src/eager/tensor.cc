@@ -15,7 +15,7 @@ void TensorState::Resolve(Buffer buffer, TensorType type) {
     if (done_) return;
     buffer_ = std::move(buffer);
     type_ = std::move(type);
-    done_ = true;
+    done_.store(true, std::memory_order_release);
     waiting.swap(waiting_);
   }
   cv_.notify_all();
@@ -28,7 +28,7 @@ void TensorState::Poison(Status status) {
     std::lock_guard<std::mutex> lock(mu_);
     if (done_) return;
     status_ = std::move(status);
-    done_ = true;
+    done_.store(true, std::memory_order_release);
     waiting.swap(waiting_);
   }
   cv_.notify_all();
@@ -36,15 +36,13 @@ void TensorState::Poison(Status status) {
 }
 
 Status TensorState::WaitResolved() const {
+  if (done_.load(std::memory_order_acquire)) return status_;
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return done_; });
+  cv_.wait(lock, [this] { return done_.load(std::memory_order_relaxed); });
   return status_;
 }
 
-bool TensorState::resolved() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return done_;
-}
+bool TensorState::resolved() const { return done_.load(std::memory_order_acquire); }
 
 void TensorState::OnResolved(std::function<void()> callback) {
   {

@@ -81,7 +81,9 @@ class TensorState {
   const std::string device_name_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
-  bool done_ = false;
+  // Set (release) under mu_ once status_ or buffer_ and type_ are final, so
+  // that a reader that sees it set (acquire) needs no lock.
+  std::atomic<bool> done_{false};
   Status status_;
   Buffer buffer_;
   TensorType type_;
