@@ -5,8 +5,10 @@ Usage: bench/compare.py PLUGRT_JSON [TORCH_JSON]
 PLUGRT_JSON is what `plugrt bench --json FILE` writes, TORCH_JSON what
 `bench/torch_bench.py --json FILE` writes. Columns:
   workload      the bench/<name>.mlir stem (the same name in both files)
-  kind          execute, dispatch (times per execute) or compile (times per compile)
-  plugrt        plugrt's median time: ms, or us per execute for dispatch
+  kind          execute, dispatch (times per execute), compile (times per compile) or eager
+                (@main's ops one at a time through plugrt::eager: times per run of the ops)
+  plugrt        plugrt's median time: ms, or us per execute for dispatch and for eager rows
+                timed in loops (eager_add)
   rate          plugrt's headline rate at the median: GFLOP/s (cost analysis flops) or GB/s
                 (bytes of arguments + outputs), as the program's metric= says
   ceiling       the measured ceiling it is compared with (oneDNN matmul or memory bandwidth)
@@ -14,8 +16,8 @@ PLUGRT_JSON is what `plugrt bench --json FILE` writes, TORCH_JSON what
   of ceiling    rate / ceiling rate
   pytorch       PyTorch eager's median time, same unit as plugrt
   speed-up      pytorch time / plugrt time: above 1, plugrt is faster
-Below the table, dispatch_scalar_add is stated against PyTorch's torch.add of two scalars from
-the same TORCH_JSON. No PyTorch figures, no ratios and exit status 1 when TORCH_JSON says PyTorch
+Below the table, dispatch_scalar_add and eager_add are stated against PyTorch's torch.add of two
+scalars from the same TORCH_JSON, and each eager row against its fused program. No PyTorch figures, no ratios and exit status 1 when TORCH_JSON says PyTorch
 ran on the reference BLAS, or does not say which BLAS it ran on (bench/torch_config.py).
 Uses only the Python standard library.
 """
@@ -68,7 +70,7 @@ def compare(plugrt, torch):
             notes.append(f"{name}: {w['error']}")
             continue
         median = w.get("median_ms")
-        dispatch = kind == "dispatch"
+        dispatch = kind == "dispatch" or (kind == "eager" and (w.get("iterations") or 1) > 1)
         unit, scale = (" us", 1e3) if dispatch else (" ms", 1.0)
         plugrt_time = fmt(median * scale if median is not None else None, ".3f", unit)
 
@@ -157,6 +159,32 @@ def dispatch_line(plugrt, torch):
             f"execute against {torch_us:.3f} us per call)")
 
 
+def eager_lines(plugrt, torch):
+    """Each eager row: per op against torch.add (loops of one small op) or eager against fused
+    and PyTorch eager (sequences of large ops)."""
+    torch_rows = {w["name"]: w for w in (torch or {}).get("workloads", [])}
+    lines = []
+    for w in plugrt.get("workloads", []):
+        if w.get("kind") != "eager" or not w.get("median_ms"):
+            continue
+        name, t = w["name"], torch_rows.get(w["name"])
+        fused = w.get("fused_median_ms")
+        if (w.get("iterations") or 1) > 1:
+            line = (f"eager ({name}): plugrt {w['us_per_op']:.3f} us per eager op"
+                    f" (the same program compiled: {fused * 1e3:.3f} us per execute)")
+            if t is not None and t.get("median_ms"):
+                torch_us = t["median_ms"] * 1e3
+                line += (f"; {w['us_per_op'] / torch_us:.2f}x the time of PyTorch's torch.add "
+                         f"on two 0-d tensors in the same run ({torch_us:.3f} us per call)")
+        else:
+            line = (f"eager ({name}): plugrt eager {w['median_ms']:.3f} ms for {w.get('ops')} "
+                    f"ops, fused {fused:.3f} ms (eager/fused {w.get('eager_vs_fused'):.2f})")
+            if t is not None and t.get("median_ms"):
+                line += f"; PyTorch eager {t['median_ms']:.3f} ms"
+        lines.append(line)
+    return lines
+
+
 def main(argv):
     if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -197,9 +225,11 @@ def main(argv):
             notes.append("only in the pytorch file: " + ", ".join(missing))
     for note in notes:
         print("note: " + note)
-    dispatch = dispatch_line(plugrt, torch)
-    if dispatch is not None and refusal is None:
-        print("\n" + dispatch)
+    if refusal is None:
+        dispatch = dispatch_line(plugrt, torch)
+        lines = ([dispatch] if dispatch is not None else []) + eager_lines(plugrt, torch)
+        if lines:
+            print("\n" + "\n".join(lines))
     if refusal is not None:
         print(f"\ncompare.py: no comparison with PyTorch: {refusal}", file=sys.stderr)
         return 1

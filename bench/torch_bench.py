@@ -177,6 +177,35 @@ def transformer_block(gen):
     return block
 
 
+def eager_chain20(gen):
+    """bench/eager_chain20.mlir's 20 ops, one torch call each (a new 1M-element tensor per op,
+    as eager PyTorch code makes them)."""
+    x, y = uniform(gen, 1048576), uniform(gen, 1048576)
+
+    def chain():
+        v0 = torch.add(x, y)
+        v1 = torch.mul(v0, x)
+        v2 = torch.sub(v1, y)
+        v3 = torch.tanh(v2)
+        v4 = torch.mul(v3, v0)
+        v5 = torch.maximum(v4, x)
+        v6 = torch.minimum(v5, y)
+        v7 = torch.neg(v6)
+        v8 = torch.abs(v7)
+        v9 = torch.add(v8, v1)
+        v10 = torch.exp(v7)
+        v11 = torch.mul(v10, v9)
+        v12 = torch.sub(v11, v3)
+        v13 = torch.sin(v12)
+        v14 = torch.add(v13, x)
+        v15 = torch.mul(v14, v14)
+        v16 = torch.sqrt(v15)
+        v17 = torch.sub(v16, v8)
+        v18 = torch.maximum(v17, v2)
+        return torch.add(v18, v10)
+    return chain
+
+
 WORKLOADS = {
     "gemm_1024": gemm(1024),
     "gemm_2048": gemm(2048),
@@ -191,6 +220,8 @@ WORKLOADS = {
     "conv3x3": None,  # both memory formats are measured, the faster one reported
     "transformer_block": transformer_block,
     "dispatch_scalar_add": None,  # per-call time of a loop, see bench_dispatch
+    "eager_add": None,  # the same loop: torch.add is PyTorch's cached small eager op
+    "eager_chain20": eager_chain20,
 }
 
 
@@ -215,9 +246,10 @@ def summary(name, times_s, **extra):
     return row
 
 
-def bench_dispatch(args):
+def bench_dispatch(args, name="dispatch_scalar_add"):
     """torch.add of two 0-d tensors, DISPATCH_ITERATIONS times per timed run; the row's times
-    are per call (ms), us_per_call the median in microseconds."""
+    are per call (ms), us_per_call the median in microseconds. Both dispatch_scalar_add and
+    eager_add (plugrt's cached eager add) are held against it."""
     gen = torch.Generator().manual_seed(args.seed)
     a, b = uniform(gen), uniform(gen)
 
@@ -227,14 +259,14 @@ def bench_dispatch(args):
 
     times = time_runs(loop, 1, args.dispatch_runs, args.dispatch_runs, 0.0)
     per_call = [t / DISPATCH_ITERATIONS for t in times]
-    row = summary("dispatch_scalar_add", per_call, iterations=DISPATCH_ITERATIONS)
+    row = summary(name, per_call, iterations=DISPATCH_ITERATIONS)
     row["us_per_call"] = row["median_ms"] * 1e3
     return row
 
 
 def bench_one(name, args):
-    if name == "dispatch_scalar_add":
-        return bench_dispatch(args)
+    if name in ("dispatch_scalar_add", "eager_add"):
+        return bench_dispatch(args, name)
     if name == "conv3x3":
         rows = []
         for channels_last in (True, False):
@@ -276,7 +308,7 @@ def main():
     parser.add_argument("--max-runs", type=int, default=50)
     parser.add_argument("--min-seconds", type=float, default=2.0)
     parser.add_argument("--dispatch-runs", type=int, default=5,
-                        help="timed loops of 100,000 calls for dispatch_scalar_add")
+                        help="timed loops of 100,000 calls for dispatch_scalar_add and eager_add")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-hugepages", action="store_true",
                         help="leave glibc's malloc as it is (see HUGEPAGE_TUNABLE)")

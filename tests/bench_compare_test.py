@@ -80,6 +80,28 @@ class CompareTest(unittest.TestCase):
         self.assertIn("dispatch (scalar add): plugrt 1.270 us per execute; no PyTorch figure",
                       out.stdout)
 
+    def test_eager_rows_against_torch_add_and_fused(self):
+        plugrt = json.loads(json.dumps(PLUGRT))
+        plugrt["workloads"] += [
+            {"name": "eager_add", "kind": "eager", "median_ms": 0.0025, "iterations": 100000,
+             "ops": 1, "us_per_op": 2.5, "fused_median_ms": 0.0012, "eager_vs_fused": 2.08},
+            {"name": "eager_chain20", "kind": "eager", "median_ms": 60.0, "iterations": 1,
+             "ops": 20, "us_per_op": 3000.0, "fused_median_ms": 40.0, "eager_vs_fused": 1.5},
+        ]
+        torch = torch_results(OPENBLAS)
+        torch["workloads"] += [{"name": "eager_add", "median_ms": 0.002},
+                               {"name": "eager_chain20", "median_ms": 90.0}]
+        out = self.run_compare(plugrt, torch)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        # eager_add is per op in us, like dispatch, in the table and below it.
+        self.assertIn("2.500 us", out.stdout)
+        self.assertIn("eager (eager_add): plugrt 2.500 us per eager op (the same program "
+                      "compiled: 1.200 us per execute); 1.25x the time of PyTorch's torch.add",
+                      out.stdout)
+        self.assertIn("eager (eager_chain20): plugrt eager 60.000 ms for 20 ops, fused 40.000 ms "
+                      "(eager/fused 1.50); PyTorch eager 90.000 ms", out.stdout)
+        self.assertIn("1.50x", out.stdout)  # speed-up column: 90 ms / 60 ms
+
 
 if __name__ == "__main__":
     unittest.main()
