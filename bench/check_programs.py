@@ -129,6 +129,30 @@ def ref_dispatch_scalar_add(a, b):
     return [np.float32(a) + np.float32(b)]  # one f32 rounding, exactly as the program
 
 
+def ref_eager_chain20(x, y):
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    v0 = x + y
+    v1 = v0 * x
+    v2 = v1 - y
+    v3 = np.tanh(v2)
+    v4 = v3 * v0
+    v5 = np.maximum(v4, x)
+    v6 = np.minimum(v5, y)
+    v7 = -v6
+    v8 = np.abs(v7)
+    v9 = v8 + v1
+    v10 = np.exp(v7)
+    v11 = v10 * v9
+    v12 = v11 - v3
+    v13 = np.sin(v12)
+    v14 = v13 + x
+    v15 = v14 * v14
+    v16 = np.sqrt(v15)
+    v17 = v16 - v8
+    v18 = np.maximum(v17, v2)
+    return [v18 + v10]
+
+
 def ref_compile_elementwise_1000(x, y):
     fns = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
            "maximum": np.maximum, "minimum": np.minimum, "tanh": np.tanh,
@@ -161,6 +185,8 @@ PROGRAMS = {
     "transformer_block": (ref_transformer_block, {4: 2, 512: 32, 64: 4, 2048: 64},
                           {"dense<1.953125e-03>": "dense<3.125000e-02>"}, 1e-4),
     "dispatch_scalar_add": (ref_dispatch_scalar_add, {}, {}, 0.0),
+    "eager_add": (ref_dispatch_scalar_add, {}, {}, 0.0),
+    "eager_chain20": (ref_eager_chain20, {1048576: 4099}, {}, 1e-5),
     "compile_elementwise_1000": (ref_compile_elementwise_1000, {}, {}, 1e-4),
 }
 
