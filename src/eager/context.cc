@@ -458,8 +458,8 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
     requested = std::move(d);
   }
-  PLUGRT_ASSIGN_OR_RETURN(placement, PlaceOp(op.name(), requested, op.input_groups(),
-                                             default_device(), placement_policy()));
+  PLUGRT_RETURN_IF_ERROR(PlaceOp(op.name(), requested, op.input_groups(), default_device(),
+                                 placement_policy(), placement));
   for (const std::string& warning : placement.warnings) {
     if (options_.warn) {
       options_.warn(warning);

@@ -165,6 +165,7 @@ StatusOr<int64_t> Op::OutputLength(std::string_view list) const {
 
 StatusOr<int64_t> Op::NumOutputs() const {
   PLUGRT_RETURN_IF_ERROR(lookup_);
+  if (def_ != nullptr && !def_->output_list) return 1;  // most ops: no list to look up
   return OutputLength(function_ ? std::string_view("results") : def_->output_name);
 }
 

@@ -2,10 +2,9 @@
 
 namespace plugrt::eager {
 
-StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-                            const std::vector<std::vector<Tensor>>& inputs,
-                            const NamedDevice& default_device, PlacementPolicy policy) {
-  Placement placement;
+Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
+               const std::vector<std::vector<Tensor>>& inputs, const NamedDevice& default_device,
+               PlacementPolicy policy, Placement& placement) {
   const Tensor* first = nullptr;
   for (const auto& group : inputs) {
     if (!group.empty()) {
@@ -13,9 +12,14 @@ StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice
       break;
     }
   }
-  placement.device = requested ? *requested
-                     : first   ? NamedDevice{first->device(), first->device_name()}
-                               : default_device;
+  if (requested) {
+    placement.device = *requested;
+  } else if (first != nullptr) {
+    placement.device.device = first->device();
+    placement.device.name = first->device_name();
+  } else {
+    placement.device = default_device;
+  }
   size_t i = 0;
   for (const auto& group : inputs) {
     for (const Tensor& input : group) {
@@ -34,7 +38,7 @@ StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice
       }
     }
   }
-  return placement;
+  return OkStatus();
 }
 
 }  // namespace plugrt::eager

@@ -38,9 +38,11 @@ struct Placement {
 // `inputs`: the op's inputs (physical tensors) grouped as its definition's;
 // `copies` index them flattened. Reads the devices in place (no list is
 // built per op).
-StatusOr<Placement> PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-                            const std::vector<std::vector<Tensor>>& inputs,
-                            const NamedDevice& default_device, PlacementPolicy policy);
+// Fills `placement` (empty on entry; an out-parameter, so that the per-op
+// path moves no Placement around).
+Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
+               const std::vector<std::vector<Tensor>>& inputs, const NamedDevice& default_device,
+               PlacementPolicy policy, Placement& placement);
 
 }  // namespace plugrt::eager
 
