@@ -607,13 +607,12 @@ void PLUGRT_EagerOpAddInputList(PLUGRT_EagerOp* op, const PLUGRT_EagerTensorHand
 }
 
 int PLUGRT_EagerOpNumInputGroups(const PLUGRT_EagerOp* op) {
-  return static_cast<int>(op->op->input_groups().size());
+  return static_cast<int>(op->op->num_input_groups());
 }
 
 int PLUGRT_EagerOpInputGroupSize(const PLUGRT_EagerOp* op, int group) {
-  const auto& groups = op->op->input_groups();
-  if (group < 0 || static_cast<size_t>(group) >= groups.size()) return -1;
-  return static_cast<int>(groups[group].size());
+  if (group < 0 || static_cast<size_t>(group) >= op->op->num_input_groups()) return -1;
+  return static_cast<int>(op->op->input_group_size(static_cast<size_t>(group)));
 }
 
 int PLUGRT_EagerOpInputGroupIsList(const PLUGRT_EagerOp* op, int group) {

@@ -345,23 +345,18 @@ StatusOr<CustomDevice*> Context::RouteToCustomDevice(const Op& op) const {
     if (CustomDevice* placed = FindCustomDevice(*op.device())) return placed;  // rule 1
   }
   // The common case, physical inputs only, without building anything.
-  const auto& groups = op.input_groups();
-  if (std::none_of(groups.begin(), groups.end(), [](const std::vector<Tensor>& group) {
-        return std::any_of(group.begin(), group.end(),
-                           [](const Tensor& t) { return t.is_custom(); });
-      })) {
+  const std::span<const Tensor> inputs = op.inputs();
+  if (std::none_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.is_custom(); })) {
     return nullptr;  // rule 4
   }
   std::vector<std::string> names;
   std::vector<CustomDevice*> candidates;
-  for (const auto& group : op.input_groups()) {
-    for (const Tensor& t : group) {
-      if (!t.is_custom()) continue;
-      if (std::find(names.begin(), names.end(), t.device_name()) != names.end()) continue;
-      PLUGRT_ASSIGN_OR_RETURN(CustomDevice * device, CustomDeviceOf(t));
-      names.push_back(t.device_name());
-      candidates.push_back(device);
-    }
+  for (const Tensor& t : inputs) {
+    if (!t.is_custom()) continue;
+    if (std::find(names.begin(), names.end(), t.device_name()) != names.end()) continue;
+    PLUGRT_ASSIGN_OR_RETURN(CustomDevice * device, CustomDeviceOf(t));
+    names.push_back(t.device_name());
+    candidates.push_back(device);
   }
   if (candidates.empty()) return nullptr;                 // rule 4
   if (candidates.size() == 1) return candidates.front();  // rule 2
@@ -416,11 +411,9 @@ StatusOr<std::vector<Tensor>> Context::ExecuteInline(const Op& op) {
   std::vector<Tensor> outputs;
   PLUGRT_RETURN_IF_ERROR(Place(op, placement, outputs));
   Status status;
-  size_t index = 0;
-  for (const auto& group : op.input_groups()) {
-    for (const Tensor& t : group) {
-      if (status.ok()) status = CheckInput(op.name(), index++, t);
-    }
+  const std::span<const Tensor> inputs = op.inputs();
+  for (size_t i = 0; i < inputs.size() && status.ok(); ++i) {
+    status = CheckInput(op.name(), i, inputs[i]);
   }
   StatusOr<Future> done = status.ok() ? RunPlaced(op, placement, outputs) : StatusOr<Future>(status);
   if (!done.ok()) {
@@ -435,12 +428,10 @@ StatusOr<std::vector<Tensor>> Context::ExecuteInline(const Op& op) {
 }
 
 StatusOr<Context::Launched> Context::Launch(const Op& op) {
-  for (const auto& group : op.input_groups()) {
-    for (const Tensor& t : group) {
-      if (t.is_custom()) {
-        return InvalidArgument(op.name(), ": Launch takes physical tensors; an input is on ",
-                               t.device_name());
-      }
+  for (const Tensor& t : op.inputs()) {
+    if (t.is_custom()) {
+      return InvalidArgument(op.name(), ": Launch takes physical tensors; an input is on ",
+                             t.device_name());
     }
   }
   // Run here and now, so the caller's op is borrowed.
@@ -458,7 +449,7 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
     requested = std::move(d);
   }
-  PLUGRT_RETURN_IF_ERROR(PlaceOp(op.name(), requested, op.input_groups(), default_device(),
+  PLUGRT_RETURN_IF_ERROR(PlaceOp(op.name(), requested, op.inputs(), default_device(),
                                  placement_policy(), placement));
   for (const std::string& warning : placement.warnings) {
     if (options_.warn) {
@@ -479,18 +470,12 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
 StatusOr<Future> Context::RunPlaced(const Op& op, const Placement& placement,
                                     std::vector<Tensor>& outputs) {
   OpRunner& runner = RunnerFor(placement.device);
-  if (placement.copies.empty()) return runner.Run(op, op.input_groups(), placement.device, outputs);
-  std::vector<std::vector<Tensor>> moved = op.input_groups();
+  if (placement.copies.empty()) return runner.Run(op, op.inputs(), placement.device, outputs);
+  std::vector<Tensor> moved(op.inputs().begin(), op.inputs().end());
   auto copies = std::make_shared<std::vector<Tensor>>();
-  size_t flat_index = 0;
-  for (auto& group : moved) {
-    for (Tensor& t : group) {
-      if (std::find(placement.copies.begin(), placement.copies.end(), flat_index++) !=
-          placement.copies.end()) {
-        PLUGRT_ASSIGN_OR_RETURN(t, runner.CopyToDevice(t, placement.device));
-        copies->push_back(t);
-      }
-    }
+  for (size_t index : placement.copies) {
+    PLUGRT_ASSIGN_OR_RETURN(moved[index], runner.CopyToDevice(moved[index], placement.device));
+    copies->push_back(moved[index]);
   }
   PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(op, moved, placement.device, outputs));
   // The copies live until the device work that reads them has ended.
@@ -505,9 +490,7 @@ Status Context::MakeNode(std::shared_ptr<const Op> held, Node& node,
   Placement placement;
   PLUGRT_RETURN_IF_ERROR(Place(op, placement, outputs));
   node.op = op.name();
-  for (const auto& group : op.input_groups()) {
-    node.inputs.insert(node.inputs.end(), group.begin(), group.end());
-  }
+  node.inputs.assign(op.inputs().begin(), op.inputs().end());
   node.outputs = outputs;
   node.run = [this, held, placement = std::move(placement), outputs]() mutable {
     return RunPlaced(*held, placement, outputs);

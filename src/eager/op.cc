@@ -32,7 +32,7 @@ Op::Op(Context& context, std::string name) : context_(&context), name_(std::move
   StatusOr<FunctionSignature> signature = context.functions().Signature(name_);
   if (signature.ok()) {
     function_ = std::move(signature).value();
-    inputs_.resize(1);
+    groups_ = 1;  // the arguments, one list
   } else {
     lookup_ = NotFound("'", name_, "' is neither a stablehlo.* op nor a function loaded into the "
                        "context (Context::LoadFunctions)");
@@ -66,10 +66,10 @@ Status Op::SetAttr(std::string_view name, AttrValue value) {
                              "non-negative int, got ", AttrKindName(value), " ",
                              AttrValueSummary(value));
     }
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (def_->inputs[i].list && static_cast<int64_t>(inputs_[i].size()) != *n) {
+    for (size_t i = 0; i < groups_; ++i) {
+      if (def_->inputs[i].list && static_cast<int64_t>(input_group_size(i)) != *n) {
         return InvalidArgument(name_, ": input list '", def_->inputs[i].name, "' has ",
-                               inputs_[i].size(), " tensors; N = ", *n, " disagrees");
+                               input_group_size(i), " tensors; N = ", *n, " disagrees");
       }
     }
   }
@@ -79,24 +79,25 @@ Status Op::SetAttr(std::string_view name, AttrValue value) {
 
 Status Op::AddInput(const Tensor& tensor) {
   PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
-  if (!tensor) return InvalidArgument(name_, ": input ", inputs_.size(), " is an empty handle");
+  if (!tensor) return InvalidArgument(name_, ": input ", groups_, " is an empty handle");
   if (function_) {
-    if (inputs_[0].size() >= function_->argument_types.size()) {
+    if (inputs_.size() >= function_->argument_types.size()) {
       return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
                              " arguments (list 'args'); got one more");
     }
-    inputs_[0].push_back(tensor);
+    inputs_.push_back(tensor);
     return OkStatus();
   }
-  if (inputs_.size() >= args.size()) {
+  if (groups_ >= args.size()) {
     return InvalidArgument(name_, " takes ", args.size(), " inputs (", NamesOf(args),
                            "); got one more");
   }
-  if (args[inputs_.size()].list) {
-    return InvalidArgument(name_, ": input '", args[inputs_.size()].name,
+  if (args[groups_].list) {
+    return InvalidArgument(name_, ": input '", args[groups_].name,
                            "' is a list; add it with AddInputList");
   }
-  inputs_.push_back({tensor});
+  inputs_.push_back(tensor);
+  ++groups_;
   return OkStatus();
 }
 
@@ -106,19 +107,19 @@ Status Op::AddInputList(const std::vector<Tensor>& tensors) {
     if (!tensors[i]) return InvalidArgument(name_, ": list element ", i, " is an empty handle");
   }
   if (function_) {
-    const size_t total = inputs_[0].size() + tensors.size();
+    const size_t total = inputs_.size() + tensors.size();
     if (total > function_->argument_types.size()) {
       return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
                              " arguments (list 'args'); got ", total);
     }
-    inputs_[0].insert(inputs_[0].end(), tensors.begin(), tensors.end());
+    inputs_.insert(inputs_.end(), tensors.begin(), tensors.end());
     return OkStatus();
   }
-  if (inputs_.size() >= args.size()) {
+  if (groups_ >= args.size()) {
     return InvalidArgument(name_, " takes ", args.size(), " inputs (", NamesOf(args),
                            "); got one more");
   }
-  const InputArg& arg = args[inputs_.size()];
+  const InputArg& arg = args[groups_];
   if (!arg.list) {
     return InvalidArgument(name_, ": input '", arg.name, "' is a single tensor; add it with "
                            "AddInput");
@@ -129,8 +130,28 @@ Status Op::AddInputList(const std::vector<Tensor>& tensors) {
                            " tensors but N = ", *n);
   }
   if (!n) attrs_.insert_or_assign(std::string(kListLengthAttr), static_cast<int64_t>(tensors.size()));
-  inputs_.push_back(tensors);
+  inputs_.insert(inputs_.end(), tensors.begin(), tensors.end());
+  ++groups_;
   return OkStatus();
+}
+
+size_t Op::input_group_size(size_t group) const {
+  if (function_) return inputs_.size();
+  if (!def_->inputs[group].list) return 1;
+  // Every list added has length N (AddInputList sets or checks it).
+  return static_cast<size_t>(ListLength().value_or(0));
+}
+
+std::vector<std::vector<Tensor>> Op::input_groups() const {
+  std::vector<std::vector<Tensor>> groups(groups_);
+  size_t next = 0;
+  for (size_t g = 0; g < groups_; ++g) {
+    const size_t size = input_group_size(g);
+    groups[g].assign(inputs_.begin() + static_cast<std::ptrdiff_t>(next),
+                     inputs_.begin() + static_cast<std::ptrdiff_t>(next + size));
+    next += size;
+  }
+  return groups;
 }
 
 StatusOr<int64_t> Op::InputLength(std::string_view list) const {
@@ -172,12 +193,12 @@ StatusOr<int64_t> Op::NumOutputs() const {
 StatusOr<std::vector<Tensor>> Op::Execute() {
   PLUGRT_ASSIGN_OR_RETURN(std::span<const InputArg> args, InputArgs());
   if (function_) {
-    if (inputs_[0].size() != function_->argument_types.size()) {
+    if (inputs_.size() != function_->argument_types.size()) {
       return InvalidArgument("function @", name_, " takes ", function_->argument_types.size(),
-                             " arguments (list 'args'); got ", inputs_[0].size());
+                             " arguments (list 'args'); got ", inputs_.size());
     }
-  } else if (inputs_.size() < args.size()) {
-    return InvalidArgument(name_, ": input '", args[inputs_.size()].name, "' is missing (",
+  } else if (groups_ < args.size()) {
+    return InvalidArgument(name_, ": input '", args[groups_].name, "' is missing (",
                            name_, " takes ", NamesOf(args), ")");
   }
   return context_->Execute(*this);
@@ -185,28 +206,33 @@ StatusOr<std::vector<Tensor>> Op::Execute() {
 
 Op Op::Fresh() const {
   Op op = *this;
-  op.inputs_.assign(function_ ? 1 : 0, {});
+  op.inputs_.clear();
+  op.groups_ = function_ ? 1 : 0;
   op.device_.reset();
   return op;
 }
 
 StatusOr<Op> Op::Rebound(std::vector<std::vector<Tensor>> inputs,
                          std::optional<std::string> device) const {
-  if (inputs.size() != inputs_.size()) {
+  if (inputs.size() != groups_) {
     return InvalidArgument(name_, ": rebound with ", inputs.size(), " input groups; it has ",
-                           inputs_.size());
+                           groups_);
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].size() != inputs_[i].size()) {
+    if (inputs[i].size() != input_group_size(i)) {
       return InvalidArgument(name_, ": rebound input group ", i, " has ", inputs[i].size(),
-                             " tensors; it has ", inputs_[i].size());
+                             " tensors; it has ", input_group_size(i));
     }
     for (const Tensor& t : inputs[i]) {
       if (!t) return InvalidArgument(name_, ": rebound input group ", i, " has an empty handle");
     }
   }
   Op op = *this;
-  op.inputs_ = std::move(inputs);
+  op.inputs_.clear();
+  for (std::vector<Tensor>& group : inputs) {
+    op.inputs_.insert(op.inputs_.end(), std::make_move_iterator(group.begin()),
+                      std::make_move_iterator(group.end()));
+  }
   op.device_ = std::move(device);
   return op;
 }

@@ -68,9 +68,15 @@ class Op {
   Op Fresh() const;
   Context& context() const { return *context_; }
 
-  // For runners: the inputs grouped per input of the op's definition (a
-  // function's arguments: one group).
-  const std::vector<std::vector<Tensor>>& input_groups() const { return inputs_; }
+  // The inputs added so far, in order, flat (the per-op path reads these).
+  std::span<const Tensor> inputs() const { return inputs_; }
+  // How they group per input of the op's definition (a function's
+  // arguments: one group): the number of groups added and each one's size
+  // (1 for a single input, N for a list).
+  size_t num_input_groups() const { return groups_; }
+  size_t input_group_size(size_t group) const;
+  // The inputs grouped, as a copy.
+  std::vector<std::vector<Tensor>> input_groups() const;
   const OpDef* def() const { return def_; }
   const std::optional<FunctionSignature>& function() const { return function_; }
 
@@ -88,7 +94,10 @@ class Op {
   Status lookup_;
   std::optional<std::string> device_;
   AttrMap attrs_;
-  std::vector<std::vector<Tensor>> inputs_;
+  // Flat: one allocation per op however many inputs (groups_ and the
+  // definition say where each group starts).
+  std::vector<Tensor> inputs_;
+  size_t groups_ = 0;
 };
 
 }  // namespace plugrt::eager

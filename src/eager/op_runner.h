@@ -22,10 +22,10 @@ namespace plugrt::eager {
 class OpRunner {
  public:
   virtual ~OpRunner() = default;
-  // Runs `op` on `device` with `inputs` (grouped as op.input_groups(), all
+  // Runs `op` on `device` with `inputs` (flat, grouped as op's inputs, all
   // resolved and on `device`), resolving `outputs` (pending, one per
   // result); returns the future of the device work.
-  virtual StatusOr<Future> Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
+  virtual StatusOr<Future> Run(const Op& op, std::span<const Tensor> inputs,
                                const NamedDevice& device, std::vector<Tensor>& outputs) = 0;
   // A copy of `tensor` (resolved) on `device`.
   virtual StatusOr<Tensor> CopyToDevice(const Tensor& tensor, const NamedDevice& device) = 0;
@@ -38,8 +38,8 @@ class PhysicalRunner : public OpRunner {
   PhysicalRunner(const Client& client, ProgramCache& cache, const FunctionLibrary& library)
       : client_(client), cache_(cache), library_(library) {}
 
-  StatusOr<Future> Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
-                       const NamedDevice& device, std::vector<Tensor>& outputs) override;
+  StatusOr<Future> Run(const Op& op, std::span<const Tensor> inputs, const NamedDevice& device,
+                       std::vector<Tensor>& outputs) override;
   StatusOr<Tensor> CopyToDevice(const Tensor& tensor, const NamedDevice& device) override;
 
   // Runs `op` as one program with a replica on each of `devices` (so that
@@ -52,12 +52,12 @@ class PhysicalRunner : public OpRunner {
       const std::vector<NamedDevice>& devices, std::vector<std::vector<Tensor>>& outputs);
 
  private:
-  // The compiled program of `op` on the types of `inputs` (resolved,
-  // grouped as op.input_groups()), one replica per device. A hit builds
-  // nothing: the key goes into a per-thread buffer, the text only on a miss.
-  StatusOr<std::shared_ptr<const CompiledProgram>> Program(
-      const Op& op, const std::vector<std::vector<Tensor>>& inputs,
-      std::span<const NamedDevice> devices);
+  // The compiled program of `op` on the types of `inputs` (resolved, flat),
+  // one replica per device. A hit builds nothing: the key goes into a
+  // per-thread buffer, the text only on a miss.
+  StatusOr<std::shared_ptr<const CompiledProgram>> Program(const Op& op,
+                                                           std::span<const Tensor> inputs,
+                                                           std::span<const NamedDevice> devices);
 
   const Client& client_;
   ProgramCache& cache_;

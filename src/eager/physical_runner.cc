@@ -39,31 +39,39 @@ StatusOr<CompiledProgram> CompileFor(const Client& client, const std::string& te
   return program;
 }
 
-std::vector<std::vector<TensorType>> TypesOf(const std::vector<std::vector<Tensor>>& inputs) {
-  std::vector<std::vector<TensorType>> types;
-  for (const auto& group : inputs) {
-    types.emplace_back();
-    for (const Tensor& t : group) types.back().push_back(t.state()->type());
+// The types of `inputs` (flat), grouped as op's inputs.
+std::vector<std::vector<TensorType>> TypesOf(const Op& op, std::span<const Tensor> inputs) {
+  std::vector<std::vector<TensorType>> types(op.num_input_groups());
+  size_t next = 0;
+  for (size_t g = 0; g < types.size(); ++g) {
+    const size_t size = op.input_group_size(g);
+    for (size_t i = next; i < next + size && i < inputs.size(); ++i) {
+      types[g].push_back(inputs[i].state()->type());
+    }
+    next += size;
   }
   return types;
 }
 
-void BuffersOf(const std::vector<std::vector<Tensor>>& inputs, std::vector<Buffer*>& buffers) {
+std::vector<Tensor> Flat(const std::vector<std::vector<Tensor>>& groups) {
+  std::vector<Tensor> flat;
+  for (const auto& group : groups) flat.insert(flat.end(), group.begin(), group.end());
+  return flat;
+}
+
+void BuffersOf(std::span<const Tensor> inputs, std::vector<Buffer*>& buffers) {
   buffers.clear();
-  for (const auto& group : inputs) {
-    for (const Tensor& t : group) {
-      // Execute takes non-const pointers; eager programs donate nothing, so
-      // the plugin only reads these buffers.
-      buffers.push_back(const_cast<Buffer*>(&t.state()->buffer()));
-    }
+  for (const Tensor& t : inputs) {
+    // Execute takes non-const pointers; eager programs donate nothing, so
+    // the plugin only reads these buffers.
+    buffers.push_back(const_cast<Buffer*>(&t.state()->buffer()));
   }
 }
 
 }  // namespace
 
 StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
-    const Op& op, const std::vector<std::vector<Tensor>>& inputs,
-    std::span<const NamedDevice> devices) {
+    const Op& op, std::span<const Tensor> inputs, std::span<const NamedDevice> devices) {
   // A replicated program's key names all its devices (a name has no comma).
   std::string replicated;
   for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
@@ -72,10 +80,9 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
   // Reused per thread, so that a hit allocates nothing (the key is written
   // and looked up before anything else can run on this thread).
   thread_local std::string key;
-  WriteProgramKey(devices.size() == 1 ? devices[0].name : replicated, op.name(), op.attrs(),
-                  inputs, key);
+  WriteProgramKey(devices.size() == 1 ? devices[0].name : replicated, op, inputs, key);
   if (std::shared_ptr<const CompiledProgram> hit = cache_.Find(key)) return hit;
-  const std::vector<std::vector<TensorType>> types = TypesOf(inputs);
+  const std::vector<std::vector<TensorType>> types = TypesOf(op, inputs);
   return cache_.GetOrCompile(std::string(key), [&] {
     std::vector<Device> raw;
     for (const NamedDevice& d : devices) raw.push_back(d.device);
@@ -96,7 +103,7 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
   });
 }
 
-StatusOr<Future> PhysicalRunner::Run(const Op& op, const std::vector<std::vector<Tensor>>& inputs,
+StatusOr<Future> PhysicalRunner::Run(const Op& op, std::span<const Tensor> inputs,
                                      const NamedDevice& device, std::vector<Tensor>& outputs) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
                           Program(op, inputs, {&device, 1}));
@@ -129,20 +136,22 @@ StatusOr<std::vector<Future>> PhysicalRunner::RunReplicated(
     return Internal(op.name(), ": replicated run over ", devices.size(), " devices got ",
                     inputs.size(), " input lists and ", outputs.size(), " output lists");
   }
-  const std::vector<std::vector<TensorType>> types = TypesOf(inputs[0]);
+  std::vector<std::vector<Tensor>> flat;
+  for (const auto& replica : inputs) flat.push_back(Flat(replica));
+  const std::vector<std::vector<TensorType>> types = TypesOf(op, flat[0]);
   std::vector<std::vector<Buffer*>> buffers;
   for (size_t r = 0; r < inputs.size(); ++r) {
     // One program for all: every replica's inputs must have its types.
-    if (r > 0 && TypesOf(inputs[r]) != types) {
+    if (r > 0 && TypesOf(op, flat[r]) != types) {
       return InvalidArgument(op.name(), " runs as one program on ", devices.size(),
                              " devices, so every device's inputs need the same types: ",
-                             devices[r].name, " has ", TypesText(TypesOf(inputs[r])), ", ",
+                             devices[r].name, " has ", TypesText(TypesOf(op, flat[r])), ", ",
                              devices[0].name, " has ", TypesText(types));
     }
-    BuffersOf(inputs[r], buffers.emplace_back());
+    BuffersOf(flat[r], buffers.emplace_back());
   }
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
-                          Program(op, inputs[0], devices));
+                          Program(op, flat[0], devices));
   PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, program->executable.ExecuteAsync(buffers));
   if (result.outputs.size() != devices.size() || result.device_complete.size() != devices.size()) {
     return Internal(op.name(), ": the plugin ran ", result.outputs.size(), " replicas of ",

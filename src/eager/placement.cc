@@ -3,15 +3,9 @@
 namespace plugrt::eager {
 
 Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-               const std::vector<std::vector<Tensor>>& inputs, const NamedDevice& default_device,
+               std::span<const Tensor> inputs, const NamedDevice& default_device,
                PlacementPolicy policy, Placement& placement) {
-  const Tensor* first = nullptr;
-  for (const auto& group : inputs) {
-    if (!group.empty()) {
-      first = &group.front();
-      break;
-    }
-  }
+  const Tensor* first = inputs.empty() ? nullptr : &inputs.front();
   if (requested) {
     placement.device = *requested;
   } else if (first != nullptr) {
@@ -20,22 +14,19 @@ Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
   } else {
     placement.device = default_device;
   }
-  size_t i = 0;
-  for (const auto& group : inputs) {
-    for (const Tensor& input : group) {
-      const size_t index = i++;
-      if (input.device() == placement.device.device) continue;
-      if (policy == PlacementPolicy::kRefuse) {
-        return InvalidArgument(op, ": input ", index, " is on ", input.device_name(),
-                               " but the op runs on ", placement.device.name,
-                               " (the context's placement policy refuses copies; copy it first)");
-      }
-      placement.copies.push_back(index);
-      if (policy == PlacementPolicy::kWarn) {
-        placement.warnings.push_back(std::string(op) + ": copying input " +
-                                     std::to_string(index) + " from " + input.device_name() +
-                                     " to " + placement.device.name);
-      }
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    const Tensor& input = inputs[index];
+    if (input.device() == placement.device.device) continue;
+    if (policy == PlacementPolicy::kRefuse) {
+      return InvalidArgument(op, ": input ", index, " is on ", input.device_name(),
+                             " but the op runs on ", placement.device.name,
+                             " (the context's placement policy refuses copies; copy it first)");
+    }
+    placement.copies.push_back(index);
+    if (policy == PlacementPolicy::kWarn) {
+      placement.warnings.push_back(std::string(op) + ": copying input " + std::to_string(index) +
+                                   " from " + input.device_name() + " to " +
+                                   placement.device.name);
     }
   }
   return OkStatus();

@@ -6,6 +6,7 @@
 #define PLUGRT_EAGER_PLACEMENT_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,13 +36,12 @@ struct Placement {
   std::vector<std::string> warnings;
 };
 
-// `inputs`: the op's inputs (physical tensors) grouped as its definition's;
-// `copies` index them flattened. Reads the devices in place (no list is
-// built per op).
+// `inputs`: the op's inputs (physical tensors), flat; `copies` index them.
+// Reads the devices in place (no list is built per op).
 // Fills `placement` (empty on entry; an out-parameter, so that the per-op
 // path moves no Placement around).
 Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-               const std::vector<std::vector<Tensor>>& inputs, const NamedDevice& default_device,
+               std::span<const Tensor> inputs, const NamedDevice& default_device,
                PlacementPolicy policy, Placement& placement);
 
 }  // namespace plugrt::eager

@@ -66,26 +66,29 @@ struct AttrKey {
 
 }  // namespace
 
-void WriteProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
-                     const std::vector<std::vector<Tensor>>& inputs, std::string& out) {
+void WriteProgramKey(std::string_view device, const Op& op, std::span<const Tensor> inputs,
+                     std::string& out) {
   out.clear();
   KeyWriter w(out);
   w.Bytes(device);
-  w.Bytes(op);
-  w.Int(static_cast<int64_t>(attrs.size()));
-  for (const auto& [name, value] : attrs) {
+  w.Bytes(op.name());
+  w.Int(static_cast<int64_t>(op.attrs().size()));
+  for (const auto& [name, value] : op.attrs()) {
     w.Bytes(name);
     w.Int(static_cast<int64_t>(value.index()));  // the kind: 1 and 1.0 differ
     std::visit(AttrKey{w}, value);
   }
-  w.Int(static_cast<int64_t>(inputs.size()));
-  for (const auto& group : inputs) {
-    w.Int(static_cast<int64_t>(group.size()));
-    for (const Tensor& tensor : group) {
-      const TensorType& t = tensor.state()->type();
+  w.Int(static_cast<int64_t>(op.num_input_groups()));
+  size_t next = 0;
+  for (size_t g = 0; g < op.num_input_groups(); ++g) {
+    const size_t size = op.input_group_size(g);
+    w.Int(static_cast<int64_t>(size));
+    for (size_t i = next; i < next + size && i < inputs.size(); ++i) {
+      const TensorType& t = inputs[i].state()->type();
       w.Int(t.type);
       w.Ints(t.dims);
     }
+    next += size;
   }
 }
 

@@ -6,20 +6,23 @@
 #ifndef PLUGRT_EAGER_PROGRAM_KEY_H_
 #define PLUGRT_EAGER_PROGRAM_KEY_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "eager/attribute.h"
+#include "eager/op.h"
 #include "eager/tensor.h"
 
 namespace plugrt::eager {
 
-// Writes the key into `out` (cleared first, its capacity reused: a caller
-// that keeps `out` pays no allocation per op). `inputs` are resolved
-// physical tensors, grouped as the op's inputs; their types are read in place.
-void WriteProgramKey(std::string_view device, std::string_view op, const AttrMap& attrs,
-                     const std::vector<std::vector<Tensor>>& inputs, std::string& out);
+// Writes the key of `op` on `device` into `out` (cleared first, its
+// capacity reused: a caller that keeps `out` pays no allocation per op).
+// `inputs` are resolved physical tensors, flat, grouped as op's inputs
+// (op.input_group_size); their types are read in place.
+void WriteProgramKey(std::string_view device, const Op& op, std::span<const Tensor> inputs,
+                     std::string& out);
 
 }  // namespace plugrt::eager
 
