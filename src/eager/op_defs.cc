@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "client/element_decode.h"
 #include "client/element_type.h"
@@ -591,8 +592,15 @@ std::string_view SpelledName(const OpDef& def) {
 }
 
 const OpDef* FindOpDef(std::string_view name) {
-  auto it = Table().find(name);
-  return it == Table().end() ? nullptr : &it->second;
+  // Every Op's construction looks its name up: a hashed index over the
+  // (ordered, for OpDefNames) table.
+  static const std::unordered_map<std::string_view, const OpDef*>* index = [] {
+    auto* map = new std::unordered_map<std::string_view, const OpDef*>();
+    for (const auto& [key, def] : Table()) map->emplace(key, &def);
+    return map;
+  }();
+  auto it = index->find(name);
+  return it == index->end() ? nullptr : it->second;
 }
 
 std::vector<std::string_view> OpDefNames() {
