@@ -6,6 +6,7 @@
 // copied back to the row-major tensors the backend keeps. The spellings JAX
 // used before its FFI targets, and its older FFT targets, are known by name
 // and refused with a message saying so.
+#include <charconv>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +77,35 @@ class LapackCustomCallOp final : public CompiledOp {
   std::vector<std::vector<int64_t>> result_layouts_;
 };
 
+// The integers of one layout: dense<[1, 2, 0]> : tensor<3xindex>, which the
+// IR keeps as text (index is no element type of the runtime), or any integer
+// list.
+StatusOr<std::vector<int64_t>> LayoutFromAttr(const shlo::Attribute& attr) {
+  if (attr.kind != shlo::Attribute::Kind::kDenseElements || attr.dense != nullptr ||
+      attr.type.kind() != shlo::Type::Kind::kUnsupported) {
+    return shlo::AttrToIntList(attr);
+  }
+  std::vector<int64_t> values;
+  std::string_view text = attr.str;
+  if (!text.empty() && text.front() == '[') text.remove_prefix(1);
+  if (!text.empty() && text.back() == ']') text.remove_suffix(1);
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec != std::errc() || ptr != item.data() + item.size()) {
+      return InvalidArgument("expected a list of integers, found ", attr.ToString());
+    }
+    values.push_back(v);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return values;
+}
+
 // The minor_to_major of each value from `attr` (operand_layouts or
 // result_layouts); row-major for every value when the call declares none.
 StatusOr<std::vector<std::vector<int64_t>>> DeclaredLayouts(const shlo::Operation& op,
@@ -92,7 +122,7 @@ StatusOr<std::vector<std::vector<int64_t>>> DeclaredLayouts(const shlo::Operatio
                    StrCat(attr_name, " must list one layout per value (", types.size(), ")"));
   }
   for (size_t i = 0; i < types.size(); ++i) {
-    StatusOr<std::vector<int64_t>> order = shlo::AttrToIntList(attr->elements[i]);
+    StatusOr<std::vector<int64_t>> order = LayoutFromAttr(attr->elements[i]);
     if (!order.ok() || !IsDimensionOrder(*order, types[i].dims().size())) {
       return OpError(op, StatusCode::kInvalidArgument,
                      StrCat(attr_name, "[", i, "] must be a permutation of the dimensions of ",
