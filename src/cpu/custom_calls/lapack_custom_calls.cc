@@ -6,7 +6,9 @@
 // copied back to the row-major tensors the backend keeps. The spellings JAX
 // used before its FFI targets, and its older FFT targets, are known by name
 // and refused with a message saying so.
+#include <algorithm>
 #include <charconv>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,60 +23,66 @@ namespace {
 
 using kernels_abi::LapackTarget;
 
+// What one call runs: the kernel, its attributes, and the types and declared
+// layouts of the operands it reads and the results it writes.
+struct LapackCall {
+  LapackKernel kernel = nullptr;
+  LapackAttrs attrs;
+  std::vector<shlo::Type> operand_types;
+  std::vector<shlo::Type> result_types;
+  std::vector<std::vector<int64_t>> operand_layouts;
+  std::vector<std::vector<int64_t>> result_layouts;
+};
+
+// Runs `call` on row-major operands; row-major results.
+StatusOr<std::vector<Tensor>> RunLapackCall(const LapackCall& call, std::string_view where,
+                                            std::span<const RtValue* const> operands) {
+  if (operands.size() != call.operand_types.size()) {
+    return InvalidArgument(where, ": expected ", call.operand_types.size(), " operands, got ",
+                           operands.size());
+  }
+  std::vector<Tensor> declared;
+  declared.reserve(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const RtValue& v = *operands[i];
+    const shlo::Type& t = call.operand_types[i];
+    if (v.kind != RtValue::Kind::kTensor || v.tensor.type() != t.element_type() ||
+        v.tensor.dims() != t.dims()) {
+      return InvalidArgument(where, ": operand ", i, " is not a ", t.ToString());
+    }
+    // Always a copy: the kernels compute in place.
+    declared.push_back(ToDeclaredLayout(v.tensor, call.operand_layouts[i]));
+  }
+  std::vector<Tensor> results;
+  results.reserve(call.result_types.size());
+  for (const shlo::Type& t : call.result_types) results.emplace_back(t.element_type(), t.dims());
+  PLUGRT_RETURN_IF_ERROR(call.kernel(call.attrs, declared, results));
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::vector<int64_t>& layout = call.result_layouts[i];
+    if (!IsRowMajorOrder(layout)) results[i] = FromDeclaredLayout(results[i], layout);
+  }
+  return results;
+}
+
 class LapackCustomCallOp final : public CompiledOp {
  public:
-  LapackCustomCallOp(std::string where, LapackKernel kernel, LapackAttrs attrs,
-                     std::vector<shlo::Type> operand_types, std::vector<shlo::Type> result_types,
-                     std::vector<std::vector<int64_t>> operand_layouts,
-                     std::vector<std::vector<int64_t>> result_layouts)
-      : where_(std::move(where)),
-        kernel_(kernel),
-        attrs_(attrs),
-        operand_types_(std::move(operand_types)),
-        result_types_(std::move(result_types)),
-        operand_layouts_(std::move(operand_layouts)),
-        result_layouts_(std::move(result_layouts)) {}
+  LapackCustomCallOp(std::string where, LapackCall call)
+      : where_(std::move(where)), call_(std::move(call)) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& /*context*/) const override {
-    if (operands.size() != operand_types_.size()) {
-      return InvalidArgument(where_, ": expected ", operand_types_.size(), " operands, got ",
-                             operands.size());
-    }
-    std::vector<Tensor> declared;
-    declared.reserve(operands.size());
-    for (size_t i = 0; i < operands.size(); ++i) {
-      const RtValue& v = operands[i];
-      if (v.kind != RtValue::Kind::kTensor || v.tensor.type() != operand_types_[i].element_type() ||
-          v.tensor.dims() != operand_types_[i].dims()) {
-        return InvalidArgument(where_, ": operand ", i, " is not a ",
-                               operand_types_[i].ToString());
-      }
-      // Always a copy: the kernels compute in place.
-      declared.push_back(ToDeclaredLayout(v.tensor, operand_layouts_[i]));
-    }
-    std::vector<Tensor> results;
-    results.reserve(result_types_.size());
-    for (const shlo::Type& t : result_types_) results.emplace_back(t.element_type(), t.dims());
-    PLUGRT_RETURN_IF_ERROR(kernel_(attrs_, declared, results));
+    std::vector<const RtValue*> args;
+    for (const RtValue& v : operands) args.push_back(&v);
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> results, RunLapackCall(call_, where_, args));
     std::vector<RtValue> out;
     out.reserve(results.size());
-    for (size_t i = 0; i < results.size(); ++i) {
-      const std::vector<int64_t>& layout = result_layouts_[i];
-      out.push_back(RtValue::Of(IsRowMajorOrder(layout) ? std::move(results[i])
-                                                        : FromDeclaredLayout(results[i], layout)));
-    }
+    for (Tensor& t : results) out.push_back(RtValue::Of(std::move(t)));
     return out;
   }
 
  private:
   std::string where_;
-  LapackKernel kernel_;
-  LapackAttrs attrs_;
-  std::vector<shlo::Type> operand_types_;
-  std::vector<shlo::Type> result_types_;
-  std::vector<std::vector<int64_t>> operand_layouts_;
-  std::vector<std::vector<int64_t>> result_layouts_;
+  LapackCall call_;
 };
 
 // The integers of one layout: dense<[1, 2, 0]> : tensor<3xindex>, which the
@@ -198,10 +206,305 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileLapackCall(const shlo::Operation& o
   if (kernel == nullptr) {
     return OpError(op, StatusCode::kInternal, StrCat("no LAPACK kernel for ", target));
   }
+  LapackCall call{kernel, attrs, std::move(operand_types), std::move(result_types),
+                  std::move(operand_layouts), std::move(result_layouts)};
   return std::unique_ptr<CompiledOp>(new LapackCustomCallOp(
-      StrCat(op.location.ToString(), ": ", op.name, " ", target), kernel, attrs,
-      std::move(operand_types), std::move(result_types), std::move(operand_layouts),
-      std::move(result_layouts)));
+      StrCat(op.location.ToString(), ": ", op.name, " ", target), std::move(call)));
+}
+
+// --- the spellings before the FFI move ---------------------------------------
+//
+// jaxlib's earlier kernels (api_version 2) took their sizes and flags as
+// leading scalar operands and returned their LAPACK workspaces as extra
+// results, sometimes as one tuple. The data operands and the leading results
+// are those of the FFI form, which runs them; the flags become its
+// attributes at run time (they are operands), and the workspaces come back
+// zero-filled.
+struct LegacyForm {
+  kernels_abi::LapackFamily family;
+  size_t descriptors;  // leading scalar operands
+};
+constexpr LegacyForm kLegacyForms[] = {
+    {kernels_abi::LapackFamily::kGetrf, 3},  // b, m, n
+    {kernels_abi::LapackFamily::kGeqrf, 4},  // b, m, n, lwork
+    {kernels_abi::LapackFamily::kOrgqr, 5},  // b, m, n, k, lwork
+    {kernels_abi::LapackFamily::kPotrf, 3},  // lower, b, n
+    {kernels_abi::LapackFamily::kSyevd, 3},  // lower, b, n
+    {kernels_abi::LapackFamily::kGesdd, 6},  // full_matrices, compute_uv, b, m, n, lwork
+    {kernels_abi::LapackFamily::kTrsm, 7},   // left, lower, trans, unit, m, n, batch
+    {kernels_abi::LapackFamily::kGeev, 4},   // b, n, jobvl, jobvr
+    {kernels_abi::LapackFamily::kGees, 4},   // b, n, jobvs, sort
+    {kernels_abi::LapackFamily::kGehrd, 6},  // n, ilo, ihi, lda, batch, lwork
+    {kernels_abi::LapackFamily::kSytrd, 5},  // n, lower, lda, batch, lwork
+};
+
+// For each result of the FFI form, the index of the same result in the
+// earlier form; the earlier form's other results are workspaces.
+std::vector<size_t> LegacyResultMap(kernels_abi::LapackFamily family, bool complex) {
+  using kernels_abi::LapackFamily;
+  switch (family) {
+    case LapackFamily::kGetrf:
+    case LapackFamily::kGeqrf:
+    case LapackFamily::kSyevd:
+    case LapackFamily::kGehrd: return {0, 1, 2};
+    case LapackFamily::kOrgqr:
+    case LapackFamily::kPotrf: return {0, 1};
+    case LapackFamily::kGesdd:
+    case LapackFamily::kSytrd: return {0, 1, 2, 3, 4};
+    case LapackFamily::kTrsm: return {0};
+    // Real: a, vl, vr workspaces, then wr, wi, vl, vr, info; complex: a and
+    // rwork workspaces, then w, vl, vr, info.
+    case LapackFamily::kGeev: return complex ? std::vector<size_t>{2, 3, 4, 5}
+                                             : std::vector<size_t>{3, 4, 5, 6, 7};
+    // Real: t, wr, wi, vs, sdim, info; complex: t, rwork, w, vs, sdim, info.
+    case LapackFamily::kGees: return complex ? std::vector<size_t>{0, 3, 2, 4, 5}
+                                             : std::vector<size_t>{0, 3, 1, 2, 4, 5};
+    default: return {};
+  }
+}
+
+const LegacyForm* LegacyFormOf(kernels_abi::LapackFamily family) {
+  for (const LegacyForm& form : kLegacyForms) {
+    if (form.family == family) return &form;
+  }
+  return nullptr;
+}
+
+std::optional<LapackTarget> ParseLegacyTarget(std::string_view name) {
+  for (const kernels_abi::LapackFamilyInfo& info : kernels_abi::kLapackFamilies) {
+    for (char letter : kernels_abi::kLapackTypeLetters) {
+      if (kernels_abi::LapackLegacyTarget(info, letter) == name) {
+        return LapackTarget{info.family, letter};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The attributes the descriptors say (`d`: their values), and INVALID_ARGUMENT
+// when the sizes they give are not the operands'.
+StatusOr<LapackAttrs> LegacyAttrs(kernels_abi::LapackFamily family, const std::vector<int64_t>& d,
+                                  const std::vector<int64_t>& dims) {
+  using kernels_abi::LapackFamily;
+  LapackAttrs attrs;
+  const size_t r = dims.size();
+  int64_t batch = 1;
+  for (size_t i = 0; i + 2 < r; ++i) batch *= dims[i];
+  const int64_t m = dims[r - 2], n = dims[r - 1];
+  std::vector<std::pair<int64_t, int64_t>> sizes;  // (descriptor, operand's)
+  switch (family) {
+    case LapackFamily::kGetrf:
+    case LapackFamily::kGeqrf:
+    case LapackFamily::kOrgqr:
+      sizes = {{d[0], batch}, {d[1], m}, {d[2], n}};
+      break;
+    case LapackFamily::kPotrf:
+    case LapackFamily::kSyevd:
+      attrs.uplo = d[0] != 0 ? 'L' : 'U';
+      attrs.mode = 'V';
+      sizes = {{d[1], batch}, {d[2], n}};
+      break;
+    case LapackFamily::kGesdd:
+      attrs.mode = d[1] == 0 ? 'N' : d[0] != 0 ? 'A' : 'S';
+      sizes = {{d[2], batch}, {d[3], m}, {d[4], n}};
+      break;
+    case LapackFamily::kTrsm:
+      attrs.side = d[0] != 0 ? 'L' : 'R';
+      attrs.uplo = d[1] != 0 ? 'L' : 'U';
+      attrs.trans_x = d[2] == 1 ? 'T' : d[2] == 2 ? 'C' : 'N';
+      attrs.diag = d[3] != 0 ? 'U' : 'N';
+      sizes = {{d[4], m}, {d[5], n}, {d[6], batch}};
+      break;
+    case LapackFamily::kGeev:
+      attrs.compute_left = static_cast<char>(d[2]);
+      attrs.compute_right = static_cast<char>(d[3]);
+      sizes = {{d[0], batch}, {d[1], n}};
+      break;
+    case LapackFamily::kGees:
+      attrs.mode = static_cast<char>(d[2]);
+      attrs.sort = static_cast<char>(d[3]);
+      sizes = {{d[0], batch}, {d[1], n}};
+      break;
+    case LapackFamily::kGehrd:
+      attrs.low = static_cast<int32_t>(d[1]);
+      attrs.high = static_cast<int32_t>(d[2]);
+      sizes = {{d[0], n}, {d[3], m}, {d[4], batch}};
+      break;
+    case LapackFamily::kSytrd:
+      attrs.uplo = d[1] != 0 ? 'L' : 'U';
+      sizes = {{d[0], n}, {d[2], m}, {d[3], batch}};
+      break;
+    default:
+      return Unimplemented("no pre-FFI form");
+  }
+  for (const auto& [said, actual] : sizes) {
+    if (said != actual) {
+      return InvalidArgument("its size operands say ", said, " where the matrices have ", actual);
+    }
+  }
+  return attrs;
+}
+
+class LegacyLapackCallOp final : public CompiledOp {
+ public:
+  LegacyLapackCallOp(std::string where, LapackTarget target, const LegacyForm& form,
+                     LapackCall call, std::vector<shlo::Type> results, std::vector<size_t> result_map,
+                     bool tuple_result)
+      : where_(std::move(where)),
+        target_(target),
+        form_(form),
+        call_(std::move(call)),
+        results_(std::move(results)),
+        result_map_(std::move(result_map)),
+        tuple_result_(tuple_result) {}
+
+  StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
+                                         ExecContext& /*context*/) const override {
+    if (operands.size() != form_.descriptors + call_.operand_types.size()) {
+      return InvalidArgument(where_, ": expected ", form_.descriptors + call_.operand_types.size(),
+                             " operands, got ", operands.size());
+    }
+    std::vector<int64_t> d;
+    for (size_t i = 0; i < form_.descriptors; ++i) {
+      const RtValue& v = operands[i];
+      if (v.kind != RtValue::Kind::kTensor || v.tensor.num_elements() != 1) {
+        return InvalidArgument(where_, ": operand ", i, " must be an integer scalar");
+      }
+      switch (v.tensor.type()) {
+        case ElementType::kSI64: d.push_back(*v.tensor.as<int64_t>()); break;
+        case ElementType::kSI32: d.push_back(*v.tensor.as<int32_t>()); break;
+        case ElementType::kUI8: d.push_back(*v.tensor.as<uint8_t>()); break;
+        default: return InvalidArgument(where_, ": operand ", i, " must be an integer scalar");
+      }
+    }
+    std::vector<const RtValue*> data;
+    for (size_t i = form_.descriptors; i < operands.size(); ++i) data.push_back(&operands[i]);
+    if (target_.family == kernels_abi::LapackFamily::kTrsm) {
+      // alpha, a, b -> a, b, alpha (the FFI form's order).
+      std::rotate(data.begin(), data.begin() + 1, data.end());
+    }
+    const size_t matrix = target_.family == kernels_abi::LapackFamily::kTrsm ? 1 : 0;
+    StatusOr<LapackAttrs> attrs =
+        LegacyAttrs(target_.family, d, call_.operand_types[matrix].dims());
+    if (!attrs.ok()) return MakeError(attrs.status().code(), where_, ": ", attrs.status().message());
+    LapackCall call = call_;
+    call.attrs = *attrs;
+    std::vector<const shlo::Type*> operand_types, result_types;
+    for (const shlo::Type& t : call.operand_types) operand_types.push_back(&t);
+    for (const shlo::Type& t : call.result_types) result_types.push_back(&t);
+    PLUGRT_RETURN_IF_ERROR(CheckLapackCall(target_, where_, operand_types, result_types, call.attrs));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> computed, RunLapackCall(call, where_, data));
+    // Workspaces zero-filled, computed results where the earlier form had them.
+    std::vector<RtValue> out;
+    for (const shlo::Type& t : results_) out.push_back(RtValue::Of(Tensor(t.element_type(), t.dims())));
+    for (size_t i = 0; i < result_map_.size(); ++i) out[result_map_[i]] = RtValue::Of(std::move(computed[i]));
+    if (tuple_result_) return std::vector<RtValue>{RtValue::Tuple(std::move(out))};
+    return out;
+  }
+
+ private:
+  std::string where_;
+  LapackTarget target_;
+  LegacyForm form_;
+  LapackCall call_;
+  std::vector<shlo::Type> results_;
+  std::vector<size_t> result_map_;
+  bool tuple_result_;
+};
+
+StatusOr<std::unique_ptr<CompiledOp>> RefuseLegacyLapackCall(const shlo::Operation& op,
+                                                             std::string_view target);
+
+StatusOr<std::unique_ptr<CompiledOp>> CompileLegacyLapackCall(const shlo::Operation& op,
+                                                              std::string_view target) {
+  const std::optional<LapackTarget> parsed = ParseLegacyTarget(target);
+  const LegacyForm* form = parsed ? LegacyFormOf(parsed->family) : nullptr;
+  if (form == nullptr) return RefuseLegacyLapackCall(op, target);
+  // Results: the op's, or the elements of its one tuple result.
+  std::vector<shlo::Type> results;
+  const bool tuple_result = op.results.size() == 1 && op.results[0]->type.is_tuple();
+  if (tuple_result) {
+    results = op.results[0]->type.tuple_elements();
+  } else {
+    for (const auto& v : op.results) results.push_back(v->type);
+  }
+  std::vector<shlo::Type> operands;
+  for (const shlo::Value* v : op.operands) operands.push_back(v->type);
+  const std::vector<size_t> result_map =
+      LegacyResultMap(parsed->family, kernels_abi::IsComplexLapackLetter(parsed->letter));
+  size_t min_results = 0;
+  for (size_t i : result_map) min_results = std::max(min_results, i + 1);
+  if (operands.size() < form->descriptors + 1 || results.size() < min_results) {
+    return OpError(op, StatusCode::kInvalidArgument,
+                   StrCat(target, " takes ", form->descriptors,
+                          " size operands before its data and has at least ", min_results,
+                          " results"));
+  }
+  for (size_t i = 0; i < form->descriptors; ++i) {
+    const shlo::Type& t = operands[i];
+    if (!t.is_tensor() || t.rank() != 0 ||
+        (t.element_type() != ElementType::kSI32 && t.element_type() != ElementType::kSI64 &&
+       t.element_type() != ElementType::kUI8)) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat(target, ": operand ", i, " must be an integer scalar (a size or flag), got ",
+                            t.ToString()));
+    }
+  }
+  for (const shlo::Type& t : results) {
+    if (!t.is_tensor()) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat(target, ": results must be tensors, got ", t.ToString()));
+    }
+  }
+  PLUGRT_ASSIGN_OR_RETURN(auto all_operand_layouts, DeclaredLayouts(op, "operand_layouts", operands));
+  PLUGRT_ASSIGN_OR_RETURN(auto all_result_layouts, DeclaredLayouts(op, "result_layouts", results));
+  LapackCall call;
+  call.kernel = GetLapackKernel(*parsed);
+  call.operand_types.assign(operands.begin() + static_cast<ptrdiff_t>(form->descriptors), operands.end());
+  call.operand_layouts.assign(all_operand_layouts.begin() + static_cast<ptrdiff_t>(form->descriptors),
+                              all_operand_layouts.end());
+  if (parsed->family == kernels_abi::LapackFamily::kTrsm) {
+    if (call.operand_types.size() != 3) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat(target, " takes alpha, a and b after its size operands"));
+    }
+    std::rotate(call.operand_types.begin(), call.operand_types.begin() + 1, call.operand_types.end());
+    std::rotate(call.operand_layouts.begin(), call.operand_layouts.begin() + 1,
+                call.operand_layouts.end());
+  }
+  for (size_t i : result_map) {
+    call.result_types.push_back(results[i]);
+    call.result_layouts.push_back(all_result_layouts[i]);
+  }
+  // The types are checked now with the flags' most common values; again at
+  // run time with the flags the operands hold.
+  LapackAttrs guess;
+  guess.uplo = 'L';
+  guess.mode = parsed->family == kernels_abi::LapackFamily::kGesdd ? 'N' : 'V';
+  guess.trans_x = 'N';
+  guess.diag = 'N';
+  guess.side = 'L';
+  guess.compute_left = guess.compute_right = 'V';
+  guess.sort = 'N';
+  guess.low = 1;
+  if (parsed->family == kernels_abi::LapackFamily::kGehrd && !call.operand_types.empty() &&
+      call.operand_types[0].rank() >= 1) {
+    guess.high = static_cast<int32_t>(call.operand_types[0].dims().back());
+    if (guess.high == 0) guess.low = 1;
+  }
+  if (parsed->family == kernels_abi::LapackFamily::kTrsm && call.operand_types[0].rank() >= 2 &&
+      call.operand_types[1].rank() >= 2 &&
+      call.operand_types[0].dims().back() != call.operand_types[1].dims()[call.operand_types[1].dims().size() - 2]) {
+    guess.side = 'R';
+  }
+  std::vector<const shlo::Type*> operand_ptrs, result_ptrs;
+  for (const shlo::Type& t : call.operand_types) operand_ptrs.push_back(&t);
+  for (const shlo::Type& t : call.result_types) result_ptrs.push_back(&t);
+  Status check = CheckLapackCall(*parsed, target, operand_ptrs, result_ptrs, guess);
+  if (!check.ok()) return OpError(op, check.code(), std::string(check.message()));
+  return std::unique_ptr<CompiledOp>(new LegacyLapackCallOp(
+      StrCat(op.location.ToString(), ": ", op.name, " ", target), *parsed, *form, std::move(call),
+      std::move(results), result_map, tuple_result));
 }
 
 // Targets plugrt knows but does not run: a clear UNIMPLEMENTED at compile time.
@@ -234,7 +537,7 @@ void RegisterLapackCustomCalls(OpRegistry& registry) {
     for (char letter : kernels_abi::kLapackTypeLetters) {
       registry.SetCustomCall(kernels_abi::LapackFfiTarget(info, letter), &CompileLapackCall);
       if (std::optional<std::string> legacy = kernels_abi::LapackLegacyTarget(info, letter)) {
-        registry.SetCustomCall(*legacy, &RefuseLegacyLapackCall);
+        registry.SetCustomCall(*legacy, &CompileLegacyLapackCall);
       }
     }
   }
