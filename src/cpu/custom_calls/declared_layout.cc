@@ -1,5 +1,6 @@
 #include "cpu/custom_calls/declared_layout.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace plugrt::cpu {
@@ -28,6 +29,26 @@ void CopyStrided(const std::byte* src, const std::vector<int64_t>& src_strides, 
   const int64_t ds = dst_strides[dim] * static_cast<int64_t>(N);
   if (dim + 1 == dims.size()) {
     for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * ds, src + i * ss, N);
+    return;
+  }
+  if (dim + 2 == dims.size()) {
+    // The last two dimensions in tiles, so that a transposition (row-major
+    // to column-major matrices) reads and writes whole cache lines.
+    constexpr int64_t kTile = 32;
+    const int64_t m = dims[dim + 1];
+    const int64_t ss2 = src_strides[dim + 1] * static_cast<int64_t>(N);
+    const int64_t ds2 = dst_strides[dim + 1] * static_cast<int64_t>(N);
+    for (int64_t i0 = 0; i0 < n; i0 += kTile) {
+      const int64_t i1 = std::min(n, i0 + kTile);
+      for (int64_t j0 = 0; j0 < m; j0 += kTile) {
+        const int64_t j1 = std::min(m, j0 + kTile);
+        for (int64_t i = i0; i < i1; ++i) {
+          for (int64_t j = j0; j < j1; ++j) {
+            std::memcpy(dst + i * ds + j * ds2, src + i * ss + j * ss2, N);
+          }
+        }
+      }
+    }
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
