@@ -4,8 +4,8 @@
 // the operands are copied into their declared layouts (column-major
 // matrices), the LAPACK kernel runs over the batch, and the results are
 // copied back to the row-major tensors the backend keeps. The spellings JAX
-// used before its FFI targets, and its older FFT targets, are known by name
-// and refused with a message saying so.
+// used before its FFI targets run through the same kernels; its older FFT
+// targets are known by name and refused with a message saying so.
 #include <algorithm>
 #include <charconv>
 #include <span>
