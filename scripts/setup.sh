@@ -13,6 +13,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
   libdnnl-dev ocl-icd-opencl-dev   # oneDNN: dot_general/convolution (its CMake config needs OpenCL's)
   libxbyak-dev                     # x86-64 code generation for fused elementwise loops
+  liblapacke-dev libopenblas-dev   # LAPACK on OpenBLAS: JAX's CPU linear-algebra custom calls
   clang-14 libclang-rt-14-dev      # fuzz targets: clang, libFuzzer and its sanitizer runtimes
   libomp-14-dev                    # clang's OpenMP (the fuzz build compiles the CPU backend)
   "$@"

@@ -19,6 +19,7 @@
 #include "cpu/exec/program.h"
 #include "cpu/exec/simplify.h"
 #include "kernels_abi/custom_call_targets.h"
+#include "kernels_abi/lapack_targets.h"
 #include "stablehlo/cost_analysis.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/verifier_util.h"
@@ -120,7 +121,21 @@ TEST(OpRegistryTest, CustomCallTargetsAreRegisteredByName) {
     EXPECT_EQ(programs.Find(target), nullptr) << target;
     EXPECT_NE(harness.Find(target), nullptr) << target;
   }
-  EXPECT_EQ(programs.Names().size(), std::size(kernels_abi::kMathTargets));
+  // jaxlib's LAPACK targets, FFI and earlier spellings, and the FFT targets
+  // refused by name (src/cpu/custom_calls/lapack_custom_calls.cc).
+  size_t lapack = std::size(kernels_abi::kDuccFftTargets);
+  for (const kernels_abi::LapackFamilyInfo& info : kernels_abi::kLapackFamilies) {
+    for (char letter : kernels_abi::kLapackTypeLetters) {
+      EXPECT_NE(programs.Find(kernels_abi::LapackFfiTarget(info, letter)), nullptr)
+          << kernels_abi::LapackFfiTarget(info, letter);
+      ++lapack;
+      if (std::optional<std::string> legacy = kernels_abi::LapackLegacyTarget(info, letter)) {
+        EXPECT_NE(programs.Find(*legacy), nullptr) << *legacy;
+        ++lapack;
+      }
+    }
+  }
+  EXPECT_EQ(programs.Names().size(), std::size(kernels_abi::kMathTargets) + lapack);
 }
 
 // A kFormula op without a formula in cost_analysis.cc answers INTERNAL "no

@@ -182,6 +182,7 @@ std::string_view CeilingKindName(CeilingKind kind) {
     case CeilingKind::kBf16Gemm: return "bf16gemm";
     case CeilingKind::kInt8Gemm: return "int8gemm";
     case CeilingKind::kBandwidth: return "bandwidth";
+    case CeilingKind::kLapack: return "lapack";
   }
   return "unknown";
 }
@@ -191,6 +192,7 @@ std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
   if (name == "bf16gemm") return CeilingKind::kBf16Gemm;
   if (name == "int8gemm") return CeilingKind::kInt8Gemm;
   if (name == "bandwidth") return CeilingKind::kBandwidth;
+  if (name == "lapack") return CeilingKind::kLapack;
   return std::nullopt;
 }
 
@@ -212,6 +214,10 @@ StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& sel
     PLUGRT_ASSIGN_OR_RETURN(std::vector<CeilingResult> bandwidth,
                             MeasureBandwidth(policy, threads));
     for (CeilingResult& result : bandwidth) results.push_back(std::move(result));
+  }
+  if (selection.lapack) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<CeilingResult> lapack, MeasureLapackCeilings(threads, policy));
+    for (CeilingResult& result : lapack) results.push_back(std::move(result));
   }
   return results;
 }

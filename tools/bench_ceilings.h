@@ -16,13 +16,13 @@
 namespace plugrt::tools {
 
 // The ceiling kinds a workload's header may name (ceiling=...).
-enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth };
-// "sgemm", "bf16gemm", "int8gemm", "bandwidth"
+enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth, kLapack };
+// "sgemm", "bf16gemm", "int8gemm", "bandwidth", "lapack"
 std::string_view CeilingKindName(CeilingKind kind);
 std::optional<CeilingKind> ParseCeilingKind(std::string_view name);
 
 struct CeilingResult {
-  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad
+  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad, lapack_lu_512
   CeilingKind kind;
   int64_t size = 0;   // M = N = K of a matmul; 0 for bandwidth
   TimeSummary time;   // milliseconds per timed call
@@ -42,7 +42,8 @@ struct CeilingSelection {
   bool bf16gemm = false;
   bool bandwidth = false;
   bool int8gemm = false;
-  bool any() const { return sgemm || bf16gemm || bandwidth || int8gemm; }
+  bool lapack = false;  // the linalg_* workloads' routines on LAPACKE (bench_lapack_ceilings.cc)
+  bool any() const { return sgemm || bf16gemm || bandwidth || int8gemm || lapack; }
 };
 
 // Measures the selected ceilings with `threads` OpenMP threads (set before
@@ -52,6 +53,9 @@ struct CeilingSelection {
 // returned with `unavailable` set. Bandwidth: 64M floats (256 MiB) per array.
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
                                                      int threads, const RepeatPolicy& policy);
+// The LAPACK ceilings, one per linalg_* workload, named lapack_<workload
+// without "linalg_">; compared by time (no rate).
+StatusOr<std::vector<CeilingResult>> MeasureLapackCeilings(int threads, const RepeatPolicy& policy);
 
 }  // namespace plugrt::tools
 

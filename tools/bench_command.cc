@@ -184,13 +184,14 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
 // every workload runs.
 CeilingSelection CeilingsFor(const std::vector<Workload>& workloads, bool all) {
   CeilingSelection selection;
-  if (all) return CeilingSelection{true, true, true, true};
+  if (all) return CeilingSelection{true, true, true, true, true};
   for (const Workload& workload : workloads) {
     const BenchHeader& header = workload.header;
     if (header.ceiling == CeilingKind::kSgemm) selection.sgemm = true;
     if (header.ceiling == CeilingKind::kBf16Gemm) selection.bf16gemm = true;
     if (header.ceiling == CeilingKind::kInt8Gemm) selection.int8gemm = true;
     if (header.ceiling == CeilingKind::kBandwidth) selection.bandwidth = true;
+    if (header.ceiling == CeilingKind::kLapack) selection.lapack = true;
     if (header.metric == BenchMetric::kBytes) selection.bandwidth = true;
     if (workload.name.rfind("gemm_bf16_", 0) == 0) {
       selection.bf16gemm = true;
@@ -243,6 +244,18 @@ int64_t TrailingSize(const std::string& name) {
 // (gemm_2048 -> onednn_sgemm_2048) if measured, else the best of the kind.
 void CompareToCeiling(WorkloadResult& result, const std::vector<CeilingResult>& ceilings) {
   const BenchHeader& header = result.workload->header;
+  if (header.ceiling == CeilingKind::kLapack) {
+    // By time: linalg_lu_512 against lapack_lu_512, LAPACK's time over ours.
+    const std::string name = result.workload->name;
+    const std::string want = "lapack_" + (name.rfind("linalg_", 0) == 0 ? name.substr(7) : name);
+    for (const CeilingResult& ceiling : ceilings) {
+      if (ceiling.kind == CeilingKind::kLapack && ceiling.name == want && result.time.median > 0) {
+        result.ceiling = &ceiling;
+        result.ratio = ceiling.time.median / result.time.median;
+      }
+    }
+    return;
+  }
   if (!result.metric || !header.ceiling) return;
   const bool gemm = *header.ceiling != CeilingKind::kBandwidth;
   // Rates compare only in the same unit.
@@ -584,7 +597,9 @@ std::string TextReport(const std::string& cpu, int threads,
       }
       rows.push_back({c.name, Format("%.3f", c.time.median), Format("%.3f", c.time.min),
                       std::to_string(c.time.runs),
-                      c.gflops ? Format("%.1f GFLOP/s", *c.gflops) : Format("%.1f GB/s", *c.gbps),
+                      c.gflops ? Format("%.1f GFLOP/s", *c.gflops)
+                      : c.gbps ? Format("%.1f GB/s", *c.gbps)
+                               : std::string("-"),
                       c.impl});
     }
     out += "\n" + Table(rows);

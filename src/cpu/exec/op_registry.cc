@@ -31,6 +31,7 @@ const OpRegistry& OpRegistry::Programs() {
     RegisterCollectiveOps(r);
     RegisterCustomCallOp(r);
     RegisterMathCustomCalls(r);
+    RegisterLapackCustomCalls(r);
     RegisterHostTransferOps(r);
     return r;
   }();

@@ -65,6 +65,7 @@ void RegisterComputeOps(OpRegistry& registry);       // compute_ops.cc
 void RegisterCollectiveOps(OpRegistry& registry);    // collective_ops.cc
 void RegisterCustomCallOp(OpRegistry& registry);     // custom_calls.cc
 void RegisterMathCustomCalls(OpRegistry& registry);  // math_custom_calls.cc
+void RegisterLapackCustomCalls(OpRegistry& registry);  // ../custom_calls/lapack_custom_calls.cc
 void RegisterHostTransferOps(OpRegistry& registry);  // host_callback_ops.cc
 // The conformance harness only.
 void RegisterCheckOps(OpRegistry& registry);         // check_ops.cc
