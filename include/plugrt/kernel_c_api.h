@@ -316,25 +316,30 @@ struct PLUGRT_KernelApi {
 typedef PLUGRT_Status* (*PLUGRT_KernelPluginInitFn)(const PLUGRT_KernelApi* api,
                                                     PLUGRT_KernelRegistrar* registrar);
 
-/* In a handler (or a function returning `__VA_ARGS__`): when `status` is not
- * NULL, hands it to the context and returns. */
-#define PLUGRT_KERNEL_REQUIRES_OK(ctx, status, ...)          \
-  do {                                                       \
-    PLUGRT_Status* plugrt_kernel_status_ = (status);         \
-    if (plugrt_kernel_status_ != NULL) {                     \
-      (ctx)->api->Context_Fail((ctx), plugrt_kernel_status_); \
-      return __VA_ARGS__;                                    \
-    }                                                        \
+/* PLUGRT_KERNEL_REQUIRES_OK(ctx, status) in a handler (or any function
+ * returning void; PLUGRT_KERNEL_REQUIRES_OK(ctx, status, value) in one
+ * returning `value`): when `status` is not NULL, hands it to the context and
+ * returns. Written so that ISO C (-pedantic) accepts the two-argument form. */
+#define PLUGRT_KERNEL_REQUIRES_OK(...) PLUGRT_KERNEL_REQUIRES_OK_IMPL_(__VA_ARGS__, , )
+#define PLUGRT_KERNEL_REQUIRES_OK_IMPL_(ctx, status, result, ...) \
+  do {                                                            \
+    PLUGRT_Status* plugrt_kernel_status_ = (status);              \
+    if (plugrt_kernel_status_ != NULL) {                          \
+      (ctx)->api->Context_Fail((ctx), plugrt_kernel_status_);     \
+      return result;                                              \
+    }                                                             \
   } while (0)
 
-/* When `condition` is false, fails the call with `code` and `message` and
- * returns. */
-#define PLUGRT_KERNEL_REQUIRES(ctx, condition, code, message, ...)                   \
-  do {                                                                               \
-    if (!(condition)) {                                                              \
-      (ctx)->api->Context_Fail((ctx), (ctx)->api->Status_New((code), (message)));     \
-      return __VA_ARGS__;                                                            \
-    }                                                                                \
+/* PLUGRT_KERNEL_REQUIRES(ctx, condition, code, message[, value]): when
+ * `condition` is false, fails the call with `code` and `message` and
+ * returns (`value`). */
+#define PLUGRT_KERNEL_REQUIRES(...) PLUGRT_KERNEL_REQUIRES_IMPL_(__VA_ARGS__, , )
+#define PLUGRT_KERNEL_REQUIRES_IMPL_(ctx, condition, code, message, result, ...)  \
+  do {                                                                           \
+    if (!(condition)) {                                                          \
+      (ctx)->api->Context_Fail((ctx), (ctx)->api->Status_New((code), (message))); \
+      return result;                                                             \
+    }                                                                            \
   } while (0)
 
 #ifdef __cplusplus
