@@ -7,12 +7,14 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "client/client.h"
 #include "testutil/plugin_env.h"
+#include "testutil/run_command.h"
 
 namespace plugrt {
 namespace {
@@ -306,6 +308,35 @@ TEST(KernelPluginTest, ResourcesAreCreatedOncePerClientAndDeletedOnce) {
   EXPECT_EQ(after.created - before.created, 3);
   EXPECT_EQ(after.deleted - before.deleted, 3);
   dlclose(pin);
+}
+
+TEST(KernelPluginTest, CommandLineLoadsPluginsWithKernels) {
+  const std::string dir = ::testing::TempDir();
+  const std::string program = dir + "/kernel_plugin_cli.mlir";
+  const std::string compiled = dir + "/kernel_plugin_cli.bin";
+  {
+    std::ofstream out(program);
+    out << CallProgram("test.temp", "tensor<i64>");
+  }
+  const std::string kernels = std::string(" --kernels ") + TEST_KERNELS_GOOD + " ";
+  testing::CommandResult run = testing::RunCli("run" + kernels + program);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("2147450880"), std::string::npos) << run.output;
+
+  // Without the plugin the program does not compile, naming the target.
+  EXPECT_TRUE(testing::FailedWith(testing::RunCli("run " + program), 1, "test.temp"));
+  EXPECT_TRUE(testing::FailedWith(testing::RunCli("compile " + program + " -o " + compiled), 1,
+                                  "test.temp"));
+  // Compiled ahead of time with the plugin, run with it.
+  testing::CommandResult aot = testing::RunCli("compile" + kernels + program + " -o " + compiled);
+  ASSERT_EQ(aot.exit_code, 0) << aot.output;
+  testing::CommandResult later = testing::RunCli("run" + kernels + compiled);
+  EXPECT_EQ(later.exit_code, 0) << later.output;
+  EXPECT_NE(later.output.find("2147450880"), std::string::npos) << later.output;
+  // A broken plugin is a clear error, not a crash.
+  EXPECT_TRUE(testing::FailedWith(
+      testing::RunCli(std::string("run --kernels ") + TEST_KERNELS_BAD_VERSION + " " + program), 1,
+      "major versions must match"));
 }
 
 }  // namespace
