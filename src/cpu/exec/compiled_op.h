@@ -47,7 +47,7 @@ struct ProgramOptions {
   int kernel_threads = 0;
   // The client's kernel plugins: custom-call targets not built in are looked
   // up here (null: none loaded). Compiled calls keep the set alive.
-  std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins;
+  std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins = nullptr;
 };
 
 // How often an execution took each fast path (tests and benchmarks read
