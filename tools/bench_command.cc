@@ -215,6 +215,7 @@ StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
     client_options.create_options.push_back(
         NamedValue{"threads", static_cast<int64_t>(*options.threads)});
   }
+  AddKernelPluginsOption(options.plugin.kernels, client_options.create_options);
   return Client::Create(std::move(plugin), client_options);
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "client/client.h"
 #include "common/status.h"
@@ -20,6 +21,9 @@ namespace plugrt::tools {
 struct PluginOptions {
   std::string plugin_path;       // empty: the built-in CPU plugin
   std::optional<int> devices;    // --devices N: cpu_device_count create option
+  // --kernels PATH (repeatable): kernel plugins, the kernel_plugins create
+  // option (paths joined with ':').
+  std::vector<std::string> kernels;
   // Not a flag: `plugrt conformance-file` sets it. The conformance_harness
   // create option is passed when the plugin's attributes announce it (the
   // CPU plugin's do), so that the corpus' check.* and interpreter.* ops
@@ -27,6 +31,11 @@ struct PluginOptions {
   bool conformance_harness = false;
 };
 void AddPluginOptions(CLI::App& command, PluginOptions& options);
+// The --kernels flag alone (for commands with their own plugin flags).
+void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels);
+// The kernel_plugins create option for `kernels`; none when it is empty.
+void AddKernelPluginsOption(const std::vector<std::string>& kernels,
+                            std::vector<NamedValue>& create_options);
 
 // The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the library beside
 // this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).

@@ -23,6 +23,7 @@ struct CompileCommandOptions {
   std::string entry = "main";
   std::optional<int64_t> replicas;
   std::optional<int64_t> partitions;
+  std::vector<std::string> kernels;  // --kernels: the topology's kernel plugins
 };
 
 Status WriteFile(const std::string& path, const std::string& bytes) {
@@ -51,7 +52,9 @@ Status CompileProgram(const CompileCommandOptions& options) {
   const std::string path =
       options.plugin_path.empty() ? DefaultPluginPath() : options.plugin_path;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
-  StatusOr<Compiler> compiler = Compiler::Create(plugin, topology);
+  std::vector<NamedValue> topology_options;
+  AddKernelPluginsOption(options.kernels, topology_options);
+  StatusOr<Compiler> compiler = Compiler::Create(plugin, topology, topology_options);
   // The plugin's message names the topology.
   if (!compiler.ok()) return compiler.status();
   StatusOr<Executable> executable = compiler->Compile(*program, compile_options);
@@ -98,6 +101,7 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code) {
   command->add_option("--plugin", options->plugin_path,
                       "PJRT plugin to load (a shared library exporting GetPjrtApi); "
                       "default: the built-in CPU plugin");
+  AddKernelsOption(*command, options->kernels);
   command->callback([options, &exit_code] {
     Status status = CompileProgram(*options);
     if (!status.ok()) {

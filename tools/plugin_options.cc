@@ -22,6 +22,26 @@ void AddPluginOptions(CLI::App& command, PluginOptions& options) {
   command.add_option("--devices", options.devices,
                      "number of devices to create (sets the cpu_device_count create option)")
       ->check(CLI::Range(1, 1024));
+  AddKernelsOption(command, options.kernels);
+}
+
+void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels) {
+  command.add_option("--kernels", kernels,
+                     "kernel plugin to load (a shared library exporting "
+                     "PLUGRT_KernelPlugin_Init; repeatable; sets the kernel_plugins create "
+                     "option, added to $PLUGRT_KERNEL_PLUGINS)")
+      ->allow_extra_args(false);  // one path per flag: positional arguments may follow
+}
+
+void AddKernelPluginsOption(const std::vector<std::string>& kernels,
+                            std::vector<NamedValue>& create_options) {
+  if (kernels.empty()) return;
+  std::string joined;
+  for (const std::string& path : kernels) {
+    if (!joined.empty()) joined += ':';
+    joined += path;
+  }
+  create_options.push_back(NamedValue{"kernel_plugins", joined});
 }
 
 std::string DefaultPluginPath() {
@@ -55,6 +75,7 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
     client_options.create_options.push_back(
         NamedValue{"cpu_device_count", static_cast<int64_t>(*options.devices)});
   }
+  AddKernelPluginsOption(options.kernels, client_options.create_options);
   return Client::Create(std::move(plugin), client_options);
 }
 

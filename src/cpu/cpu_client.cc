@@ -10,11 +10,13 @@
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
 #include "cpu/kernels/parallel.h"
+#include "kernels_abi/kernel_plugins.h"
 
 namespace plugrt::cpu {
 
 StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options.create_options));
+  PLUGRT_RETURN_IF_ERROR(LoadKernelPlugins(parsed));
   return std::make_unique<CpuClient>(parsed, options.kv_store);
 }
 
@@ -34,6 +36,7 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
       options_(WithKernelThreads(options)),
       topology_(std::make_unique<CpuTopology>(options.num_devices)),
       work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
+  topology_->set_kernel_plugins(options_.program.kernel_plugins);
   for (int i = 0; i < options.num_devices; ++i) {
     auto device = std::make_unique<CpuDevice>(topology_->description(i), /*local_hardware_id=*/i,
                                               /*first_memory_id=*/i * kNumMemoryKinds);
@@ -47,6 +50,9 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
 CpuClient::~CpuClient() {
   device_queues_.Shutdown();
   work_queue_.reset();
+  // Kernel plugin resources live with the client; executables that outlive
+  // it keep the plugins loaded, not the resources.
+  if (options_.program.kernel_plugins != nullptr) options_.program.kernel_plugins->DeleteResources();
 }
 
 std::string_view CpuClient::platform_name() const { return kPlatformName; }

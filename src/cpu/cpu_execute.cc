@@ -110,6 +110,7 @@ struct Launch {
     std::vector<Argument> arguments;
     std::vector<Output> outputs;
     sdk::EventRef complete;
+    int64_t device_id = -1;  // for kernel plugins (ExecContext::device_id)
   };
 
   std::shared_ptr<CpuExecutable> executable;
@@ -286,6 +287,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.collectives = hub;
     context.host_channels = &channels;
     context.device_index = static_cast<int64_t>(d);
+    context.device_id = mine.device_id;
     context.kernel_threads = launch.kernel_threads;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
@@ -414,6 +416,7 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
   std::vector<RtValue> values;
   if (status.ok()) {
     ExecContext context;
+    context.device_id = device->id();
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
     context.kernel_threads = client->kernel_threads();
@@ -740,6 +743,7 @@ Status CpuLoadedExecutable::ExecuteInto(
   // surface here, before any input is donated.
   for (size_t d = 0; d < devices.size(); ++d) {
     Launch::PerDevice& per = launch->devices[d];
+    per.device_id = devices[d]->id();
     per.outputs.resize(results.size());
     for (size_t j = 0; j < results.size(); ++j) {
       per.outputs[j].format = output_formats[j];

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "kernels_abi/kernel_plugins.h"
+
 namespace plugrt::cpu {
 namespace {
 
@@ -22,11 +24,12 @@ std::string_view TypeName(const sdk::AttributeValue& value) {
 // default comes from, and where its value goes.
 struct OptionSpec {
   const char* name;
-  enum class Type { kInt64, kBool } type;
+  enum class Type { kInt64, kBool, kString } type;
   int64_t min = 0, max = 0;  // kInt64
   const char* env = nullptr;  // default from the environment, when set
   const char* help;
   void (*apply)(CpuOptions&, int64_t);  // bools arrive as 0/1
+  void (*apply_text)(CpuOptions&, std::string_view) = nullptr;  // kString
 };
 
 constexpr OptionSpec kOptions[] = {
@@ -54,6 +57,14 @@ constexpr OptionSpec kOptions[] = {
      "interpreter.run_parallel/probe, infeed/outfeed); plugrt conformance sets it (default "
      "false)",
      [](CpuOptions& o, int64_t v) { o.program.conformance_harness = v != 0; }},
+    // Appends: the environment's plugins load first, then the option's.
+    {"kernel_plugins", OptionSpec::Type::kString, 0, 0, kernels_abi::kKernelPluginsEnv,
+     "kernel plugins to load, paths separated by ':' (added to PLUGRT_KERNEL_PLUGINS)", nullptr,
+     [](CpuOptions& o, std::string_view paths) {
+       for (std::string& path : kernels_abi::SplitKernelPluginPaths(paths)) {
+         o.kernel_plugins.push_back(std::move(path));
+       }
+     }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed
@@ -87,6 +98,11 @@ std::string KnownNames() {
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   CpuOptions result;
   for (const OptionSpec& spec : kOptions) {
+    if (spec.type == OptionSpec::Type::kString) {
+      const char* text = spec.env != nullptr ? std::getenv(spec.env) : nullptr;
+      if (text != nullptr) spec.apply_text(result, text);
+      continue;
+    }
     int64_t value = 0;
     if (EnvDefault(spec, &value)) spec.apply(result, value);
   }
@@ -98,6 +114,15 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
     if (spec == nullptr) {
       return InvalidArgument("unknown option '", option.name,
                              "' for the CPU plugin; known options: ", KnownNames());
+    }
+    if (spec->type == OptionSpec::Type::kString) {
+      const std::string* text = std::get_if<std::string>(&option.value);
+      if (text == nullptr) {
+        return InvalidArgument("option ", spec->name, " must be a string, got a ",
+                               TypeName(option.value));
+      }
+      spec->apply_text(result, *text);
+      continue;
     }
     int64_t value = 0;
     if (spec->type == OptionSpec::Type::kBool) {

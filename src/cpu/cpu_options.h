@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "cpu/exec/program.h"
@@ -35,6 +36,11 @@ struct CpuOptions {
   // host waits for the bytes of its callback. Default:
   // PLUGRT_HOST_RECV_TIMEOUT_MS, else kDefaultHostRecvTimeoutMs.
   int64_t host_recv_timeout_ms = kDefaultHostRecvTimeoutMs;
+  // "kernel_plugins" (string: paths separated by ':'): kernel plugins to
+  // load (include/plugrt/kernel_c_api.h), after those of
+  // PLUGRT_KERNEL_PLUGINS; a path named twice loads once. The client loads
+  // them (CpuClient::Create); the paths are kept here.
+  std::vector<std::string> kernel_plugins;
 };
 
 // INVALID_ARGUMENT naming the option for unknown names, wrong value types and
@@ -46,6 +52,11 @@ struct CpuOptions {
 inline constexpr const char* kConformanceHarnessAttribute = "conformance_harness";
 
 StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
+
+// Loads options.kernel_plugins into options.program.kernel_plugins (nothing
+// when there are none); errors name the plugin's path and the target
+// (cpu_kernel_plugins.cc).
+Status LoadKernelPlugins(CpuOptions& options);
 
 }  // namespace plugrt::cpu
 

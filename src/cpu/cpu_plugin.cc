@@ -43,7 +43,10 @@ StatusOr<std::unique_ptr<sdk::TopologyDescription>> CpuPlugin::CreateTopology(
                            " devices but option cpu_device_count is ", parsed.num_devices);
   }
   if (count_option) count = parsed.num_devices;
-  return std::unique_ptr<sdk::TopologyDescription>(std::make_unique<CpuTopology>(count));
+  PLUGRT_RETURN_IF_ERROR(LoadKernelPlugins(parsed));
+  auto topology = std::make_unique<CpuTopology>(count);
+  topology->set_kernel_plugins(parsed.program.kernel_plugins);
+  return std::unique_ptr<sdk::TopologyDescription>(std::move(topology));
 }
 
 StatusOr<std::unique_ptr<sdk::TopologyDescription>> CpuPlugin::DeserializeTopology(
@@ -82,6 +85,8 @@ StatusOr<std::shared_ptr<sdk::Executable>> CpuPlugin::CompileForTopology(
   };
   // No client: the program options are the defaults (environment included).
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions defaults, ParseCpuOptions({}));
+  // The topology's kernel plugins (its create options and the environment).
+  defaults.program.kernel_plugins = cpu_topology->kernel_plugins();
   CompileOptions options;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
                           CpuExecutable::CompileProgram(program, compile_options, &options,

@@ -11,6 +11,10 @@
 #include "cpu/cpu_device_description.h"
 #include "sdk/topology.h"
 
+namespace plugrt::kernels_abi {
+class KernelPlugins;
+}  // namespace plugrt::kernels_abi
+
 namespace plugrt::cpu {
 
 // Topology names: "cpu" (one device) and "cpu:N" (N devices, 1..1024).
@@ -24,6 +28,15 @@ class CpuTopology final : public sdk::TopologyDescription {
  public:
   // 1 <= num_devices <= kMaxCpuDevices (cpu_options.h).
   explicit CpuTopology(int num_devices);
+
+  // The kernel plugins programs compiled for this topology may call (the
+  // topology's create options); null for none. Not serialized.
+  void set_kernel_plugins(std::shared_ptr<kernels_abi::KernelPlugins> plugins) {
+    kernel_plugins_ = std::move(plugins);
+  }
+  const std::shared_ptr<kernels_abi::KernelPlugins>& kernel_plugins() const {
+    return kernel_plugins_;
+  }
 
   // The device count a topology name asks for: "cpu" -> 1, "cpu:N" -> N.
   // INVALID_ARGUMENT naming `name` for any other name or a count outside
@@ -45,6 +58,7 @@ class CpuTopology final : public sdk::TopologyDescription {
  private:
   std::vector<std::unique_ptr<CpuDeviceDescription>> descriptions_;
   sdk::Attributes attributes_;
+  std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins_;
 };
 
 }  // namespace plugrt::cpu

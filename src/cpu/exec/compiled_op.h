@@ -18,6 +18,10 @@
 #include "cpu/exec/value.h"
 #include "stablehlo/ir.h"
 
+namespace plugrt::kernels_abi {
+class KernelPlugins;  // a client's kernel plugins (kernels_abi/kernel_plugins.h)
+}  // namespace plugrt::kernels_abi
+
 namespace plugrt::cpu {
 
 class CollectiveHub;  // rendezvous of the devices of one execution
@@ -41,6 +45,9 @@ struct ProgramOptions {
   // The thread budget executions will give the kernels (the client's
   // "threads"; 0: the number of cores): oneDNN plans prepare for it.
   int kernel_threads = 0;
+  // The client's kernel plugins: custom-call targets not built in are looked
+  // up here (null: none loaded). Compiled calls keep the set alive.
+  std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins = nullptr;
 };
 
 // How often an execution took each fast path (tests and benchmarks read
@@ -66,6 +73,9 @@ struct ExecContext {
   // position among the launch's devices (the index of its argument list).
   HostChannels* host_channels = nullptr;
   int64_t device_index = 0;
+  // The id of the device running this execution (-1: not said; kernel
+  // plugins then see device_index).
+  int64_t device_id = -1;
   // Where stablehlo.infeed reads and stablehlo.outfeed writes; null when
   // the run has no feeds (PJRT launches).
   FeedQueues* feeds = nullptr;

@@ -1,8 +1,10 @@
 // plugrt CPU executor: stablehlo.custom_call. The op's call_target_name is
 // looked up in the compiling program's custom-call registry (op_registry.h),
 // where the math kernels and, with the conformance harness, the checks
-// register their targets by name.
+// register their targets by name, then in the client's kernel plugins
+// (plugin_custom_call.h). A target found in neither fails the compile.
 #include "cpu/exec/op_registry.h"
+#include "cpu/exec/plugin_custom_call.h"
 #include "kernels_abi/custom_call_targets.h"
 
 namespace plugrt::cpu {
@@ -18,6 +20,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (const CompileCustomCallFn* compile = context.registry().custom_calls().Find(target)) {
     return (*compile)(op, target);
   }
+  const std::shared_ptr<kernels_abi::KernelPlugins>& plugins = context.options().kernel_plugins;
+  if (plugins != nullptr) {
+    if (const kernels_abi::KernelHandlerEntry* entry = plugins->Find(target)) {
+      return CompilePluginCustomCall(op, target, plugins, *entry);
+    }
+  }
   if (kernels_abi::IsCheckTarget(target)) {
     return OpError(op, StatusCode::kUnimplemented,
                    StrCat("custom call target '", target,
@@ -25,7 +33,11 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
                           "`plugrt conformance` (create option conformance_harness=true)"));
   }
   return OpError(op, StatusCode::kUnimplemented,
-                 StrCat("no custom call target '", target, "' is registered"));
+                 StrCat("no custom call target '", target, "' is registered",
+                        plugins == nullptr || plugins->Targets().empty()
+                            ? " (no kernel plugin is loaded: create option kernel_plugins, "
+                              "PLUGRT_KERNEL_PLUGINS, or --kernels PATH)"
+                            : " (neither built in nor by a loaded kernel plugin)"));
 }
 
 }  // namespace

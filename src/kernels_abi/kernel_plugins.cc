@@ -1,0 +1,136 @@
+#include "kernels_abi/kernel_plugins.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "kernels_abi/kernel_api.h"
+
+namespace plugrt::kernels_abi {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+// Whether a handler registered for `registered` serves a client of
+// `platform`.
+bool SamePlatform(std::string_view registered, std::string_view platform) {
+  std::string a = Lower(registered), b = Lower(platform);
+  if (a == "host") a = "cpu";
+  if (b == "host") b = "cpu";
+  return a == b;
+}
+
+std::string ExceptionText(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return StrCat("threw ", e.what());
+  } catch (...) {
+    return "threw an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> SplitKernelPluginPaths(std::string_view text) {
+  std::vector<std::string> paths;
+  while (!text.empty()) {
+    const size_t colon = text.find(':');
+    std::string_view piece = text.substr(0, colon);
+    if (!piece.empty()) paths.emplace_back(piece);
+    if (colon == std::string_view::npos) break;
+    text.remove_prefix(colon + 1);
+  }
+  return paths;
+}
+
+StatusOr<std::shared_ptr<KernelPlugins>> KernelPlugins::Load(
+    const std::vector<std::string>& paths, std::string_view platform,
+    const std::function<bool(std::string_view)>& built_in) {
+  std::shared_ptr<KernelPlugins> plugins(new KernelPlugins(std::string(platform)));
+  for (const std::string& path : paths) {
+    // The same library named twice loads once (its targets would clash).
+    if (std::count(paths.begin(), paths.begin() + (&path - paths.data()), path) > 0) continue;
+    PLUGRT_RETURN_IF_ERROR(plugins->LoadOne(path, built_in));
+  }
+  return plugins;
+}
+
+Status KernelPlugins::LoadOne(const std::string& path,
+                              const std::function<bool(std::string_view)>& built_in) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    return NotFound("kernel plugin '", path, "': no such file");
+  }
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char* reason = dlerror();
+    return InvalidArgument("kernel plugin '", path, "' cannot be loaded: ",
+                           reason != nullptr ? reason : "unknown dlopen error");
+  }
+  libraries_.push_back(library);  // closed by the destructor, also on error
+  auto init = reinterpret_cast<PLUGRT_KernelPluginInitFn>(
+      dlsym(library, PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL));
+  if (init == nullptr) {
+    return NotFound("kernel plugin '", path, "' exports no ", PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL,
+                    " (is it a plugrt kernel plugin? include/plugrt/kernel_c_api.h)");
+  }
+  PLUGRT_KernelRegistrar registrar;
+  registrar.add = [&](const PLUGRT_KernelRegistration& registration) -> Status {
+    if (!SamePlatform(registration.platform, platform_)) return OkStatus();
+    const std::string target = registration.target;
+    if (built_in(target)) {
+      return MakeError(StatusCode::kAlreadyExists, "custom call target '", target,
+                       "' is built into the runtime; a plugin cannot replace it");
+    }
+    if (const KernelHandlerEntry* existing = registry_.Find(target)) {
+      return MakeError(StatusCode::kAlreadyExists, "custom call target '", target,
+                       "' is already registered by kernel plugin '", existing->plugin_path, "'");
+    }
+    return registry_.Register(target, KernelHandlerEntry{registration.handler,
+                                                         registration.user_data, path});
+  };
+  Status status;
+  try {
+    status = TakeKernelStatus(init(KernelApi(), &registrar));
+  } catch (...) {
+    status = Internal(PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL, " ",
+                      ExceptionText(std::current_exception()));
+  }
+  if (status.ok()) status = registrar.first_error;
+  if (!status.ok()) {
+    return Status(status.code(), StrCat("kernel plugin '", path, "': ", status.message()));
+  }
+  return OkStatus();
+}
+
+KernelPlugins::~KernelPlugins() {
+  // Delete functions are the plugins' code: they run while it is loaded.
+  resources_.DeleteAll();
+  for (auto it = libraries_.rbegin(); it != libraries_.rend(); ++it) dlclose(*it);
+}
+
+Status KernelPlugins::Call(const KernelHandlerEntry& entry, const KernelCallFrame& frame) const {
+  KernelCallContext context(frame, resources_, platform_);
+  try {
+    entry.handler(&context, entry.user_data);
+  } catch (...) {
+    return Internal("custom call '", frame.target, "' (kernel plugin '", entry.plugin_path,
+                    "'): the handler ", ExceptionText(std::current_exception()));
+  }
+  if (context.failure != nullptr) {
+    Status failure = TakeKernelStatus(context.failure.release());
+    return Status(failure.code(), StrCat("custom call '", frame.target, "' failed in kernel plugin '",
+                                         entry.plugin_path, "': ", failure.message()));
+  }
+  return OkStatus();
+}
+
+}  // namespace plugrt::kernels_abi
