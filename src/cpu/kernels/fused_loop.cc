@@ -25,11 +25,16 @@ constexpr int64_t kTile = 1024;
 // Elements per thread below which a loop stays on one thread.
 constexpr int64_t kElementsPerThread = 1 << 15;
 
-// Round half to even, whatever the thread's rounding mode (as the reference
-// round_nearest_even).
+// Round half to even as the reference round_nearest_even, in arithmetic
+// that vectorizes: below 2^23, adding and subtracting 2^23 leaves the
+// magnitude rounded to an integer, ties to even, in the default rounding
+// mode (plugrt never changes it); larger magnitudes, infinities and NaN are
+// integers (or NaN) already. The sign is put back, -0 included.
 PLUGRT_INLINE float RoundEven(float x) {
-  const float r = std::round(x);
-  return std::fabs(x - std::trunc(x)) == 0.5f ? 2 * std::round(x / 2) : r;
+  constexpr float kTwo23 = 8388608.0f;
+  const float magnitude = std::fabs(x);
+  const float rounded = (magnitude + kTwo23) - kTwo23;
+  return std::copysign(magnitude < kTwo23 ? rounded : magnitude, x);
 }
 
 // Calls fn(functor) with the unary functor of `op`.
@@ -161,13 +166,14 @@ void ConvertIn(const Tensor& t, int64_t offset, float* out, int64_t n) {
 }
 
 // f32 to an integer in [lo, hi] as stablehlo.convert does (convert.cc):
-// toward zero, NaN as 0, out-of-range values saturated.
-int32_t ToInt(float v, float lo, float hi) {
-  if (v != v) return 0;
-  return static_cast<int32_t>(std::trunc(std::clamp(v, lo, hi)));
+// toward zero, NaN as 0, out-of-range values saturated. No branches, so
+// that the loops storing it vectorize.
+PLUGRT_INLINE int32_t ToInt(float v, float lo, float hi) {
+  const float clamped = std::min(std::max(v, lo), hi);  // NaN stays NaN
+  return static_cast<int32_t>(v == v ? clamped : 0.0f);
 }
 
-void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
+PLUGRT_VECTOR_CLONES void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
   switch (t.type()) {
     case ElementType::kF32:
       std::memcpy(t.mutable_as<float>() + offset, in, static_cast<size_t>(n) * sizeof(float));
