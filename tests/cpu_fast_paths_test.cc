@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -292,6 +293,83 @@ func.func @main(%x: tensor<71x97xf32>, %g: tensor<71x97xf32>, %h: tensor<71x97xb
 }
 )",
                              0, 0);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
+// A quantized program's last steps (lower_quantized.h's requantization): an
+// i32 product converted to f32 on load, scaled, clamped, rounded half to
+// even and stored as i8 or u8, in one fused loop, bit for bit as the
+// reference kernels: ties, NaN (to 0), infinities and out-of-range values
+// (saturated), negative zero, the i32 extremes.
+TEST(FastPathsTest, FusedRequantizationToIntegers) {
+  const std::string text = R"(
+func.func @main(%acc: tensor<64x128xi32>, %x: tensor<64x128xf32>)
+    -> (tensor<64x128xi8>, tensor<64x128xui8>, tensor<64x128xf32>) {
+  %f = stablehlo.convert %acc : (tensor<64x128xi32>) -> tensor<64x128xf32>
+  %scale = stablehlo.constant dense<0.5> : tensor<64x128xf32>
+  %m = stablehlo.multiply %f, %scale : tensor<64x128xf32>
+  %zp = stablehlo.constant dense<5.0> : tensor<64x128xf32>
+  %a = stablehlo.add %m, %zp : tensor<64x128xf32>
+  %lo = stablehlo.constant dense<-128.0> : tensor<64x128xf32>
+  %hi = stablehlo.constant dense<127.0> : tensor<64x128xf32>
+  %c = stablehlo.clamp %lo, %a, %hi : tensor<64x128xf32>
+  %r = stablehlo.round_nearest_even %c : tensor<64x128xf32>
+  %q = stablehlo.convert %r : (tensor<64x128xf32>) -> tensor<64x128xi8>
+  %u = stablehlo.convert %x : (tensor<64x128xf32>) -> tensor<64x128xui8>
+  %xr = stablehlo.round_nearest_even %x : tensor<64x128xf32>
+  func.return %q, %u, %xr : tensor<64x128xi8>, tensor<64x128xui8>, tensor<64x128xf32>
+}
+)";
+  auto fast = CompileText(text, true);
+  ASSERT_TRUE(fast.ok()) << fast.status().ToString();
+  auto reference = CompileText(text, false);
+  ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+  Tensor acc(ElementType::kSI32, {64, 128}), x(ElementType::kF32, {64, 128});
+  const int32_t special_ints[] = {std::numeric_limits<int32_t>::min(),
+                                  std::numeric_limits<int32_t>::max(), 0, 1, -1, 3, -3, 245,
+                                  -267, 16777217, -16777219};
+  const float special_floats[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f,
+                                  -2.5f, 254.5f, 255.5f, 255.9f, 256.0f, -0.7f, 1e10f, -1e10f};
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int32_t> any_int(std::numeric_limits<int32_t>::min(),
+                                                 std::numeric_limits<int32_t>::max());
+  std::uniform_int_distribution<int32_t> near(-600, 600);
+  std::uniform_real_distribution<float> uniform(-300.0f, 300.0f);
+  for (int64_t i = 0; i < acc.num_elements(); ++i) {
+    acc.mutable_as<int32_t>()[i] = i < 11 ? special_ints[i] : (i % 2 ? near(rng) : any_int(rng));
+    x.mutable_as<float>()[i] =
+        i < 16 ? special_floats[i] : (i % 2 ? uniform(rng) : std::round(uniform(rng)) + 0.5f);
+  }
+  const std::vector<RtValue> args = {RtValue::Of(acc), RtValue::Of(x)};
+  KernelCounters counters;
+  ExecContext c1, c2;
+  c1.counters = &counters;
+  auto got = (*fast)->Run(args, c1);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  auto want = (*reference)->Run(args, c2);
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  ASSERT_EQ(got->size(), 3u);
+  for (size_t o = 0; o < got->size(); ++o) {
+    const Tensor& g = (*got)[o].tensor;
+    const Tensor& w = (*want)[o].tensor;
+    ASSERT_EQ(g.type(), w.type()) << "output " << o;
+    ASSERT_EQ(g.byte_size(), w.byte_size()) << "output " << o;
+    EXPECT_EQ(std::memcmp(g.data(), w.data(), g.byte_size()), 0) << "output " << o;
+  }
+  // Spot values: 3 -> 6.5 -> 6 (a tie, to even); -3 -> 3.5 -> 4; 245 ->
+  // 127.5 -> 127 (clamped); -267 -> -128.5 -> -128; to u8: NaN -> 0, 255.9
+  // -> 255, 256 -> 255 (saturated), -0.7 -> 0, 1e10 -> 255.
+  const int8_t* q = (*got)[0].tensor.as<int8_t>();
+  EXPECT_EQ(q[5], 6);
+  EXPECT_EQ(q[6], 4);
+  EXPECT_EQ(q[7], 127);
+  EXPECT_EQ(q[8], -128);
+  const uint8_t* u = (*got)[1].tensor.as<uint8_t>();
+  EXPECT_EQ(u[0], 0);
+  EXPECT_EQ(u[11], 255);
+  EXPECT_EQ(u[12], 255);
+  EXPECT_EQ(u[13], 0);
+  EXPECT_EQ(u[14], 255);
   EXPECT_EQ(counters.fused_loops, 1);
 }
 

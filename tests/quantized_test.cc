@@ -294,11 +294,12 @@ TEST(QuantizedExecutionTest, ExecutorRefusesUnloweredPrograms) {
   EXPECT_THAT(program.status().message(), HasSubstr("quantized"));
 }
 
-// The int8 fast path (oneDNN's int8 matmul with VNNI, f32 sgemm without:
-// oneDNN's non-VNNI int8 kernels saturate 16-bit pair sums) equals the exact
-// integer product, the extreme values included.
+// The int8 fast path (oneDNN's int8 matmul with VNNI; without it, where
+// oneDNN's int8 kernels saturate 16-bit pair sums, plugrt's AVX2 kernel or
+// f32 sgemm) equals the exact integer product, the extreme values included.
 TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
-  // k = 2500 runs in three chunks on CPUs without VNNI.
+  // k = 2500 runs in three chunks on the f32 path, in two k blocks on the
+  // AVX2 kernel.
   for (int64_t k : {256, 2500}) {
     SCOPED_TRACE(k);
     const int64_t m = 48, n = 40;

@@ -68,7 +68,8 @@ enum class OpFusion : uint8_t {
   kCompare,    // f32 operands, i1 result (FLOAT comparisons)
   kSelect,     // i1 predicate, f32 branches
   kLogic,      // i1 operands and result (not, and, or)
-  kConvert,    // f32, i1 or bf16 to f32
+  kConvert,    // f32, i1, bf16 or s32 to f32; f32 to s8/u8 (a group output only)
+  kClamp,      // clamp of f32 (a max, then a min)
   kBroadcast,  // broadcast_in_dim of scalars, rows and columns
   kRowReduce,  // a reduce over the last dim with an add/max/min body
 };
@@ -96,7 +97,7 @@ enum class OpFusion : uint8_t {
   X(Cbrt,                     "stablehlo.cbrt",                     kElementwise,  kElementwise, kNone,       kTranscendental, kNone)      \
   X(Ceil,                     "stablehlo.ceil",                     kElementwise,  kElementwise, kNone,       kArith,          kUnary)     \
   X(Cholesky,                 "stablehlo.cholesky",                 kCompute,      kOther,       kNone,       kFormula,        kNone)      \
-  X(Clamp,                    "stablehlo.clamp",                    kElementwise,  kElementwise, kNone,       kArith,          kNone)      \
+  X(Clamp,                    "stablehlo.clamp",                    kElementwise,  kElementwise, kNone,       kArith,          kClamp)     \
   X(CollectiveBroadcast,      "stablehlo.collective_broadcast",     kCollective,   kOther,       kIO,         kBytes,          kNone)      \
   X(CollectivePermute,        "stablehlo.collective_permute",       kCollective,   kOther,       kIO,         kBytes,          kNone)      \
   X(CollectiveReduce,         "stablehlo.collective_reduce",        kCollective,   kOther,       kIO,         kBytes,          kNone)      \
@@ -167,7 +168,7 @@ enum class OpFusion : uint8_t {
   X(Rng,                      "stablehlo.rng",                      kCompute,      kOther,       kState,      kArith,          kNone)      \
   X(RngBitGenerator,          "stablehlo.rng_bit_generator",        kCompute,      kOther,       kState,      kArith,          kNone)      \
   X(RoundNearestAfz,          "stablehlo.round_nearest_afz",        kElementwise,  kElementwise, kNone,       kArith,          kNone)      \
-  X(RoundNearestEven,         "stablehlo.round_nearest_even",       kElementwise,  kElementwise, kNone,       kArith,          kNone)      \
+  X(RoundNearestEven,         "stablehlo.round_nearest_even",       kElementwise,  kElementwise, kNone,       kArith,          kUnary)     \
   X(Rsqrt,                    "stablehlo.rsqrt",                    kElementwise,  kElementwise, kNone,       kTranscendental, kUnary)     \
   X(Scatter,                  "stablehlo.scatter",                  kDataMovement, kOther,       kNone,       kFormula,        kNone)      \
   X(Select,                   "stablehlo.select",                   kElementwise,  kElementwise, kNone,       kArith,          kSelect)    \

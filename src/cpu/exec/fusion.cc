@@ -138,6 +138,7 @@ struct Node {
   // kLoad-like broadcast of an external operand: its source.
   std::optional<Source> broadcast_source;
   bool identity = false;  // result is its operand (broadcast of a row value, convert)
+  bool clamp = false;     // clamp(min, x, max): max(x, min), then min(that, max)
 };
 
 struct Group {
@@ -349,18 +350,32 @@ class Planner {
       }
       case shlo::OpFusion::kConvert: {
         const Value* in = op.operands[0];
-        if (rt != ElementType::kF32 || !in->type.is_tensor() || !in->type.has_static_shape()) {
-          return std::nullopt;
-        }
+        if (!in->type.is_tensor() || !in->type.has_static_shape()) return std::nullopt;
         const ElementType it = in->type.element_type();
-        if (it != ElementType::kF32 && it != ElementType::kI1 && it != ElementType::kBF16) {
+        node.code = Op::kCopy;
+        // To s8/u8 (a quantized program's last step): the value is stored
+        // converted; no member reads it, as members take f32 and i1 only.
+        if (rt == ElementType::kSI8 || rt == ElementType::kUI8) {
+          if (it != ElementType::kF32) return std::nullopt;
+          return node;
+        }
+        if (rt != ElementType::kF32) return std::nullopt;
+        if (it != ElementType::kF32 && it != ElementType::kI1 && it != ElementType::kBF16 &&
+            it != ElementType::kSI32) {
           return std::nullopt;
         }
-        // bf16 values only enter as group inputs (converted on load).
-        if (it == ElementType::kBF16 && GroupOf(in) >= 0) return std::nullopt;
-        node.code = Op::kCopy;
+        // bf16 and s32 values only enter as group inputs (converted on load).
+        if ((it == ElementType::kBF16 || it == ElementType::kSI32) && GroupOf(in) >= 0) {
+          return std::nullopt;
+        }
         return node;
       }
+      case shlo::OpFusion::kClamp:
+        if (rt != ElementType::kF32 || op.operands.size() != 3 || !all_operands(ElementType::kF32)) {
+          return std::nullopt;
+        }
+        node.clamp = true;
+        return node;
       case shlo::OpFusion::kBroadcast: {
         const Value* in = op.operands[0];
         if (rt != ElementType::kF32 || !IsStaticTensor(in, ElementType::kF32)) return std::nullopt;
@@ -460,6 +475,18 @@ class Planner {
           } else {
             reg[result] = load(in, *n.broadcast_source);
           }
+          continue;
+        }
+        if (n.clamp) {
+          // As the reference kernel: MaxOf(x, min), then MinOf(that, max).
+          fused::Instr lower{Op::kMax, k.num_registers++,
+                             operand(op.operands[1], n.row_valued),
+                             operand(op.operands[0], n.row_valued)};
+          k.code.push_back(lower);
+          fused::Instr upper{Op::kMin, k.num_registers++, lower.out,
+                             operand(op.operands[2], n.row_valued)};
+          k.code.push_back(upper);
+          reg[result] = upper.out;
           continue;
         }
         if (n.code == Op::kCopy) {
@@ -566,6 +593,7 @@ std::optional<fused::Op> FusedElementwiseOp(shlo::OpCode code) {
     case OpCode::kFloor: return Op::kFloor;
     case OpCode::kCeil: return Op::kCeil;
     case OpCode::kSign: return Op::kSign;
+    case OpCode::kRoundNearestEven: return Op::kRoundEven;
     case OpCode::kAdd: return Op::kAdd;
     case OpCode::kSubtract: return Op::kSub;
     case OpCode::kMultiply: return Op::kMul;

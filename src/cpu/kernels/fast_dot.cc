@@ -7,6 +7,7 @@
 
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/compute_common.h"
+#include "cpu/kernels/int8_gemm.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
 
@@ -90,7 +91,8 @@ bool HasVnni() {
          isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
 }
 
-// Without VNNI, int8 products run as f32 sgemm: exact while every partial
+// Without VNNI, int8 products run on plugrt's own exact kernel where the CPU
+// has AVX2 (int8_gemm.h), else as f32 sgemm: exact while every partial
 // sum is an integer below 2^24, which K <= 1024 products of at most 2^14
 // guarantee whatever the summation order; deeper products run in chunks of
 // that depth whose exact results are added in s32.
@@ -132,8 +134,11 @@ struct FastDot::Impl {
   ElementType result_type = ElementType::kF32;
   memory::data_type lhs_type = memory::data_type::f32, rhs_type = memory::data_type::f32;
   memory::data_type out_type = memory::data_type::f32;
-  // int8 without VNNI: operands converted to f32, the product back to s32.
+  // int8 without VNNI: on plugrt's AVX2 kernel (own_int8), or else with
+  // the operands converted to f32 and the product back to s32 (via_f32).
+  bool own_int8 = false;
   bool via_f32 = false;
+  bool lhs_unsigned = false;
   // The depth of chunk `c` of the contraction: all of k but for via_f32.
   int64_t Depth(int64_t c) const {
     const int64_t chunk = via_f32 ? std::min(k, kMaxExactF32Depth) : k;
@@ -187,6 +192,8 @@ struct FastDot::Impl {
     }
   }
 
+  // The product on plugrt's int8 kernel.
+  Tensor RunOwnInt8(const Tensor& lhs_int8, const Tensor& rhs_int8, int team) const;
   // The product as chunks of f32 sgemm (int8 without VNNI).
   StatusOr<Tensor> RunViaF32(Tensor lhs_f32, Tensor rhs_f32, int team,
                              const memory::desc& dst) const;
@@ -263,13 +270,18 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   impl->lhs_type = *onednn::DataType(lhs_type);
   impl->rhs_type = *onednn::DataType(rhs_type);
   impl->out_type = *onednn::DataType(result_type);
+  impl->lhs_unsigned = lhs_type == ElementType::kUI8;
+  impl->threads = static_cast<int>(
+      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
   if (int8 && !HasVnni()) {
+    if (Int8GemmAvailable()) {
+      impl->own_int8 = true;
+      return std::shared_ptr<const FastDot>(new FastDot(std::move(impl)));
+    }
     impl->via_f32 = true;
     impl->lhs_type = impl->rhs_type = impl->out_type = memory::data_type::f32;
   }
   // Check oneDNN takes it now, so Run has no surprises.
-  impl->threads = static_cast<int>(
-      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
   if (!impl->Primitive(std::min(impl->threads, ThreadBudget(kernel_threads)), impl->Depth(0)).ok()) {
     return nullptr;
   }
@@ -286,6 +298,7 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
     PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
   }
   const int team = std::min(p.threads, ThreadBudget(kernel_threads));
+  if (p.own_int8) return p.RunOwnInt8(lhs, rhs, team);
   onednn::UseThreads(team);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
   if (p.via_f32) return p.RunViaF32(ToF32(lhs, team), ToF32(rhs, team), team, dst);
@@ -340,6 +353,16 @@ StatusOr<Tensor> FastDot::Impl::RunViaF32(Tensor lhs_f32, Tensor rhs_f32, int te
     k0 += depth;
   }
   return exact;
+}
+
+Tensor FastDot::Impl::RunOwnInt8(const Tensor& lhs_int8, const Tensor& rhs_int8, int team) const {
+  auto matrices = [](const Tensor& t, const MatrixView& v, bool is_unsigned) {
+    return Int8Matrices{t.data(), is_unsigned, v.strides[0], v.strides[1], v.strides[2]};
+  };
+  Tensor result = Tensor::Uninitialized(ElementType::kSI32, result_dims);
+  Int8Gemm(matrices(lhs_int8, lhs, lhs_unsigned), matrices(rhs_int8, rhs, false), batch, m, n, k,
+           result.mutable_as<int32_t>(), team);
+  return result;
 }
 
 }  // namespace plugrt::cpu

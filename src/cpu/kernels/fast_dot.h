@@ -1,8 +1,9 @@
 // plugrt CPU kernels: dot_general on oneDNN's matmul for f32, bf16 and int8
 // (s8/u8 x s8 -> s32, the integer products of quantized dot_general: with
-// VNNI on oneDNN's int8 matmul; without it, whose int8 kernels saturate
-// 16-bit pair sums, as f32 sgemm in chunks of depth 1024, each exact, summed in
-// s32).
+// VNNI on oneDNN's int8 matmul; without it, where oneDNN's int8 kernels
+// saturate 16-bit pair sums, on plugrt's own exact AVX2 kernel
+// (int8_gemm.h), or on CPUs without AVX2 as f32 sgemm in chunks of depth
+// 1024, each exact, summed in s32).
 //
 // A plan is made once per op at compile time from the static shapes: the
 // operands are viewed as [batch, M, K] and [batch, K, N] matrices through

@@ -25,6 +25,18 @@ constexpr int64_t kTile = 1024;
 // Elements per thread below which a loop stays on one thread.
 constexpr int64_t kElementsPerThread = 1 << 15;
 
+// Round half to even as the reference round_nearest_even, in arithmetic
+// that vectorizes: below 2^23, adding and subtracting 2^23 leaves the
+// magnitude rounded to an integer, ties to even, in the default rounding
+// mode (plugrt never changes it); larger magnitudes, infinities and NaN are
+// integers (or NaN) already. The sign is put back, -0 included.
+PLUGRT_INLINE float RoundEven(float x) {
+  constexpr float kTwo23 = 8388608.0f;
+  const float magnitude = std::fabs(x);
+  const float rounded = (magnitude + kTwo23) - kTwo23;
+  return std::copysign(magnitude < kTwo23 ? rounded : magnitude, x);
+}
+
 // Calls fn(functor) with the unary functor of `op`.
 template <typename Fn>
 PLUGRT_INLINE void VisitUnary(Op op, Fn&& fn) {
@@ -40,6 +52,7 @@ PLUGRT_INLINE void VisitUnary(Op op, Fn&& fn) {
     case Op::kFloor: return fn([](float a) { return std::floor(a); });
     case Op::kCeil: return fn([](float a) { return std::ceil(a); });
     case Op::kSign: return fn([](float a) { return Sign(a); });
+    case Op::kRoundEven: return fn([](float a) { return RoundEven(a); });
     case Op::kNot: return fn([](float a) { return Truth(a == 0); });
     default: return fn([](float a) { return a; });  // kCopy
   }
@@ -130,6 +143,8 @@ float LoadElement(const Tensor& t, int64_t i) {
   switch (t.type()) {
     case ElementType::kF32:
       return t.as<float>()[i];
+    case ElementType::kSI32:
+      return static_cast<float>(t.as<int32_t>()[i]);
     case ElementType::kBF16:
       return std::bit_cast<float>(static_cast<uint32_t>(t.as<uint16_t>()[i]) << 16);
     default:  // i1
@@ -138,7 +153,10 @@ float LoadElement(const Tensor& t, int64_t i) {
 }
 
 void ConvertIn(const Tensor& t, int64_t offset, float* out, int64_t n) {
-  if (t.type() == ElementType::kBF16) {
+  if (t.type() == ElementType::kSI32) {
+    const int32_t* p = t.as<int32_t>() + offset;
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(p[i]);
+  } else if (t.type() == ElementType::kBF16) {
     const uint16_t* p = t.as<uint16_t>() + offset;
     for (int64_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(static_cast<uint32_t>(p[i]) << 16);
   } else {
@@ -147,7 +165,15 @@ void ConvertIn(const Tensor& t, int64_t offset, float* out, int64_t n) {
   }
 }
 
-void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
+// f32 to an integer in [lo, hi] as stablehlo.convert does (convert.cc):
+// toward zero, NaN as 0, out-of-range values saturated. No branches, so
+// that the loops storing it vectorize.
+PLUGRT_INLINE int32_t ToInt(float v, float lo, float hi) {
+  const float clamped = std::min(std::max(v, lo), hi);  // NaN stays NaN
+  return static_cast<int32_t>(v == v ? clamped : 0.0f);
+}
+
+PLUGRT_VECTOR_CLONES void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
   switch (t.type()) {
     case ElementType::kF32:
       std::memcpy(t.mutable_as<float>() + offset, in, static_cast<size_t>(n) * sizeof(float));
@@ -157,6 +183,16 @@ void StoreOut(Tensor& t, int64_t offset, const float* in, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
         p[i] = static_cast<uint16_t>(shlo::EncodeFloat(ElementType::kBF16, in[i]));
       }
+      break;
+    }
+    case ElementType::kSI8: {
+      int8_t* p = t.mutable_as<int8_t>() + offset;
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<int8_t>(ToInt(in[i], -128.0f, 127.0f));
+      break;
+    }
+    case ElementType::kUI8: {
+      uint8_t* p = t.mutable_as<uint8_t>() + offset;
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(ToInt(in[i], 0.0f, 255.0f));
       break;
     }
     default: {

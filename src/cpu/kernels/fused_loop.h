@@ -35,7 +35,8 @@ enum class Op : uint8_t {
   kLoad,   // a = input index
   kConst,  // imm
   // Unary.
-  kNeg, kAbs, kExp, kLog, kTanh, kLogistic, kSqrt, kRsqrt, kFloor, kCeil, kSign, kCopy,
+  kNeg, kAbs, kExp, kLog, kTanh, kLogistic, kSqrt, kRsqrt, kFloor, kCeil, kSign, kRoundEven,
+  kCopy,
   kNot,  // predicate negation
   // Binary.
   kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
@@ -57,7 +58,7 @@ enum class Source : uint8_t {
 
 struct Input {
   Source source = Source::kFull;
-  ElementType type = ElementType::kF32;  // f32, bf16 or i1
+  ElementType type = ElementType::kF32;  // f32, bf16, i1 or s32 (converted to f32 on load)
 };
 
 struct Instr {
@@ -69,7 +70,9 @@ struct Instr {
 
 struct Output {
   int reg = -1;
-  ElementType type = ElementType::kF32;  // f32, bf16 or i1
+  // f32, bf16, i1, or s8/u8 (stored as stablehlo.convert does: toward zero,
+  // NaN as 0, saturating).
+  ElementType type = ElementType::kF32;
   std::vector<int64_t> dims;             // rows*cols elements, or rows for a row scalar
 };
 
