@@ -25,9 +25,14 @@ std::string_view StatusCodeName(StatusCode code) {
   return "UNKNOWN_CODE";
 }
 
+const std::string& Status::EmptyMessage() {
+  static const std::string* empty = new std::string();
+  return *empty;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
-  return StrCat(StatusCodeName(code_), ": ", message_);
+  return StrCat(StatusCodeName(rep_->code), ": ", rep_->message);
 }
 
 }  // namespace plugrt

@@ -46,27 +46,46 @@ std::string StrCat(const Args&... args) {
   return out.str();
 }
 
+// An OK status is one null pointer: it is made, moved, tested and destroyed
+// on every call of every layer (a PJRT call passes through several), so only
+// an error pays for its code and message.
 class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
   Status(StatusCode code, std::string message)
-      : code_(code), message_(code == StatusCode::kOk ? "" : std::move(message)) {}
+      : rep_(code == StatusCode::kOk ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(const Status& other) : rep_(other.rep_ ? new Rep(*other.rep_) : nullptr) {}
+  Status(Status&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    std::swap(rep_, other.rep_);
+    return *this;
+  }
+  ~Status() { delete rep_; }
 
-  bool ok() const { return code_ == StatusCode::kOk; }
-  StatusCode code() const { return code_; }
-  const std::string& message() const { return message_; }
+  bool ok() const { return rep_ == nullptr; }
+  StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }
+  const std::string& message() const { return rep_ ? rep_->message : EmptyMessage(); }
   // "INVALID_ARGUMENT: message", or "OK".
   std::string ToString() const;
   // Marks a status as deliberately unchecked.
   void IgnoreError() const {}
 
   friend bool operator==(const Status& a, const Status& b) {
-    return a.code_ == b.code_ && a.message_ == b.message_;
+    return a.code() == b.code() && a.message() == b.message();
   }
 
  private:
-  StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  struct Rep {
+    StatusCode code;
+    std::string message;
+  };
+  static const std::string& EmptyMessage();
+
+  Rep* rep_ = nullptr;
 };
 
 inline Status OkStatus() { return Status(); }

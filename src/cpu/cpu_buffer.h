@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/recycled.h"
 #include "cpu/buffer_storage.h"
 #include "cpu/cpu_memory.h"
 #include "cpu/host_transfer.h"
@@ -17,7 +18,8 @@ class CpuClient;
 
 // Thread-safe. Metadata (type, shape, device, memory, size) stays readable
 // after Delete; every access to the data then fails with FAILED_PRECONDITION.
-class CpuBuffer final : public sdk::Buffer {
+// Recycled: every execute makes one per output and its caller destroys it.
+class CpuBuffer final : public sdk::Buffer, public Recycled<CpuBuffer> {
  public:
   // Reads and writes of at most this many bytes whose source is ready run on
   // the calling thread: queueing them would cost more than the copy.

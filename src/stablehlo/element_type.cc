@@ -129,22 +129,25 @@ std::optional<PJRT_Buffer_Type> ToPjrtType(ElementType type) {
   return pjrt;
 }
 
+// The inverse of the table's PJRT column, by PJRT type (-1: none), built at
+// compile time: this runs for every argument of every execution.
+constexpr size_t kPjrtTypeSlots = 64;
+constexpr auto kFromPjrt = [] {
+  std::array<int8_t, kPjrtTypeSlots> table{};
+  for (int8_t& slot : table) slot = -1;
+  for (int i = 0; i < kNumElementTypes; ++i) {
+    const auto index = static_cast<size_t>(kTypes[i].pjrt);
+    if (kTypes[i].pjrt == PJRT_Buffer_Type_INVALID || table[index] != -1) continue;
+    table[index] = static_cast<int8_t>(i);
+  }
+  return table;
+}();
+static_assert(kNumElementTypes < 128);
+
 std::optional<ElementType> FromPjrtType(PJRT_Buffer_Type type) {
-  // An inverse table built once: this runs for every argument of every
-  // execution.
-  static const auto* inverse = [] {
-    auto* table = new std::vector<std::optional<ElementType>>();
-    for (int i = 0; i < kNumElementTypes; ++i) {
-      if (kTypes[i].pjrt == PJRT_Buffer_Type_INVALID) continue;
-      const size_t index = static_cast<size_t>(kTypes[i].pjrt);
-      if (table->size() <= index) table->resize(index + 1);
-      if (!(*table)[index]) (*table)[index] = static_cast<ElementType>(i);
-    }
-    return table;
-  }();
   const auto index = static_cast<size_t>(type);
-  if (type == PJRT_Buffer_Type_INVALID || index >= inverse->size()) return std::nullopt;
-  return (*inverse)[index];
+  if (index >= kPjrtTypeSlots || kFromPjrt[index] < 0) return std::nullopt;
+  return static_cast<ElementType>(kFromPjrt[index]);
 }
 
 }  // namespace plugrt::shlo
