@@ -166,6 +166,7 @@ TEST(OpRegistryTest, FusionKindsHaveKernelsAndEffectsAreConsistent) {
         [[fallthrough]];
       case shlo::OpFusion::kCompare:
       case shlo::OpFusion::kSelect:
+      case shlo::OpFusion::kClamp:
       case shlo::OpFusion::kConvert:
         EXPECT_TRUE(shlo::IsElementwise(code)) << Name(code);
         [[fallthrough]];
