@@ -3,6 +3,7 @@
 // donates what the program may reuse, makes the output buffers (pending) and
 // queues one task per device on that device's worker; the task waits for
 // its inputs, runs the program, fills the outputs and fires their events.
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -119,7 +120,15 @@ struct Launch {
   std::vector<PerDevice> devices;
   int kernel_threads = 1;  // the client's, for each device's kernels
   std::chrono::milliseconds recv_timeout{0};  // the client's host_recv_timeout_ms
+  int64_t run_id = 0;  // ExecContext::run_id of every device
 };
+
+// A run id for a launch: the caller's launch_id when it gives one (devices
+// of several processes then agree), else a fresh number of this process.
+int64_t NewRunId(int64_t launch_id) {
+  static std::atomic<int64_t> next{1};
+  return launch_id != 0 ? launch_id : next.fetch_add(1, std::memory_order_relaxed);
+}
 
 // Gives a program result to its output storage: deferred storage adopts a
 // result nothing else holds that is already in the device layout, and gets
@@ -288,6 +297,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.host_channels = &channels;
     context.device_index = static_cast<int64_t>(d);
     context.device_id = mine.device_id;
+    context.run_id = launch.run_id;
     context.kernel_threads = launch.kernel_threads;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
@@ -417,6 +427,7 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
   if (status.ok()) {
     ExecContext context;
     context.device_id = device->id();
+    context.run_id = NewRunId(options.launch_id);
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
     context.kernel_threads = client->kernel_threads();
@@ -733,6 +744,7 @@ Status CpuLoadedExecutable::ExecuteInto(
   launch->options = options;
   launch->kernel_threads = client_->kernel_threads();
   launch->recv_timeout = RecvTimeout(*client_);
+  launch->run_id = NewRunId(options.launch_id);
   if (devices.size() > 1) {
     launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
                                                   executable_->num_partitions());

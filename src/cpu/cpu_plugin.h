@@ -11,6 +11,8 @@ class CpuPlugin final : public sdk::Plugin {
   CpuPlugin();
 
   const sdk::Attributes& attributes() const override { return attributes_; }
+  // PJRT's FFI extension (cpu_ffi_extension.cc).
+  PJRT_Extension_Base* extensions() const override;
   StatusOr<std::unique_ptr<sdk::Client>> CreateClient(const sdk::ClientOptions& options) override;
   // Names "cpu" (one device) and "cpu:N" (N devices); an empty name is
   // "cpu". Accepts the same options as CreateClient (cpu_device_count),

@@ -112,7 +112,7 @@ const PJRT_Api* BuildApi(std::unique_ptr<Plugin> plugin) {
     PJRT_Api& api = state->api;
     std::memset(static_cast<void*>(&api), 0, sizeof(api));
     api.struct_size = PJRT_Api_STRUCT_SIZE;
-    api.extension_start = nullptr;
+    api.extension_start = state->plugin->extensions();
     api.pjrt_api_version.struct_size = PJRT_Api_Version_STRUCT_SIZE;
     api.pjrt_api_version.extension_start = nullptr;
     api.pjrt_api_version.major_version = PJRT_API_MAJOR;

@@ -41,6 +41,10 @@ class Plugin {
   virtual Status Initialize() { return OkStatus(); }
   // Attributes of the plugin; must not change once initialized.
   virtual const Attributes& attributes() const = 0;
+  // The head of the plugin's PJRT extension chain (PJRT_Api::extension_start:
+  // PJRT_Extension_Base structs linked through `next`), or null. Read once
+  // by BuildApi; the structs must live for the rest of the process.
+  virtual PJRT_Extension_Base* extensions() const { return nullptr; }
   virtual StatusOr<std::unique_ptr<Client>> CreateClient(const ClientOptions& options) = 0;
   virtual StatusOr<std::unique_ptr<TopologyDescription>> CreateTopology(
       std::string_view name, const Attributes& options) {

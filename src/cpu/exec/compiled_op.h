@@ -76,6 +76,9 @@ struct ExecContext {
   // The id of the device running this execution (-1: not said; kernel
   // plugins then see device_index).
   int64_t device_id = -1;
+  // The id of the logical execution: the same on every device of one launch
+  // (XLA FFI's RunId). 0 when the run is not a launch.
+  int64_t run_id = 0;
   // Where stablehlo.infeed reads and stablehlo.outfeed writes; null when
   // the run has no feeds (PJRT launches).
   FeedQueues* feeds = nullptr;

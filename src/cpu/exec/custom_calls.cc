@@ -2,9 +2,12 @@
 // looked up in the compiling program's custom-call registry (op_registry.h),
 // where the math kernels and, with the conformance harness, the checks
 // register their targets by name, then in the client's kernel plugins
-// (plugin_custom_call.h). A target found in neither fails the compile.
+// (plugin_custom_call.h), then, for typed FFI calls (api_version = 4), in
+// the XLA FFI handlers registered through PJRT's FFI extension
+// (xla_ffi_custom_call.h). A target found nowhere fails the compile.
 #include "cpu/exec/op_registry.h"
 #include "cpu/exec/plugin_custom_call.h"
+#include "cpu/exec/xla_ffi_custom_call.h"
 #include "kernels_abi/custom_call_targets.h"
 
 namespace plugrt::cpu {
@@ -26,18 +29,34 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
       return CompilePluginCustomCall(op, target, plugins, *entry);
     }
   }
+  const shlo::Attribute* version = op.attribute("api_version");
+  const bool typed_ffi = version != nullptr && version->kind == shlo::Attribute::Kind::kInteger &&
+                         version->int_value == 4;
+  if (std::optional<kernels_abi::XlaFfiHandlerEntry> ffi =
+          kernels_abi::FindXlaFfiHandler(target, "cpu")) {
+    if (!typed_ffi) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat("custom call target '", target,
+                            "' is an XLA FFI handler; call it with api_version = 4"));
+    }
+    return CompileXlaFfiCustomCall(op, target, *ffi);
+  }
   if (kernels_abi::IsCheckTarget(target)) {
     return OpError(op, StatusCode::kUnimplemented,
                    StrCat("custom call target '", target,
                           "' is a check of the conformance test harness; it runs only under "
                           "`plugrt conformance` (create option conformance_harness=true)"));
   }
+  std::string where = plugins == nullptr || plugins->Targets().empty()
+                          ? "not built in, and no kernel plugin is loaded (create option "
+                            "kernel_plugins, PLUGRT_KERNEL_PLUGINS, or --kernels PATH)"
+                          : "neither built in nor by a loaded kernel plugin";
+  if (typed_ffi) {
+    where += "; no XLA FFI handler is registered for it on platform cpu (PJRT's FFI extension, "
+             "PJRT_FFI_Register_Handler)";
+  }
   return OpError(op, StatusCode::kUnimplemented,
-                 StrCat("no custom call target '", target, "' is registered",
-                        plugins == nullptr || plugins->Targets().empty()
-                            ? " (no kernel plugin is loaded: create option kernel_plugins, "
-                              "PLUGRT_KERNEL_PLUGINS, or --kernels PATH)"
-                            : " (neither built in nor by a loaded kernel plugin)"));
+                 StrCat("no custom call target '", target, "' is registered (", where, ")"));
 }
 
 }  // namespace

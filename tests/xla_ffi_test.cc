@@ -1,0 +1,508 @@
+// XLA FFI handlers (include/plugrt/xla_ffi_c_api.h) registered through
+// PJRT's FFI extension (include/plugrt/pjrt_ffi_extension.h), as JAX does:
+// the test finds the extension in the CPU plugin's PJRT_Api, registers
+// handlers written here against the C API alone, and runs StableHLO
+// programs that call them with api_version = 4.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/client.h"
+#include "plugrt/pjrt_ffi_extension.h"
+#include "plugrt/xla_ffi_c_api.h"
+#include "testutil/plugin_env.h"
+
+namespace plugrt {
+namespace {
+
+using testing::CpuPlugin;
+using testing::Upload;
+
+// ----------------------------------------------------------------------------
+// Handlers, written as a user of the C API would.
+
+XLA_FFI_Error* MakeError(const XLA_FFI_CallFrame* frame, XLA_FFI_Error_Code code,
+                         const char* message) {
+  XLA_FFI_Error_Create_Args args{};
+  args.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
+  args.message = message;
+  args.errc = code;
+  return frame->api->XLA_FFI_Error_Create(&args);
+}
+
+// The attribute `name` (binary search: attributes arrive sorted), or null.
+const void* FindAttr(const XLA_FFI_Attrs& attrs, std::string_view name, XLA_FFI_AttrType* type) {
+  int64_t lo = 0, hi = attrs.size;
+  while (lo < hi) {
+    const int64_t mid = (lo + hi) / 2;
+    const std::string_view at(attrs.names[mid]->ptr, attrs.names[mid]->len);
+    if (at == name) {
+      *type = attrs.types[mid];
+      return attrs.attrs[mid];
+    }
+    if (at < name) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return nullptr;
+}
+
+// out = x * scale + offset over f32 buffers of one shape; `scale` an f32
+// scalar, `offset` an i64 scalar.
+XLA_FFI_Error* ScaleOffset(XLA_FFI_CallFrame* frame) {
+  if (frame->stage != XLA_FFI_ExecutionStage_EXECUTE) {
+    return MakeError(frame, XLA_FFI_Error_Code_INTERNAL, "unexpected stage");
+  }
+  if (frame->args.size != 1 || frame->rets.size != 1 ||
+      frame->args.types[0] != XLA_FFI_ArgType_BUFFER ||
+      frame->rets.types[0] != XLA_FFI_RetType_BUFFER) {
+    return MakeError(frame, XLA_FFI_Error_Code_INVALID_ARGUMENT, "one argument, one result");
+  }
+  auto* x = static_cast<XLA_FFI_Buffer*>(frame->args.args[0]);
+  auto* out = static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0]);
+  if (x->dtype != XLA_FFI_DataType_F32 || out->dtype != XLA_FFI_DataType_F32 ||
+      x->rank != out->rank) {
+    return MakeError(frame, XLA_FFI_Error_Code_INVALID_ARGUMENT, "f32 buffers of one rank");
+  }
+  int64_t n = 1;
+  for (int64_t d = 0; d < x->rank; ++d) n *= x->dims[d];
+  XLA_FFI_AttrType type;
+  auto* scale = static_cast<const XLA_FFI_Scalar*>(FindAttr(frame->attrs, "scale", &type));
+  if (scale == nullptr || type != XLA_FFI_AttrType_SCALAR || scale->dtype != XLA_FFI_DataType_F32) {
+    return MakeError(frame, XLA_FFI_Error_Code_INVALID_ARGUMENT, "scale must be an f32 scalar");
+  }
+  auto* offset = static_cast<const XLA_FFI_Scalar*>(FindAttr(frame->attrs, "offset", &type));
+  if (offset == nullptr || type != XLA_FFI_AttrType_SCALAR || offset->dtype != XLA_FFI_DataType_S64) {
+    return MakeError(frame, XLA_FFI_Error_Code_INVALID_ARGUMENT, "offset must be an i64 scalar");
+  }
+  const float s = *static_cast<const float*>(scale->value);
+  const int64_t o = *static_cast<const int64_t*>(offset->value);
+  if (s < 0) return MakeError(frame, XLA_FFI_Error_Code_OUT_OF_RANGE, "scale is negative");
+  const float* in = static_cast<const float*>(x->data);
+  float* result = static_cast<float*>(out->data);
+  for (int64_t i = 0; i < n; ++i) result[i] = in[i] * s + static_cast<float>(o);
+  return nullptr;
+}
+
+// What AttrsProbe saw, as text, one line per attribute (nested dictionary
+// entries prefixed with the dictionary's name).
+std::mutex g_seen_mu;
+std::string g_seen;
+
+std::string Describe(const XLA_FFI_Attrs& attrs, const std::string& prefix) {
+  std::string text;
+  for (int64_t i = 0; i < attrs.size; ++i) {
+    const std::string name = prefix + std::string(attrs.names[i]->ptr, attrs.names[i]->len);
+    switch (attrs.types[i]) {
+      case XLA_FFI_AttrType_SCALAR: {
+        auto* scalar = static_cast<const XLA_FFI_Scalar*>(attrs.attrs[i]);
+        text += name + " scalar " + std::to_string(scalar->dtype) + " ";
+        switch (scalar->dtype) {
+          case XLA_FFI_DataType_PRED:
+            text += std::to_string(*static_cast<const uint8_t*>(scalar->value));
+            break;
+          case XLA_FFI_DataType_S32:
+            text += std::to_string(*static_cast<const int32_t*>(scalar->value));
+            break;
+          case XLA_FFI_DataType_U8:
+            text += std::to_string(*static_cast<const uint8_t*>(scalar->value));
+            break;
+          case XLA_FFI_DataType_S64:
+            text += std::to_string(*static_cast<const int64_t*>(scalar->value));
+            break;
+          case XLA_FFI_DataType_F32:
+            text += std::to_string(*static_cast<const float*>(scalar->value));
+            break;
+          case XLA_FFI_DataType_F64:
+            text += std::to_string(*static_cast<const double*>(scalar->value));
+            break;
+          default:
+            text += "?";
+        }
+        break;
+      }
+      case XLA_FFI_AttrType_STRING: {
+        auto* span = static_cast<const XLA_FFI_ByteSpan*>(attrs.attrs[i]);
+        text += name + " string " + std::string(span->ptr, span->len);
+        break;
+      }
+      case XLA_FFI_AttrType_ARRAY: {
+        auto* array = static_cast<const XLA_FFI_Array*>(attrs.attrs[i]);
+        text += name + " array " + std::to_string(array->dtype);
+        for (size_t k = 0; k < array->size; ++k) {
+          if (array->dtype == XLA_FFI_DataType_S64) {
+            text += " " + std::to_string(static_cast<const int64_t*>(array->data)[k]);
+          } else if (array->dtype == XLA_FFI_DataType_S32) {
+            text += " " + std::to_string(static_cast<const int32_t*>(array->data)[k]);
+          } else if (array->dtype == XLA_FFI_DataType_F32) {
+            text += " " + std::to_string(static_cast<const float*>(array->data)[k]);
+          } else {
+            text += " ?";
+          }
+        }
+        break;
+      }
+      case XLA_FFI_AttrType_DICTIONARY:
+        text += name + " dict\n";
+        text += Describe(*static_cast<const XLA_FFI_Attrs*>(attrs.attrs[i]), name + ".");
+        continue;
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+XLA_FFI_Error* AttrsProbe(XLA_FFI_CallFrame* frame) {
+  std::lock_guard<std::mutex> lock(g_seen_mu);
+  g_seen = Describe(frame->attrs, "");
+  return nullptr;
+}
+
+// Writes [device ordinal, run id != 0, 8-byte aligned scratch worked] as i64
+// into its one result, using the context's functions.
+XLA_FFI_Error* ContextProbe(XLA_FFI_CallFrame* frame) {
+  auto* out = static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0]);
+  int64_t* result = static_cast<int64_t*>(out->data);
+  XLA_FFI_DeviceOrdinal_Get_Args ordinal{};
+  ordinal.struct_size = XLA_FFI_DeviceOrdinal_Get_Args_STRUCT_SIZE;
+  ordinal.ctx = frame->ctx;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_DeviceOrdinal_Get(&ordinal)) return error;
+  XLA_FFI_RunId_Get_Args run{};
+  run.struct_size = XLA_FFI_RunId_Get_Args_STRUCT_SIZE;
+  run.ctx = frame->ctx;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_RunId_Get(&run)) return error;
+  XLA_FFI_DeviceMemory_Allocate_Args allocate{};
+  allocate.struct_size = XLA_FFI_DeviceMemory_Allocate_Args_STRUCT_SIZE;
+  allocate.ctx = frame->ctx;
+  allocate.size = 1024;
+  allocate.alignment = 64;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_DeviceMemory_Allocate(&allocate)) return error;
+  std::memset(allocate.data, 7, 1024);
+  const bool aligned = reinterpret_cast<uintptr_t>(allocate.data) % 64 == 0;
+  XLA_FFI_DeviceMemory_Free_Args release{};
+  release.struct_size = XLA_FFI_DeviceMemory_Free_Args_STRUCT_SIZE;
+  release.ctx = frame->ctx;
+  release.size = 1024;
+  release.data = allocate.data;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_DeviceMemory_Free(&release)) return error;
+  // Freeing it twice is an error the handler gets back.
+  XLA_FFI_Error* twice = frame->api->XLA_FFI_DeviceMemory_Free(&release);
+  const bool refused = twice != nullptr;
+  if (twice != nullptr) {
+    XLA_FFI_Error_Destroy_Args destroy{};
+    destroy.struct_size = XLA_FFI_Error_Destroy_Args_STRUCT_SIZE;
+    destroy.error = twice;
+    frame->api->XLA_FFI_Error_Destroy(&destroy);
+  }
+  result[0] = ordinal.device_ordinal;
+  result[1] = run.run_id != 0;
+  result[2] = aligned && refused;
+  return nullptr;
+}
+
+// Finishes later: returns a future that another thread completes after
+// writing the result (42), or with an error when `fail` is set.
+std::vector<std::thread>* g_completers = new std::vector<std::thread>;
+std::mutex g_completers_mu;
+
+XLA_FFI_Error* AsyncAnswer(XLA_FFI_CallFrame* frame) {
+  XLA_FFI_Future_Create_Args create{};
+  create.struct_size = sizeof(create);
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_Future_Create(&create)) return error;
+  XLA_FFI_AttrType type;
+  auto* fail = static_cast<const XLA_FFI_Scalar*>(FindAttr(frame->attrs, "fail", &type));
+  const bool should_fail = fail != nullptr && *static_cast<const uint8_t*>(fail->value) != 0;
+  auto* out = static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0]);
+  int32_t* result = static_cast<int32_t*>(out->data);
+  const XLA_FFI_Api* api = frame->api;
+  XLA_FFI_Future* future = create.future;
+  frame->future = future;
+  std::lock_guard<std::mutex> lock(g_completers_mu);
+  g_completers->emplace_back([api, future, result, should_fail] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (should_fail) {
+      XLA_FFI_Error_Create_Args error{};
+      error.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
+      error.message = "the answer was lost";
+      error.errc = XLA_FFI_Error_Code_DATA_LOSS;
+      XLA_FFI_Future_SetError_Args set{};
+      set.struct_size = XLA_FFI_Future_SetError_Args_STRUCT_SIZE;
+      set.future = future;
+      set.error = api->XLA_FFI_Error_Create(&error);
+      api->XLA_FFI_Future_SetError(&set);
+    } else {
+      *result = 42;
+      XLA_FFI_Future_SetAvailable_Args set{};
+      set.struct_size = XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE;
+      set.future = future;
+      api->XLA_FFI_Future_SetAvailable(&set);
+    }
+  });
+  return nullptr;
+}
+
+XLA_FFI_Error* Throws(XLA_FFI_CallFrame*) { throw std::runtime_error("handler exploded"); }
+
+XLA_FFI_Error* Other(XLA_FFI_CallFrame*) { return nullptr; }
+
+// ----------------------------------------------------------------------------
+// The client side.
+
+const PJRT_FFI_Extension* FindFfiExtension(const PJRT_Api* api) {
+  for (const PJRT_Extension_Base* ext = api->extension_start; ext != nullptr; ext = ext->next) {
+    if (ext->type == PJRT_Extension_Type_FFI) return reinterpret_cast<const PJRT_FFI_Extension*>(ext);
+  }
+  return nullptr;
+}
+
+// The error's code and message, destroying it (OK for null).
+Status TakePjrtError(const PJRT_Api* api, PJRT_Error* error) {
+  if (error == nullptr) return OkStatus();
+  PJRT_Error_GetCode_Args code{};
+  code.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
+  code.error = error;
+  api->PJRT_Error_GetCode(&code);
+  PJRT_Error_Message_Args message{};
+  message.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE;
+  message.error = error;
+  api->PJRT_Error_Message(&message);
+  Status status(static_cast<StatusCode>(code.code), std::string(message.message, message.message_size));
+  PJRT_Error_Destroy_Args destroy{};
+  destroy.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  destroy.error = error;
+  api->PJRT_Error_Destroy(&destroy);
+  return status;
+}
+
+Status Register(const PJRT_Api* api, const std::string& target, XLA_FFI_Handler* handler,
+                int api_version = 1, const std::string& platform = "Host") {
+  const PJRT_FFI_Extension* ffi = FindFfiExtension(api);
+  if (ffi == nullptr) return NotFound("no FFI extension");
+  PJRT_FFI_Register_Handler_Args args{};
+  args.struct_size = PJRT_FFI_Register_Handler_Args_STRUCT_SIZE;
+  args.target_name = target.data();
+  args.target_name_size = target.size();
+  args.api_version = api_version;
+  args.handler = reinterpret_cast<void*>(handler);
+  args.platform_name = platform.data();
+  args.platform_name_size = platform.size();
+  return TakePjrtError(api, ffi->register_handler(&args));
+}
+
+class XlaFfiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, CpuPlugin());
+    ClientOptions options;
+    options.create_options.push_back({"cpu_device_count", int64_t{2}});
+    PLUGRT_ASSERT_OK_AND_ASSIGN(client_, Client::Create(plugin, options));
+    api_ = client_->api();
+    ASSERT_NE(FindFfiExtension(api_), nullptr);
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.scale_offset", &ScaleOffset));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.attrs", &AttrsProbe));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.context", &ContextProbe, 1, "cpu"));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.async", &AsyncAnswer));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.throws", &Throws));
+  }
+  static void TearDownTestSuite() {
+    std::lock_guard<std::mutex> lock(g_completers_mu);
+    for (std::thread& thread : *g_completers) thread.join();
+    g_completers->clear();
+  }
+
+  // Runs `program` on device `device` with `inputs` and returns result 0's bytes.
+  StatusOr<std::vector<std::byte>> Run(const std::string& program, std::vector<Buffer*> inputs = {},
+                                       size_t device = 0) {
+    PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable, client_->Compile(program));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, client_->addressable_devices());
+    ExecuteOptions options;
+    options.execute_device = devices[device];
+    PLUGRT_ASSIGN_OR_RETURN(auto results, executable.Execute({inputs}, options));
+    return results[0][0].ToHostVector();
+  }
+
+  std::unique_ptr<Client> client_;
+  const PJRT_Api* api_ = nullptr;
+};
+
+template <typename T>
+std::vector<T> As(const std::vector<std::byte>& bytes) {
+  std::vector<T> values(bytes.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+std::string CallProgram(const std::string& target, const std::string& result_type,
+                        const std::string& attributes) {
+  return "func.func @main() -> " + result_type + " {\n  %0 = stablehlo.custom_call @" + target +
+         "() {api_version = 4 : i32" + attributes + "} : () -> " + result_type +
+         "\n  return %0 : " + result_type + "\n}\n";
+}
+
+constexpr const char* kScaleOffset = R"(
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = stablehlo.custom_call @test.ffi.scale_offset(%x) {api_version = 4 : i32,
+      backend_config = {scale = 2.0 : f32, offset = 1 : i64}}
+      : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = stablehlo.add %0, %x : tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+})";
+
+TEST_F(XlaFfiTest, RunsATypedHandlerOnBuffersWithAttributes) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client_->addressable_devices());
+  Buffer x = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> bytes, Run(kScaleOffset, {&x}));
+  // (2x + 1) + x
+  EXPECT_EQ(As<float>(bytes), (std::vector<float>{4, 7, 10, 13, 16, 19}));
+}
+
+TEST_F(XlaFfiTest, AttributesArriveSortedAndTyped) {
+  const std::string program = CallProgram(
+      "test.ffi.attrs", "tensor<f32>",
+      ", backend_config = {zeta = \"last\", alpha = true, count = 7 : i32, small = 200 : ui8,"
+      " big = -5 : i64, ratio = 0.5 : f32, precise = 0.25 : f64, dims = array<i64: 3, 4>,"
+      " widths = array<i32: 1, 2>, weights = dense<[1.5, 2.5]> : tensor<2xf32>,"
+      " inner = {b = 2 : i64, a = \"x\"}}");
+  PLUGRT_ASSERT_OK(Run(program).status());
+  std::lock_guard<std::mutex> lock(g_seen_mu);
+  EXPECT_EQ(g_seen,
+            "alpha scalar 1 1\n"
+            "big scalar 5 -5\n"
+            "count scalar 4 7\n"
+            "dims array 5 3 4\n"
+            "inner dict\n"
+            "inner.a string x\n"
+            "inner.b scalar 5 2\n"
+            "precise scalar 12 0.250000\n"
+            "ratio scalar 11 0.500000\n"
+            "small scalar 6 200\n"
+            "weights array 11 1.500000 2.500000\n"
+            "widths array 4 1 2\n"
+            "zeta string last\n");
+}
+
+TEST_F(XlaFfiTest, ContextGivesDeviceRunIdAndMemory) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> on0,
+                              Run(CallProgram("test.ffi.context", "tensor<3xi64>", ""), {}, 0));
+  EXPECT_EQ(As<int64_t>(on0), (std::vector<int64_t>{0, 1, 1}));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> on1,
+                              Run(CallProgram("test.ffi.context", "tensor<3xi64>", ""), {}, 1));
+  EXPECT_EQ(As<int64_t>(on1), (std::vector<int64_t>{1, 1, 1}));
+}
+
+TEST_F(XlaFfiTest, AsynchronousHandlersCompleteThroughFutures) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> answer,
+                              Run(CallProgram("test.ffi.async", "tensor<i32>", "")));
+  EXPECT_EQ(As<int32_t>(answer), (std::vector<int32_t>{42}));
+  StatusOr<std::vector<std::byte>> lost =
+      Run(CallProgram("test.ffi.async", "tensor<i32>", ", backend_config = {fail = true}"));
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(lost.status().message().find("the answer was lost"), std::string::npos)
+      << lost.status().ToString();
+}
+
+TEST_F(XlaFfiTest, HandlerErrorsAndExceptionsFailTheExecution) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client_->addressable_devices());
+  Buffer x = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  std::string negative = kScaleOffset;
+  negative.replace(negative.find("2.0 : f32"), 3, "-2.0");
+  StatusOr<std::vector<std::byte>> failed = Run(negative, {&x});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kOutOfRange);
+  for (const char* part : {"test.ffi.scale_offset", "scale is negative"}) {
+    EXPECT_NE(failed.status().message().find(part), std::string::npos)
+        << part << " missing from " << failed.status().ToString();
+  }
+  // An attribute of the wrong type: the handler's own check.
+  std::string wrong = kScaleOffset;
+  wrong.replace(wrong.find("1 : i64"), 7, "1 : i32");
+  StatusOr<std::vector<std::byte>> mistyped = Run(wrong, {&x});
+  ASSERT_FALSE(mistyped.ok());
+  EXPECT_EQ(mistyped.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(mistyped.status().message().find("offset must be an i64 scalar"), std::string::npos);
+  StatusOr<std::vector<std::byte>> threw = Run(CallProgram("test.ffi.throws", "tensor<f32>", ""));
+  ASSERT_FALSE(threw.ok());
+  EXPECT_EQ(threw.status().code(), StatusCode::kInternal);
+  EXPECT_NE(threw.status().message().find("handler exploded"), std::string::npos)
+      << threw.status().ToString();
+  // The client still works.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> bytes, Run(kScaleOffset, {&x}));
+  EXPECT_EQ(As<float>(bytes).size(), 6u);
+}
+
+TEST_F(XlaFfiTest, CompileTimeErrorsNameTheTarget) {
+  // No handler registered.
+  StatusOr<LoadedExecutable> missing =
+      client_->Compile(CallProgram("test.ffi.nobody", "tensor<f32>", ""));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kUnimplemented);
+  for (const char* part : {"test.ffi.nobody", "PJRT_FFI_Register_Handler"}) {
+    EXPECT_NE(missing.status().message().find(part), std::string::npos)
+        << part << " missing from " << missing.status().ToString();
+  }
+  // A typed handler called with an older API version.
+  StatusOr<LoadedExecutable> old_version = client_->Compile(
+      "func.func @main() -> tensor<f32> {\n  %0 = stablehlo.custom_call @test.ffi.attrs() "
+      "{api_version = 2 : i32} : () -> tensor<f32>\n  return %0 : tensor<f32>\n}\n");
+  ASSERT_FALSE(old_version.ok());
+  EXPECT_NE(old_version.status().message().find("api_version = 4"), std::string::npos)
+      << old_version.status().ToString();
+  // An attribute XLA FFI cannot carry.
+  StatusOr<LoadedExecutable> list =
+      client_->Compile(CallProgram("test.ffi.attrs", "tensor<f32>", ", backend_config = {l = [1, \"a\"]}"));
+  ASSERT_FALSE(list.ok());
+  EXPECT_NE(list.status().message().find("'l'"), std::string::npos) << list.status().ToString();
+}
+
+TEST_F(XlaFfiTest, RegistrationErrors) {
+  // The same handler again is fine; another one for the name is not.
+  PLUGRT_EXPECT_OK(Register(api_, "test.ffi.scale_offset", &ScaleOffset));
+  Status taken = Register(api_, "test.ffi.scale_offset", &Other);
+  EXPECT_EQ(taken.code(), StatusCode::kAlreadyExists) << taken.ToString();
+  EXPECT_NE(taken.message().find("test.ffi.scale_offset"), std::string::npos);
+  Status untyped = Register(api_, "test.ffi.untyped", &Other, 0);
+  EXPECT_EQ(untyped.code(), StatusCode::kUnimplemented) << untyped.ToString();
+  Status null_handler = Register(api_, "test.ffi.null", nullptr);
+  EXPECT_EQ(null_handler.code(), StatusCode::kInvalidArgument) << null_handler.ToString();
+  // A handler for another platform is kept but never serves the CPU plugin.
+  PLUGRT_EXPECT_OK(Register(api_, "test.ffi.gpu_only", &Other, 1, "CUDA"));
+  StatusOr<LoadedExecutable> gpu = client_->Compile(CallProgram("test.ffi.gpu_only", "tensor<f32>", ""));
+  EXPECT_FALSE(gpu.ok());
+  // User data needs PJRT_ExecuteContext, which the plugin does not offer.
+  PJRT_FFI_UserData_Add_Args add{};
+  add.struct_size = PJRT_FFI_UserData_Add_Args_STRUCT_SIZE;
+  Status user_data = TakePjrtError(api_, FindFfiExtension(api_)->user_data_add(&add));
+  EXPECT_EQ(user_data.code(), StatusCode::kUnimplemented) << user_data.ToString();
+}
+
+TEST_F(XlaFfiTest, TypeIdsAreProcessWide) {
+  const PJRT_FFI_Extension* ffi = FindFfiExtension(api_);
+  auto register_type = [&](const std::string& name, int64_t id) -> StatusOr<int64_t> {
+    PJRT_FFI_TypeID_Register_Args args{};
+    args.struct_size = PJRT_FFI_TypeID_Register_Args_STRUCT_SIZE;
+    args.type_name = name.data();
+    args.type_name_size = name.size();
+    args.type_id = id;
+    PLUGRT_RETURN_IF_ERROR(TakePjrtError(api_, ffi->type_id_register(&args)));
+    return args.type_id;
+  };
+  PLUGRT_ASSERT_OK_AND_ASSIGN(int64_t first, register_type("test.TypeA", 0));
+  EXPECT_NE(first, 0);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(int64_t again, register_type("test.TypeA", 0));
+  EXPECT_EQ(again, first);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(int64_t second, register_type("test.TypeB", 0));
+  EXPECT_NE(second, first);
+  EXPECT_FALSE(register_type("test.TypeA", second).ok());
+}
+
+}  // namespace
+}  // namespace plugrt
