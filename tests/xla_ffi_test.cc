@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -23,6 +24,35 @@ namespace {
 
 using testing::CpuPlugin;
 using testing::Upload;
+
+// ----------------------------------------------------------------------------
+// Layout facts of upstream's headers on LP64 (x86_64 Linux), worked out from
+// upstream's field lists: a handler built against upstream's headers must
+// find every field and slot where plugrt's header puts it.
+static_assert(sizeof(void*) != 8 || (sizeof(XLA_FFI_Api) == 192 && XLA_FFI_Api_STRUCT_SIZE == 192 &&
+                                     offsetof(XLA_FFI_Api, internal_api) == 40 &&
+                                     offsetof(XLA_FFI_Api, XLA_FFI_Error_Create) == 48 &&
+                                     offsetof(XLA_FFI_Api, XLA_FFI_ThreadPool_Schedule) == 136 &&
+                                     offsetof(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get) == 184));
+static_assert(sizeof(void*) != 8 || (offsetof(XLA_FFI_CallFrame, stage) == 32 &&
+                                     offsetof(XLA_FFI_CallFrame, args) == 40 &&
+                                     offsetof(XLA_FFI_CallFrame, rets) == 80 &&
+                                     offsetof(XLA_FFI_CallFrame, attrs) == 120 &&
+                                     offsetof(XLA_FFI_CallFrame, future) == 168 &&
+                                     XLA_FFI_CallFrame_STRUCT_SIZE == 168));
+static_assert(sizeof(void*) != 8 || (offsetof(XLA_FFI_Buffer, dtype) == 16 &&
+                                     offsetof(XLA_FFI_Buffer, data) == 24 &&
+                                     offsetof(XLA_FFI_Buffer, dims) == 40 &&
+                                     sizeof(XLA_FFI_Array) == 24 && sizeof(XLA_FFI_Scalar) == 16));
+static_assert(sizeof(void*) != 8 || (offsetof(XLA_FFI_Handler_Register_Args, bundle) == 48 &&
+                                     XLA_FFI_Handler_Register_Args_STRUCT_SIZE == 84));
+static_assert(sizeof(void*) != 8 || (offsetof(PJRT_FFI_Register_Handler_Args, handler) == 32 &&
+                                     PJRT_FFI_Register_Handler_Args_STRUCT_SIZE == 60 &&
+                                     offsetof(PJRT_FFI_Extension, register_handler) == 40 &&
+                                     sizeof(PJRT_FFI_UserData_Add_Args) == 48));
+static_assert(XLA_FFI_DataType_BF16 == 16 && XLA_FFI_DataType_C64 == 15 &&
+              XLA_FFI_DataType_C128 == 18 && XLA_FFI_DataType_F8E8M0FNU == 33 &&
+              XLA_FFI_ExecutionStage_EXECUTE == 3 && PJRT_Extension_Type_FFI == 5);
 
 // ----------------------------------------------------------------------------
 // Handlers, written as a user of the C API would.
