@@ -279,6 +279,52 @@ XLA_FFI_Error* AsyncAnswer(XLA_FFI_CallFrame* frame) {
   return nullptr;
 }
 
+// A bundle with an instantiate stage: instantiate keeps the attribute
+// `base` as the call site's state (counting instantiations); execute adds
+// the state to a counter of calls and writes it. Registered through the
+// XLA_FFI_Api's own XLA_FFI_Handler_Register (the table a handler gets).
+std::atomic<int> g_instantiations{0};
+std::atomic<const XLA_FFI_Api*> g_api{nullptr};
+XLA_FFI_TypeId g_counter_type{0};
+
+XLA_FFI_Error* CounterInstantiate(XLA_FFI_CallFrame* frame) {
+  if (frame->stage != XLA_FFI_ExecutionStage_INSTANTIATE || frame->args.size != 0) {
+    return MakeError(frame, XLA_FFI_Error_Code_INTERNAL, "instantiate sees no buffers");
+  }
+  XLA_FFI_AttrType type;
+  auto* base = static_cast<const XLA_FFI_Scalar*>(FindAttr(frame->attrs, "base", &type));
+  if (base == nullptr) return MakeError(frame, XLA_FFI_Error_Code_INVALID_ARGUMENT, "needs base");
+  XLA_FFI_State_Set_Args set{};
+  set.struct_size = XLA_FFI_State_Set_Args_STRUCT_SIZE;
+  set.ctx = frame->ctx;
+  set.type_id = &g_counter_type;
+  set.state = new int64_t(*static_cast<const int64_t*>(base->value));
+  set.deleter = [](void* state) { delete static_cast<int64_t*>(state); };
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_State_Set(&set)) {
+    set.deleter(set.state);
+    return error;
+  }
+  g_instantiations.fetch_add(1);
+  return nullptr;
+}
+
+XLA_FFI_Error* CounterExecute(XLA_FFI_CallFrame* frame) {
+  XLA_FFI_State_Get_Args get{};
+  get.struct_size = XLA_FFI_State_Get_Args_STRUCT_SIZE;
+  get.ctx = frame->ctx;
+  get.type_id = &g_counter_type;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_State_Get(&get)) return error;
+  int64_t* state = static_cast<int64_t*>(get.state);
+  *state += 1;
+  *static_cast<int64_t*>(static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0])->data) = *state;
+  return nullptr;
+}
+
+XLA_FFI_Error* CaptureApi(XLA_FFI_CallFrame* frame) {
+  g_api.store(frame->api);
+  return nullptr;
+}
+
 XLA_FFI_Error* Throws(XLA_FFI_CallFrame*) { throw std::runtime_error("handler exploded"); }
 
 XLA_FFI_Error* Other(XLA_FFI_CallFrame*) { return nullptr; }
@@ -341,6 +387,7 @@ class XlaFfiTest : public ::testing::Test {
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.context", &ContextProbe, 1, "cpu"));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.async", &AsyncAnswer));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.throws", &Throws));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.capture_api", &CaptureApi));
   }
   static void TearDownTestSuite() {
     std::lock_guard<std::mutex> lock(g_completers_mu);
@@ -512,6 +559,55 @@ TEST_F(XlaFfiTest, RegistrationErrors) {
   add.struct_size = PJRT_FFI_UserData_Add_Args_STRUCT_SIZE;
   Status user_data = TakePjrtError(api_, FindFfiExtension(api_)->user_data_add(&add));
   EXPECT_EQ(user_data.code(), StatusCode::kUnimplemented) << user_data.ToString();
+}
+
+TEST_F(XlaFfiTest, InstantiateStageKeepsStatePerCallSite) {
+  // The XLA_FFI_Api table, as a handler receives it.
+  PLUGRT_ASSERT_OK(Run(CallProgram("test.ffi.capture_api", "tensor<f32>", "")).status());
+  const XLA_FFI_Api* ffi = g_api.load();
+  ASSERT_NE(ffi, nullptr);
+  EXPECT_EQ(ffi->api_version.major_version, XLA_FFI_API_MAJOR);
+  EXPECT_EQ(ffi->api_version.minor_version, XLA_FFI_API_MINOR);
+  XLA_FFI_TypeId_Register_Args type{};
+  type.struct_size = XLA_FFI_TypeId_Register_Args_STRUCT_SIZE;
+  type.name = XLA_FFI_ByteSpan{"test.Counter", 12};
+  type.type_id = &g_counter_type;
+  ASSERT_EQ(ffi->XLA_FFI_TypeId_Register(&type), nullptr);
+  XLA_FFI_Handler_Register_Args args{};
+  args.struct_size = XLA_FFI_Handler_Register_Args_STRUCT_SIZE;
+  args.name = XLA_FFI_ByteSpan{"test.ffi.counter", 16};
+  args.platform = XLA_FFI_ByteSpan{"Host", 4};
+  args.bundle.instantiate = &CounterInstantiate;
+  args.bundle.execute = &CounterExecute;
+  ASSERT_EQ(ffi->XLA_FFI_Handler_Register(&args), nullptr);
+
+  const int before = g_instantiations.load();
+  // Two call sites: each instantiated once when compiled, each with its own
+  // state, which every execution of the program then sees.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      LoadedExecutable executable,
+      client_->Compile("func.func @main() -> (tensor<i64>, tensor<i64>) {\n"
+                       "  %0 = stablehlo.custom_call @test.ffi.counter() {api_version = 4 : i32,"
+                       " backend_config = {base = 100 : i64}} : () -> tensor<i64>\n"
+                       "  %1 = stablehlo.custom_call @test.ffi.counter() {api_version = 4 : i32,"
+                       " backend_config = {base = 200 : i64}} : () -> tensor<i64>\n"
+                       "  return %0, %1 : tensor<i64>, tensor<i64>\n}\n"));
+  EXPECT_EQ(g_instantiations.load(), before + 2);
+  for (int64_t run = 1; run <= 3; ++run) {
+    PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{}}));
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> first, results[0][0].ToHostVector());
+    PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> second, results[0][1].ToHostVector());
+    EXPECT_EQ(As<int64_t>(first), (std::vector<int64_t>{100 + run}));
+    EXPECT_EQ(As<int64_t>(second), (std::vector<int64_t>{200 + run}));
+  }
+  EXPECT_EQ(g_instantiations.load(), before + 2);
+  // An instantiate failure fails the compile, naming the target.
+  StatusOr<LoadedExecutable> no_base =
+      client_->Compile(CallProgram("test.ffi.counter", "tensor<i64>", ""));
+  ASSERT_FALSE(no_base.ok());
+  EXPECT_NE(no_base.status().message().find("needs base"), std::string::npos)
+      << no_base.status().ToString();
+  EXPECT_NE(no_base.status().message().find("test.ffi.counter"), std::string::npos);
 }
 
 TEST_F(XlaFfiTest, TypeIdsAreProcessWide) {
