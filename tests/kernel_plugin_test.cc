@@ -72,6 +72,12 @@ TEST(KernelPluginTest, RunsAHandlerWithTypedBuffersAndAttributes) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{&x, &y}}));
   // (2x + y + 1) + y: the handler's result flows into a built-in op.
   EXPECT_EQ(Download<float>(results[0][0]), (std::vector<float>{23, 45, 67, 89}));
+  // The same handler registered as a kernel API 1.0 plugin does.
+  std::string old = kScaleAdd;
+  old.replace(old.find("@test.scale_add"), 15, "@test.scale_add_v1_0");
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable old_executable, client->Compile(old));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto old_results, old_executable.Execute({{&x, &y}}));
+  EXPECT_EQ(Download<float>(old_results[0][0]), (std::vector<float>{23, 45, 67, 89}));
   // The input buffers are untouched.
   EXPECT_EQ(Download<float>(x), (std::vector<float>{1, 2, 3, 4}));
 }
@@ -157,6 +163,42 @@ TEST(KernelPluginTest, HandlerErrorsAndExceptionsFailTheExecution) {
   PLUGRT_EXPECT_OK(sum);
 }
 
+// An XLA FFI handler a kernel plugin registers through the kernel ABI runs
+// for api_version = 4 calls of the clients that load the plugin.
+TEST(KernelPluginTest, XlaFfiHandlersRegisteredThroughTheKernelAbi) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client->addressable_devices());
+  const std::string program =
+      "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.custom_call @test.ffi_negate(%x) {api_version = 4 : i32}"
+      " : (tensor<3xf32>) -> tensor<3xf32>\n  return %0 : tensor<3xf32>\n}\n";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable executable, client->Compile(program));
+  Buffer x = Upload<float>(*client, devices[0], PJRT_Buffer_Type_F32, {3}, {1, -2, 3});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{&x}}));
+  EXPECT_EQ(Download<float>(results[0][0]), (std::vector<float>{-1, 2, -3}));
+  // The handler's own error comes back with its code.
+  std::string wrong_type = program;
+  for (size_t at = wrong_type.find("f32"); at != std::string::npos; at = wrong_type.find("f32")) {
+    wrong_type.replace(at, 3, "i32");
+  }
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable mistyped, client->Compile(wrong_type));
+  Buffer ints = Upload<int32_t>(*client, devices[0], PJRT_Buffer_Type_S32, {3}, {1, 2, 3});
+  StatusOr<std::vector<std::vector<Buffer>>> failed = mistyped.Execute({{&ints}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(failed.status().message().find("one f32 buffer"), std::string::npos)
+      << failed.status().ToString();
+  // Typed FFI only: an older api_version is refused at compile time.
+  std::string old = program;
+  old.replace(old.find("api_version = 4"), 15, "api_version = 2");
+  StatusOr<LoadedExecutable> refused = client->Compile(old);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("api_version = 4"), std::string::npos);
+  // A client without the plugin does not see the handler.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> plain, ClientWithKernels(""));
+  EXPECT_FALSE(plain->Compile(program).ok());
+}
+
 TEST(KernelPluginTest, UnknownTargetFailsAtCompileNamingIt) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
   StatusOr<LoadedExecutable> compiled = client->Compile(CallProgram("test.nobody", "tensor<f32>"));
@@ -187,7 +229,9 @@ TEST(KernelPluginTest, BrokenPluginsAreRefusedWithClearErrors) {
       {TEST_KERNELS_NO_INIT, StatusCode::kNotFound,
        {TEST_KERNELS_NO_INIT, "PLUGRT_KernelPlugin_Init"}},
       {TEST_KERNELS_BAD_VERSION, StatusCode::kFailedPrecondition,
-       {TEST_KERNELS_BAD_VERSION, "2.0", "1.0"}},
+       {TEST_KERNELS_BAD_VERSION, "2.1", "1.1"}},
+      {TEST_KERNELS_BOTH_HANDLERS, StatusCode::kInvalidArgument,
+       {TEST_KERNELS_BOTH_HANDLERS, "test.both", "exactly one"}},
       {good + ":" + TEST_KERNELS_DUPLICATE, StatusCode::kAlreadyExists,
        {TEST_KERNELS_DUPLICATE, "test.scale_add", good}},
       {TEST_KERNELS_INIT_ERROR, StatusCode::kUnavailable,

@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define PLUGRT_KERNEL_API_MAJOR 1
-#define PLUGRT_KERNEL_API_MINOR 0
+#define PLUGRT_KERNEL_API_MINOR 1
 
 /* The init function every kernel plugin exports, by this name. */
 #define PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL "PLUGRT_KernelPlugin_Init"
@@ -212,10 +212,16 @@ typedef struct PLUGRT_KernelRegistration {
   const char* target;   /* the custom call's call_target_name */
   PLUGRT_KernelHandler handler;
   void* user_data; /* passed to each call; the plugin owns it */
+  /* Kernel API 1.1: an XLA FFI handler (an XLA_FFI_Handler*, see
+   * plugrt/xla_ffi_c_api.h) to serve the target instead of `handler` (which
+   * is then NULL; user_data is unused). Calls to the target must use
+   * `api_version = 4`, and the handler runs as one registered through PJRT's
+   * FFI extension does, but only for the clients that load this plugin. */
+  void* xla_ffi_handler;
 } PLUGRT_KernelRegistration;
 
 #define PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE \
-  PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, user_data)
+  PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, xla_ffi_handler)
 
 /* Resources: a create function returns the new resource, or NULL after
  * setting *status (the runtime then owns *status). */

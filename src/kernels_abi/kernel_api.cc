@@ -1,5 +1,6 @@
 #include "kernels_abi/kernel_api.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -41,6 +42,8 @@ PLUGRT_Status* Register(PLUGRT_KernelRegistrar* registrar,
   }
   Status status;
   constexpr size_t kVersionEnd = PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, api_minor);
+  // Kernel API 1.0's registration ended at user_data.
+  constexpr size_t kOriginalSize = PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, user_data);
   if (registration == nullptr || registration->struct_size < kVersionEnd) {
     status = InvalidArgument("a kernel registration is null or too small to say its version");
   } else if (registration->api_major != PLUGRT_KERNEL_API_MAJOR ||
@@ -52,16 +55,25 @@ PLUGRT_Status* Register(PLUGRT_KernelRegistrar* registrar,
         registration->api_major != PLUGRT_KERNEL_API_MAJOR
             ? " (major versions must match)"
             : " (the plugin needs a runtime of that minor version or newer)");
-  } else if (registration->struct_size < PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE) {
+  } else if (registration->struct_size < kOriginalSize) {
     status = InvalidArgument("a kernel registration has struct_size ", registration->struct_size,
                              "; kernel API ", registration->api_major, ".",
-                             registration->api_minor, " needs at least ",
-                             PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE);
+                             registration->api_minor, " needs at least ", kOriginalSize);
   } else if (registration->target == nullptr || *registration->target == '\0' ||
-             registration->platform == nullptr || registration->handler == nullptr) {
-    status = InvalidArgument("a kernel registration needs a target name, a platform and a handler");
+             registration->platform == nullptr) {
+    status = InvalidArgument("a kernel registration needs a target name and a platform");
   } else {
-    status = registrar->add(*registration);
+    // Fields an older plugin's struct lacks (xla_ffi_handler came with
+    // kernel API 1.1) read as zero; never read past its struct_size.
+    PLUGRT_KernelRegistration copy;
+    std::memset(&copy, 0, sizeof(copy));
+    std::memcpy(&copy, registration, std::min(registration->struct_size, sizeof(copy)));
+    if ((copy.handler == nullptr) == (copy.xla_ffi_handler == nullptr)) {
+      status = InvalidArgument("kernel registration of '", copy.target,
+                               "' needs exactly one of a handler and an XLA FFI handler");
+    } else {
+      status = registrar->add(copy);
+    }
   }
   if (!status.ok() && registrar->first_error.ok()) registrar->first_error = status;
   return NewKernelStatus(status);

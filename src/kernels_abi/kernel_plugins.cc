@@ -95,7 +95,8 @@ Status KernelPlugins::LoadOne(const std::string& path,
                        "' is already registered by kernel plugin '", existing->plugin_path, "'");
     }
     return registry_.Register(target, KernelHandlerEntry{registration.handler,
-                                                         registration.user_data, path});
+                                                         registration.user_data,
+                                                         registration.xla_ffi_handler, path});
   };
   Status status;
   try {

@@ -31,6 +31,9 @@ inline constexpr const char* kKernelPluginsEnv = "PLUGRT_KERNEL_PLUGINS";
 struct KernelHandlerEntry {
   PLUGRT_KernelHandler handler = nullptr;
   void* user_data = nullptr;
+  // Instead of `handler`: an XLA FFI handler (XLA_FFI_Handler*) the plugin
+  // registered through the kernel ABI (kernel API 1.1).
+  void* xla_ffi_handler = nullptr;
   std::string plugin_path;  // for error messages
 };
 

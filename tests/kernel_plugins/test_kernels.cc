@@ -4,7 +4,8 @@
 //
 //   0 good      1 wrong major version   2 no init symbol   3 registers
 //   test.scale_add (which the good plugin has)   4 init returns an error
-//   5 registers a built-in target   6 init throws
+//   5 registers a built-in target   6 init throws   7 registers a target
+//   with both a kernel handler and an XLA FFI handler
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "plugrt/kernel_c_api.h"
+#include "plugrt/xla_ffi_c_api.h"
 
 #ifndef TEST_KERNELS_KIND
 #define TEST_KERNELS_KIND 0
@@ -189,6 +191,26 @@ PLUGRT_Status* Register(const PLUGRT_KernelApi* api, PLUGRT_KernelRegistrar* reg
   return api->Register(registrar, &registration);
 }
 
+// An XLA FFI handler registered through the kernel ABI (kernel API 1.1):
+// out[f32] = -x, failing with INVALID_ARGUMENT on other types.
+XLA_FFI_Error* FfiNegate(XLA_FFI_CallFrame* frame) {
+  auto* x = static_cast<XLA_FFI_Buffer*>(frame->args.args[0]);
+  auto* out = static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0]);
+  if (frame->args.size != 1 || frame->rets.size != 1 || x->dtype != XLA_FFI_DataType_F32) {
+    XLA_FFI_Error_Create_Args error{};
+    error.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
+    error.message = "ffi_negate takes one f32 buffer";
+    error.errc = XLA_FFI_Error_Code_INVALID_ARGUMENT;
+    return frame->api->XLA_FFI_Error_Create(&error);
+  }
+  int64_t n = 1;
+  for (int64_t d = 0; d < x->rank; ++d) n *= x->dims[d];
+  for (int64_t i = 0; i < n; ++i) {
+    static_cast<float*>(out->data)[i] = -static_cast<const float*>(x->data)[i];
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 extern "C" PLUGRT_KERNEL_EXPORT void plugrt_test_kernel_counts(int64_t* created,
@@ -220,6 +242,27 @@ extern "C" PLUGRT_KERNEL_EXPORT PLUGRT_Status* PLUGRT_KernelPlugin_Init(
       return status;
     }
   }
+  PLUGRT_KernelRegistration ffi;
+  std::memset(&ffi, 0, sizeof(ffi));
+  ffi.struct_size = PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE;
+  ffi.api_major = PLUGRT_KERNEL_API_MAJOR;
+  ffi.api_minor = PLUGRT_KERNEL_API_MINOR;
+  ffi.platform = "cpu";
+  ffi.target = "test.ffi_negate";
+  ffi.xla_ffi_handler = reinterpret_cast<void*>(&FfiNegate);
+  if (PLUGRT_Status* status = api->Register(registrar, &ffi)) return status;
+  // As a plugin built against kernel API 1.0 registers: a smaller struct
+  // (garbage past its end must not be read).
+  PLUGRT_KernelRegistration old;
+  std::memset(&old, 0xAB, sizeof(old));
+  old.struct_size = PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, user_data);
+  old.api_major = PLUGRT_KERNEL_API_MAJOR;
+  old.api_minor = 0;
+  old.platform = "cpu";
+  old.target = "test.scale_add_v1_0";
+  old.handler = &ScaleAdd;
+  old.user_data = nullptr;
+  if (PLUGRT_Status* status = api->Register(registrar, &old)) return status;
   // A handler for another platform: ignored by CPU clients.
   PLUGRT_KernelRegistration other;
   std::memset(&other, 0, sizeof(other));
@@ -242,6 +285,17 @@ extern "C" PLUGRT_KERNEL_EXPORT PLUGRT_Status* PLUGRT_KernelPlugin_Init(
 #elif TEST_KERNELS_KIND == 6
   (void)api, (void)registrar;
   throw std::runtime_error("init exploded");
+#elif TEST_KERNELS_KIND == 7
+  PLUGRT_KernelRegistration both;
+  std::memset(&both, 0, sizeof(both));
+  both.struct_size = PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE;
+  both.api_major = PLUGRT_KERNEL_API_MAJOR;
+  both.api_minor = PLUGRT_KERNEL_API_MINOR;
+  both.platform = "cpu";
+  both.target = "test.both";
+  both.handler = &ScaleAdd;
+  both.xla_ffi_handler = reinterpret_cast<void*>(&FfiNegate);
+  return api->Register(registrar, &both);
 #endif
 }
 #endif

@@ -23,22 +23,29 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (const CompileCustomCallFn* compile = context.registry().custom_calls().Find(target)) {
     return (*compile)(op, target);
   }
-  const std::shared_ptr<kernels_abi::KernelPlugins>& plugins = context.options().kernel_plugins;
-  if (plugins != nullptr) {
-    if (const kernels_abi::KernelHandlerEntry* entry = plugins->Find(target)) {
-      return CompilePluginCustomCall(op, target, plugins, *entry);
-    }
-  }
   const shlo::Attribute* version = op.attribute("api_version");
   const bool typed_ffi = version != nullptr && version->kind == shlo::Attribute::Kind::kInteger &&
                          version->int_value == 4;
+  auto need_typed = [&]() {
+    return OpError(op, StatusCode::kInvalidArgument,
+                   StrCat("custom call target '", target,
+                          "' is an XLA FFI handler; call it with api_version = 4"));
+  };
+  const std::shared_ptr<kernels_abi::KernelPlugins>& plugins = context.options().kernel_plugins;
+  if (plugins != nullptr) {
+    if (const kernels_abi::KernelHandlerEntry* entry = plugins->Find(target)) {
+      if (entry->xla_ffi_handler == nullptr) {
+        return CompilePluginCustomCall(op, target, plugins, *entry);
+      }
+      if (!typed_ffi) return need_typed();
+      kernels_abi::XlaFfiHandlerEntry ffi;
+      ffi.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(entry->xla_ffi_handler);
+      return CompileXlaFfiCustomCall(op, target, ffi, plugins);
+    }
+  }
   if (std::optional<kernels_abi::XlaFfiHandlerEntry> ffi =
           kernels_abi::FindXlaFfiHandler(target, "cpu")) {
-    if (!typed_ffi) {
-      return OpError(op, StatusCode::kInvalidArgument,
-                     StrCat("custom call target '", target,
-                            "' is an XLA FFI handler; call it with api_version = 4"));
-    }
+    if (!typed_ffi) return need_typed();
     return CompileXlaFfiCustomCall(op, target, *ffi);
   }
   if (kernels_abi::IsCheckTarget(target)) {

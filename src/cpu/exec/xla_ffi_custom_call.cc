@@ -62,8 +62,10 @@ class XlaFfiCustomCallOp final : public CompiledOp {
   XlaFfiCustomCallOp(std::string where, std::string target, kernels_abi::XlaFfiHandlerEntry entry,
                      std::unique_ptr<const kernels_abi::XlaFfiAttributes> attributes,
                      std::unique_ptr<kernels_abi::XlaFfiState> state,
-                     std::vector<shlo::Type> operand_types, std::vector<shlo::Type> result_types)
-      : where_(std::move(where)),
+                     std::vector<shlo::Type> operand_types, std::vector<shlo::Type> result_types,
+                     std::shared_ptr<const void> keep_alive)
+      : keep_alive_(std::move(keep_alive)),
+        where_(std::move(where)),
         target_(std::move(target)),
         entry_(entry),
         attributes_(std::move(attributes)),
@@ -141,6 +143,7 @@ class XlaFfiCustomCallOp final : public CompiledOp {
     buffer.dims = dims.data();
   }
 
+  std::shared_ptr<const void> keep_alive_;  // destroyed last: may hold the handler's code
   std::string where_;
   std::string target_;
   kernels_abi::XlaFfiHandlerEntry entry_;
@@ -166,7 +169,7 @@ Status CheckFfiType(const shlo::Operation& op, std::string_view target, const ch
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileXlaFfiCustomCall(
     const shlo::Operation& op, std::string_view target,
-    const kernels_abi::XlaFfiHandlerEntry& entry) {
+    const kernels_abi::XlaFfiHandlerEntry& entry, std::shared_ptr<const void> keep_alive) {
   std::vector<shlo::Type> operand_types, result_types;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const shlo::Type& type = op.operands[i]->type;
@@ -199,7 +202,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileXlaFfiCustomCall(
   return std::unique_ptr<CompiledOp>(new XlaFfiCustomCallOp(
       StrCat(op.location.ToString(), ": ", op.name), std::string(target), entry,
       std::move(*attributes), std::move(state), std::move(operand_types),
-      std::move(result_types)));
+      std::move(result_types), std::move(keep_alive)));
 }
 
 }  // namespace plugrt::cpu

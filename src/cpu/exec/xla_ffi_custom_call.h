@@ -15,10 +15,12 @@ namespace plugrt::cpu {
 // Checks the call's operand and result types (tensors with an XLA data type,
 // results of static shape), converts its attributes and runs the handler's
 // instantiate stage, if it has one; errors name the op and the target. Each
-// execution then runs the execute stage on the call's buffers.
+// execution then runs the execute stage on the call's buffers. The op holds
+// `keep_alive` (for a handler a kernel plugin registered: its plugin set,
+// which keeps the library loaded).
 StatusOr<std::unique_ptr<CompiledOp>> CompileXlaFfiCustomCall(
     const shlo::Operation& op, std::string_view target,
-    const kernels_abi::XlaFfiHandlerEntry& entry);
+    const kernels_abi::XlaFfiHandlerEntry& entry, std::shared_ptr<const void> keep_alive = nullptr);
 
 }  // namespace plugrt::cpu
 
