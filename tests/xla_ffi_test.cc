@@ -320,6 +320,22 @@ XLA_FFI_Error* CounterExecute(XLA_FFI_CallFrame* frame) {
   return nullptr;
 }
 
+// Writes the int64 user data of type g_counter_type's sibling
+// g_user_type (attached through PJRT_FFI_UserData_Add) into its result.
+XLA_FFI_TypeId g_user_type{0};
+std::atomic<int> g_user_data_deleted{0};
+
+XLA_FFI_Error* ReadUserData(XLA_FFI_CallFrame* frame) {
+  XLA_FFI_ExecutionContext_Get_Args get{};
+  get.struct_size = XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE;
+  get.ctx = frame->ctx;
+  get.type_id = &g_user_type;
+  if (XLA_FFI_Error* error = frame->api->XLA_FFI_ExecutionContext_Get(&get)) return error;
+  *static_cast<int64_t*>(static_cast<XLA_FFI_Buffer*>(frame->rets.rets[0])->data) =
+      *static_cast<const int64_t*>(get.data);
+  return nullptr;
+}
+
 XLA_FFI_Error* CaptureApi(XLA_FFI_CallFrame* frame) {
   g_api.store(frame->api);
   return nullptr;
@@ -388,6 +404,7 @@ class XlaFfiTest : public ::testing::Test {
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.async", &AsyncAnswer));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.throws", &Throws));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.capture_api", &CaptureApi));
+    PLUGRT_ASSERT_OK(Register(api_, "test.ffi.user_data", &ReadUserData));
   }
   static void TearDownTestSuite() {
     std::lock_guard<std::mutex> lock(g_completers_mu);
@@ -554,11 +571,11 @@ TEST_F(XlaFfiTest, RegistrationErrors) {
   PLUGRT_EXPECT_OK(Register(api_, "test.ffi.gpu_only", &Other, 1, "CUDA"));
   StatusOr<LoadedExecutable> gpu = client_->Compile(CallProgram("test.ffi.gpu_only", "tensor<f32>", ""));
   EXPECT_FALSE(gpu.ok());
-  // User data needs PJRT_ExecuteContext, which the plugin does not offer.
+  // User data needs a context.
   PJRT_FFI_UserData_Add_Args add{};
   add.struct_size = PJRT_FFI_UserData_Add_Args_STRUCT_SIZE;
   Status user_data = TakePjrtError(api_, FindFfiExtension(api_)->user_data_add(&add));
-  EXPECT_EQ(user_data.code(), StatusCode::kUnimplemented) << user_data.ToString();
+  EXPECT_EQ(user_data.code(), StatusCode::kInvalidArgument) << user_data.ToString();
 }
 
 TEST_F(XlaFfiTest, InstantiateStageKeepsStatePerCallSite) {
@@ -608,6 +625,58 @@ TEST_F(XlaFfiTest, InstantiateStageKeepsStatePerCallSite) {
   EXPECT_NE(no_base.status().message().find("needs base"), std::string::npos)
       << no_base.status().ToString();
   EXPECT_NE(no_base.status().message().find("test.ffi.counter"), std::string::npos);
+}
+
+TEST_F(XlaFfiTest, UserDataReachesHandlersThroughTheExecuteContext) {
+  const PJRT_FFI_Extension* ffi = FindFfiExtension(api_);
+  PJRT_FFI_TypeID_Register_Args type{};
+  type.struct_size = PJRT_FFI_TypeID_Register_Args_STRUCT_SIZE;
+  type.type_name = "test.UserValue";
+  type.type_name_size = 14;
+  PLUGRT_ASSERT_OK(TakePjrtError(api_, ffi->type_id_register(&type)));
+  g_user_type.type_id = type.type_id;
+
+  PJRT_ExecuteContext_Create_Args create{};
+  create.struct_size = PJRT_ExecuteContext_Create_Args_STRUCT_SIZE;
+  PLUGRT_ASSERT_OK(TakePjrtError(api_, api_->PJRT_ExecuteContext_Create(&create)));
+  PJRT_FFI_UserData_Add_Args add{};
+  add.struct_size = PJRT_FFI_UserData_Add_Args_STRUCT_SIZE;
+  add.context = create.context;
+  add.user_data.type_id = type.type_id;
+  add.user_data.data = new int64_t(1234);
+  add.user_data.deleter = [](void* data) {
+    delete static_cast<int64_t*>(data);
+    g_user_data_deleted.fetch_add(1);
+  };
+  PLUGRT_ASSERT_OK(TakePjrtError(api_, ffi->user_data_add(&add)));
+  // A second value of one type is refused (and not taken).
+  int64_t other = 5;
+  PJRT_FFI_UserData_Add_Args again = add;
+  again.user_data.data = &other;
+  again.user_data.deleter = nullptr;
+  EXPECT_EQ(TakePjrtError(api_, ffi->user_data_add(&again)).code(), StatusCode::kAlreadyExists);
+
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      LoadedExecutable executable,
+      client_->Compile(CallProgram("test.ffi.user_data", "tensor<i64>", "")));
+  ExecuteOptions options;
+  options.context = create.context;
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{}}, options));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> bytes, results[0][0].ToHostVector());
+  EXPECT_EQ(As<int64_t>(bytes), (std::vector<int64_t>{1234}));
+  // Without the context the handler's lookup fails, naming the target.
+  StatusOr<std::vector<std::vector<Buffer>>> without = executable.Execute({{}});
+  ASSERT_FALSE(without.ok());
+  EXPECT_EQ(without.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(without.status().message().find("test.ffi.user_data"), std::string::npos)
+      << without.status().ToString();
+
+  const int deleted = g_user_data_deleted.load();
+  PJRT_ExecuteContext_Destroy_Args destroy{};
+  destroy.struct_size = PJRT_ExecuteContext_Destroy_Args_STRUCT_SIZE;
+  destroy.context = create.context;
+  PLUGRT_ASSERT_OK(TakePjrtError(api_, api_->PJRT_ExecuteContext_Destroy(&destroy)));
+  EXPECT_EQ(g_user_data_deleted.load(), deleted + 1);
 }
 
 TEST_F(XlaFfiTest, TypeIdsAreProcessWide) {

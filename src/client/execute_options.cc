@@ -134,6 +134,7 @@ StatusOr<CExecuteOptions> CExecuteOptions::Build(const ExecuteOptions& options,
   std::memset(&built.c_, 0, sizeof(built.c_));
   built.c_.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
   built.c_.launch_id = options.launch_id;
+  built.c_.context = options.context;
   // Points into `options`, which outlives the call the struct is built for.
   built.c_.non_donatable_input_indices = options.non_donatable_input_indices.data();
   built.c_.num_non_donatable_input_indices = options.non_donatable_input_indices.size();

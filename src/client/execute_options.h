@@ -70,6 +70,10 @@ struct ExecuteOptions {
   // the same length. The callables are kept until the execution ends.
   std::vector<std::vector<HostSendCallbackInfo>> send_callbacks;
   std::vector<std::vector<HostRecvCallbackInfo>> recv_callbacks;
+  // An execute context made through the plugin's table
+  // (PJRT_ExecuteContext_Create; user data for XLA FFI handlers). Not
+  // owned; the plugin keeps what it needs of it during the execution.
+  PJRT_ExecuteContext* context = nullptr;
 };
 
 namespace internal {

@@ -298,6 +298,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.device_index = static_cast<int64_t>(d);
     context.device_id = mine.device_id;
     context.run_id = launch.run_id;
+    context.user_data = launch.options.user_data.get();
     context.kernel_threads = launch.kernel_threads;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
@@ -428,6 +429,7 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
     ExecContext context;
     context.device_id = device->id();
     context.run_id = NewRunId(options.launch_id);
+    context.user_data = options.user_data.get();
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
     context.kernel_threads = client->kernel_threads();

@@ -41,11 +41,15 @@ PJRT_Error* UserDataAdd(PJRT_FFI_UserData_Add_Args* args) {
   return sdk::Guard("PJRT_FFI_UserData_Add", [&]() -> Status {
     PLUGRT_RETURN_IF_ERROR(
         CheckSize("PJRT_FFI_UserData_Add", args, PJRT_FFI_UserData_Add_Args_STRUCT_SIZE));
-    // User data lives in a PJRT_ExecuteContext, which this plugin does not
-    // create (PJRT_ExecuteContext_Create is unimplemented), so none can be
-    // given here.
-    return Unimplemented("PJRT_FFI_UserData_Add: PJRT_ExecuteContext is not supported by "
-                         "plugrt's CPU plugin yet");
+    if (args->context == nullptr) {
+      return InvalidArgument("PJRT_FFI_UserData_Add: context is null");
+    }
+    if (args->user_data.type_id == 0) {
+      return InvalidArgument("PJRT_FFI_UserData_Add: type id 0 is not a registered type "
+                             "(PJRT_FFI_TypeID_Register)");
+    }
+    return args->context->user_data->Add(args->user_data.type_id, args->user_data.data,
+                                         args->user_data.deleter);
   });
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -92,12 +93,20 @@ XLA_FFI_Error* TypeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
 
 XLA_FFI_Error* ExecutionContextGet(XLA_FFI_ExecutionContext_Get_Args* args) {
   PLUGRT_FFI_NEED_CTX_(XLA_FFI_ExecutionContext_Get, args);
-  // User data arrives through PJRT_ExecuteContext, which plugrt's CPU plugin
-  // does not implement yet: no execution carries any.
-  return NewXlaFfiError(NotFound("XLA_FFI_ExecutionContext_Get: custom call '",
-                                 args->ctx->target, "': the execution carries no user data of type id ",
-                                 args->type_id != nullptr ? args->type_id->type_id : 0,
-                                 " (PJRT_ExecuteContext is not supported by this plugin)"));
+  if (args->type_id == nullptr) {
+    return NewXlaFfiError(InvalidArgument("XLA_FFI_ExecutionContext_Get: type_id is null"));
+  }
+  std::optional<void*> data;
+  if (args->ctx->user_data != nullptr) data = args->ctx->user_data->Find(args->type_id->type_id);
+  if (!data) {
+    return NewXlaFfiError(NotFound("XLA_FFI_ExecutionContext_Get: custom call '",
+                                   args->ctx->target, "': the execution carries no user data of "
+                                   "type id ", args->type_id->type_id,
+                                   " (attach it with PJRT_FFI_UserData_Add to the "
+                                   "PJRT_ExecuteContext given to PJRT_LoadedExecutable_Execute)"));
+  }
+  args->data = *data;
+  return nullptr;
 }
 
 XLA_FFI_Error* StateSet(XLA_FFI_State_Set_Args* args) {

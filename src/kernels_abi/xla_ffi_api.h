@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "common/typed_user_data.h"
 #include "plugrt/xla_ffi_c_api.h"
 
 // The opaque handles of the C API, defined by the runtime.
@@ -52,6 +53,7 @@ struct XLA_FFI_ExecutionContext {
   int32_t device_ordinal = 0;
   int64_t run_id = 0;
   plugrt::kernels_abi::XlaFfiState* state = nullptr;  // the call site's
+  const plugrt::TypedUserData* user_data = nullptr;    // the execution's; may be null
   // Blocks from XLA_FFI_DeviceMemory_Allocate not yet freed (address ->
   // alignment); the call's end frees what remains.
   std::mutex allocations_mu;

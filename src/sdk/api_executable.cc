@@ -339,11 +339,9 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     PLUGRT_ASSIGN_OR_RETURN(PJRT_LoadedExecutable * e, Handle(a.executable, call, "executable"));
     PLUGRT_ASSIGN_OR_RETURN(PJRT_ExecuteOptions c_options,
                             ReadNested(a.options, call.fn(), "options"));
-    if (c_options.context != nullptr) {
-      return Unimplemented(call.fn(), ": options.context is not implemented by this plugin");
-    }
     ExecuteOptions options;
     options.launch_id = c_options.launch_id;
+    if (c_options.context != nullptr) options.user_data = c_options.context->user_data;
     PLUGRT_RETURN_IF_ERROR(ConvertHostCallbacks(c_options, a.num_devices, call.fn(),
                                                 &options.send_callbacks, &options.recv_callbacks));
     PLUGRT_RETURN_IF_ERROR(call.Array(c_options.non_donatable_input_indices,
@@ -429,7 +427,23 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
 
 }  // namespace
 
+PJRT_Error* ExecuteContextCreate(PJRT_ExecuteContext_Create_Args* args) {
+  return Run(args, [](PJRT_ExecuteContext_Create_Args& a, const Call&) -> Status {
+    a.context = new PJRT_ExecuteContext;
+    return OkStatus();
+  });
+}
+
+PJRT_Error* ExecuteContextDestroy(PJRT_ExecuteContext_Destroy_Args* args) {
+  return Run(args, [](PJRT_ExecuteContext_Destroy_Args& a, const Call&) -> Status {
+    delete a.context;
+    return OkStatus();
+  });
+}
+
 void FillExecutableSlots(PJRT_Api& api) {
+  api.PJRT_ExecuteContext_Create = ExecuteContextCreate;
+  api.PJRT_ExecuteContext_Destroy = ExecuteContextDestroy;
   api.PJRT_Executable_Destroy = ExecutableDestroy;
   api.PJRT_Executable_Name = ExecutableName;
   api.PJRT_Executable_NumReplicas = ExecutableNumReplicas;

@@ -11,6 +11,7 @@
 
 #include "common/compiled_memory_stats.h"
 #include "common/status.h"
+#include "common/typed_user_data.h"
 #include "sdk/buffer.h"
 #include "sdk/device.h"
 #include "sdk/event.h"
@@ -76,6 +77,9 @@ struct ExecuteOptions {
   // empty when the caller gave none (sdk/host_callbacks.h).
   std::vector<std::vector<SendCallbackInfo>> send_callbacks;
   std::vector<std::vector<RecvCallbackInfo>> recv_callbacks;
+  // The PJRT_ExecuteContext's user data (null when the caller gave none),
+  // for XLA FFI handlers of the execution.
+  std::shared_ptr<const TypedUserData> user_data;
 };
 
 struct ExecuteResult {

@@ -28,6 +28,7 @@
 #include "sdk/api_named_values.h"
 #include "sdk/buffer.h"
 #include "common/recycled.h"
+#include "common/typed_user_data.h"
 #include "sdk/client.h"
 #include "sdk/device.h"
 #include "sdk/event.h"
@@ -36,6 +37,13 @@
 
 struct PJRT_Error {
   plugrt::Status status;
+};
+
+// What a framework attaches to executions (PJRT_ExecuteContext_Create; the
+// FFI extension adds user data). Executions launched with it share the data,
+// which lives until the handle is destroyed and those executions end.
+struct PJRT_ExecuteContext {
+  std::shared_ptr<plugrt::TypedUserData> user_data = std::make_shared<plugrt::TypedUserData>();
 };
 
 // Event and buffer handles are made and destroyed on every execute: their

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/typed_user_data.h"
 #include "cpu/exec/value.h"
 #include "stablehlo/ir.h"
 
@@ -79,6 +80,9 @@ struct ExecContext {
   // The id of the logical execution: the same on every device of one launch
   // (XLA FFI's RunId). 0 when the run is not a launch.
   int64_t run_id = 0;
+  // User data the caller attached to the execution (PJRT_ExecuteContext),
+  // for XLA FFI handlers; null when none.
+  const TypedUserData* user_data = nullptr;
   // Where stablehlo.infeed reads and stablehlo.outfeed writes; null when
   // the run has no feeds (PJRT launches).
   FeedQueues* feeds = nullptr;

@@ -119,6 +119,7 @@ class XlaFfiCustomCallOp final : public CompiledOp {
         static_cast<int32_t>(context.device_id >= 0 ? context.device_id : context.device_index);
     ctx.run_id = context.run_id;
     ctx.state = state_.get();
+    ctx.user_data = context.user_data;
     XLA_FFI_CallFrame frame = EmptyFrame(*attributes_, &ctx);
     frame.args.size = static_cast<int64_t>(num_args);
     frame.args.types = arg_types.data();
