@@ -339,10 +339,10 @@ XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_CallFrame, attrs);
 
 /* ------------------------------- handlers ------------------------------- */
 
-/* A handler: NULL on success, or an error the runtime takes. When the call
- * frame's stage is one the bundle has no handler for, plugrt does not call
- * it. The C++ layer (ffi.h) also calls a handler with a metadata extension in
- * extension_start to ask for its API version and traits. */
+/* A handler: NULL on success, or an error the runtime takes. plugrt calls a
+ * bundle's handlers only for the stages described above, always with a real
+ * frame: it never sends the metadata query below (which handlers built with
+ * upstream's ffi.h answer, and plain C handlers would not). */
 typedef XLA_FFI_Error* XLA_FFI_Handler(XLA_FFI_CallFrame* call_frame);
 
 typedef struct XLA_FFI_Handler_Bundle {
@@ -537,9 +537,9 @@ typedef XLA_FFI_Error* XLA_FFI_DeviceOrdinal_Get(XLA_FFI_DeviceOrdinal_Get_Args*
 
 /* ---------------------------- metadata query ---------------------------- */
 
-/* A handler called with this extension in the call frame's extension_start
- * fills `metadata` instead of running (how the runtime learns the version a
- * handler was built for). */
+/* A handler built with upstream's ffi.h that finds this extension in the call
+ * frame's extension_start fills `metadata` (its API version and traits)
+ * instead of running. Declared for compatibility; plugrt does not send it. */
 struct XLA_FFI_Metadata {
   size_t struct_size;
   XLA_FFI_Api_Version api_version;
