@@ -105,21 +105,29 @@ Status CheckKernelType(const shlo::Operation& op, std::string_view target, const
 
 }  // namespace
 
+Status CustomCallTypes(const shlo::Operation& op, std::string_view target,
+                       CustomCallTypeCheck check, std::vector<shlo::Type>* operand_types,
+                       std::vector<shlo::Type>* result_types) {
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const shlo::Type& type = op.operands[i]->type;
+    PLUGRT_RETURN_IF_ERROR(check(op, target, "operand", i, type, false));
+    operand_types->push_back(type);
+  }
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    const shlo::Type& type = op.results[i]->type;
+    PLUGRT_RETURN_IF_ERROR(check(op, target, "result", i, type, true));
+    result_types->push_back(type);
+  }
+  return OkStatus();
+}
+
 StatusOr<std::unique_ptr<CompiledOp>> CompilePluginCustomCall(
     const shlo::Operation& op, std::string_view target,
     std::shared_ptr<const kernels_abi::KernelPlugins> plugins,
     const kernels_abi::KernelHandlerEntry& entry) {
   std::vector<shlo::Type> operand_types, result_types;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    const shlo::Type& type = op.operands[i]->type;
-    PLUGRT_RETURN_IF_ERROR(CheckKernelType(op, target, "operand", i, type, false));
-    operand_types.push_back(type);
-  }
-  for (size_t i = 0; i < op.results.size(); ++i) {
-    const shlo::Type& type = op.results[i]->type;
-    PLUGRT_RETURN_IF_ERROR(CheckKernelType(op, target, "result", i, type, true));
-    result_types.push_back(type);
-  }
+  PLUGRT_RETURN_IF_ERROR(
+      CustomCallTypes(op, target, &CheckKernelType, &operand_types, &result_types));
   StatusOr<std::unique_ptr<const kernels_abi::KernelAttributes>> attributes =
       kernels_abi::KernelAttributes::FromOperation(op);
   if (!attributes.ok()) {

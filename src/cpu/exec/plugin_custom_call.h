@@ -4,11 +4,25 @@
 #define PLUGRT_CPU_EXEC_PLUGIN_CUSTOM_CALL_H_
 
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include "cpu/exec/compiled_op.h"
 #include "kernels_abi/kernel_plugins.h"
 
 namespace plugrt::cpu {
+
+// Checks one operand or result type of a custom call for a handler ABI
+// (`what`: "operand" or "result"; results must have static shapes).
+using CustomCallTypeCheck = Status (*)(const shlo::Operation& op, std::string_view target,
+                                       const char* what, size_t index, const shlo::Type& type,
+                                       bool need_static);
+
+// The call's operand and result types, each passed through `check`: what
+// every external handler (kernel plugin, XLA FFI) needs before it compiles.
+Status CustomCallTypes(const shlo::Operation& op, std::string_view target,
+                       CustomCallTypeCheck check, std::vector<shlo::Type>* operand_types,
+                       std::vector<shlo::Type>* result_types);
 
 // Checks the call's operand and result types (tensors of element types the
 // kernel ABI names, results of static shape) and converts its attributes;

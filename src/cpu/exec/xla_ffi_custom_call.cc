@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu/exec/plugin_custom_call.h"
 #include "kernels_abi/xla_ffi_api.h"
 #include "kernels_abi/xla_ffi_attributes.h"
 #include "kernels_abi/xla_ffi_data_type.h"
@@ -172,16 +173,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileXlaFfiCustomCall(
     const shlo::Operation& op, std::string_view target,
     const kernels_abi::XlaFfiHandlerEntry& entry, std::shared_ptr<const void> keep_alive) {
   std::vector<shlo::Type> operand_types, result_types;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    const shlo::Type& type = op.operands[i]->type;
-    PLUGRT_RETURN_IF_ERROR(CheckFfiType(op, target, "operand", i, type, false));
-    operand_types.push_back(type);
-  }
-  for (size_t i = 0; i < op.results.size(); ++i) {
-    const shlo::Type& type = op.results[i]->type;
-    PLUGRT_RETURN_IF_ERROR(CheckFfiType(op, target, "result", i, type, true));
-    result_types.push_back(type);
-  }
+  PLUGRT_RETURN_IF_ERROR(
+      CustomCallTypes(op, target, &CheckFfiType, &operand_types, &result_types));
   StatusOr<std::unique_ptr<const kernels_abi::XlaFfiAttributes>> attributes =
       kernels_abi::XlaFfiAttributes::FromOperation(op);
   if (!attributes.ok()) {
