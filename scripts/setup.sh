@@ -16,6 +16,10 @@ PACKAGES=(
   liblapacke-dev libopenblas-dev   # LAPACK on OpenBLAS: JAX's CPU linear-algebra custom calls
   clang-14 libclang-rt-14-dev      # fuzz targets: clang, libFuzzer and its sanitizer runtimes
   libomp-14-dev                    # clang's OpenMP (the fuzz build compiles the CPU backend)
+  libgloo-dev                      # cross-process collectives (TCP transport)
+  libhiredis-dev redis-server      # the Redis key-value store for cluster rendezvous
+  libcurl4-openssl-dev             # the read-only http(s):// filesystem scheme
+  pybind11-dev python3-dev python3-numpy python3-pytest  # Python bindings and their tests
   "$@"
 )
 
