@@ -146,6 +146,7 @@ TEST(CompileOptionsCodecTest, DecodesUpstreamBytes) {
   StatusOr<CompileOptions> options = DecodeCompileOptions(UpstreamMessage());
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   ExpectUpstreamMessageDecoded(*options);
+  EXPECT_TRUE(options->env_option_overrides.empty());
 }
 
 TEST(CompileOptionsCodecTest, UnpackedRepeatedFieldsDecodeToo) {
@@ -160,9 +161,10 @@ TEST(CompileOptionsCodecTest, UnpackedRepeatedFieldsDecodeToo) {
 }
 
 TEST(CompileOptionsCodecTest, UnknownFieldsAreIgnored) {
-  // Upstream fields plugrt does not read: profile_version = 5, an
-  // env_option_overrides map entry = 7, target_config = 8; in the build
-  // options debug_options = 3 and a far future field 1000.
+  // Upstream fields plugrt does not read: profile_version = 5,
+  // target_config = 8; in the build options debug_options = 3 and a far
+  // future field 1000. An env_option_overrides entry (7) without a value
+  // overrides nothing.
   const std::string top = VarintField(5, 7) + BytesField(7, BytesField(1, "x")) +
                           BytesField(8, std::string("\x08\x01", 2));
   const std::string build = BytesField(3, VarintField(1, 1)) + VarintField(1000, 42);

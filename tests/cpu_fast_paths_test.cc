@@ -32,10 +32,12 @@ bool JitWanted() {
   const char* v = std::getenv("PLUGRT_CPU_JIT");
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
-StatusOr<std::shared_ptr<const Program>> CompileText(const std::string& text, bool fast) {
+StatusOr<std::shared_ptr<const Program>> CompileText(const std::string& text, bool fast,
+                                                     const passes::PassConfig& passes = {}) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ParseModule(text, "fast_paths.mlir"));
   ProgramOptions options;
+  options.passes = passes;
   options.fast_paths = fast;
   options.jit = JitWanted();
   return Program::Compile(std::shared_ptr<const shlo::Module>(std::move(module)), options);
@@ -672,6 +674,52 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<8xf32>,
   for (int i = 0; i < 64 * 64; ++i) {
     ASSERT_EQ(s[i], args[0].tensor.as<float>()[i] + args[1].tensor.as<float>()[i]);
   }
+}
+
+// The planning passes obey their switches (passes/pass_config.h): with one
+// off, what it does is not done, and the results stay the same.
+TEST(CompileTimeSimplificationTest, PlanningPassesFollowTheirSwitches) {
+  const std::string text = R"(
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %unused = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = stablehlo.add %a, %b : tensor<64x64xf32>
+  %t = stablehlo.multiply %s, %a : tensor<64x64xf32>
+  %u = stablehlo.subtract %t, %b : tensor<64x64xf32>
+  func.return %u : tensor<64x64xf32>
+}
+)";
+  auto run = [&](passes::BuiltinPass off) {
+    passes::PassConfig config;
+    config.enabled[static_cast<int>(off)] = false;
+    auto program = CompileText(text, true, config);
+    EXPECT_TRUE(program.ok()) << program.status().ToString();
+    KernelCounters counters;
+    if (!program.ok()) return counters;
+    std::vector<RtValue> args = OwnCopies(RandomArguments(**program, 1.0f, 3));
+    std::vector<float> a(args[0].tensor.as<float>(), args[0].tensor.as<float>() + 64 * 64);
+    std::vector<float> b(args[1].tensor.as<float>(), args[1].tensor.as<float>() + 64 * 64);
+    ExecContext context;
+    context.counters = &counters;
+    auto out = (*program)->Run(std::move(args), context);
+    EXPECT_TRUE(out.ok()) << out.status().ToString();
+    if (!out.ok()) return counters;
+    const float* u = (*out)[0].tensor.as<float>();
+    for (int i = 0; i < 64 * 64; ++i) {
+      EXPECT_EQ(u[i], (a[i] + b[i]) * a[i] - b[i]) << i;
+      if (u[i] != (a[i] + b[i]) * a[i] - b[i]) break;
+    }
+    return counters;
+  };
+  const KernelCounters no_dce = run(passes::BuiltinPass::dead_code_elimination);
+  EXPECT_EQ(no_dce.onednn_calls, 1);  // the unused dot_general ran
+  const KernelCounters no_fusion = run(passes::BuiltinPass::elementwise_fusion);
+  EXPECT_EQ(no_fusion.fused_loops, 0);
+  EXPECT_EQ(no_fusion.onednn_calls, 0);
+  const KernelCounters no_reuse = run(passes::BuiltinPass::in_place_reuse);
+  EXPECT_EQ(no_reuse.in_place_outputs, 0);
+  EXPECT_GE(no_reuse.fused_loops, 1);
+  const KernelCounters all_on = run(passes::BuiltinPass::constant_folding);
+  EXPECT_GE(all_on.in_place_outputs, 1);  // the fused loop wrote into an input
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "cpu/exec/op_registry.h"
 #include "cpu/exec/program.h"
 #include "cpu/exec/simplify.h"
+#include "passes/dead_code.h"
 #include "kernels_abi/custom_call_targets.h"
 #include "kernels_abi/lapack_targets.h"
 #include "stablehlo/cost_analysis.h"
@@ -214,7 +215,7 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
                                                                      "dce.mlir");
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   const shlo::Block& block = (*module)->functions[0]->body->front();
-  const std::unordered_set<const shlo::Operation*> dead = DeadOps(block);
+  const std::unordered_set<const shlo::Operation*> dead = passes::DeadOps(block);
   std::set<std::string> dropped;
   for (const shlo::Operation* op : dead) dropped.insert(op->name);
   EXPECT_EQ(dropped, (std::set<std::string>{"stablehlo.add"}));

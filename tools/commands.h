@@ -24,6 +24,9 @@ struct PluginOptions {
   // --kernels PATH (repeatable): kernel plugins, the kernel_plugins create
   // option (paths joined with ':').
   std::vector<std::string> kernels;
+  // --optimizers PATH (repeatable): optimizer plugins, the optimizer_plugins
+  // create option.
+  std::vector<std::string> optimizers;
   // Not a flag: `plugrt conformance-file` sets it. The conformance_harness
   // create option is passed when the plugin's attributes announce it (the
   // CPU plugin's do), so that the corpus' check.* and interpreter.* ops
@@ -36,6 +39,12 @@ void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels);
 // The kernel_plugins create option for `kernels`; none when it is empty.
 void AddKernelPluginsOption(const std::vector<std::string>& kernels,
                             std::vector<NamedValue>& create_options);
+// The --optimizers flag alone.
+void AddOptimizersOption(CLI::App& command, std::vector<std::string>& optimizers);
+// The create option `name` (kernel_plugins, optimizer_plugins) listing
+// `paths` joined with ':'; none when `paths` is empty.
+void AddPathListOption(const char* name, const std::vector<std::string>& paths,
+                       std::vector<NamedValue>& create_options);
 
 // The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the library beside
 // this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).

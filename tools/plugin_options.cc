@@ -23,6 +23,7 @@ void AddPluginOptions(CLI::App& command, PluginOptions& options) {
                      "number of devices to create (sets the cpu_device_count create option)")
       ->check(CLI::Range(1, 1024));
   AddKernelsOption(command, options.kernels);
+  AddOptimizersOption(command, options.optimizers);
 }
 
 void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels) {
@@ -33,15 +34,28 @@ void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels) {
       ->allow_extra_args(false);  // one path per flag: positional arguments may follow
 }
 
-void AddKernelPluginsOption(const std::vector<std::string>& kernels,
-                            std::vector<NamedValue>& create_options) {
-  if (kernels.empty()) return;
+void AddOptimizersOption(CLI::App& command, std::vector<std::string>& optimizers) {
+  command.add_option("--optimizers", optimizers,
+                     "optimizer plugin to load (a shared library exporting "
+                     "PLUGRT_OptimizerPlugin_Init; repeatable; sets the optimizer_plugins create "
+                     "option, added to $PLUGRT_OPTIMIZER_PLUGINS)")
+      ->allow_extra_args(false);
+}
+
+void AddPathListOption(const char* name, const std::vector<std::string>& paths,
+                       std::vector<NamedValue>& create_options) {
+  if (paths.empty()) return;
   std::string joined;
-  for (const std::string& path : kernels) {
+  for (const std::string& path : paths) {
     if (!joined.empty()) joined += ':';
     joined += path;
   }
-  create_options.push_back(NamedValue{"kernel_plugins", joined});
+  create_options.push_back(NamedValue{name, joined});
+}
+
+void AddKernelPluginsOption(const std::vector<std::string>& kernels,
+                            std::vector<NamedValue>& create_options) {
+  AddPathListOption("kernel_plugins", kernels, create_options);
 }
 
 std::string DefaultPluginPath() {
@@ -76,6 +90,7 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
         NamedValue{"cpu_device_count", static_cast<int64_t>(*options.devices)});
   }
   AddKernelPluginsOption(options.kernels, client_options.create_options);
+  AddPathListOption("optimizer_plugins", options.optimizers, client_options.create_options);
   return Client::Create(std::move(plugin), client_options);
 }
 

@@ -8,9 +8,11 @@
 #define PLUGRT_COMPILE_OPTIONS_COMPILE_OPTIONS_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "common/status.h"
@@ -60,7 +62,22 @@ struct CompileOptions {
   std::optional<DeviceAssignment> device_assignment;
   // Empty: no layouts given. Otherwise one per program argument.
   std::vector<ArgumentLayout> argument_layouts;
+  // Backend-specific options by name (env_option_overrides, field 7, as
+  // upstream's plugins read it). The CPU plugin reads kPassesOverride,
+  // kDumpToOverride and kPrintAfterOverride; it refuses other "plugrt_" names
+  // and ignores names of other backends.
+  using OptionOverride = std::variant<std::string, bool, int64_t, double>;
+  std::map<std::string, OptionOverride> env_option_overrides;
 };
+
+// "cse=off,..." (passes/pass_config.h): the user's pass switches.
+inline constexpr const char* kPassesOverride = "plugrt_passes";
+// A directory: the compile writes its pass report (passes.txt) there, and the
+// module after each pass kPrintAfterOverride names.
+inline constexpr const char* kDumpToOverride = "plugrt_dump_to";
+// Pass names separated by ',' ("all": every pass) whose output module goes to
+// kDumpToOverride as after.NN.PASS.mlir.
+inline constexpr const char* kPrintAfterOverride = "plugrt_print_after";
 
 // Reads a serialized xla.CompileOptionsProto. Empty bytes give the defaults;
 // fields plugrt does not read are skipped. Malformed bytes and inconsistent

@@ -1,6 +1,7 @@
 // Compile options <-> the serialized xla.CompileOptionsProto, through the
 // generated lite classes of proto/compile_options.proto.
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
@@ -109,9 +110,15 @@ const Schema& BuildOptionsSchema() {
   static const Schema schema{{{9, "device_assignment", &DeviceAssignmentSchema(), false}}};
   return schema;
 }
+const Schema& OptionOverrideEntrySchema() {
+  static const Schema schema{{{2, "value", &LeafSchema(), false}}};
+  return schema;
+}
+
 const Schema& CompileOptionsSchema() {
   static const Schema schema{{{1, "argument_layouts", &ShapeSchema(), true},
-                              {3, "executable_build_options", &BuildOptionsSchema(), false}}};
+                              {3, "executable_build_options", &BuildOptionsSchema(), false},
+                              {7, "env_option_overrides", &OptionOverrideEntrySchema(), true}}};
   return schema;
 }
 
@@ -343,6 +350,18 @@ StatusOr<CompileOptions> DecodeCompileOptions(std::string_view bytes) {
                             DecodeArgumentLayout(proto.argument_layouts(i), i));
     options.argument_layouts.push_back(std::move(layout));
   }
+  for (const auto& [name, value] : proto.env_option_overrides()) {
+    CompileOptions::OptionOverride decoded;
+    switch (value.value_case()) {
+      case wire::OptionOverrideProto::kStringField: decoded = value.string_field(); break;
+      case wire::OptionOverrideProto::kBoolField: decoded = value.bool_field(); break;
+      case wire::OptionOverrideProto::kIntField: decoded = value.int_field(); break;
+      case wire::OptionOverrideProto::kDoubleField: decoded = value.double_field(); break;
+      default:
+        continue;  // an override without a value overrides nothing
+    }
+    options.env_option_overrides.emplace(name, std::move(decoded));
+  }
   if (options.compile_portable_executable) {
     if (options.device_assignment) {
       return InvalidArgument("compile options: a portable executable cannot have a device "
@@ -371,6 +390,13 @@ std::string EncodeCompileOptions(const CompileOptions& options) {
   }
   if (options.parameter_is_tupled_arguments) proto.set_parameter_is_tupled_arguments(true);
   if (options.compile_portable_executable) proto.set_compile_portable_executable(true);
+  for (const auto& [name, value] : options.env_option_overrides) {
+    wire::OptionOverrideProto& wire_value = (*proto.mutable_env_option_overrides())[name];
+    if (const auto* text = std::get_if<std::string>(&value)) wire_value.set_string_field(*text);
+    if (const auto* flag = std::get_if<bool>(&value)) wire_value.set_bool_field(*flag);
+    if (const auto* number = std::get_if<int64_t>(&value)) wire_value.set_int_field(*number);
+    if (const auto* real = std::get_if<double>(&value)) wire_value.set_double_field(*real);
+  }
 
   const bool any_build_option = options.device_ordinal != -1 || options.num_replicas ||
                                 options.num_partitions || options.use_spmd_partitioning ||
@@ -400,7 +426,16 @@ std::string EncodeCompileOptions(const CompileOptions& options) {
       }
     }
   }
-  return proto.SerializeAsString();
+  // Deterministic: map entries in key order, so equal options encode (and
+  // fingerprint) alike.
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.SetSerializationDeterministic(true);
+    proto.SerializeToCodedStream(&out);
+  }
+  return bytes;
 }
 
 }  // namespace plugrt

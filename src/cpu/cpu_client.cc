@@ -17,6 +17,7 @@ namespace plugrt::cpu {
 StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options.create_options));
   PLUGRT_RETURN_IF_ERROR(LoadKernelPlugins(parsed));
+  PLUGRT_RETURN_IF_ERROR(LoadOptimizerPlugins(parsed));
   return std::make_unique<CpuClient>(parsed, options.kv_store);
 }
 

@@ -1,10 +1,12 @@
 #include "cpu/cpu_executable.h"
 
+#include <chrono>
 #include <cstring>
 #include <optional>
 
 #include "common/byte_io.h"
 #include "common/content_hash.h"
+#include "cpu/compile_passes.h"
 #include "cpu/cpu_version.h"
 #include "passes/approx_top_k.h"
 #include "passes/lower_quantized.h"
@@ -149,17 +151,58 @@ StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& 
 
 namespace {
 
-// The rewrites between a verified static program and the executor: uniform
-// quantized types to their storage integers (verified again: the verifier
-// checks quantized ops only for their quantization rules, their shapes on
-// what they became), CHLO to StableHLO, approximate top-k to exact.
-Status LowerForExecution(shlo::Module& module) {
-  if (passes::HasQuantizedTypes(module)) {
-    PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(module));
-    PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(module));
+using passes::PassRecord;
+
+// From a verified static program to what the executor plans: the client's
+// optimizer plugins (their answers verified), uniform quantized types to
+// their storage integers (verified again: the verifier checks quantized ops
+// only for their quantization rules, their shapes on what they became),
+// CHLO to StableHLO, approximate top-k to exact, then the built-in module
+// passes as `config` switches them.
+Status LowerForExecution(std::unique_ptr<shlo::Module>& module, const ProgramOptions& program,
+                         const passes::PassConfig& config, int64_t num_replicas,
+                         int64_t num_partitions, passes::PassRunner& runner) {
+  if (program.optimizers != nullptr && !program.optimizers->optimizers().empty()) {
+    passes::OptimizerItemInfo info;
+    info.num_replicas = num_replicas;
+    info.num_partitions = num_partitions;
+    if (const shlo::Function* entry = module->EntryFunction()) {
+      const std::vector<int64_t> donation = DonatableInputs(*entry);
+      for (size_t i = 0; i < donation.size(); ++i) {
+        if (donation[i] != kNotDonated) info.donated_arguments.push_back(static_cast<int64_t>(i));
+      }
+    }
+    PLUGRT_RETURN_IF_ERROR(passes::RunOptimizerPlugins(module, *program.optimizers, info, runner));
   }
-  PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(module));
-  return passes::LowerApproxTopK(module);
+  shlo::Module& m = *module;
+  if (passes::HasQuantizedTypes(m)) {
+    PLUGRT_RETURN_IF_ERROR(runner.Run("lower-quantized", PassRecord::Kind::kRequired, m,
+                                      [&]() -> StatusOr<bool> {
+                                        PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(m));
+                                        PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(m));
+                                        return true;
+                                      }));
+  }
+  PLUGRT_RETURN_IF_ERROR(runner.Run("lower-chlo", PassRecord::Kind::kRequired, m,
+                                    [&]() -> StatusOr<bool> {
+                                      PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(m));
+                                      return false;
+                                    }));
+  PLUGRT_RETURN_IF_ERROR(runner.Run("lower-approx-top-k", PassRecord::Kind::kRequired, m,
+                                    [&]() -> StatusOr<bool> {
+                                      PLUGRT_RETURN_IF_ERROR(passes::LowerApproxTopK(m));
+                                      return false;
+                                    }));
+  return passes::RunBuiltinModulePasses(m, config, runner);
+}
+
+// Runs `step` as a required pass of the pipeline.
+Status Required(passes::PassRunner& runner, std::string_view name, shlo::Module& module,
+                const std::function<Status()>& step) {
+  return runner.Run(name, PassRecord::Kind::kRequired, module, [&]() -> StatusOr<bool> {
+    PLUGRT_RETURN_IF_ERROR(step());
+    return false;
+  });
 }
 
 }  // namespace
@@ -175,15 +218,36 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     return Unimplemented("compile options: use_auto_spmd_partitioning is not supported; the CPU "
                          "backend runs programs that are already partitioned");
   }
+  PLUGRT_ASSIGN_OR_RETURN(passes::PassConfig config, ResolveCompilePasses(program_options, options));
+  passes::PassReport report;
+  report.warnings = config.warnings;
+  CompileDump dump(options);
+  passes::PassRunner runner(report, dump.Observer());
+  // The report is written however the compile ends: a failed pass is in it.
+  struct WriteAtEnd {
+    const CompileDump& dump;
+    const passes::PassReport& report;
+    ~WriteAtEnd() { dump.WriteReport(report); }
+  } write_at_end{dump, report};
+
   // Text or a portable artifact (MLIR bytecode), told apart by the magic.
+  const auto read_start = std::chrono::steady_clock::now();
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ReadProgram(code, file_name));
+  passes::PassRecord read;
+  read.name = "read";
+  read.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
+                                                          read_start).count();
+  runner.Record(std::move(read));
   // Cheap checks first: a program compiled for the wrong device count fails
   // before verification, lowering and planning are spent on it.
   PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(*parsed, options, placement));
+  shlo::Module& module = *parsed;
   // The sharding wrappers go first: the verifier knows StableHLO, not Shardy.
-  PLUGRT_RETURN_IF_ERROR(shlo::LowerShardingOps(*parsed, counts.num_partitions));
-  PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
-  if (passes::IsShapePolymorphic(*parsed)) {
+  PLUGRT_RETURN_IF_ERROR(Required(runner, "lower-sharding", module, [&] {
+    return shlo::LowerShardingOps(module, counts.num_partitions);
+  }));
+  PLUGRT_RETURN_IF_ERROR(Required(runner, "verify", module, [&] { return shlo::VerifyModule(module); }));
+  if (passes::IsShapePolymorphic(module)) {
     // Static argument layouts in the options give the shapes now, unless
     // the program also needs dimension values, which only arguments carry.
     std::vector<shlo::Type> types;
@@ -192,15 +256,20 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
       if (type) types.push_back(shlo::Type::Tensor(*type, layout.dims));
     }
     const bool refine_now = !types.empty() && types.size() == options.argument_layouts.size() &&
-                            passes::DimensionArguments(*parsed).empty();
+                            passes::DimensionArguments(module).empty();
     if (!refine_now) {
+      runner.Skip("refine-shapes", PassRecord::Kind::kRequired,
+                  "shape-polymorphic: the rest runs at the first call with concrete shapes");
       return FromPolymorphicModule(std::move(parsed), options, counts, program_options);
     }
-    PLUGRT_RETURN_IF_ERROR(passes::RefineShapes(*parsed, {std::move(types), {}}));
-    PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(*parsed));
+    PLUGRT_RETURN_IF_ERROR(Required(runner, "refine-shapes", module, [&] {
+      PLUGRT_RETURN_IF_ERROR(passes::RefineShapes(module, {std::move(types), {}}));
+      return shlo::VerifyModule(module);
+    }));
   }
-  PLUGRT_RETURN_IF_ERROR(LowerForExecution(*parsed));
-  return FromLoweredModule(std::move(parsed), options, counts, program_options);
+  PLUGRT_RETURN_IF_ERROR(LowerForExecution(parsed, program_options, config, counts.num_replicas,
+                                           counts.num_partitions, runner));
+  return FromLoweredModule(std::move(parsed), options, counts, program_options, &runner);
 }
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromPolymorphicModule(
@@ -259,7 +328,12 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
   if (!verified.ok()) {
     return with_arguments(verified, "the argument shapes contradict the program: ");
   }
-  PLUGRT_RETURN_IF_ERROR(LowerForExecution(*module));
+  PLUGRT_ASSIGN_OR_RETURN(passes::PassConfig config,
+                          ResolveCompilePasses(program_options_, compile_options_));
+  passes::PassReport report;  // specializations are not reported
+  passes::PassRunner runner(report, nullptr);
+  PLUGRT_RETURN_IF_ERROR(LowerForExecution(module, program_options_, config, num_replicas_,
+                                           num_partitions_, runner));
   PLUGRT_ASSIGN_OR_RETURN(
       std::shared_ptr<CpuExecutable> executable,
       FromLoweredModule(std::move(module), compile_options_, {num_replicas_, num_partitions_},
@@ -274,9 +348,26 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
     std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
-    const ProgramOptions& program_options) {
+    const ProgramOptions& program_options, passes::PassRunner* runner) {
+  ProgramOptions planned = program_options;
+  PLUGRT_ASSIGN_OR_RETURN(planned.passes, ResolveCompilePasses(program_options, options));
+  const auto plan_start = std::chrono::steady_clock::now();
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                          Program::Compile(module, program_options));
+                          Program::Compile(module, planned));
+  if (runner != nullptr) {
+    passes::PassRecord plan;
+    plan.name = "plan";
+    plan.kind = passes::PassRecord::Kind::kPlan;
+    plan.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
+                                                            plan_start).count();
+    for (passes::BuiltinPass pass : {passes::BuiltinPass::constant_folding,
+                                     passes::BuiltinPass::elementwise_fusion,
+                                     passes::BuiltinPass::in_place_reuse}) {
+      plan.note += StrCat(plan.note.empty() ? "" : ", ", passes::BuiltinPassName(pass), " ",
+                          planned.passes.on(pass) ? "on" : "off");
+    }
+    runner->Record(std::move(plan));
+  }
   auto executable = std::shared_ptr<CpuExecutable>(new CpuExecutable());
   executable->name_ = module->name.empty() ? program->entry().name : module->name;
   executable->num_replicas_ = counts.num_replicas;

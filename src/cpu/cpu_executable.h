@@ -14,6 +14,7 @@
 
 #include "compile_options/compile_options.h"
 #include "cpu/exec/program.h"
+#include "passes/pass_pipeline.h"
 #include "cpu/host_transfer.h"
 #include "sdk/executable.h"
 
@@ -116,10 +117,11 @@ class CpuExecutable final : public sdk::Executable {
   static StatusOr<Counts> CheckOptions(const shlo::Module& module, const CompileOptions& options,
                                        const PlacementCheck& placement);
   // The executor's compile for a module that has passed the verifier, the
-  // CHLO lowering and CheckOptions.
+  // CHLO lowering and CheckOptions; recorded as the pass "plan" by `runner`
+  // when given.
   static StatusOr<std::shared_ptr<CpuExecutable>> FromLoweredModule(
       std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
-      const ProgramOptions& program_options);
+      const ProgramOptions& program_options, passes::PassRunner* runner = nullptr);
 
   // A polymorphic program: verified, not lowered (see is_polymorphic).
   static StatusOr<std::shared_ptr<CpuExecutable>> FromPolymorphicModule(

@@ -1,8 +1,10 @@
-// plugrt CPU backend: loading the kernel plugins a client or topology is
-// created with (CpuOptions::kernel_plugins) for the "cpu" platform.
+// plugrt CPU backend: loading the kernel and optimizer plugins a client or
+// topology is created with (CpuOptions::kernel_plugins, optimizer_plugins)
+// for the "cpu" platform.
 #include "cpu/cpu_options.h"
 #include "cpu/exec/op_registry.h"
 #include "kernels_abi/kernel_plugins.h"
+#include "passes/optimizer_plugins.h"
 
 namespace plugrt::cpu {
 
@@ -15,6 +17,13 @@ Status LoadKernelPlugins(CpuOptions& options) {
   };
   PLUGRT_ASSIGN_OR_RETURN(options.program.kernel_plugins,
                           kernels_abi::KernelPlugins::Load(options.kernel_plugins, "cpu", built_in));
+  return OkStatus();
+}
+
+Status LoadOptimizerPlugins(CpuOptions& options) {
+  if (options.optimizer_plugins.empty()) return OkStatus();
+  PLUGRT_ASSIGN_OR_RETURN(options.program.optimizers,
+                          passes::OptimizerPlugins::Load(options.optimizer_plugins, "cpu"));
   return OkStatus();
 }
 

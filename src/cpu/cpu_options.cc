@@ -4,7 +4,9 @@
 #include <cstring>
 #include <limits>
 
+#include "common/path_list.h"
 #include "kernels_abi/kernel_plugins.h"
+#include "passes/optimizer_plugins.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -61,10 +63,20 @@ constexpr OptionSpec kOptions[] = {
     {"kernel_plugins", OptionSpec::Type::kString, 0, 0, kernels_abi::kKernelPluginsEnv,
      "kernel plugins to load, paths separated by ':' (added to PLUGRT_KERNEL_PLUGINS)", nullptr,
      [](CpuOptions& o, std::string_view paths) {
-       for (std::string& path : kernels_abi::SplitKernelPluginPaths(paths)) {
+       for (std::string& path : SplitPathList(paths)) {
          o.kernel_plugins.push_back(std::move(path));
        }
      }},
+    {"optimizer_plugins", OptionSpec::Type::kString, 0, 0, passes::kOptimizerPluginsEnv,
+     "optimizer plugins to load, paths separated by ':' (added to PLUGRT_OPTIMIZER_PLUGINS)",
+     nullptr,
+     [](CpuOptions& o, std::string_view paths) {
+       for (std::string& path : SplitPathList(paths)) o.optimizer_plugins.push_back(std::move(path));
+     }},
+    // The option's switches are read after the environment's, so they win.
+    {"passes", OptionSpec::Type::kString, 0, 0, kPassesEnv,
+     "built-in pass switches, e.g. \"cse=off,dead-code-elimination=on\" (after PLUGRT_PASSES)",
+     nullptr, [](CpuOptions& o, std::string_view text) { o.passes.emplace_back(text); }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed
@@ -145,6 +157,15 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
       value = *number;
     }
     spec->apply(result, value);
+  }
+  for (const std::string& text : result.passes) {
+    PLUGRT_ASSIGN_OR_RETURN(passes::PassSwitches switches,
+                            passes::ParsePassSwitches(text, "option passes / PLUGRT_PASSES"));
+    for (int i = 0; i < passes::kNumBuiltinPasses; ++i) {
+      if (switches.values[i] != PLUGRT_PassSwitch_DEFAULT) {
+        result.program.user_passes.values[i] = switches.values[i];
+      }
+    }
   }
   return result;
 }

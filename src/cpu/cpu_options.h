@@ -41,7 +41,17 @@ struct CpuOptions {
   // PLUGRT_KERNEL_PLUGINS; a path named twice loads once. The client loads
   // them (CpuClient::Create); the paths are kept here.
   std::vector<std::string> kernel_plugins;
+  // "optimizer_plugins" (string: paths separated by ':'): optimizer plugins
+  // (include/plugrt/optimizer_c_api.h) after those of
+  // PLUGRT_OPTIMIZER_PLUGINS, loaded like the kernel plugins.
+  std::vector<std::string> optimizer_plugins;
+  // "passes" (string "name=on|off,..."): the user's switches of the built-in
+  // passes, after PLUGRT_PASSES (kPassesEnv); parsed into
+  // program.user_passes, a compile's plugrt_passes override going last.
+  std::vector<std::string> passes;
 };
+
+inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";
 
 // INVALID_ARGUMENT naming the option for unknown names, wrong value types and
 // values out of range. Options absent from `options` take their defaults from
@@ -57,6 +67,10 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
 // when there are none); errors name the plugin's path and the target
 // (cpu_kernel_plugins.cc).
 Status LoadKernelPlugins(CpuOptions& options);
+
+// Loads options.optimizer_plugins (for device type "cpu") into
+// options.program.optimizers; errors name the plugin's path.
+Status LoadOptimizerPlugins(CpuOptions& options);
 
 }  // namespace plugrt::cpu
 

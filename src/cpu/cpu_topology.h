@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/cpu_device_description.h"
+#include "passes/optimizer_plugins.h"
 #include "sdk/topology.h"
 
 namespace plugrt::kernels_abi {
@@ -34,6 +35,14 @@ class CpuTopology final : public sdk::TopologyDescription {
   void set_kernel_plugins(std::shared_ptr<kernels_abi::KernelPlugins> plugins) {
     kernel_plugins_ = std::move(plugins);
   }
+  // The optimizer plugins and pass switches its create options gave.
+  void set_passes(std::shared_ptr<passes::OptimizerPlugins> optimizers,
+                  passes::PassSwitches user_passes) {
+    optimizers_ = std::move(optimizers);
+    user_passes_ = user_passes;
+  }
+  const std::shared_ptr<passes::OptimizerPlugins>& optimizers() const { return optimizers_; }
+  const passes::PassSwitches& user_passes() const { return user_passes_; }
   const std::shared_ptr<kernels_abi::KernelPlugins>& kernel_plugins() const {
     return kernel_plugins_;
   }
@@ -59,6 +68,8 @@ class CpuTopology final : public sdk::TopologyDescription {
   std::vector<std::unique_ptr<CpuDeviceDescription>> descriptions_;
   sdk::Attributes attributes_;
   std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins_;
+  std::shared_ptr<passes::OptimizerPlugins> optimizers_;
+  passes::PassSwitches user_passes_;
 };
 
 }  // namespace plugrt::cpu

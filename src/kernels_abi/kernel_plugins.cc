@@ -39,18 +39,6 @@ std::string ExceptionText(std::exception_ptr error) {
 
 }  // namespace
 
-std::vector<std::string> SplitKernelPluginPaths(std::string_view text) {
-  std::vector<std::string> paths;
-  while (!text.empty()) {
-    const size_t colon = text.find(':');
-    std::string_view piece = text.substr(0, colon);
-    if (!piece.empty()) paths.emplace_back(piece);
-    if (colon == std::string_view::npos) break;
-    text.remove_prefix(colon + 1);
-  }
-  return paths;
-}
-
 StatusOr<std::shared_ptr<KernelPlugins>> KernelPlugins::Load(
     const std::vector<std::string>& paths, std::string_view platform,
     const std::function<bool(std::string_view)>& built_in) {

@@ -38,8 +38,6 @@ struct KernelHandlerEntry {
 };
 
 // `text` split at ':' (empty pieces dropped).
-std::vector<std::string> SplitKernelPluginPaths(std::string_view text);
-
 class KernelPlugins {
  public:
   // Loads each library of `paths` in order and runs its init function,

@@ -17,6 +17,8 @@
 #include "common/status.h"
 #include "common/typed_user_data.h"
 #include "cpu/exec/value.h"
+#include "passes/optimizer_plugins.h"
+#include "passes/pass_config.h"
 #include "stablehlo/ir.h"
 
 namespace plugrt::kernels_abi {
@@ -49,6 +51,14 @@ struct ProgramOptions {
   // The client's kernel plugins: custom-call targets not built in are looked
   // up here (null: none loaded). Compiled calls keep the set alive.
   std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins = nullptr;
+  // Which built-in passes run (passes/pass_config.h): the planning ones
+  // (dead-code elimination, constant folding, elementwise fusion, in-place
+  // reuse) are read here, the module ones by the compile pipeline.
+  passes::PassConfig passes = {};
+  // The client's: its optimizer plugins (null: none) and the user's pass
+  // switches, which each compile merges into `passes`.
+  std::shared_ptr<passes::OptimizerPlugins> optimizers = nullptr;
+  passes::PassSwitches user_passes = {};
 };
 
 // How often an execution took each fast path (tests and benchmarks read

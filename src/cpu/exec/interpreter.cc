@@ -7,6 +7,7 @@
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/host_memory.h"
+#include "passes/dead_code.h"
 
 namespace plugrt::cpu {
 
@@ -41,8 +42,10 @@ struct Frame {
 
 class RegionImpl final : public CompiledRegion {
  public:
+  // `move_dying`: operands whose slot dies at a step are moved to its op,
+  // which may then write its result into their memory (in-place reuse).
   RegionImpl(size_t num_arguments, int num_slots, std::vector<Step> steps,
-             std::vector<ValueRef> returns)
+             std::vector<ValueRef> returns, bool move_dying)
       : num_arguments_(num_arguments),
         num_slots_(num_slots),
         steps_(std::move(steps)),
@@ -52,7 +55,7 @@ class RegionImpl final : public CompiledRegion {
       step.move.assign(step.operands.size(), false);
       for (size_t i = 0; i < step.operands.size(); ++i) {
         const int slot = step.operands[i].slot;
-        step.move[i] = OwnSlotOnce(step.operands, step.operands[i]) &&
+        step.move[i] = move_dying && OwnSlotOnce(step.operands, step.operands[i]) &&
                        std::find(step.release.begin(), step.release.end(), slot) !=
                            step.release.end();
       }
@@ -320,8 +323,14 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   // Pure ops nothing live reads are dropped; elementwise groups run as one
   // fused step at their last member; small pure ops over constants are
   // evaluated here, once.
-  const std::unordered_set<const shlo::Operation*> dead = DeadOps(block);
-  const FusionPlan fusion = options_.fast_paths ? PlanFusion(block, dead) : FusionPlan();
+  const std::unordered_set<const shlo::Operation*> dead =
+      options_.passes.on(passes::BuiltinPass::dead_code_elimination)
+          ? passes::DeadOps(block)
+          : std::unordered_set<const shlo::Operation*>();
+  const FusionPlan fusion =
+      options_.fast_paths && options_.passes.on(passes::BuiltinPass::elementwise_fusion)
+          ? PlanFusion(block, dead)
+          : FusionPlan();
   std::unordered_map<const shlo::Value*, RtValue> constants;
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
@@ -352,7 +361,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
         group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group, options_.jit))
                          : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
-    if (group == nullptr) {
+    if (group == nullptr && options_.passes.on(passes::BuiltinPass::constant_folding)) {
       StatusOr<std::unique_ptr<CompiledOp>> folded = Fold(op, **compiled, constants);
       if (folded.ok()) *compiled = std::move(*folded);
     }
@@ -397,7 +406,8 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     steps[last_use[slot]].release.push_back(slot);
   }
   return std::shared_ptr<const CompiledRegion>(std::make_shared<RegionImpl>(
-      block.arguments.size(), scope.next_slot, std::move(steps), std::move(returns)));
+      block.arguments.size(), scope.next_slot, std::move(steps), std::move(returns),
+      options_.passes.on(passes::BuiltinPass::in_place_reuse)));
 }
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileAnyOp(const shlo::Operation& op,
