@@ -1,0 +1,399 @@
+// The gradient tape (src/autodiff/tape.h) over the eager layer on the CPU
+// plugin: what it records, gradients of compositions against their
+// derivatives worked by hand, persistence, pruning, stop_gradient,
+// unconnected and integer sources, nesting (Hessian-vector products),
+// custom and parallel devices, the async executor, user VJPs and the error
+// for ops without one; and the forward accumulator's basics.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "autodiff/forward_accumulator.h"
+#include "autodiff/tape.h"
+#include "autodiff/vjp_registry.h"
+#include "eager/context.h"
+#include "eager/logging_device.h"
+#include "eager/parallel_device.h"
+#include "testutil/plugin_env.h"
+
+namespace plugrt::autodiff {
+namespace {
+
+using eager::Op;
+using ::testing::ElementsAre;
+using ::testing::DoubleNear;
+using ::testing::HasSubstr;
+
+std::unique_ptr<Context> MakeContext(bool async = false) {
+  ClientOptions client_options;
+  client_options.create_options.push_back({"cpu_device_count", int64_t{2}});
+  eager::ContextOptions options;
+  options.async = async;
+  auto context = Context::Create(plugrt::testing::CpuPluginPath(), client_options, options);
+  EXPECT_TRUE(context.ok()) << context.status().ToString();
+  return context.ok() ? std::move(context).value() : nullptr;
+}
+
+Tensor F64(Context& ctx, std::vector<double> values, std::vector<int64_t> dims) {
+  auto t = ctx.FromVector<double>(values, std::move(dims));
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return t.ok() ? *t : Tensor();
+}
+
+std::vector<double> Values(const Tensor& t) {
+  EXPECT_TRUE(t) << "an empty handle";
+  if (!t) return {};
+  auto v = t.ToVector<double>();
+  EXPECT_TRUE(v.ok()) << v.status().ToString();
+  return v.ok() ? *v : std::vector<double>();
+}
+
+Tensor Must(StatusOr<Tensor> t) {
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return t.ok() ? *t : Tensor();
+}
+
+TEST(AutodiffTape, GradientOfAPolynomialMatchesItsDerivative) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, -2, 3}, {3});
+  Tape tape(*ctx);
+  tape.Watch(x);
+  // y = x*x*x + 2x: dy/dx = 3x^2 + 2.
+  Tensor y = Must(m.Add(Must(m.Mul(Must(m.Mul(x, x)), x)), Must(m.Scale(x, 2))));
+  EXPECT_GE(tape.num_recorded(), 4);
+  auto g = tape.Gradient({y}, {x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_THAT(Values((*g)[0]), ElementsAre(5, 14, 29));
+}
+
+TEST(AutodiffTape, OnlyOpsOnWatchedTensorsAreRecorded) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tensor c = F64(*ctx, {3, 4}, {2});
+  Tape tape(*ctx);
+  Must(m.Mul(c, c));
+  EXPECT_EQ(tape.num_recorded(), 0);
+  tape.Watch(x);
+  Tensor y = Must(m.Mul(x, c));
+  EXPECT_EQ(tape.num_recorded(), 1);
+  // Unwatched x gives no gradient at all.
+  Tape other(*ctx);
+  Tensor z = Must(m.Mul(x, c));
+  EXPECT_EQ(other.num_recorded(), 0);
+  auto g = other.Gradient({z}, {x});
+  ASSERT_TRUE(g.ok());
+  EXPECT_FALSE((*g)[0]);
+}
+
+TEST(AutodiffTape, NonPersistentTapeComputesOneGradientPersistentMany) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {2}, {});
+  {
+    Tape tape(*ctx);
+    tape.Watch(x);
+    Tensor y = Must(m.Mul(x, x));
+    ASSERT_TRUE(tape.Gradient({y}, {x}).ok());
+    EXPECT_EQ(tape.num_recorded(), 0);  // released
+    auto again = tape.Gradient({y}, {x});
+    EXPECT_EQ(again.status().code(), StatusCode::kFailedPrecondition);
+    EXPECT_THAT(again.status().message(), HasSubstr("persistent"));
+  }
+  Tape tape(*ctx, /*persistent=*/true);
+  tape.Watch(x);
+  Tensor y = Must(m.Mul(x, x));
+  Tensor z = Must(m.Mul(y, x));
+  auto dy = tape.Gradient({y}, {x});
+  auto dz = tape.Gradient({z}, {x});
+  ASSERT_TRUE(dy.ok() && dz.ok());
+  EXPECT_THAT(Values((*dy)[0]), ElementsAre(4));
+  EXPECT_THAT(Values((*dz)[0]), ElementsAre(12));
+}
+
+TEST(AutodiffTape, GradientsOfReusedTensorsAndSeveralTargetsAreSummed) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tape tape(*ctx, true);
+  tape.Watch(x);
+  Tensor a = Must(m.Run1("stablehlo.exponential", {x}));
+  Tensor b = Must(m.Mul(a, x));  // x e^x
+  // d/dx (e^x + x e^x) = e^x + e^x + x e^x.
+  auto g = tape.Gradient({a, b}, {x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  std::vector<double> got = Values((*g)[0]);
+  ASSERT_EQ(got.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const double v = i + 1.0;
+    EXPECT_NEAR(got[i], (2 + v) * std::exp(v), 1e-12);
+  }
+  // Output gradients weight the targets.
+  Tensor w = F64(*ctx, {10, 100}, {2});
+  auto weighted = tape.Gradient({a}, {x}, {w});
+  ASSERT_TRUE(weighted.ok());
+  EXPECT_THAT(Values((*weighted)[0]),
+              ElementsAre(DoubleNear(10 * std::exp(1.0), 1e-9), DoubleNear(100 * std::exp(2.0), 1e-9)));
+  // A source that is also a target gets its own output gradient.
+  auto self = tape.Gradient({x}, {x});
+  ASSERT_TRUE(self.ok());
+  EXPECT_THAT(Values((*self)[0]), ElementsAre(1, 1));
+}
+
+TEST(AutodiffTape, OpsOffThePathFromSourcesToTargetsArePruned) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tensor w = F64(*ctx, {3, 4}, {2});
+  Tape tape(*ctx);
+  tape.Watch(x);
+  tape.Watch(w);
+  Tensor y = Must(m.Mul(x, x));                                 // on the path
+  Must(m.Run1("stablehlo.exponential", {x}));                   // leads to no target
+  Tensor ww = Must(m.Run1("stablehlo.sine", {w}));              // not from the source
+  Tensor t = Must(m.Add(y, ww));                                // on the path
+  auto g = tape.Gradient({t}, {x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_THAT(Values((*g)[0]), ElementsAre(2, 4));
+  EXPECT_EQ(tape.last_stats().ops_on_tape, 4);
+  EXPECT_EQ(tape.last_stats().vjps_run, 2);
+  EXPECT_EQ(tape.last_stats().ops_pruned, 2);
+}
+
+TEST(AutodiffTape, StopGradientCutsThePath) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {3}, {});
+  Tape tape(*ctx);
+  tape.Watch(x);
+  Tensor frozen = Must(StopGradient(*ctx, x));
+  EXPECT_THAT(Values(frozen), ElementsAre(3));
+  Tensor y = Must(m.Mul(x, frozen));  // d/dx = frozen, not 2x
+  auto g = tape.Gradient({y}, {x});
+  ASSERT_TRUE(g.ok());
+  EXPECT_THAT(Values((*g)[0]), ElementsAre(3));
+}
+
+TEST(AutodiffTape, UnconnectedSourcesGetNothingOrZerosAsAsked) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tensor u = F64(*ctx, {5, 6, 7}, {3});
+  Tape tape(*ctx, true);
+  tape.Watch(x);
+  tape.Watch(u);
+  Tensor y = Must(m.Mul(x, x));
+  auto none = tape.Gradient({y}, {x, u});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE((*none)[0]);
+  EXPECT_FALSE((*none)[1]);
+  auto zeros = tape.Gradient({y}, {x, u}, {}, UnconnectedGradients::kZero);
+  ASSERT_TRUE(zeros.ok());
+  EXPECT_THAT(Values((*zeros)[1]), ElementsAre(0, 0, 0));
+}
+
+TEST(AutodiffTape, IntegerAndBooleanTensorsCarryNoGradient) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1.5, 2.5}, {2});
+  auto k = ctx->FromVector<int32_t>({2, 3}, {2});
+  ASSERT_TRUE(k.ok());
+  Tape tape(*ctx, true);
+  tape.Watch(x);
+  tape.Watch(*k);
+  // Through an integer: the path is cut.
+  Tensor rounded = Must(m.Convert(Must(m.Convert(x, PJRT_Buffer_Type_S32)), PJRT_Buffer_Type_F64));
+  Tensor kk = Must(m.Convert(*k, PJRT_Buffer_Type_F64));
+  Tensor y = Must(m.Add(Must(m.Mul(rounded, x)), kk));
+  auto g = tape.Gradient({y}, {x, *k}, {}, UnconnectedGradients::kZero);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_THAT(Values((*g)[0]), ElementsAre(1, 2));  // d/dx of rounded * x, rounded constant
+  EXPECT_FALSE((*g)[1]);                            // an integer source: never a gradient
+  // A boolean target: nothing flows.
+  Tensor p = Must(m.Compare(x, x, "GT"));
+  auto none = tape.Gradient({p}, {x});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE((*none)[0]);
+}
+
+TEST(AutodiffTape, NestedTapesGiveHessianVectorProducts) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2, 3}, {3});
+  Tensor v = F64(*ctx, {1, -1, 0.5}, {3});
+  Tape outer(*ctx);
+  outer.Watch(x);
+  Tensor hv;
+  {
+    Tape inner(*ctx);
+    inner.Watch(x);
+    // f = sum(x^3 * sin(x)); the gradient is itself recorded by `outer`.
+    Tensor f = Must(m.SumAll(Must(m.Mul(Must(m.Mul(Must(m.Mul(x, x)), x)),
+                                        Must(m.Run1("stablehlo.sine", {x}))))));
+    auto g = inner.Gradient({f}, {x});
+    ASSERT_TRUE(g.ok()) << g.status().ToString();
+    auto h = outer.Gradient({(*g)[0]}, {x}, {v});
+    ASSERT_TRUE(h.ok()) << h.status().ToString();
+    hv = (*h)[0];
+  }
+  // f'' = 6x sin x + 6x^2 cos x - x^3 sin x, the Hessian being diagonal.
+  std::vector<double> got = Values(hv);
+  const double xs[] = {1, 2, 3}, vs[] = {1, -1, 0.5};
+  ASSERT_EQ(got.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const double a = xs[i];
+    const double f2 = 6 * a * std::sin(a) + 6 * a * a * std::cos(a) - a * a * a * std::sin(a);
+    EXPECT_NEAR(got[i], f2 * vs[i], 1e-9) << i;
+  }
+}
+
+TEST(AutodiffTape, RecordsOpsOnCustomAndParallelDevicesOnce) {
+  ClientOptions client_options;
+  client_options.create_options.push_back({"cpu_device_count", int64_t{2}});
+  auto made = Context::Create(plugrt::testing::CpuPluginPath(), client_options);
+  ASSERT_TRUE(made.ok());
+  Context& ctx = **made;
+  TensorMath m(ctx);
+  ASSERT_TRUE(eager::RegisterLoggingDevice(ctx, "log", "cpu:1").ok());
+  ASSERT_TRUE(eager::RegisterParallelDevice(ctx, "par", {"cpu:0", "cpu:1"}).ok());
+
+  Tensor x = Must(ctx.CopyToDevice(F64(ctx, {2, 3}, {2}), "log"));
+  Tape tape(ctx);
+  tape.Watch(x);
+  Tensor y = Must(m.Mul(Must(m.Run1("stablehlo.sine", {x})), x));  // x sin x
+  EXPECT_EQ(tape.num_recorded(), 2);  // the logging device's inner ops are not seen
+  auto g = tape.Gradient({y}, {x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_EQ((*g)[0].device_name(), "log");
+  std::vector<double> got = Values((*g)[0]);
+  ASSERT_EQ(got.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const double a = i + 2.0;
+    EXPECT_NEAR(got[i], std::sin(a) + a * std::cos(a), 1e-12);
+  }
+
+  Tensor p = Must(ctx.Pack({F64(ctx, {1, 2}, {2}), F64(ctx, {3, 4}, {2})}, "par"));
+  Tape ptape(ctx);
+  ptape.Watch(p);
+  Tensor q = Must(m.Mul(p, p));
+  auto pg = ptape.Gradient({q}, {p});
+  ASSERT_TRUE(pg.ok()) << pg.status().ToString();
+  auto parts = eager::UnpackParallel((*pg)[0]);
+  ASSERT_TRUE(parts.ok()) << parts.status().ToString();
+  EXPECT_THAT(Values((*parts)[0]), ElementsAre(2, 4));
+  EXPECT_THAT(Values((*parts)[1]), ElementsAre(6, 8));
+}
+
+TEST(AutodiffTape, WorksUnderTheAsyncExecutor) {
+  auto ctx = MakeContext(/*async=*/true);
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {0.5, 1}, {2});
+  Tape tape(*ctx);
+  tape.Watch(x);
+  Tensor y = Must(m.Run1("stablehlo.tanh", {x}));
+  auto g = tape.Gradient({y}, {x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  std::vector<double> got = Values((*g)[0]);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_NEAR(got[0], 1 - std::tanh(0.5) * std::tanh(0.5), 1e-12);
+  EXPECT_NEAR(got[1], 1 - std::tanh(1.0) * std::tanh(1.0), 1e-12);
+}
+
+TEST(AutodiffTape, OpsWithoutAVjpAreUnimplementedByName) {
+  auto ctx = MakeContext();
+  Tensor x = F64(*ctx, {3, 1, 2}, {3});
+  Tape tape(*ctx);
+  tape.Watch(x);
+  Op sort(*ctx, "stablehlo.sort");
+  ASSERT_TRUE(sort.SetAttr("dimension", int64_t{0}).ok());
+  ASSERT_TRUE(sort.AddInputList({x}).ok());
+  auto sorted = sort.Execute();
+  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
+  auto g = tape.Gradient({(*sorted)[0]}, {x});
+  EXPECT_EQ(g.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.sort"));
+}
+
+constexpr char kSquare[] = R"(
+func.func @autodiff_test_square(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %r = stablehlo.multiply %x, %x : tensor<2xf64>
+  return %r : tensor<2xf64>
+}
+)";
+
+TEST(AutodiffTape, UsersRegisterVjpsForLoadedFunctions) {
+  auto ctx = MakeContext();
+  ASSERT_TRUE(ctx->LoadFunctions(kSquare).ok());
+  Tensor x = F64(*ctx, {3, -1}, {2});
+  Tape tape(*ctx, true);
+  tape.Watch(x);
+  Op square(*ctx, "autodiff_test_square");
+  ASSERT_TRUE(square.AddInput(x).ok());
+  auto y = square.Execute();
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  auto before = tape.Gradient({(*y)[0]}, {x});
+  EXPECT_EQ(before.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(before.status().message(), HasSubstr("autodiff_test_square"));
+  ASSERT_TRUE(RegisterVjp("autodiff_test_square", [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                TensorMath m(c.context());
+                PLUGRT_ASSIGN_OR_RETURN(Tensor two_x, m.Scale(c.op.inputs()[0], 2.0));
+                PLUGRT_ASSIGN_OR_RETURN(Tensor g, m.Mul(c.output_grads[0], two_x));
+                return std::vector<Tensor>{g};
+              }).ok());
+  EXPECT_EQ(RegisterVjp("autodiff_test_square", [](const VjpCall&) -> StatusOr<std::vector<Tensor>> {
+              return std::vector<Tensor>{};
+            }).code(),
+            StatusCode::kAlreadyExists);
+  auto after = tape.Gradient({(*y)[0]}, {x});
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_THAT(Values((*after)[0]), ElementsAre(6, -2));
+}
+
+TEST(AutodiffTape, BadArgumentsAreErrors) {
+  auto ctx = MakeContext();
+  Tensor x = F64(*ctx, {1}, {1});
+  Tape tape(*ctx, true);
+  tape.Watch(x);
+  EXPECT_EQ(tape.Gradient({Tensor()}, {x}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(tape.Gradient({x}, {Tensor()}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(tape.Gradient({x}, {x}, {x, x}).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(AutodiffForward, AccumulatorGivesDirectionalDerivatives) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tensor v = F64(*ctx, {1, 10}, {2});
+  ForwardAccumulator acc(*ctx);
+  ASSERT_TRUE(acc.Watch(x, v).ok());
+  EXPECT_EQ(acc.Watch(x, F64(*ctx, {1}, {1})).code(), StatusCode::kInvalidArgument);
+  Tensor y = Must(m.Mul(Must(m.Mul(x, x)), x));  // x^3: 3x^2 v
+  Tensor s = Must(m.SumAll(y));
+  auto jy = acc.Jvp(y);
+  ASSERT_TRUE(jy.ok()) << jy.status().ToString();
+  EXPECT_THAT(Values(*jy), ElementsAre(3, 120));
+  EXPECT_THAT(Values(*acc.Jvp(s)), ElementsAre(123));
+  Tensor other = F64(*ctx, {5}, {});
+  EXPECT_FALSE(*acc.Jvp(other));
+  EXPECT_THAT(Values(*acc.Jvp(other, UnconnectedGradients::kZero)), ElementsAre(0));
+}
+
+TEST(AutodiffForward, ForwardOverReverseGivesHessianVectorProducts) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  Tensor x = F64(*ctx, {1, 2}, {2});
+  Tensor v = F64(*ctx, {1, 1}, {2});
+  ForwardAccumulator acc(*ctx);
+  ASSERT_TRUE(acc.Watch(x, v).ok());
+  Tape tape(*ctx);
+  tape.Watch(x);
+  Tensor f = Must(m.SumAll(Must(m.Mul(Must(m.Mul(x, x)), x))));
+  auto g = tape.Gradient({f}, {x});  // 3x^2, its tangent 6x v
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  auto hv = acc.Jvp((*g)[0]);
+  ASSERT_TRUE(hv.ok()) << hv.status().ToString();
+  EXPECT_THAT(Values(*hv), ElementsAre(6, 12));
+}
+
+}  // namespace
+}  // namespace plugrt::autodiff
