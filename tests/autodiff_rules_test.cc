@@ -32,6 +32,7 @@ enum class Fill {
   kOffInteger, // k + [0.1, 0.4]: away from floor's and round's jumps
   kPred,       // random booleans (a pred tensor)
   kValue,      // every element `lo`
+  kIndex,      // an s32 scalar holding `lo` (a start index)
 };
 
 struct Arg {
@@ -143,6 +144,14 @@ std::vector<Case> Cases() {
                    {{"edge_padding_low", std::vector<int64_t>{1, -1}},
                     {"edge_padding_high", std::vector<int64_t>{0, 2}},
                     {"interior_padding", std::vector<int64_t>{1, 0}}}});
+  // The second start index is past the end: clamped, by the op and its
+  // gradient alike.
+  cases.push_back({"dynamic_slice", "stablehlo.dynamic_slice",
+                   {G(A({4, 5})), L({A({}, Fill::kIndex, 1), A({}, Fill::kIndex, 4)})},
+                   {{"slice_sizes", std::vector<int64_t>{2, 3}}}});
+  cases.push_back({"dynamic_update_slice", "stablehlo.dynamic_update_slice",
+                   {G(A({4, 5})), G(A({2, 2})), L({A({}, Fill::kIndex, 2), A({}, Fill::kIndex, 1)})},
+                   {}});
   cases.push_back({"concatenate", "stablehlo.concatenate", {L({A({2, 3}), A({2, 1})})},
                    {{"dimension", int64_t{1}}}});
   cases.push_back({"all_reduce of one replica", "stablehlo.all_reduce", {G(A({3}))},
@@ -178,7 +187,8 @@ std::vector<std::vector<double>> Draw(const Case& c, std::mt19937& rng) {
             x = std::floor(-3 + 6 * u01(rng)) + 0.1 + 0.3 * u01(rng);
             break;
           case Fill::kPred: x = u01(rng) < 0.5 ? 0 : 1; break;
-          case Fill::kValue: x = a.lo; break;
+          case Fill::kValue:
+          case Fill::kIndex: x = a.lo; break;
         }
       }
       values.push_back(std::move(v));
@@ -187,7 +197,7 @@ std::vector<std::vector<double>> Draw(const Case& c, std::mt19937& rng) {
   return values;
 }
 
-bool IsFloatArg(const Arg& a) { return a.fill != Fill::kPred; }
+bool IsFloatArg(const Arg& a) { return a.fill != Fill::kPred && a.fill != Fill::kIndex; }
 
 std::vector<Arg> FlatArgs(const Case& c) {
   std::vector<Arg> args;
@@ -200,6 +210,9 @@ StatusOr<Tensor> MakeTensor(Context& ctx, const Arg& a, const std::vector<double
   if (a.fill == Fill::kPred) {
     std::vector<bool> b(v.begin(), v.end());
     return ctx.FromVector<bool>(b, a.dims);
+  }
+  if (a.fill == Fill::kIndex) {
+    return ctx.FromVector<int32_t>(std::vector<int32_t>(v.begin(), v.end()), a.dims);
   }
   if (type == PJRT_Buffer_Type_F32) {
     return ctx.FromVector<float>(std::vector<float>(v.begin(), v.end()), a.dims);

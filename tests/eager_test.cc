@@ -155,6 +155,33 @@ func.func @greater_first(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: 
 }
 )";
 
+TEST(EagerOps, DynamicSliceAndUpdateClampTheirStarts) {
+  auto ctx = MakeContext();
+  std::vector<float> v(20);
+  for (int i = 0; i < 20; ++i) v[i] = static_cast<float>(i);
+  Tensor x = Make<float>(*ctx, v, {4, 5});
+  Tensor one = Make<int32_t>(*ctx, {1}, {});
+  Tensor four = Make<int32_t>(*ctx, {4}, {});  // past the end: clamped to 2
+  auto sliced = RunOp(*ctx, "stablehlo.dynamic_slice", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{2, 3}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInputList({one, four}).ok());
+  });
+  ASSERT_EQ(sliced.size(), 1u);
+  EXPECT_EQ(*sliced[0].ToVector<float>(), (std::vector<float>{7, 8, 9, 12, 13, 14}));
+  Tensor patch = Make<float>(*ctx, {-1, -2}, {1, 2});
+  auto updated = RunOp(*ctx, "stablehlo.dynamic_update_slice", [&](Op& op) {
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(patch).ok());
+    ASSERT_TRUE(op.AddInputList({four, four}).ok());  // clamped to (3, 3)
+  });
+  ASSERT_EQ(updated.size(), 1u);
+  std::vector<float> expected = v;
+  expected[18] = -1;
+  expected[19] = -2;
+  EXPECT_EQ(*updated[0].ToVector<float>(), expected);
+}
+
 TEST(EagerOps, ReduceWithBuiltInAndLoadedReducersMatchesCompiled) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

@@ -138,7 +138,8 @@ void AddBuiltinJvps(const AddJvp& add) {
   for (const char* name :
        {"stablehlo.reshape", "stablehlo.transpose", "stablehlo.reverse",
         "stablehlo.broadcast_in_dim", "stablehlo.slice", "stablehlo.pad",
-        "stablehlo.concatenate", "stablehlo.convert"}) {
+        "stablehlo.concatenate", "stablehlo.convert", "stablehlo.dynamic_slice",
+        "stablehlo.dynamic_update_slice"}) {
     add(name, LinearJvp);
   }
   add("stablehlo.dot_general", BilinearJvp);

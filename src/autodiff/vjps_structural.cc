@@ -317,9 +317,53 @@ StatusOr<Grads> ConcatenateVjp(const VjpCall& c) {
   return grads;
 }
 
+// Runs `name` with the operand(s) `front` followed by the start indices
+// of `c`'s op (its inputs from `first_index` on).
+StatusOr<Tensor> WithIndices(const VjpCall& c, std::string_view name, std::vector<Tensor> front,
+                             size_t first_index, const eager::AttrMap& attrs) {
+  eager::Op op(c.context(), std::string(name));
+  for (const auto& [key, value] : attrs) PLUGRT_RETURN_IF_ERROR(op.SetAttr(key, value));
+  for (const Tensor& t : front) PLUGRT_RETURN_IF_ERROR(op.AddInput(t));
+  const std::span<const Tensor> inputs = c.op.inputs();
+  PLUGRT_RETURN_IF_ERROR(op.AddInputList(
+      std::vector<Tensor>(inputs.begin() + static_cast<std::ptrdiff_t>(first_index), inputs.end())));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> out, op.Execute());
+  return out[0];
+}
+
+// dynamic_slice: g written into zeros at the (same, clamped) start.
+StatusOr<Grads> DynamicSliceVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(c.op.inputs()[0]));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gx, WithIndices(c, "stablehlo.dynamic_update_slice",
+                                                 {zeros, c.output_grads[0]}, 1, {}));
+  Grads grads(c.op.inputs().size());
+  grads[0] = gx;
+  return grads;
+}
+
+// dynamic_update_slice: the operand gets g outside the window, the update
+// g inside it.
+StatusOr<Grads> DynamicUpdateSliceVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  const Tensor& update = c.op.inputs()[1];
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> udims, update.dims());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(update));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gx, WithIndices(c, "stablehlo.dynamic_update_slice",
+                                                 {c.output_grads[0], zeros}, 2, {}));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gu, WithIndices(c, "stablehlo.dynamic_slice", {c.output_grads[0]},
+                                                 2, {{"slice_sizes", udims}}));
+  Grads grads(c.op.inputs().size());
+  grads[0] = gx;
+  grads[1] = gu;
+  return grads;
+}
+
 }  // namespace
 
 void AddStructuralVjps(const AddVjp& add) {
+  add("stablehlo.dynamic_slice", DynamicSliceVjp);
+  add("stablehlo.dynamic_update_slice", DynamicUpdateSliceVjp);
   add("stablehlo.broadcast_in_dim", BroadcastVjp);
   add("stablehlo.reshape", [](const VjpCall& c) -> StatusOr<Grads> {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, c.op.inputs()[0].dims());

@@ -292,6 +292,16 @@ StatusOr<Types> ConcatenateResult(const OpCall& call) {
   return Types{out};
 }
 
+StatusOr<Types> DynamicSliceResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, call.attr().Ints("slice_sizes"));
+  const TensorType& in = Input(call, 0);
+  if (sizes.size() != in.dims.size() || call.inputs[1].size() != in.dims.size()) {
+    return InvalidArgument(call.op, ": slice_sizes and start_indices need one entry per "
+                           "dimension of the rank-", in.dims.size(), " operand");
+  }
+  return Types{TensorType{in.type, sizes}};
+}
+
 StatusOr<Types> SliceResult(const OpCall& call) {
   const AttrReader a = call.attr();
   PLUGRT_ASSIGN_OR_RETURN(auto start, a.Ints("start_indices"));
@@ -545,6 +555,11 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntsAttribute("dimensions"), nullptr});
   add(OpDef{"stablehlo.slice", {{"operand"}}, "result", false, SliceResult, SliceAttributes,
             nullptr});
+  // Start indices: one integer scalar per operand dimension (a list).
+  add(OpDef{"stablehlo.dynamic_slice", {{"operand"}, {"start_indices", true}}, "result", false,
+            DynamicSliceResult, IntsAttribute("slice_sizes"), nullptr});
+  add(OpDef{"stablehlo.dynamic_update_slice", {{"operand"}, {"update"}, {"start_indices", true}},
+            "result", false, SameAs(0), nullptr, nullptr});
   add(OpDef{"stablehlo.pad", {{"operand"}, {"padding_value"}}, "result", false, PadResult,
             PadAttributes, nullptr});
   add(OpDef{"stablehlo.iota", {}, "result", false, IotaResult, IntAttribute("iota_dimension"),
