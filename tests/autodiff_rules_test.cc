@@ -33,6 +33,7 @@ enum class Fill {
   kPred,       // random booleans (a pred tensor)
   kValue,      // every element `lo`
   kIndex,      // an s32 scalar holding `lo` (a start index)
+  kIndices,    // s32 values in [lo, hi] (gather/scatter indices)
 };
 
 struct Arg {
@@ -152,6 +153,28 @@ std::vector<Case> Cases() {
   cases.push_back({"dynamic_update_slice", "stablehlo.dynamic_update_slice",
                    {G(A({4, 5})), G(A({2, 2})), L({A({}, Fill::kIndex, 2), A({}, Fill::kIndex, 1)})},
                    {}});
+  // Rows 0..3 of a 4x3 operand, some twice (their gradients add up).
+  cases.push_back({"gather rows", "stablehlo.gather",
+                   {G(A({4, 3})), G(A({5, 1}, Fill::kIndices, 0, 3))},
+                   {{"offset_dims", std::vector<int64_t>{1}},
+                    {"collapsed_slice_dims", std::vector<int64_t>{0}},
+                    {"start_index_map", std::vector<int64_t>{0}},
+                    {"index_vector_dim", int64_t{1}},
+                    {"slice_sizes", std::vector<int64_t>{1, 3}}}});
+  // 2x2 windows at (row, col) starts, indices' vector dimension first.
+  cases.push_back({"gather windows", "stablehlo.gather",
+                   {G(A({4, 5})), G(A({2, 3}, Fill::kIndices, 0, 2))},
+                   {{"offset_dims", std::vector<int64_t>{1, 2}},
+                    {"start_index_map", std::vector<int64_t>{0, 1}},
+                    {"index_vector_dim", int64_t{0}},
+                    {"slice_sizes", std::vector<int64_t>{2, 2}}}});
+  cases.push_back({"scatter-add rows", "stablehlo.scatter",
+                   {L({A({4, 3})}), G(A({5, 1}, Fill::kIndices, 0, 3)), L({A({5, 3})})},
+                   {{"update_window_dims", std::vector<int64_t>{1}},
+                    {"inserted_window_dims", std::vector<int64_t>{0}},
+                    {"scatter_dims_to_operand_dims", std::vector<int64_t>{0}},
+                    {"index_vector_dim", int64_t{1}},
+                    {"update_computation", Reducer::kAdd}}});
   cases.push_back({"concatenate", "stablehlo.concatenate", {L({A({2, 3}), A({2, 1})})},
                    {{"dimension", int64_t{1}}}});
   cases.push_back({"all_reduce of one replica", "stablehlo.all_reduce", {G(A({3}))},
@@ -187,6 +210,10 @@ std::vector<std::vector<double>> Draw(const Case& c, std::mt19937& rng) {
             x = std::floor(-3 + 6 * u01(rng)) + 0.1 + 0.3 * u01(rng);
             break;
           case Fill::kPred: x = u01(rng) < 0.5 ? 0 : 1; break;
+          case Fill::kIndices:
+            x = std::floor(a.lo + (a.hi - a.lo + 1) * u01(rng));
+            x = std::min(x, a.hi);
+            break;
           case Fill::kValue:
           case Fill::kIndex: x = a.lo; break;
         }
@@ -197,7 +224,9 @@ std::vector<std::vector<double>> Draw(const Case& c, std::mt19937& rng) {
   return values;
 }
 
-bool IsFloatArg(const Arg& a) { return a.fill != Fill::kPred && a.fill != Fill::kIndex; }
+bool IsFloatArg(const Arg& a) {
+  return a.fill != Fill::kPred && a.fill != Fill::kIndex && a.fill != Fill::kIndices;
+}
 
 std::vector<Arg> FlatArgs(const Case& c) {
   std::vector<Arg> args;
@@ -211,7 +240,7 @@ StatusOr<Tensor> MakeTensor(Context& ctx, const Arg& a, const std::vector<double
     std::vector<bool> b(v.begin(), v.end());
     return ctx.FromVector<bool>(b, a.dims);
   }
-  if (a.fill == Fill::kIndex) {
+  if (a.fill == Fill::kIndex || a.fill == Fill::kIndices) {
     return ctx.FromVector<int32_t>(std::vector<int32_t>(v.begin(), v.end()), a.dims);
   }
   if (type == PJRT_Buffer_Type_F32) {

@@ -182,6 +182,37 @@ TEST(EagerOps, DynamicSliceAndUpdateClampTheirStarts) {
   EXPECT_EQ(*updated[0].ToVector<float>(), expected);
 }
 
+TEST(EagerOps, GatherTakesRowsAndWindows) {
+  auto ctx = MakeContext();
+  std::vector<float> v(12);
+  for (int i = 0; i < 12; ++i) v[i] = static_cast<float>(i);
+  Tensor x = Make<float>(*ctx, v, {4, 3});
+  Tensor rows = Make<int32_t>(*ctx, {2, 0, 2}, {3, 1});
+  auto gathered = RunOp(*ctx, "stablehlo.gather", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("offset_dims", std::vector<int64_t>{1}).ok());
+    ASSERT_TRUE(op.SetAttr("collapsed_slice_dims", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("start_index_map", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("index_vector_dim", int64_t{1}).ok());
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{1, 3}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(rows).ok());
+  });
+  ASSERT_EQ(gathered.size(), 1u);
+  EXPECT_EQ(*gathered[0].dims(), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(*gathered[0].ToVector<float>(), (std::vector<float>{6, 7, 8, 0, 1, 2, 6, 7, 8}));
+  Tensor start = Make<int32_t>(*ctx, {1, 1}, {2});  // a 2x2 window at (1, 1)
+  auto window = RunOp(*ctx, "stablehlo.gather", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("offset_dims", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("start_index_map", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("index_vector_dim", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{2, 2}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(start).ok());
+  });
+  ASSERT_EQ(window.size(), 1u);
+  EXPECT_EQ(*window[0].ToVector<float>(), (std::vector<float>{4, 5, 7, 8}));
+}
+
 TEST(EagerOps, ReduceWithBuiltInAndLoadedReducersMatchesCompiled) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

@@ -139,12 +139,13 @@ void AddBuiltinJvps(const AddJvp& add) {
        {"stablehlo.reshape", "stablehlo.transpose", "stablehlo.reverse",
         "stablehlo.broadcast_in_dim", "stablehlo.slice", "stablehlo.pad",
         "stablehlo.concatenate", "stablehlo.convert", "stablehlo.dynamic_slice",
-        "stablehlo.dynamic_update_slice"}) {
+        "stablehlo.dynamic_update_slice", "stablehlo.gather"}) {
     add(name, LinearJvp);
   }
   add("stablehlo.dot_general", BilinearJvp);
   add("stablehlo.reduce", [](const JvpCall& c) { return SumJvp(c, "body"); });
   add("stablehlo.all_reduce", [](const JvpCall& c) { return SumJvp(c, "computation"); });
+  add("stablehlo.scatter", [](const JvpCall& c) { return SumJvp(c, "update_computation"); });
 }
 
 }  // namespace plugrt::autodiff::internal

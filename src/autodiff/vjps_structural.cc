@@ -359,9 +359,87 @@ StatusOr<Grads> DynamicUpdateSliceVjp(const VjpCall& c) {
   return grads;
 }
 
+// Copies the int-list attributes `from` names into `to` under new names.
+Status Rename(const VjpCall& c, eager::Op& op,
+              std::initializer_list<std::pair<const char*, const char*>> names) {
+  const eager::AttrReader a = Attrs(c);
+  for (const auto& [from, to] : names) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, a.IntsOrEmpty(from));
+    if (!dims.empty()) PLUGRT_RETURN_IF_ERROR(op.SetAttr(to, dims));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  return op.SetAttr("index_vector_dim", index_vector_dim);
+}
+
+// gather: each gathered element's gradient added back where it came from
+// (a scatter-add with the same dimension numbers). Exact for start indices
+// in bounds: gather clamps the others, which scatter would skip.
+StatusOr<Grads> GatherVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(c.op.inputs()[0]));
+  eager::Op scatter(c.context(), "stablehlo.scatter");
+  PLUGRT_RETURN_IF_ERROR(Rename(c, scatter, {{"offset_dims", "update_window_dims"},
+                                             {"collapsed_slice_dims", "inserted_window_dims"},
+                                             {"operand_batching_dims", "input_batching_dims"},
+                                             {"start_indices_batching_dims",
+                                              "scatter_indices_batching_dims"},
+                                             {"start_index_map", "scatter_dims_to_operand_dims"}}));
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("update_computation", eager::Reducer::kAdd));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({zeros}));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInput(c.op.inputs()[1]));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({c.output_grads[0]}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> g, scatter.Execute());
+  return Grads{g[0], Tensor()};
+}
+
+// scatter with an add combiner: the operand's gradient passes through, each
+// update's is gathered from where it went.
+StatusOr<Grads> ScatterVjp(const VjpCall& c) {
+  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("update_computation"));
+  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
+  if (reducer == nullptr || *reducer != eager::Reducer::kAdd || c.op.inputs().size() != 3) {
+    return Unimplemented("no gradient for ", c.op.name(),
+                         " other than a single-input scatter-add (built-in add combiner)");
+  }
+  const Tensor& updates = c.op.inputs()[2];
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> udims, updates.dims());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, c.op.inputs()[0].dims());
+  const eager::AttrReader a = Attrs(c);
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window, a.IntsOrEmpty("update_window_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> inserted, a.IntsOrEmpty("inserted_window_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> batching, a.IntsOrEmpty("input_batching_dims"));
+  // The slice each update window came from: 1 along inserted and batching
+  // dims, the window's sizes along the others, in order.
+  std::vector<int64_t> sizes;
+  size_t next = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(xdims.size()); ++d) {
+    if (Contains(inserted, d) || Contains(batching, d)) {
+      sizes.push_back(1);
+    } else if (next < window.size()) {
+      sizes.push_back(udims[window[next++]]);
+    } else {
+      return InvalidArgument(c.op.name(), ": update_window_dims is too short for the operand");
+    }
+  }
+  eager::Op gather(c.context(), "stablehlo.gather");
+  PLUGRT_RETURN_IF_ERROR(Rename(c, gather, {{"update_window_dims", "offset_dims"},
+                                            {"inserted_window_dims", "collapsed_slice_dims"},
+                                            {"input_batching_dims", "operand_batching_dims"},
+                                            {"scatter_indices_batching_dims",
+                                             "start_indices_batching_dims"},
+                                            {"scatter_dims_to_operand_dims", "start_index_map"}}));
+  PLUGRT_RETURN_IF_ERROR(gather.SetAttr("slice_sizes", sizes));
+  PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.output_grads[0]));
+  PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.op.inputs()[1]));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> gu, gather.Execute());
+  return Grads{c.output_grads[0], Tensor(), gu[0]};
+}
+
 }  // namespace
 
 void AddStructuralVjps(const AddVjp& add) {
+  add("stablehlo.gather", GatherVjp);
+  add("stablehlo.scatter", ScatterVjp);
   add("stablehlo.dynamic_slice", DynamicSliceVjp);
   add("stablehlo.dynamic_update_slice", DynamicUpdateSliceVjp);
   add("stablehlo.broadcast_in_dim", BroadcastVjp);

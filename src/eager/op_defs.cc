@@ -439,6 +439,75 @@ StatusOr<std::string> PadAttributes(const OpCall& call) {
          ", interior_padding = " + I64Array(interior);
 }
 
+// gather's result: the indices' batch dims (all but index_vector_dim) with
+// the slice's kept dims (slice_sizes without collapsed and operand batching
+// dims) at the positions offset_dims names.
+StatusOr<Types> GatherResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto offset, a.IntsOrEmpty("offset_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto collapsed, a.IntsOrEmpty("collapsed_slice_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto operand_batching, a.IntsOrEmpty("operand_batching_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, a.Ints("slice_sizes"));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  const TensorType& operand = Input(call, 0);
+  const TensorType& indices = Input(call, 1);
+  if (sizes.size() != operand.dims.size()) {
+    return InvalidArgument(call.op, ": slice_sizes needs one size per dimension of the rank-",
+                           operand.dims.size(), " operand");
+  }
+  if (index_vector_dim < 0 || index_vector_dim > static_cast<int64_t>(indices.dims.size())) {
+    return InvalidArgument(call.op, ": index_vector_dim ", index_vector_dim,
+                           " is out of range for rank-", indices.dims.size(), " indices");
+  }
+  std::vector<int64_t> batch, window;
+  for (size_t d = 0; d < indices.dims.size(); ++d) {
+    if (static_cast<int64_t>(d) != index_vector_dim) batch.push_back(indices.dims[d]);
+  }
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    const int64_t di = static_cast<int64_t>(d);
+    if (std::find(collapsed.begin(), collapsed.end(), di) == collapsed.end() &&
+        std::find(operand_batching.begin(), operand_batching.end(), di) == operand_batching.end()) {
+      window.push_back(sizes[d]);
+    }
+  }
+  if (window.size() != offset.size()) {
+    return InvalidArgument(call.op, ": offset_dims names ", offset.size(), " dimensions; the "
+                           "slice keeps ", window.size());
+  }
+  const size_t rank = batch.size() + window.size();
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "offset_dims", offset, rank));
+  TensorType out{operand.type, std::vector<int64_t>(rank, 0)};
+  size_t next_batch = 0, next_window = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (std::find(offset.begin(), offset.end(), static_cast<int64_t>(d)) != offset.end()) {
+      out.dims[d] = window[next_window++];
+    } else {
+      out.dims[d] = batch[next_batch++];
+    }
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> GatherAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  std::string text = "dimension_numbers = #stablehlo.gather<";
+  bool first = true;
+  for (std::string_view name : {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                "start_indices_batching_dims", "start_index_map"}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, a.IntsOrEmpty(name));
+    if (dims.empty()) continue;
+    text += (first ? "" : ", ") + std::string(name) + " = " + IntList(dims);
+    first = false;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  text += (first ? "" : ", ") + std::string("index_vector_dim = ") +
+          std::to_string(index_vector_dim) + ">";
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, a.Ints("slice_sizes"));
+  PLUGRT_ASSIGN_OR_RETURN(bool sorted, a.Bool("indices_are_sorted", false));
+  return text + ", slice_sizes = " + I64Array(sizes) +
+         ", indices_are_sorted = " + (sorted ? "true" : "false");
+}
+
 // scatter's dimension numbers as int attributes of StableHLO's names.
 StatusOr<std::string> ScatterAttributes(const OpCall& call) {
   const AttrReader a = call.attr();
@@ -570,6 +639,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntAttribute("dimension"), nullptr});
   add(OpDef{"stablehlo.reduce", {{"inputs", true}, {"init_values", true}}, "results", true,
             ReduceResult, IntsAttribute("dimensions"), ReduceRegions});
+  add(OpDef{"stablehlo.gather", {{"operand"}, {"start_indices"}}, "result", false, GatherResult,
+            GatherAttributes, nullptr});
   add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
             "results", true, SameAsList, ScatterAttributes, ScatterRegions});
   add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,
