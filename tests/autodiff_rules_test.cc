@@ -175,6 +175,37 @@ std::vector<Case> Cases() {
                     {"scatter_dims_to_operand_dims", std::vector<int64_t>{0}},
                     {"index_vector_dim", int64_t{1}},
                     {"update_computation", Reducer::kAdd}}});
+  auto conv = [&](std::string label, Arg lhs, Arg rhs, AttrMap layout, AttrMap window) {
+    for (auto& [k, v] : window) layout[k] = v;
+    cases.push_back({"convolution " + label, "stablehlo.convolution", {G(lhs), G(rhs)}, layout});
+  };
+  const AttrMap nchw{{"input_batch_dimension", int64_t{0}},
+                     {"input_feature_dimension", int64_t{1}},
+                     {"input_spatial_dimensions", std::vector<int64_t>{2, 3}},
+                     {"kernel_output_feature_dimension", int64_t{0}},
+                     {"kernel_input_feature_dimension", int64_t{1}},
+                     {"kernel_spatial_dimensions", std::vector<int64_t>{2, 3}},
+                     {"output_batch_dimension", int64_t{0}},
+                     {"output_feature_dimension", int64_t{1}},
+                     {"output_spatial_dimensions", std::vector<int64_t>{2, 3}}};
+  const AttrMap nhwc{{"input_batch_dimension", int64_t{0}},
+                     {"input_feature_dimension", int64_t{3}},
+                     {"input_spatial_dimensions", std::vector<int64_t>{1, 2}},
+                     {"kernel_output_feature_dimension", int64_t{3}},
+                     {"kernel_input_feature_dimension", int64_t{2}},
+                     {"kernel_spatial_dimensions", std::vector<int64_t>{0, 1}},
+                     {"output_batch_dimension", int64_t{0}},
+                     {"output_feature_dimension", int64_t{3}},
+                     {"output_spatial_dimensions", std::vector<int64_t>{1, 2}}};
+  conv("plain", A({1, 2, 4, 4}), A({3, 2, 2, 2}), nchw, {});
+  conv("strided, padded, dilated", A({2, 2, 5, 6}), A({2, 2, 2, 3}), nchw,
+       {{"window_strides", std::vector<int64_t>{2, 1}},
+        {"padding", std::vector<int64_t>{1, 0, 2, 1}},
+        {"rhs_dilation", std::vector<int64_t>{1, 2}}});
+  conv("NHWC with two feature groups", A({1, 4, 4, 4}), A({2, 2, 2, 4}), nhwc,
+       {{"feature_group_count", int64_t{2}},
+        {"window_strides", std::vector<int64_t>{1, 2}},
+        {"padding", std::vector<int64_t>{1, 1, 0, 1}}});
   cases.push_back({"concatenate", "stablehlo.concatenate", {L({A({2, 3}), A({2, 1})})},
                    {{"dimension", int64_t{1}}}});
   cases.push_back({"all_reduce of one replica", "stablehlo.all_reduce", {G(A({3}))},

@@ -213,6 +213,30 @@ TEST(EagerOps, GatherTakesRowsAndWindows) {
   EXPECT_EQ(*window[0].ToVector<float>(), (std::vector<float>{4, 5, 7, 8}));
 }
 
+TEST(EagerOps, ConvolutionSumsWindowsInAnyLayout) {
+  auto ctx = MakeContext();
+  // A 3x3 image (NHWC, one channel) and a 2x2 kernel of ones (HWIO):
+  // each output is the sum of a 2x2 window.
+  Tensor image = Make<float>(*ctx, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 3, 3, 1});
+  Tensor kernel = Make<float>(*ctx, {1, 1, 1, 1}, {2, 2, 1, 1});
+  auto out = RunOp(*ctx, "stablehlo.convolution", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("input_batch_dimension", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("input_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("input_spatial_dimensions", std::vector<int64_t>{1, 2}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_input_feature_dimension", int64_t{2}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_output_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_spatial_dimensions", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("output_batch_dimension", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("output_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("output_spatial_dimensions", std::vector<int64_t>{1, 2}).ok());
+    ASSERT_TRUE(op.AddInput(image).ok());
+    ASSERT_TRUE(op.AddInput(kernel).ok());
+  });
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(*out[0].dims(), (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(*out[0].ToVector<float>(), (std::vector<float>{12, 16, 24, 28}));
+}
+
 TEST(EagerOps, ReduceWithBuiltInAndLoadedReducersMatchesCompiled) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

@@ -17,6 +17,7 @@ using AddJvp = std::function<void(std::string, JvpFunction)>;
 
 void AddElementwiseVjps(const AddVjp& add);  // vjps_elementwise.cc
 void AddStructuralVjps(const AddVjp& add);   // vjps_structural.cc
+void AddConvolutionVjp(const AddVjp& add);   // vjps_convolution.cc
 void AddBuiltinJvps(const AddJvp& add);      // jvps.cc
 
 // Any op's JVP from its VJP, J^T u being linear in u: J v is the gradient,

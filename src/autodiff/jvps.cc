@@ -54,7 +54,7 @@ StatusOr<Tangents> LinearJvp(const JvpCall& c) {
   return op.Execute();
 }
 
-// dot_general(x, y): d = dot(dx, y) + dot(x, dy).
+// dot_general and convolution, f(x, y) bilinear: d = f(dx, y) + f(x, dy).
 StatusOr<Tangents> BilinearJvp(const JvpCall& c) {
   TensorMath m(c.context());
   const Tensor& x = c.op.inputs()[0];
@@ -143,6 +143,7 @@ void AddBuiltinJvps(const AddJvp& add) {
     add(name, LinearJvp);
   }
   add("stablehlo.dot_general", BilinearJvp);
+  add("stablehlo.convolution", BilinearJvp);
   add("stablehlo.reduce", [](const JvpCall& c) { return SumJvp(c, "body"); });
   add("stablehlo.all_reduce", [](const JvpCall& c) { return SumJvp(c, "computation"); });
   add("stablehlo.scatter", [](const JvpCall& c) { return SumJvp(c, "update_computation"); });

@@ -26,6 +26,7 @@ Registry& TheRegistry() {
     };
     internal::AddElementwiseVjps(add);
     internal::AddStructuralVjps(add);
+    internal::AddConvolutionVjp(add);
     return r;
   }();
   return *registry;

@@ -508,6 +508,108 @@ StatusOr<std::string> GatherAttributes(const OpCall& call) {
          ", indices_are_sorted = " + (sorted ? "true" : "false");
 }
 
+// convolution's attributes: the dimension numbers as ints and int lists of
+// StableHLO's field names (all required), window_strides, padding (flat:
+// low, high per spatial dimension), lhs_dilation, rhs_dilation (default 1s
+// and 0s) and the group counts (default 1).
+struct ConvAttrs {
+  int64_t ib, if_, ko, ki, ob, of;
+  std::vector<int64_t> is, ks, os, strides, padding, lhs_dil, rhs_dil;
+  int64_t feature_groups, batch_groups;
+};
+
+StatusOr<ConvAttrs> ReadConvAttrs(const OpCall& call) {
+  const AttrReader a = call.attr();
+  ConvAttrs c;
+  PLUGRT_ASSIGN_OR_RETURN(c.ib, a.Int("input_batch_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.if_, a.Int("input_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.is, a.Ints("input_spatial_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ki, a.Int("kernel_input_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ko, a.Int("kernel_output_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ks, a.Ints("kernel_spatial_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ob, a.Int("output_batch_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.of, a.Int("output_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.os, a.Ints("output_spatial_dimensions"));
+  const size_t n = c.is.size();
+  PLUGRT_ASSIGN_OR_RETURN(c.strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(c.padding, a.IntsOrEmpty("padding"));
+  PLUGRT_ASSIGN_OR_RETURN(c.lhs_dil, a.IntsOrEmpty("lhs_dilation"));
+  PLUGRT_ASSIGN_OR_RETURN(c.rhs_dil, a.IntsOrEmpty("rhs_dilation"));
+  PLUGRT_ASSIGN_OR_RETURN(c.feature_groups, a.Int("feature_group_count", 1));
+  PLUGRT_ASSIGN_OR_RETURN(c.batch_groups, a.Int("batch_group_count", 1));
+  if (c.strides.empty()) c.strides.assign(n, 1);
+  if (c.padding.empty()) c.padding.assign(2 * n, 0);
+  if (c.lhs_dil.empty()) c.lhs_dil.assign(n, 1);
+  if (c.rhs_dil.empty()) c.rhs_dil.assign(n, 1);
+  const size_t rank = n + 2;
+  const TensorType& lhs = Input(call, 0);
+  const TensorType& rhs = Input(call, 1);
+  if (lhs.dims.size() != rank || rhs.dims.size() != rank || c.ks.size() != n ||
+      c.os.size() != n || c.strides.size() != n || c.padding.size() != 2 * n ||
+      c.lhs_dil.size() != n || c.rhs_dil.size() != n) {
+    return InvalidArgument(call.op, ": ", n, " spatial dimensions need rank-", rank,
+                           " operands and one stride, dilation and low/high padding pair each");
+  }
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "input dimensions", {c.ib, c.if_}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "input_spatial_dimensions", c.is, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "kernel dimensions", {c.ki, c.ko}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "kernel_spatial_dimensions", c.ks, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "output dimensions", {c.ob, c.of}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "output_spatial_dimensions", c.os, rank));
+  if (c.feature_groups < 1 || c.batch_groups < 1) {
+    return InvalidArgument(call.op, ": group counts must be at least 1");
+  }
+  return c;
+}
+
+StatusOr<Types> ConvolutionResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(ConvAttrs c, ReadConvAttrs(call));
+  const TensorType& lhs = Input(call, 0);
+  const TensorType& rhs = Input(call, 1);
+  TensorType out{lhs.type, std::vector<int64_t>(lhs.dims.size(), 0)};
+  if (call.attr().Has("result_element_type")) {
+    PLUGRT_ASSIGN_OR_RETURN(out.type, call.attr().ElementType("result_element_type"));
+  }
+  out.dims[c.ob] = lhs.dims[c.ib] / c.batch_groups;
+  out.dims[c.of] = rhs.dims[c.ko];
+  for (size_t j = 0; j < c.is.size(); ++j) {
+    const int64_t in = lhs.dims[c.is[j]] == 0 ? 0 : (lhs.dims[c.is[j]] - 1) * c.lhs_dil[j] + 1;
+    const int64_t k = (rhs.dims[c.ks[j]] - 1) * c.rhs_dil[j] + 1;
+    const int64_t span = in + c.padding[2 * j] + c.padding[2 * j + 1] - k;
+    if (c.strides[j] < 1) return InvalidArgument(call.op, ": window strides must be positive");
+    out.dims[c.os[j]] = span < 0 ? 0 : span / c.strides[j] + 1;
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> ConvolutionAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(ConvAttrs c, ReadConvAttrs(call));
+  const size_t rank = c.is.size() + 2;
+  // The layouts as StableHLO prints them: [b, 0, 1, f]x[0, 1, i, o]->[...].
+  auto layout = [rank](int64_t first, char first_name, int64_t second, char second_name,
+                       const std::vector<int64_t>& spatial) {
+    std::vector<std::string> at(rank);
+    at[first] = std::string(1, first_name);
+    at[second] = std::string(1, second_name);
+    for (size_t j = 0; j < spatial.size(); ++j) at[spatial[j]] = std::to_string(j);
+    std::string text = "[";
+    for (size_t d = 0; d < rank; ++d) text += (d == 0 ? "" : ", ") + at[d];
+    return text + "]";
+  };
+  std::string padding = "dense<[";
+  for (size_t j = 0; j < c.is.size(); ++j) {
+    padding += (j == 0 ? "[" : ", [") + std::to_string(c.padding[2 * j]) + ", " +
+               std::to_string(c.padding[2 * j + 1]) + "]";
+  }
+  padding += "]> : tensor<" + std::to_string(c.is.size()) + "x2xi64>";
+  return "dimension_numbers = #stablehlo.conv<" + layout(c.ib, 'b', c.if_, 'f', c.is) + "x" +
+         layout(c.ki, 'i', c.ko, 'o', c.ks) + "->" + layout(c.ob, 'b', c.of, 'f', c.os) +
+         ">, window_strides = " + I64Array(c.strides) + ", padding = " + padding +
+         ", lhs_dilation = " + I64Array(c.lhs_dil) + ", rhs_dilation = " + I64Array(c.rhs_dil) +
+         ", feature_group_count = " + std::to_string(c.feature_groups) +
+         " : i64, batch_group_count = " + std::to_string(c.batch_groups) + " : i64";
+}
+
 // scatter's dimension numbers as int attributes of StableHLO's names.
 StatusOr<std::string> ScatterAttributes(const OpCall& call) {
   const AttrReader a = call.attr();
@@ -639,6 +741,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntAttribute("dimension"), nullptr});
   add(OpDef{"stablehlo.reduce", {{"inputs", true}, {"init_values", true}}, "results", true,
             ReduceResult, IntsAttribute("dimensions"), ReduceRegions});
+  add(OpDef{"stablehlo.convolution", {{"lhs"}, {"rhs"}}, "result", false, ConvolutionResult,
+            ConvolutionAttributes, nullptr});
   add(OpDef{"stablehlo.gather", {{"operand"}, {"start_indices"}}, "result", false, GatherResult,
             GatherAttributes, nullptr});
   add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
