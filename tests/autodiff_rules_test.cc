@@ -206,6 +206,23 @@ std::vector<Case> Cases() {
        {{"feature_group_count", int64_t{2}},
         {"window_strides", std::vector<int64_t>{1, 2}},
         {"padding", std::vector<int64_t>{1, 1, 0, 1}}});
+  cases.push_back({"reduce_window sums, strided, padded, dilated", "stablehlo.reduce_window",
+                   {L({A({5, 6})}), L({A({})})},
+                   {{"window_dimensions", std::vector<int64_t>{2, 3}},
+                    {"window_strides", std::vector<int64_t>{2, 1}},
+                    {"window_dilations", std::vector<int64_t>{1, 2}},
+                    {"padding", std::vector<int64_t>{1, 0, 0, 2}},
+                    {"body", Reducer::kAdd}}});
+  cases.push_back({"reduce_window cumulative sum", "stablehlo.reduce_window",
+                   {L({A({5})}), L({A({}, Fill::kValue, 0)})},
+                   {{"window_dimensions", std::vector<int64_t>{5}},
+                    {"padding", std::vector<int64_t>{4, 0}},
+                    {"body", Reducer::kAdd}}});
+  cases.push_back({"sort rows with a payload", "stablehlo.sort",
+                   {L({A({2, 4}), A({2, 4})})},
+                   {{"dimension", int64_t{1}}}});
+  cases.push_back({"sort descending", "stablehlo.sort", {L({A({5})})},
+                   {{"dimension", int64_t{0}}, {"comparison_direction", std::string("GT")}}});
   cases.push_back({"concatenate", "stablehlo.concatenate", {L({A({2, 3}), A({2, 1})})},
                    {{"dimension", int64_t{1}}}});
   cases.push_back({"all_reduce of one replica", "stablehlo.all_reduce", {G(A({3}))},

@@ -304,14 +304,32 @@ TEST(AutodiffTape, OpsWithoutAVjpAreUnimplementedByName) {
   Tensor x = F64(*ctx, {3, 1, 2}, {3});
   Tape tape(*ctx);
   tape.Watch(x);
-  Op sort(*ctx, "stablehlo.sort");
-  ASSERT_TRUE(sort.SetAttr("dimension", int64_t{0}).ok());
-  ASSERT_TRUE(sort.AddInputList({x}).ok());
-  auto sorted = sort.Execute();
-  ASSERT_TRUE(sorted.ok()) << sorted.status().ToString();
-  auto g = tape.Gradient({(*sorted)[0]}, {x});
+  // A while loop has no VJP.
+  constexpr char kLoop[] = R"(
+func.func @autodiff_test_cond(%i: tensor<i64>, %x: tensor<3xf64>) -> tensor<i1> {
+  %n = stablehlo.constant dense<2> : tensor<i64>
+  %r = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  return %r : tensor<i1>
+}
+func.func @autodiff_test_body(%i: tensor<i64>, %x: tensor<3xf64>) -> (tensor<i64>, tensor<3xf64>) {
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %j = stablehlo.add %i, %one : tensor<i64>
+  %y = stablehlo.multiply %x, %x : tensor<3xf64>
+  return %j, %y : tensor<i64>, tensor<3xf64>
+}
+)";
+  ASSERT_TRUE(ctx->LoadFunctions(kLoop).ok());
+  auto zero = ctx->FromVector<int64_t>({0}, {});
+  ASSERT_TRUE(zero.ok());
+  Op loop(*ctx, "stablehlo.while");
+  ASSERT_TRUE(loop.SetAttr("cond", eager::FunctionRef{"autodiff_test_cond"}).ok());
+  ASSERT_TRUE(loop.SetAttr("body", eager::FunctionRef{"autodiff_test_body"}).ok());
+  ASSERT_TRUE(loop.AddInputList({*zero, x}).ok());
+  auto looped = loop.Execute();
+  ASSERT_TRUE(looped.ok()) << looped.status().ToString();
+  auto g = tape.Gradient({(*looped)[1]}, {x});
   EXPECT_EQ(g.status().code(), StatusCode::kUnimplemented);
-  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.sort"));
+  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.while"));
 }
 
 constexpr char kSquare[] = R"(

@@ -237,6 +237,21 @@ TEST(EagerOps, ConvolutionSumsWindowsInAnyLayout) {
   EXPECT_EQ(*out[0].ToVector<float>(), (std::vector<float>{12, 16, 24, 28}));
 }
 
+TEST(EagerOps, ReduceWindowGivesCumulativeSums) {
+  auto ctx = MakeContext();
+  Tensor x = Make<float>(*ctx, {1, 2, 3, 4}, {4});
+  Tensor zero = Make<float>(*ctx, {0}, {});
+  auto out = RunOp(*ctx, "stablehlo.reduce_window", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("window_dimensions", std::vector<int64_t>{4}).ok());
+    ASSERT_TRUE(op.SetAttr("padding", std::vector<int64_t>{3, 0}).ok());
+    ASSERT_TRUE(op.SetAttr("body", Reducer::kAdd).ok());
+    ASSERT_TRUE(op.AddInputList({x}).ok());
+    ASSERT_TRUE(op.AddInputList({zero}).ok());
+  });
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(*out[0].ToVector<float>(), (std::vector<float>{1, 3, 6, 10}));
+}
+
 TEST(EagerOps, ReduceWithBuiltInAndLoadedReducersMatchesCompiled) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

@@ -147,6 +147,7 @@ void AddBuiltinJvps(const AddJvp& add) {
   add("stablehlo.reduce", [](const JvpCall& c) { return SumJvp(c, "body"); });
   add("stablehlo.all_reduce", [](const JvpCall& c) { return SumJvp(c, "computation"); });
   add("stablehlo.scatter", [](const JvpCall& c) { return SumJvp(c, "update_computation"); });
+  add("stablehlo.reduce_window", [](const JvpCall& c) { return SumJvp(c, "body"); });
 }
 
 }  // namespace plugrt::autodiff::internal

@@ -435,9 +435,127 @@ StatusOr<Grads> ScatterVjp(const VjpCall& c) {
   return Grads{c.output_grads[0], Tensor(), gu[0]};
 }
 
+// reduce_window with an add body: each input element's gradient is the sum
+// of the gradients of the windows it fell in, a window sum of the output
+// gradient dilated by the strides and padded by a window on each side
+// (windows of ones are symmetric, so no flip), cut back to the input.
+StatusOr<Grads> ReduceWindowVjp(const VjpCall& c) {
+  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("body"));
+  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
+  if (reducer == nullptr || *reducer != eager::Reducer::kAdd || c.op.inputs().size() != 2) {
+    return Unimplemented("no gradient for ", c.op.name(),
+                         " other than a single-input window sum (built-in add body)");
+  }
+  const eager::AttrReader a = Attrs(c);
+  const Tensor& x = c.op.inputs()[0];
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, x.dims());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> ydims, c.outputs[0].dims());
+  const size_t rank = xdims.size();
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window, a.Ints("window_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> base, a.IntsOrEmpty("base_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> wdil, a.IntsOrEmpty("window_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> padding, a.IntsOrEmpty("padding"));
+  if (strides.empty()) strides.assign(rank, 1);
+  if (wdil.empty()) wdil.assign(rank, 1);
+  if (padding.empty()) padding.assign(2 * rank, 0);
+  for (int64_t b : base) {
+    if (b != 1) return Unimplemented("no gradient for ", c.op.name(), " with base_dilations");
+  }
+  TensorMath m(c.context());
+  const Tensor& g = c.output_grads[0];
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, g.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zero, m.Filled(type, {}, 0.0, g.device_name()));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor sum_g, m.SumAll(g));
+  bool empty = false;
+  for (int64_t d : ydims) empty |= d == 0;
+  Tensor gx;
+  if (empty) {
+    PLUGRT_ASSIGN_OR_RETURN(gx, m.ZerosLike(x));
+    return Grads{gx, sum_g};  // no windows: nothing reaches either
+  }
+  std::vector<int64_t> low, high, interior, cut_low, cut_high, ones(rank, 1);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t span = (window[d] - 1) * wdil[d] + 1;
+    low.push_back(span - 1);
+    high.push_back(span - 1);
+    interior.push_back(strides[d] - 1);
+    // The window sums cover padded positions [0, (Y-1)s + span); the
+    // padded input is X + lo + hi long.
+    const int64_t covered = (ydims[d] - 1) * strides[d] + span;
+    cut_low.push_back(-padding[2 * d]);
+    cut_high.push_back(xdims[d] + padding[2 * d] - covered);
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Tensor spread, m.Pad(g, zero, low, high, interior));
+  eager::Op sums(c.context(), "stablehlo.reduce_window");
+  PLUGRT_RETURN_IF_ERROR(sums.SetAttr("window_dimensions", window));
+  PLUGRT_RETURN_IF_ERROR(sums.SetAttr("window_dilations", wdil));
+  PLUGRT_RETURN_IF_ERROR(sums.SetAttr("body", eager::Reducer::kAdd));
+  PLUGRT_RETURN_IF_ERROR(sums.AddInputList({spread}));
+  PLUGRT_RETURN_IF_ERROR(sums.AddInputList({zero}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> z, sums.Execute());
+  PLUGRT_ASSIGN_OR_RETURN(gx, m.Pad(z[0], zero, cut_low, cut_high, std::vector<int64_t>(rank, 0)));
+  // The init value enters every window once, and once more for each
+  // padding position in it (padding holds the init value): those are the
+  // positions of z that gx dropped.
+  PLUGRT_ASSIGN_OR_RETURN(Tensor all_z, m.SumAll(z[0]));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor kept, m.SumAll(gx));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor padded, m.Sub(all_z, kept));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor g_init, m.Add(sum_g, padded));
+  return Grads{gx, g_init};
+}
+
+// sort with the built-in comparator: a permutation of each row. The
+// permutation comes from sorting once more with an index operand; each
+// gradient goes back by sorting (index, gradient) pairs by index.
+StatusOr<Grads> SortVjp(const VjpCall& c) {
+  if (Attrs(c).Has("comparator")) {
+    return Unimplemented("no gradient for ", c.op.name(), " with a loaded comparator function");
+  }
+  const std::span<const Tensor> inputs = c.op.inputs();
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, inputs[0].dims());
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, Attrs(c).Int("dimension", -1));
+  if (dim < 0) dim += static_cast<int64_t>(dims.size());
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor index,
+                          m.Run1("stablehlo.iota", {},
+                                 {{"shape", eager::Shape{dims}},
+                                  {"iota_dimension", dim},
+                                  {"element_type", PJRT_Buffer_Type_S32}}));
+  // Where the op ran (an iota has no inputs to route it by).
+  if (index.device_name() != inputs[0].device_name()) {
+    PLUGRT_ASSIGN_OR_RETURN(index, c.context().CopyToDevice(index, inputs[0].device_name()));
+  }
+  eager::Op with_index = c.op.Fresh();
+  PLUGRT_RETURN_IF_ERROR(with_index.SetAttr(eager::kListLengthAttr,
+                                            static_cast<int64_t>(inputs.size() + 1)));
+  PLUGRT_RETURN_IF_ERROR(with_index.SetAttr("is_stable", true));
+  std::vector<Tensor> operands(inputs.begin(), inputs.end());
+  operands.push_back(index);
+  PLUGRT_RETURN_IF_ERROR(with_index.AddInputList(operands));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> sorted, with_index.Execute());
+  const Tensor& permutation = sorted.back();
+  Grads grads;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!c.output_grads[i]) {
+      grads.emplace_back();
+      continue;
+    }
+    eager::Op back(c.context(), "stablehlo.sort");
+    PLUGRT_RETURN_IF_ERROR(back.SetAttr("dimension", dim));
+    PLUGRT_RETURN_IF_ERROR(back.SetAttr("is_stable", true));
+    PLUGRT_RETURN_IF_ERROR(back.AddInputList({permutation, c.output_grads[i]}));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> restored, back.Execute());
+    grads.push_back(restored[1]);
+  }
+  return grads;
+}
+
 }  // namespace
 
 void AddStructuralVjps(const AddVjp& add) {
+  add("stablehlo.reduce_window", ReduceWindowVjp);
+  add("stablehlo.sort", SortVjp);
   add("stablehlo.gather", GatherVjp);
   add("stablehlo.scatter", ScatterVjp);
   add("stablehlo.dynamic_slice", DynamicSliceVjp);

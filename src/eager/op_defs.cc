@@ -610,6 +610,71 @@ StatusOr<std::string> ConvolutionAttributes(const OpCall& call) {
          " : i64, batch_group_count = " + std::to_string(c.batch_groups) + " : i64";
 }
 
+// reduce_window: window_dimensions (required), window_strides,
+// base_dilations, window_dilations (default 1s) and padding (flat: low,
+// high per dimension; default 0s), the same for every input.
+struct WindowAttrs {
+  std::vector<int64_t> dims, strides, base_dil, win_dil, padding;
+};
+
+StatusOr<WindowAttrs> ReadWindowAttrs(const OpCall& call, size_t rank) {
+  const AttrReader a = call.attr();
+  WindowAttrs w;
+  PLUGRT_ASSIGN_OR_RETURN(w.dims, a.Ints("window_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(w.strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(w.base_dil, a.IntsOrEmpty("base_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(w.win_dil, a.IntsOrEmpty("window_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(w.padding, a.IntsOrEmpty("padding"));
+  if (w.strides.empty()) w.strides.assign(rank, 1);
+  if (w.base_dil.empty()) w.base_dil.assign(rank, 1);
+  if (w.win_dil.empty()) w.win_dil.assign(rank, 1);
+  if (w.padding.empty()) w.padding.assign(2 * rank, 0);
+  if (w.dims.size() != rank || w.strides.size() != rank || w.base_dil.size() != rank ||
+      w.win_dil.size() != rank || w.padding.size() != 2 * rank) {
+    return InvalidArgument(call.op, ": window attributes need one entry per dimension of the "
+                           "rank-", rank, " inputs (padding: a low, high pair each)");
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (w.dims[d] < 1 || w.strides[d] < 1 || w.base_dil[d] < 1 || w.win_dil[d] < 1) {
+      return InvalidArgument(call.op, ": window sizes, strides and dilations must be positive");
+    }
+  }
+  return w;
+}
+
+StatusOr<Types> ReduceWindowResult(const OpCall& call) {
+  if (call.inputs[0].empty()) return InvalidArgument(call.op, ": input list 'inputs' is empty");
+  const TensorType& first = call.inputs[0][0];
+  PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, first.dims.size()));
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < first.dims.size(); ++d) {
+    const int64_t base = first.dims[d] == 0 ? 0 : (first.dims[d] - 1) * w.base_dil[d] + 1;
+    const int64_t span = base + w.padding[2 * d] + w.padding[2 * d + 1] -
+                         ((w.dims[d] - 1) * w.win_dil[d] + 1);
+    dims.push_back(span < 0 ? 0 : span / w.strides[d] + 1);
+  }
+  Types out;
+  for (size_t i = 0; i < call.inputs[0].size(); ++i) {
+    out.push_back(TensorType{call.inputs[1][i].type, dims});
+  }
+  return out;
+}
+
+StatusOr<std::string> ReduceWindowAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, call.inputs[0][0].dims.size()));
+  const size_t rank = w.dims.size();
+  std::string padding = "dense<[";
+  for (size_t d = 0; d < rank; ++d) {
+    padding += (d == 0 ? "[" : ", [") + std::to_string(w.padding[2 * d]) + ", " +
+               std::to_string(w.padding[2 * d + 1]) + "]";
+  }
+  padding += "]> : tensor<" + std::to_string(rank) + "x2xi64>";
+  if (rank == 0) padding = "dense<> : tensor<0x2xi64>";
+  return "window_dimensions = " + I64Array(w.dims) + ", window_strides = " + I64Array(w.strides) +
+         ", base_dilations = " + I64Array(w.base_dil) + ", window_dilations = " +
+         I64Array(w.win_dil) + ", padding = " + padding;
+}
+
 // scatter's dimension numbers as int attributes of StableHLO's names.
 StatusOr<std::string> ScatterAttributes(const OpCall& call) {
   const AttrReader a = call.attr();
@@ -745,6 +810,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             ConvolutionAttributes, nullptr});
   add(OpDef{"stablehlo.gather", {{"operand"}, {"start_indices"}}, "result", false, GatherResult,
             GatherAttributes, nullptr});
+  add(OpDef{"stablehlo.reduce_window", {{"inputs", true}, {"init_values", true}}, "results", true,
+            ReduceWindowResult, ReduceWindowAttributes, ReduceRegions});
   add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
             "results", true, SameAsList, ScatterAttributes, ScatterRegions});
   add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,
