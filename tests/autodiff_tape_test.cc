@@ -284,6 +284,35 @@ TEST(AutodiffTape, RecordsOpsOnCustomAndParallelDevicesOnce) {
   EXPECT_THAT(Values((*parts)[1]), ElementsAre(6, 8));
 }
 
+TEST(AutodiffTape, DataParallelGradientsThroughAllReduceOnTheParallelDevice) {
+  ClientOptions client_options;
+  client_options.create_options.push_back({"cpu_device_count", int64_t{2}});
+  auto made = Context::Create(plugrt::testing::CpuPluginPath(), client_options);
+  ASSERT_TRUE(made.ok());
+  Context& ctx = **made;
+  TensorMath m(ctx);
+  ASSERT_TRUE(eager::RegisterParallelDevice(ctx, "par", {"cpu:0", "cpu:1"}).ok());
+  // The same weights on both components, a different batch on each.
+  Tensor w = Must(ctx.CopyToDevice(F64(ctx, {1, -1}, {2}), "par"));
+  Tensor x = Must(ctx.Pack({F64(ctx, {1, 2}, {2}), F64(ctx, {3, 4}, {2})}, "par"));
+  Tape tape(ctx);
+  tape.Watch(w);
+  Tensor local = Must(m.SumAll(Must(m.Mul(w, x))));  // per component: <w, x_r>
+  eager::DenseTensor groups{eager::TensorType{PJRT_Buffer_Type_S64, {1, 2}}, {}};
+  const int64_t ids[] = {0, 1};
+  groups.data.resize(sizeof ids);
+  std::memcpy(groups.data.data(), ids, sizeof ids);
+  Tensor total = Must(m.Run1("stablehlo.all_reduce", {local},
+                             {{"replica_groups", groups}, {"computation", eager::Reducer::kAdd}}));
+  auto g = tape.Gradient({total}, {w});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  auto parts = eager::UnpackParallel((*g)[0]);
+  ASSERT_TRUE(parts.ok()) << parts.status().ToString();
+  // Both components' outputs are the total, so each x_r counts twice.
+  EXPECT_THAT(Values((*parts)[0]), ElementsAre(2, 4));
+  EXPECT_THAT(Values((*parts)[1]), ElementsAre(6, 8));
+}
+
 TEST(AutodiffTape, WorksUnderTheAsyncExecutor) {
   auto ctx = MakeContext(/*async=*/true);
   TensorMath m(*ctx);
