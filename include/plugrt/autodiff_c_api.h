@@ -106,7 +106,10 @@ typedef void (*PLUGRT_VjpFunction)(void* user_data, PLUGRT_EagerContext* ctx,
 
 /* Registers `vjp` for ops named `op` run on `ctx` (on another context it is
  * an error), process-wide. Nonzero `replace` overrides an earlier one;
- * otherwise that is ALREADY_EXISTS. `user_data` must outlive the context. */
+ * otherwise that is ALREADY_EXISTS. The registration holds `ctx` and
+ * `user_data`: it is for as long as both live (after the context is
+ * deleted, register again, with `replace`, for another one before
+ * differentiating that op). */
 void PLUGRT_RegisterVjp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_VjpFunction vjp,
                         void* user_data, int replace, PLUGRT_EagerStatus* status);
 

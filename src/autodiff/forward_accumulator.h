@@ -11,6 +11,7 @@
 //
 // The tangent ops are eager ops: a tape alive meanwhile records them
 // (forward-over-reverse), and an outer accumulator differentiates them.
+// Used, and destroyed, on the thread that made it.
 #ifndef PLUGRT_AUTODIFF_FORWARD_ACCUMULATOR_H_
 #define PLUGRT_AUTODIFF_FORWARD_ACCUMULATOR_H_
 

@@ -13,7 +13,8 @@
 // Gradients are eager ops too: a tape alive while another computes its
 // gradient records them, so nesting two tapes gives second derivatives.
 // Only real floating-point tensors carry gradients; an integer or boolean
-// source gets an empty handle. A tape is used on the thread that made it.
+// source gets an empty handle. A tape is used, and destroyed, on the thread
+// that made it (it is one of that thread's op observers).
 #ifndef PLUGRT_AUTODIFF_TAPE_H_
 #define PLUGRT_AUTODIFF_TAPE_H_
 
