@@ -218,6 +218,19 @@ std::vector<Case> Cases() {
                    {{"window_dimensions", std::vector<int64_t>{5}},
                     {"padding", std::vector<int64_t>{4, 0}},
                     {"body", Reducer::kAdd}}});
+  cases.push_back({"reduce_window max pooling, padded", "stablehlo.reduce_window",
+                   {L({A({4, 5})}), L({A({}, Fill::kValue, -10)})},
+                   {{"window_dimensions", std::vector<int64_t>{2, 2}},
+                    {"window_strides", std::vector<int64_t>{2, 1}},
+                    {"padding", std::vector<int64_t>{0, 1, 1, 0}},
+                    {"body", Reducer::kMax}}});
+  // Padding with a large init value: some windows' minimum is the init.
+  cases.push_back({"reduce_window min, dilated, init in the padding", "stablehlo.reduce_window",
+                   {L({A({5})}), L({A({}, Fill::kValue, 0.25)})},
+                   {{"window_dimensions", std::vector<int64_t>{2}},
+                    {"window_dilations", std::vector<int64_t>{2}},
+                    {"padding", std::vector<int64_t>{1, 1}},
+                    {"body", Reducer::kMin}}});
   cases.push_back({"sort rows with a payload", "stablehlo.sort",
                    {L({A({2, 4}), A({2, 4})})},
                    {{"dimension", int64_t{1}}}});
