@@ -1,6 +1,6 @@
 // Every VJP and JVP of the autodiff registries (src/autodiff/) checked on
 // random inputs, from one table: reverse mode against central finite
-// differences in f64, f32 against the f64 gradient, and forward mode against
+// differences in f64, f32 and bf16 against the f64 gradient, and forward mode against
 // reverse mode (<J v, u> = <v, J^T u> for random v, u). A registered op
 // without a case in the table fails the test.
 #include <gmock/gmock.h>
@@ -304,10 +304,31 @@ StatusOr<Tensor> MakeTensor(Context& ctx, const Arg& a, const std::vector<double
   if (a.fill == Fill::kIndex || a.fill == Fill::kIndices) {
     return ctx.FromVector<int32_t>(std::vector<int32_t>(v.begin(), v.end()), a.dims);
   }
-  if (type == PJRT_Buffer_Type_F32) {
-    return ctx.FromVector<float>(std::vector<float>(v.begin(), v.end()), a.dims);
+  if (type == PJRT_Buffer_Type_F32 || type == PJRT_Buffer_Type_BF16) {
+    PLUGRT_ASSIGN_OR_RETURN(Tensor f, ctx.FromVector<float>(std::vector<float>(v.begin(), v.end()),
+                                                            a.dims));
+    if (type == PJRT_Buffer_Type_F32) return f;
+    return TensorMath(ctx).Convert(f, type);
   }
   return ctx.FromVector<double>(v, a.dims);
+}
+
+// `v` rounded to the nearest bfloat16 (ties to even), as bf16 inputs hold it.
+double RoundToBf16(double v) {
+  float f = static_cast<float>(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits += 0x7FFF + ((bits >> 16) & 1);
+  bits &= 0xFFFF0000u;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// The context of the running test (bf16 results are read through an f32
+// conversion on it).
+Context*& TheContext() {
+  static Context* context = nullptr;
+  return context;
 }
 
 StatusOr<std::vector<Tensor>> Inputs(Context& ctx, const Case& c,
@@ -341,6 +362,11 @@ StatusOr<std::vector<Tensor>> RunCase(Context& ctx, const Case& c,
 
 StatusOr<std::vector<double>> HostF64(const Tensor& t) {
   PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, t.dtype());
+  if (type == PJRT_Buffer_Type_BF16) {
+    Context& ctx = *TheContext();
+    PLUGRT_ASSIGN_OR_RETURN(Tensor f32, TensorMath(ctx).Convert(t, PJRT_Buffer_Type_F32));
+    return HostF64(f32);
+  }
   if (type == PJRT_Buffer_Type_F32) {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<float> f, t.ToVector<float>());
     return std::vector<double>(f.begin(), f.end());
@@ -401,7 +427,11 @@ StatusOr<std::vector<std::vector<double>>> TapeGradient(
 
 class AutodiffRules : public ::testing::Test {
  protected:
-  void SetUp() override { ctx_ = MakeContext(); }
+  void SetUp() override {
+    ctx_ = MakeContext();
+    TheContext() = ctx_.get();
+  }
+  void TearDown() override { TheContext() = nullptr; }
   std::unique_ptr<Context> ctx_;
 };
 
@@ -433,7 +463,7 @@ StatusOr<std::vector<std::vector<double>>> Cotangents(Context& ctx, const Case& 
   return cot;
 }
 
-TEST_F(AutodiffRules, VjpsMatchFiniteDifferencesAndF32MatchesF64) {
+TEST_F(AutodiffRules, VjpsMatchFiniteDifferencesAndF32AndBf16MatchF64) {
   std::mt19937 rng(17);
   for (const Case& c : Cases()) {
     SCOPED_TRACE(c.label);
@@ -468,6 +498,29 @@ TEST_F(AutodiffRules, VjpsMatchFiniteDifferencesAndF32MatchesF64) {
       for (size_t k = 0; k < (*grads)[s].size(); ++k) {
         EXPECT_NEAR((*grads32)[s][k], (*grads)[s][k], 1e-4 * (1 + std::abs((*grads)[s][k])))
             << "f32, source " << s << " element " << k;
+      }
+    }
+    // bf16 against f64 at the same (bf16-representable) inputs and output
+    // gradients, within bf16's few significant digits.
+    std::vector<std::vector<double>> rounded = values, cot_rounded = *cot;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!IsFloatArg(args[i])) continue;
+      for (double& v : rounded[i]) v = RoundToBf16(v);
+    }
+    for (auto& w : cot_rounded) {
+      for (double& v : w) v = RoundToBf16(v);
+    }
+    auto reference = TapeGradient(*ctx_, c, rounded, cot_rounded, PJRT_Buffer_Type_F64);
+    auto grads16 = TapeGradient(*ctx_, c, rounded, cot_rounded, PJRT_Buffer_Type_BF16);
+    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+    ASSERT_TRUE(grads16.ok()) << grads16.status().ToString();
+    ASSERT_EQ(grads16->size(), reference->size());
+    for (size_t s = 0; s < reference->size(); ++s) {
+      ASSERT_EQ((*grads16)[s].size(), (*reference)[s].size());
+      for (size_t k = 0; k < (*reference)[s].size(); ++k) {
+        EXPECT_NEAR((*grads16)[s][k], (*reference)[s][k],
+                    3e-2 * (1 + std::abs((*reference)[s][k])))
+            << "bf16, source " << s << " element " << k;
       }
     }
   }
