@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "autodiff/forward_accumulator.h"
+#include "autodiff/jvp_registry.h"
 #include "autodiff/tape.h"
 #include "autodiff/vjp_registry.h"
 #include "eager/context.h"
@@ -394,6 +395,66 @@ TEST(AutodiffTape, UsersRegisterVjpsForLoadedFunctions) {
   auto after = tape.Gradient({(*y)[0]}, {x});
   ASSERT_TRUE(after.ok()) << after.status().ToString();
   EXPECT_THAT(Values((*after)[0]), ElementsAre(6, -2));
+}
+
+constexpr char kHalfSquare[] = R"(
+func.func @autodiff_test_half_square(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %h = stablehlo.constant dense<0.5> : tensor<2xf64>
+  %s = stablehlo.multiply %x, %x : tensor<2xf64>
+  %r = stablehlo.multiply %s, %h : tensor<2xf64>
+  return %r : tensor<2xf64>
+}
+)";
+
+TEST(AutodiffForward, UserRulesAndTransposedVjpsGiveTangents) {
+  auto ctx = MakeContext();
+  ASSERT_TRUE(ctx->LoadFunctions(kHalfSquare).ok());
+  Tensor x = F64(*ctx, {3, -1}, {2});
+  Tensor v = F64(*ctx, {1, 2}, {2});
+  auto run = [&]() {
+    Op op(*ctx, "autodiff_test_half_square");
+    EXPECT_TRUE(op.AddInput(x).ok());
+    return op.Execute();
+  };
+  {
+    // Neither rule: the op's tangent is an error naming it.
+    ForwardAccumulator acc(*ctx);
+    ASSERT_TRUE(acc.Watch(x, v).ok());
+    auto y = run();
+    EXPECT_EQ(y.status().code(), StatusCode::kUnimplemented);
+    EXPECT_THAT(y.status().message(), HasSubstr("autodiff_test_half_square"));
+  }
+  // A VJP only: the accumulator transposes it (the VJP is linear in g).
+  ASSERT_TRUE(RegisterVjp("autodiff_test_half_square",
+                          [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                            TensorMath m(c.context());
+                            PLUGRT_ASSIGN_OR_RETURN(Tensor g, m.Mul(c.output_grads[0],
+                                                                    c.op.inputs()[0]));
+                            return std::vector<Tensor>{g};
+                          })
+                  .ok());
+  {
+    ForwardAccumulator acc(*ctx);
+    ASSERT_TRUE(acc.Watch(x, v).ok());
+    auto y = run();
+    ASSERT_TRUE(y.ok()) << y.status().ToString();
+    EXPECT_THAT(Values(*acc.Jvp((*y)[0])), ElementsAre(3, -2));  // x v
+  }
+  // A JVP of its own takes precedence (here deliberately 10x, to tell).
+  ASSERT_TRUE(RegisterJvp("autodiff_test_half_square",
+                          [](const JvpCall& c) -> StatusOr<std::vector<Tensor>> {
+                            TensorMath m(c.context());
+                            PLUGRT_ASSIGN_OR_RETURN(Tensor t, m.Mul(c.input_tangents[0],
+                                                                    c.op.inputs()[0]));
+                            PLUGRT_ASSIGN_OR_RETURN(t, m.Scale(t, 10));
+                            return std::vector<Tensor>{t};
+                          })
+                  .ok());
+  ForwardAccumulator acc(*ctx);
+  ASSERT_TRUE(acc.Watch(x, v).ok());
+  auto y = run();
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  EXPECT_THAT(Values(*acc.Jvp((*y)[0])), ElementsAre(30, -20));
 }
 
 TEST(AutodiffTape, BadArgumentsAreErrors) {
