@@ -26,6 +26,8 @@ Registry& TheRegistry() {
     };
     internal::AddElementwiseVjps(add);
     internal::AddStructuralVjps(add);
+    internal::AddReductionVjps(add);
+    internal::AddIndexingVjps(add);
     internal::AddConvolutionVjp(add);
     return r;
   }();

@@ -14,14 +14,6 @@ namespace plugrt::autodiff::internal {
 
 namespace {
 
-using Grads = std::vector<Tensor>;
-
-std::vector<int64_t> Inverse(const std::vector<int64_t>& perm) {
-  std::vector<int64_t> inverse(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
-  return inverse;
-}
-
 // [0, 1, 2, ...] with the first two swapped.
 std::vector<int64_t> SwapFirstTwo(size_t rank) {
   std::vector<int64_t> perm;

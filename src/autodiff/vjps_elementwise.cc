@@ -9,8 +9,6 @@ namespace plugrt::autodiff::internal {
 
 namespace {
 
-using Grads = std::vector<Tensor>;
-
 // The shared shape of a unary rule: d(output)/d(input) from the input x and
 // the output y; the gradient is g times it.
 using Derivative = std::function<StatusOr<Tensor>(const TensorMath&, const Tensor& x,
