@@ -1,6 +1,5 @@
 // The VJPs of ops that pick elements by index: dynamic (update) slices,
 // gather and scatter (each other's transposes), and sort (a permutation).
-
 #include "autodiff/builtin_rules.h"
 
 namespace plugrt::autodiff::internal {
