@@ -379,10 +379,13 @@ TEST(AutodiffTape, UsersRegisterVjpsForLoadedFunctions) {
   ASSERT_TRUE(square.AddInput(x).ok());
   auto y = square.Execute();
   ASSERT_TRUE(y.ok()) << y.status().ToString();
+  // Without a rule: differentiated op by op.
   auto before = tape.Gradient({(*y)[0]}, {x});
-  EXPECT_EQ(before.status().code(), StatusCode::kUnimplemented);
-  EXPECT_THAT(before.status().message(), HasSubstr("autodiff_test_square"));
-  ASSERT_TRUE(RegisterVjp("autodiff_test_square", [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+  ASSERT_TRUE(before.ok()) << before.status().ToString();
+  EXPECT_THAT(Values((*before)[0]), ElementsAre(6, -2));
+  int calls = 0;
+  ASSERT_TRUE(RegisterVjp("autodiff_test_square", [&calls](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                ++calls;
                 TensorMath m(c.context());
                 PLUGRT_ASSIGN_OR_RETURN(Tensor two_x, m.Scale(c.op.inputs()[0], 2.0));
                 PLUGRT_ASSIGN_OR_RETURN(Tensor g, m.Mul(c.output_grads[0], two_x));
@@ -395,6 +398,77 @@ TEST(AutodiffTape, UsersRegisterVjpsForLoadedFunctions) {
   auto after = tape.Gradient({(*y)[0]}, {x});
   ASSERT_TRUE(after.ok()) << after.status().ToString();
   EXPECT_THAT(Values((*after)[0]), ElementsAre(6, -2));
+  EXPECT_EQ(calls, 1);
+}
+
+constexpr char kLayer[] = R"(
+func.func @autodiff_test_affine(%w: tensor<2x3xf64>, %x: tensor<3xf64>) -> tensor<2xf64> {
+  %b = stablehlo.constant dense<[0.5, -0.5]> : tensor<2xf64>
+  %wx = stablehlo.dot_general %w, %x, contracting_dims = [1] x [0] : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2xf64>
+  %z = stablehlo.add %wx, %b : tensor<2xf64>
+  return %z : tensor<2xf64>
+}
+func.func @autodiff_test_layer(%w: tensor<2x3xf64>, %x: tensor<3xf64>) -> tensor<f64> {
+  %z = func.call @autodiff_test_affine(%w, %x) : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2xf64>
+  %t = stablehlo.tanh %z : tensor<2xf64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f64>
+  %s = stablehlo.reduce(%t init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<2xf64>, tensor<f64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @autodiff_test_sorted(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %s = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<3xf64>) -> tensor<3xf64>
+  return %s : tensor<3xf64>
+}
+)";
+
+TEST(AutodiffTape, LoadedFunctionsAreDifferentiatedOpByOp) {
+  auto ctx = MakeContext();
+  ASSERT_TRUE(ctx->LoadFunctions(kLayer).ok());
+  const std::vector<double> wv{0.1, -0.2, 0.3, 0.4, 0.5, -0.6}, xv{1, 2, -1};
+  Tensor w = F64(*ctx, wv, {2, 3});
+  Tensor x = F64(*ctx, xv, {3});
+  Tape tape(*ctx);
+  tape.Watch(w);
+  tape.Watch(x);
+  Op layer(*ctx, "autodiff_test_layer");
+  ASSERT_TRUE(layer.AddInput(w).ok());
+  ASSERT_TRUE(layer.AddInput(x).ok());
+  auto y = layer.Execute();
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  auto g = tape.Gradient({(*y)[0]}, {w, x});
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  // sum(tanh(W x + b)): d/dW = s x^T, d/dx = W^T s, s = 1 - tanh^2(W x + b).
+  const double b[2] = {0.5, -0.5};
+  double sech2[2];
+  for (int i = 0; i < 2; ++i) {
+    double z = b[i];
+    for (int j = 0; j < 3; ++j) z += wv[i * 3 + j] * xv[j];
+    sech2[i] = 1 - std::tanh(z) * std::tanh(z);
+  }
+  std::vector<double> dw = Values((*g)[0]), dx = Values((*g)[1]);
+  ASSERT_EQ(dw.size(), 6u);
+  ASSERT_EQ(dx.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(dw[i * 3 + j], sech2[i] * xv[j], 1e-12);
+  }
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(dx[j], wv[j] * sech2[0] + wv[3 + j] * sech2[1], 1e-12);
+  }
+
+  // An op the op-by-op runner cannot give the eager layer: named.
+  Tape other(*ctx);
+  other.Watch(x);
+  Op sorted(*ctx, "autodiff_test_sorted");
+  ASSERT_TRUE(sorted.AddInput(x).ok());
+  auto s = sorted.Execute();
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  auto none = other.Gradient({(*s)[0]}, {x});
+  EXPECT_EQ(none.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(none.status().message(), HasSubstr("stablehlo.sort"));
 }
 
 constexpr char kHalfSquare[] = R"(
@@ -417,16 +491,18 @@ TEST(AutodiffForward, UserRulesAndTransposedVjpsGiveTangents) {
     return op.Execute();
   };
   {
-    // Neither rule: the op's tangent is an error naming it.
+    // Neither rule: the function's op-by-op VJP, transposed.
     ForwardAccumulator acc(*ctx);
     ASSERT_TRUE(acc.Watch(x, v).ok());
     auto y = run();
-    EXPECT_EQ(y.status().code(), StatusCode::kUnimplemented);
-    EXPECT_THAT(y.status().message(), HasSubstr("autodiff_test_half_square"));
+    ASSERT_TRUE(y.ok()) << y.status().ToString();
+    EXPECT_THAT(Values(*acc.Jvp((*y)[0])), ElementsAre(3, -2));  // x v
   }
-  // A VJP only: the accumulator transposes it (the VJP is linear in g).
+  // A VJP of its own: the accumulator transposes it (it is linear in g).
+  int vjp_calls = 0;
   ASSERT_TRUE(RegisterVjp("autodiff_test_half_square",
-                          [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                          [&vjp_calls](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                            ++vjp_calls;
                             TensorMath m(c.context());
                             PLUGRT_ASSIGN_OR_RETURN(Tensor g, m.Mul(c.output_grads[0],
                                                                     c.op.inputs()[0]));
@@ -439,6 +515,7 @@ TEST(AutodiffForward, UserRulesAndTransposedVjpsGiveTangents) {
     auto y = run();
     ASSERT_TRUE(y.ok()) << y.status().ToString();
     EXPECT_THAT(Values(*acc.Jvp((*y)[0])), ElementsAre(3, -2));  // x v
+    EXPECT_EQ(vjp_calls, 1);
   }
   // A JVP of its own takes precedence (here deliberately 10x, to tell).
   ASSERT_TRUE(RegisterJvp("autodiff_test_half_square",

@@ -1,6 +1,7 @@
 #include "autodiff/forward_accumulator.h"
 
 #include "autodiff/builtin_rules.h"
+#include "autodiff/function_runner.h"
 #include "autodiff/jvp_registry.h"
 #include "autodiff/vjp_registry.h"
 
@@ -55,7 +56,7 @@ Status ForwardAccumulator::OnExecuted(const eager::Op& op, std::span<const Tenso
   JvpCall call{op, outputs, in_tangents};
   StatusOr<std::vector<Tensor>> out_tangents = [&]() -> StatusOr<std::vector<Tensor>> {
     if (const JvpFunction* jvp = FindJvp(op.name())) return (*jvp)(call);
-    if (FindVjp(op.name()) != nullptr) return internal::JvpByTransposedVjp(call);
+    if (internal::ResolveVjp(op)) return internal::JvpByTransposedVjp(call);
     return Unimplemented("no JVP (nor VJP) is defined for ", op.name(),
                          ", which a tangent flows through (register one with RegisterJvp, "
                          "autodiff/jvp_registry.h)");

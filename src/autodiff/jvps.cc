@@ -2,6 +2,7 @@
 // is its own transpose), linear ops by running the op on the tangents,
 // dot_general by the product rule, and the rest by transposing their VJPs.
 #include "autodiff/builtin_rules.h"
+#include "autodiff/function_runner.h"
 #include "autodiff/tape.h"
 
 namespace plugrt::autodiff::internal {
@@ -87,8 +88,8 @@ StatusOr<Tangents> SumJvp(const JvpCall& c, std::string_view region_attr) {
 }  // namespace
 
 StatusOr<std::vector<Tensor>> JvpByTransposedVjp(const JvpCall& c) {
-  const VjpFunction* vjp = FindVjp(c.op.name());
-  if (vjp == nullptr) return Unimplemented("no VJP for ", c.op.name(), " to transpose");
+  const VjpFunction vjp = ResolveVjp(c.op);
+  if (!vjp) return Unimplemented("no VJP for ", c.op.name(), " to transpose");
   TensorMath m(c.context());
   // A private tape over placeholder output gradients u (their values do not
   // matter: J^T u is linear in u).
@@ -101,7 +102,7 @@ StatusOr<std::vector<Tensor>> JvpByTransposedVjp(const JvpCall& c) {
     tape.Watch(u[o]);
     watched.push_back(u[o]);
   }
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> w, (*vjp)(VjpCall{c.op, c.outputs, u}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> w, vjp(VjpCall{c.op, c.outputs, u}));
   Tensor inner;  // <J^T u, v>
   for (size_t i = 0; i < w.size() && i < c.input_tangents.size(); ++i) {
     if (!w[i] || !c.input_tangents[i]) continue;

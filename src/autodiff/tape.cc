@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "autodiff/function_runner.h"
 #include "autodiff/vjp_registry.h"
 
 namespace plugrt::autodiff {
@@ -141,14 +142,14 @@ StatusOr<std::vector<Tensor>> Tape::Gradient(const std::vector<Tensor>& targets,
         PLUGRT_ASSIGN_OR_RETURN(out_grads[o], m.ZerosLike(entry.outputs[o]));
       }
     }
-    const VjpFunction* vjp = FindVjp(entry.op.name());
-    if (vjp == nullptr) {
+    const VjpFunction vjp = internal::ResolveVjp(entry.op);
+    if (!vjp) {
       return Unimplemented("no gradient is defined for ", entry.op.name(),
                            ", which a gradient flows through (register one with RegisterVjp, "
                            "autodiff/vjp_registry.h)");
     }
     VjpCall call{entry.op, entry.outputs, out_grads};
-    StatusOr<std::vector<Tensor>> in_grads = (*vjp)(call);
+    StatusOr<std::vector<Tensor>> in_grads = vjp(call);
     if (!in_grads.ok()) {
       return Status(in_grads.status().code(), "the gradient of " + entry.op.name() + ": " +
                                                   in_grads.status().message());
