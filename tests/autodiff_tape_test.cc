@@ -334,32 +334,20 @@ TEST(AutodiffTape, OpsWithoutAVjpAreUnimplementedByName) {
   Tensor x = F64(*ctx, {3, 1, 2}, {3});
   Tape tape(*ctx);
   tape.Watch(x);
-  // A while loop has no VJP.
-  constexpr char kLoop[] = R"(
-func.func @autodiff_test_cond(%i: tensor<i64>, %x: tensor<3xf64>) -> tensor<i1> {
-  %n = stablehlo.constant dense<2> : tensor<i64>
-  %r = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
-  return %r : tensor<i1>
-}
-func.func @autodiff_test_body(%i: tensor<i64>, %x: tensor<3xf64>) -> (tensor<i64>, tensor<3xf64>) {
-  %one = stablehlo.constant dense<1> : tensor<i64>
-  %j = stablehlo.add %i, %one : tensor<i64>
-  %y = stablehlo.multiply %x, %x : tensor<3xf64>
-  return %j, %y : tensor<i64>, tensor<3xf64>
-}
-)";
-  ASSERT_TRUE(ctx->LoadFunctions(kLoop).ok());
-  auto zero = ctx->FromVector<int64_t>({0}, {});
-  ASSERT_TRUE(zero.ok());
-  Op loop(*ctx, "stablehlo.while");
-  ASSERT_TRUE(loop.SetAttr("cond", eager::FunctionRef{"autodiff_test_cond"}).ok());
-  ASSERT_TRUE(loop.SetAttr("body", eager::FunctionRef{"autodiff_test_body"}).ok());
-  ASSERT_TRUE(loop.AddInputList({*zero, x}).ok());
-  auto looped = loop.Execute();
-  ASSERT_TRUE(looped.ok()) << looped.status().ToString();
-  auto g = tape.Gradient({(*looped)[1]}, {x});
+  // all_gather has no VJP.
+  eager::DenseTensor groups{eager::TensorType{PJRT_Buffer_Type_S64, {1, 1}}, {}};
+  const int64_t id = 0;
+  groups.data.resize(sizeof id);
+  std::memcpy(groups.data.data(), &id, sizeof id);
+  Op gather(*ctx, "stablehlo.all_gather");
+  ASSERT_TRUE(gather.SetAttr("replica_groups", groups).ok());
+  ASSERT_TRUE(gather.SetAttr("all_gather_dim", int64_t{0}).ok());
+  ASSERT_TRUE(gather.AddInput(x).ok());
+  auto gathered = gather.Execute();
+  ASSERT_TRUE(gathered.ok()) << gathered.status().ToString();
+  auto g = tape.Gradient({(*gathered)[0]}, {x});
   EXPECT_EQ(g.status().code(), StatusCode::kUnimplemented);
-  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.while"));
+  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.all_gather"));
 }
 
 constexpr char kSquare[] = R"(

@@ -219,6 +219,34 @@ StatusOr<std::vector<Tensor>> FunctionVjp(const VjpCall& call) {
   return tape.Gradient(targets, args, weights, UnconnectedGradients::kNone);
 }
 
+StatusOr<std::vector<Tensor>> WhileVjp(const VjpCall& call) {
+  const eager::AttrReader a(call.op.name(), call.op.attrs());
+  PLUGRT_ASSIGN_OR_RETURN(eager::FunctionRef cond, a.Function("cond"));
+  PLUGRT_ASSIGN_OR_RETURN(eager::FunctionRef body, a.Function("body"));
+  Context& ctx = call.context();
+  std::vector<Tensor> args(call.op.inputs().begin(), call.op.inputs().end());
+  // The loop again, unrolled under a private tape: the trip count is the
+  // one the op ran (the values are the same), read from the condition.
+  Tape tape(ctx);
+  for (const Tensor& t : args) tape.Watch(t);
+  std::vector<Tensor> carried = args;
+  for (;;) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> go, RunFunctionOpByOp(ctx, cond.name, carried));
+    if (go.size() != 1) return InvalidArgument("@", cond.name, " must return one i1");
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::byte> flag, go[0].ToHost());
+    if (flag.size() != 1) return InvalidArgument("@", cond.name, " must return one i1");
+    if (flag[0] == std::byte{0}) break;
+    PLUGRT_ASSIGN_OR_RETURN(carried, RunFunctionOpByOp(ctx, body.name, carried));
+  }
+  std::vector<Tensor> targets, weights;
+  for (size_t o = 0; o < carried.size() && o < call.output_grads.size(); ++o) {
+    if (!call.output_grads[o]) continue;
+    targets.push_back(carried[o]);
+    weights.push_back(call.output_grads[o]);
+  }
+  return tape.Gradient(targets, args, weights, UnconnectedGradients::kNone);
+}
+
 VjpFunction ResolveVjp(const eager::Op& op) {
   if (const VjpFunction* registered = FindVjp(op.name())) return *registered;
   if (op.is_function()) return FunctionVjp;

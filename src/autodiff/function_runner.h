@@ -22,6 +22,10 @@ StatusOr<std::vector<Tensor>> RunFunctionOpByOp(Context& ctx, std::string_view n
 // The VJP of a loaded function by differentiating its body op by op.
 StatusOr<std::vector<Tensor>> FunctionVjp(const VjpCall& call);
 
+// stablehlo.while's VJP: the loop unrolled (its condition and body run op by
+// op, as often as the condition says) under a private tape.
+StatusOr<std::vector<Tensor>> WhileVjp(const VjpCall& call);
+
 // The op's VJP: its registered one; for a loaded function without one,
 // FunctionVjp; else empty.
 VjpFunction ResolveVjp(const eager::Op& op);

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "autodiff/builtin_rules.h"
+#include "autodiff/function_runner.h"
 
 namespace plugrt::autodiff {
 
@@ -29,6 +30,7 @@ Registry& TheRegistry() {
     internal::AddReductionVjps(add);
     internal::AddIndexingVjps(add);
     internal::AddConvolutionVjp(add);
+    add("stablehlo.while", internal::WhileVjp);
     return r;
   }();
   return *registry;
