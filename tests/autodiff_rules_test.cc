@@ -243,6 +243,8 @@ std::vector<Case> Cases() {
                     {"body", eager::FunctionRef{"rules_body"}}}});
   cases.push_back({"concatenate", "stablehlo.concatenate", {L({A({2, 3}), A({2, 1})})},
                    {{"dimension", int64_t{1}}}});
+  cases.push_back({"all_gather of one replica", "stablehlo.all_gather", {G(A({2, 3}))},
+                   {{"replica_groups", ReplicaGroups({0})}, {"all_gather_dim", int64_t{1}}}});
   cases.push_back({"all_reduce of one replica", "stablehlo.all_reduce", {G(A({3}))},
                    {{"replica_groups", ReplicaGroups({0})}, {"computation", Reducer::kAdd}}});
   return cases;

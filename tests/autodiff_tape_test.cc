@@ -312,6 +312,21 @@ TEST(AutodiffTape, DataParallelGradientsThroughAllReduceOnTheParallelDevice) {
   // Both components' outputs are the total, so each x_r counts twice.
   EXPECT_THAT(Values((*parts)[0]), ElementsAre(2, 4));
   EXPECT_THAT(Values((*parts)[1]), ElementsAre(6, 8));
+
+  // all_gather: every component sees [x_0, x_1]; weighting component r's
+  // copy by c_r, x_r's gradient is block r of c_0 + c_1.
+  Tape gtape(ctx);
+  gtape.Watch(x);
+  Tensor gathered = Must(m.Run1("stablehlo.all_gather", {x},
+                                {{"replica_groups", groups}, {"all_gather_dim", int64_t{0}}}));
+  Tensor weights = Must(ctx.Pack({F64(ctx, {1, 2, 3, 4}, {4}), F64(ctx, {10, 20, 30, 40}, {4})},
+                                 "par"));
+  auto gg = gtape.Gradient({gathered}, {x}, {weights});
+  ASSERT_TRUE(gg.ok()) << gg.status().ToString();
+  auto gparts = eager::UnpackParallel((*gg)[0]);
+  ASSERT_TRUE(gparts.ok()) << gparts.status().ToString();
+  EXPECT_THAT(Values((*gparts)[0]), ElementsAre(11, 22));
+  EXPECT_THAT(Values((*gparts)[1]), ElementsAre(33, 44));
 }
 
 TEST(AutodiffTape, WorksUnderTheAsyncExecutor) {
@@ -334,20 +349,23 @@ TEST(AutodiffTape, OpsWithoutAVjpAreUnimplementedByName) {
   Tensor x = F64(*ctx, {3, 1, 2}, {3});
   Tape tape(*ctx);
   tape.Watch(x);
-  // all_gather has no VJP.
-  eager::DenseTensor groups{eager::TensorType{PJRT_Buffer_Type_S64, {1, 1}}, {}};
-  const int64_t id = 0;
-  groups.data.resize(sizeof id);
-  std::memcpy(groups.data.data(), &id, sizeof id);
-  Op gather(*ctx, "stablehlo.all_gather");
-  ASSERT_TRUE(gather.SetAttr("replica_groups", groups).ok());
-  ASSERT_TRUE(gather.SetAttr("all_gather_dim", int64_t{0}).ok());
-  ASSERT_TRUE(gather.AddInput(x).ok());
-  auto gathered = gather.Execute();
-  ASSERT_TRUE(gathered.ok()) << gathered.status().ToString();
-  auto g = tape.Gradient({(*gathered)[0]}, {x});
+  // A scatter that keeps the maximum has no gradient rule.
+  auto index = ctx->FromVector<int32_t>({1}, {1, 1});
+  ASSERT_TRUE(index.ok());
+  Tensor update = F64(*ctx, {5}, {1});
+  Op scatter(*ctx, "stablehlo.scatter");
+  ASSERT_TRUE(scatter.SetAttr("inserted_window_dims", std::vector<int64_t>{0}).ok());
+  ASSERT_TRUE(scatter.SetAttr("scatter_dims_to_operand_dims", std::vector<int64_t>{0}).ok());
+  ASSERT_TRUE(scatter.SetAttr("index_vector_dim", int64_t{1}).ok());
+  ASSERT_TRUE(scatter.SetAttr("update_computation", eager::Reducer::kMax).ok());
+  ASSERT_TRUE(scatter.AddInputList({x}).ok());
+  ASSERT_TRUE(scatter.AddInput(*index).ok());
+  ASSERT_TRUE(scatter.AddInputList({update}).ok());
+  auto scattered = scatter.Execute();
+  ASSERT_TRUE(scattered.ok()) << scattered.status().ToString();
+  auto g = tape.Gradient({(*scattered)[0]}, {x});
   EXPECT_EQ(g.status().code(), StatusCode::kUnimplemented);
-  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.all_gather"));
+  EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.scatter"));
 }
 
 constexpr char kSquare[] = R"(

@@ -140,7 +140,7 @@ void AddBuiltinJvps(const AddJvp& add) {
        {"stablehlo.reshape", "stablehlo.transpose", "stablehlo.reverse",
         "stablehlo.broadcast_in_dim", "stablehlo.slice", "stablehlo.pad",
         "stablehlo.concatenate", "stablehlo.convert", "stablehlo.dynamic_slice",
-        "stablehlo.dynamic_update_slice", "stablehlo.gather"}) {
+        "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.all_gather"}) {
     add(name, LinearJvp);
   }
   add("stablehlo.dot_general", BilinearJvp);

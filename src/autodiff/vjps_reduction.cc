@@ -1,6 +1,8 @@
 // The VJPs of reductions: reduce (add, mul, max, min), reduce_window
-// (sums; max and min pooling) and all_reduce (sums).
+// (sums; max and min pooling), and the collectives all_reduce (sums) and
+// all_gather.
 #include <algorithm>
+#include <cstring>
 
 #include "autodiff/builtin_rules.h"
 
@@ -263,9 +265,64 @@ StatusOr<Grads> ReduceWindowMaxMinVjp(const VjpCall& c) {
   return Grads{gx, gi};
 }
 
+// all_gather over one group of every replica in order: replica r's input
+// is block r of every replica's output, so its gradient is block r of the
+// sum of their gradients (an all_reduce, then a slice at r's offset).
+StatusOr<Grads> AllGatherVjp(const VjpCall& c) {
+  const eager::AttrReader a = Attrs(c);
+  PLUGRT_ASSIGN_OR_RETURN(eager::DenseTensor groups, a.Dense("replica_groups"));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, a.Int("all_gather_dim"));
+  bool in_order = groups.type.dims.size() == 2 && groups.type.dims[0] == 1 &&
+                  groups.type.type == PJRT_Buffer_Type_S64;
+  const int64_t n = in_order ? groups.type.dims[1] : 0;
+  for (int64_t i = 0; in_order && i < n; ++i) {
+    int64_t id;
+    std::memcpy(&id, groups.data.data() + i * sizeof id, sizeof id);
+    in_order = id == i;
+  }
+  if (!in_order) {
+    return Unimplemented("no gradient for ", c.op.name(), " other than over one group of every "
+                         "replica in order (s64 replica_groups [[0, 1, ...]])");
+  }
+  TensorMath m(c.context());
+  const Tensor& x = c.op.inputs()[0];
+  const Tensor& g = c.output_grads[0];
+  eager::Op sum(c.context(), "stablehlo.all_reduce");
+  PLUGRT_RETURN_IF_ERROR(sum.SetAttr("replica_groups", groups));
+  PLUGRT_RETURN_IF_ERROR(sum.SetAttr("computation", eager::Reducer::kAdd));
+  PLUGRT_RETURN_IF_ERROR(sum.AddInput(g));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> summed, sum.Execute());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, x.dims());
+  // This replica's index: plugrt.device_id (a parallel device's component
+  // index; 0 on a single device).
+  eager::Op id(c.context(), std::string(eager::kDeviceIdOp));
+  id.SetDevice(g.device_name());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> index, id.Execute());
+  std::vector<Tensor> starts;
+  for (size_t d = 0; d < xdims.size(); ++d) {
+    if (static_cast<int64_t>(d) == dim) {
+      PLUGRT_ASSIGN_OR_RETURN(Tensor block, m.Filled(PJRT_Buffer_Type_S64, {},
+                                                     static_cast<double>(xdims[d]),
+                                                     g.device_name()));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor start, m.Mul(index[0], block));
+      starts.push_back(start);
+    } else {
+      PLUGRT_ASSIGN_OR_RETURN(Tensor zero, m.Filled(PJRT_Buffer_Type_S64, {}, 0.0, g.device_name()));
+      starts.push_back(zero);
+    }
+  }
+  eager::Op slice(c.context(), "stablehlo.dynamic_slice");
+  PLUGRT_RETURN_IF_ERROR(slice.SetAttr("slice_sizes", xdims));
+  PLUGRT_RETURN_IF_ERROR(slice.AddInput(summed[0]));
+  PLUGRT_RETURN_IF_ERROR(slice.AddInputList(starts));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> gx, slice.Execute());
+  return Grads{gx[0]};
+}
+
 }  // namespace
 
 void AddReductionVjps(const AddVjp& add) {
+  add("stablehlo.all_gather", AllGatherVjp);
   add("stablehlo.reduce", ReduceVjp);
   add("stablehlo.reduce_window", ReduceWindowVjp);
   add("stablehlo.all_reduce", [](const VjpCall& c) -> StatusOr<Grads> {
