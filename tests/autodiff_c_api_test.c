@@ -1,7 +1,7 @@
 /* The autodiff C API (include/plugrt/autodiff_c_api.h) from C11: a tape's
  * gradient and its statistics, one-shot and persistent tapes, stop_gradient,
- * unconnected sources, a forward accumulator, and a VJP written here in C for
- * a loaded function. Exits nonzero on the first failed check. */
+ * unconnected sources, a forward accumulator, and a VJP and a JVP written
+ * here in C for a loaded function. Exits nonzero on the first failed check. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +183,29 @@ static void CubeVjp(void* user_data, PLUGRT_EagerContext* ctx, const PLUGRT_Eage
   PLUGRT_EagerDeleteTensorHandle(d);
 }
 
+/* d(cube) = 3 x^2 dx, in eager ops. */
+static void CubeJvp(void* user_data, PLUGRT_EagerContext* ctx, const PLUGRT_EagerOp* op,
+                    PLUGRT_EagerTensorHandle* const* outputs, int num_outputs,
+                    PLUGRT_EagerTensorHandle* const* input_tangents, int num_inputs,
+                    PLUGRT_EagerTensorHandle** output_tangents, PLUGRT_EagerStatus* status) {
+  (void)outputs;
+  ++*(int*)user_data;
+  if (num_outputs != 1 || num_inputs != 1 || input_tangents[0] == NULL) {
+    PLUGRT_EagerSetStatus(status, PLUGRT_EAGER_INTERNAL, "cube: unexpected arity");
+    return;
+  }
+  PLUGRT_EagerTensorHandle* x = PLUGRT_EagerOpGetInput(op, 0, 0, status);
+  if (x == NULL) return;
+  PLUGRT_EagerTensorHandle* xx = Run(ctx, "stablehlo.multiply", x, x, status);
+  PLUGRT_EagerTensorHandle* two_xx = Run(ctx, "stablehlo.add", xx, xx, status);
+  PLUGRT_EagerTensorHandle* d = Run(ctx, "stablehlo.add", two_xx, xx, status);
+  output_tangents[0] = Run(ctx, "stablehlo.multiply", input_tangents[0], d, status);
+  PLUGRT_EagerDeleteTensorHandle(x);
+  PLUGRT_EagerDeleteTensorHandle(xx);
+  PLUGRT_EagerDeleteTensorHandle(two_xx);
+  PLUGRT_EagerDeleteTensorHandle(d);
+}
+
 static void TestCVjp(PLUGRT_EagerContext* ctx, PLUGRT_EagerStatus* s) {
   PLUGRT_EagerContextLoadFunctions(
       ctx,
@@ -209,6 +232,26 @@ static void TestCVjp(PLUGRT_EagerContext* ctx, PLUGRT_EagerStatus* s) {
   CHECK(Near(g, expected, 2));
   CHECK(calls == 1);
   PLUGRT_DeleteTape(tape);
+
+  /* Forward mode through the C JVP. */
+  int jvp_calls = 0;
+  PLUGRT_RegisterJvp(ctx, "c_cube", CubeJvp, &jvp_calls, 0, s);
+  CHECK_OK(s);
+  const double vv[2] = {1, 2};
+  PLUGRT_EagerTensorHandle* v = Doubles(ctx, vv, 2, s);
+  PLUGRT_ForwardAccumulator* acc = PLUGRT_NewForwardAccumulator(ctx, s);
+  PLUGRT_ForwardAccumulatorWatch(acc, x, v, s);
+  CHECK_OK(s);
+  PLUGRT_EagerTensorHandle* y2 = Run(ctx, "c_cube", x, NULL, s);
+  PLUGRT_EagerTensorHandle* jv = PLUGRT_ForwardAccumulatorJvp(acc, y2, PLUGRT_UNCONNECTED_NONE, s);
+  CHECK_OK(s);
+  const double tangent[2] = {12, 6};
+  CHECK(Near(jv, tangent, 2));
+  CHECK(jvp_calls == 1);
+  PLUGRT_DeleteForwardAccumulator(acc);
+  PLUGRT_EagerDeleteTensorHandle(v);
+  PLUGRT_EagerDeleteTensorHandle(y2);
+  PLUGRT_EagerDeleteTensorHandle(jv);
   PLUGRT_EagerDeleteTensorHandle(x);
   PLUGRT_EagerDeleteTensorHandle(y);
   PLUGRT_EagerDeleteTensorHandle(g);

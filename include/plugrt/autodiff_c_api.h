@@ -89,7 +89,7 @@ PLUGRT_EagerTensorHandle* PLUGRT_ForwardAccumulatorJvp(const PLUGRT_ForwardAccum
                                                        PLUGRT_UnconnectedGradients unconnected,
                                                        PLUGRT_EagerStatus* status);
 
-/* ---- VJPs from C ------------------------------------------------------------ */
+/* ---- VJPs and JVPs from C ---------------------------------------------------- */
 
 /* A VJP: `op` (borrowed: read its inputs with PLUGRT_EagerOpGetInput, its
  * attributes with the ...GetAttr calls), its outputs and their gradients
@@ -111,6 +111,21 @@ typedef void (*PLUGRT_VjpFunction)(void* user_data, PLUGRT_EagerContext* ctx,
  * deleted, register again, with `replace`, for another one before
  * differentiating that op). */
 void PLUGRT_RegisterVjp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_VjpFunction vjp,
+                        void* user_data, int replace, PLUGRT_EagerStatus* status);
+
+/* A JVP: `op` (borrowed), its outputs, and the tangents of its inputs
+ * (borrowed; NULL for none, flat in input order); fills
+ * output_tangents[0..num_outputs) with new handles (NULL: none) by running
+ * eager ops on `ctx`. Errors go in `status`. */
+typedef void (*PLUGRT_JvpFunction)(void* user_data, PLUGRT_EagerContext* ctx,
+                                   const PLUGRT_EagerOp* op,
+                                   PLUGRT_EagerTensorHandle* const* outputs, int num_outputs,
+                                   PLUGRT_EagerTensorHandle* const* input_tangents,
+                                   int num_inputs, PLUGRT_EagerTensorHandle** output_tangents,
+                                   PLUGRT_EagerStatus* status);
+
+/* As PLUGRT_RegisterVjp, for forward mode. */
+void PLUGRT_RegisterJvp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_JvpFunction jvp,
                         void* user_data, int replace, PLUGRT_EagerStatus* status);
 
 #ifdef __cplusplus

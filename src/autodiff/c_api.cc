@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "autodiff/forward_accumulator.h"
+#include "autodiff/jvp_registry.h"
 #include "autodiff/tape.h"
 #include "autodiff/vjp_registry.h"
 #include "eager/c_api_internal.h"
@@ -205,4 +206,40 @@ void PLUGRT_RegisterVjp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_VjpFunc
     return taken;
   };
   Set(status, plugrt::autodiff::RegisterVjp(op, std::move(call), replace != 0));
+}
+
+void PLUGRT_RegisterJvp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_JvpFunction jvp,
+                        void* user_data, int replace, PLUGRT_EagerStatus* status) {
+  if (ctx == nullptr || op == nullptr || jvp == nullptr) {
+    return Set(status, Null("PLUGRT_RegisterJvp"));
+  }
+  plugrt::eager::Context* owner = ctx->ctx.get();
+  auto call = [ctx, owner, jvp, user_data](const plugrt::autodiff::JvpCall& c)
+      -> StatusOr<std::vector<Tensor>> {
+    if (&c.context() != owner) {
+      return plugrt::FailedPrecondition("the C JVP for ", c.op.name(),
+                                        " was registered for another context");
+    }
+    PLUGRT_EagerOp lent;
+    lent.op = &c.op;
+    lent.ctx = ctx;
+    std::vector<PLUGRT_EagerTensorHandle> outs, tangents;
+    for (const Tensor& t : c.outputs) outs.push_back({t});
+    for (const Tensor& t : c.input_tangents) tangents.push_back({t});
+    std::vector<PLUGRT_EagerTensorHandle*> out_ptrs, tangent_ptrs;
+    for (auto& h : outs) out_ptrs.push_back(&h);
+    for (auto& h : tangents) tangent_ptrs.push_back(h.tensor ? &h : nullptr);
+    std::vector<PLUGRT_EagerTensorHandle*> results(outs.size(), nullptr);
+    PLUGRT_EagerStatus s;
+    jvp(user_data, ctx, &lent, out_ptrs.data(), static_cast<int>(outs.size()),
+        tangent_ptrs.data(), static_cast<int>(tangents.size()), results.data(), &s);
+    std::vector<Tensor> taken;
+    for (PLUGRT_EagerTensorHandle* h : results) {
+      std::unique_ptr<PLUGRT_EagerTensorHandle> owned(h);
+      taken.push_back(owned ? owned->tensor : Tensor());
+    }
+    if (!s.status.ok()) return s.status;
+    return taken;
+  };
+  Set(status, plugrt::autodiff::RegisterJvp(op, std::move(call), replace != 0));
 }
