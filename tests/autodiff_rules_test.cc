@@ -202,6 +202,11 @@ std::vector<Case> Cases() {
        {{"window_strides", std::vector<int64_t>{2, 1}},
         {"padding", std::vector<int64_t>{1, 0, 2, 1}},
         {"rhs_dilation", std::vector<int64_t>{1, 2}}});
+  conv("lhs-dilated (transposed)", A({1, 2, 3, 3}), A({2, 2, 2, 2}), nchw,
+       {{"lhs_dilation", std::vector<int64_t>{2, 1}},
+        {"padding", std::vector<int64_t>{1, 1, 0, 1}}});
+  conv("two batch groups", A({4, 2, 4, 3}), A({4, 2, 2, 2}), nchw,
+       {{"batch_group_count", int64_t{2}}, {"window_strides", std::vector<int64_t>{2, 1}}});
   conv("NHWC with two feature groups", A({1, 4, 4, 4}), A({2, 2, 2, 4}), nhwc,
        {{"feature_group_count", int64_t{2}},
         {"window_strides", std::vector<int64_t>{1, 2}},

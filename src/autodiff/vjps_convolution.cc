@@ -1,4 +1,5 @@
-// convolution's VJP. Both gradients are convolutions again, written in a
+// convolution's VJP. Both gradients are convolutions again (lhs dilation
+// and batch groups reduced to plain and feature-grouped ones), written in a
 // canonical layout ([batch, feature, spatial...] x [out, in, spatial...])
 // that the operands are transposed into and the gradients out of:
 //  - the input's: the output gradient, dilated by the strides, convolved
@@ -79,11 +80,10 @@ StatusOr<Grads> ConvolutionVjp(const VjpCall& call) {
   if (strides.empty()) strides.assign(n, 1);
   if (padding.empty()) padding.assign(2 * n, 0);
   if (rhs_dil.empty()) rhs_dil.assign(n, 1);
-  for (int64_t d : lhs_dil) {
-    if (d != 1) return Unimplemented("no gradient for ", call.op.name(), " with lhs_dilation");
-  }
-  if (batch_groups != 1) {
-    return Unimplemented("no gradient for ", call.op.name(), " with batch_group_count > 1");
+  if (lhs_dil.empty()) lhs_dil.assign(n, 1);
+  if (batch_groups > 1 && groups > 1) {
+    return Unimplemented("no gradient for ", call.op.name(),
+                         " with both feature and batch groups");
   }
 
   TensorMath m(call.context());
@@ -94,6 +94,35 @@ StatusOr<Grads> ConvolutionVjp(const VjpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(Tensor lhs, m.Transpose(call.op.inputs()[0], lhs_perm));
   PLUGRT_ASSIGN_OR_RETURN(Tensor rhs, m.Transpose(call.op.inputs()[1], rhs_perm));
   PLUGRT_ASSIGN_OR_RETURN(Tensor g, m.Transpose(call.output_grads[0], out_perm));
+  // Reduced to the case below: an lhs dilation is zeros between the input's
+  // elements (a pad), and batch groups are feature groups once group j of
+  // the batch is moved next to the features ([N, C] -> [N/B, B*C]).
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type ltype, lhs.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zero, m.Filled(ltype, {}, 0.0, lhs.device_name()));
+  std::vector<int64_t> interior{0, 0}, edges(n + 2, 0);
+  bool dilated = false;
+  for (int64_t d : lhs_dil) {
+    interior.push_back(d - 1);
+    dilated |= d != 1;
+  }
+  if (dilated) {
+    PLUGRT_ASSIGN_OR_RETURN(lhs, m.Pad(lhs, zero, edges, edges, interior));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> spread, lhs.dims());  // N, C, X'...
+  std::vector<int64_t> by_group{batch_groups, spread[0] / batch_groups, spread[1]};
+  std::vector<int64_t> group_major{1, 0, 2}, merged_lhs{spread[0] / batch_groups,
+                                                        batch_groups * spread[1]};
+  for (size_t j = 0; j < n; ++j) {
+    by_group.push_back(spread[2 + j]);
+    group_major.push_back(static_cast<int64_t>(3 + j));
+    merged_lhs.push_back(spread[2 + j]);
+  }
+  if (batch_groups > 1) {
+    PLUGRT_ASSIGN_OR_RETURN(lhs, m.Reshape(lhs, by_group));
+    PLUGRT_ASSIGN_OR_RETURN(lhs, m.Transpose(lhs, group_major));
+    PLUGRT_ASSIGN_OR_RETURN(lhs, m.Reshape(lhs, merged_lhs));
+    groups = batch_groups;
+  }
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> ldims, lhs.dims());  // N, C, X...
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> rdims, rhs.dims());  // O, Ci, K...
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> gdims, g.dims());    // N, O, Y...
@@ -129,6 +158,18 @@ StatusOr<Grads> ConvolutionVjp(const VjpCall& call) {
       c.padding.push_back(ldims[2 + j] + padding[2 * j] - (gdims[2 + j] - 1) * strides[j] - 1);
     }
     PLUGRT_ASSIGN_OR_RETURN(Tensor gl, Convolve(call.context(), g, k, c));
+    if (batch_groups > 1) {
+      std::vector<int64_t> split_back{spread[0] / batch_groups, batch_groups, spread[1]};
+      for (size_t j = 0; j < n; ++j) split_back.push_back(spread[2 + j]);
+      PLUGRT_ASSIGN_OR_RETURN(gl, m.Reshape(gl, split_back));
+      PLUGRT_ASSIGN_OR_RETURN(gl, m.Transpose(gl, group_major));
+      PLUGRT_ASSIGN_OR_RETURN(gl, m.Reshape(gl, spread));
+    }
+    if (dilated) {
+      std::vector<int64_t> start(n + 2, 0), stride{1, 1};
+      stride.insert(stride.end(), lhs_dil.begin(), lhs_dil.end());
+      PLUGRT_ASSIGN_OR_RETURN(gl, m.Slice(gl, start, spread, stride));
+    }
     PLUGRT_ASSIGN_OR_RETURN(grads[0], m.Transpose(gl, Inverse(lhs_perm)));
   }
 
