@@ -248,6 +248,87 @@ TEST(AutodiffTape, NestedTapesGiveHessianVectorProducts) {
   }
 }
 
+// A small CNN: a strided convolution, tanh, 2x2 max pooling, squared sum.
+Tensor Cnn(Context& ctx, const Tensor& x, const Tensor& w) {
+  TensorMath m(ctx);
+  Op conv(ctx, "stablehlo.convolution");
+  for (auto [name, value] : std::vector<std::pair<const char*, int64_t>>{
+           {"input_batch_dimension", 0}, {"input_feature_dimension", 1},
+           {"kernel_output_feature_dimension", 0}, {"kernel_input_feature_dimension", 1},
+           {"output_batch_dimension", 0}, {"output_feature_dimension", 1}}) {
+    EXPECT_TRUE(conv.SetAttr(name, value).ok());
+  }
+  for (const char* name : {"input_spatial_dimensions", "kernel_spatial_dimensions",
+                           "output_spatial_dimensions"}) {
+    EXPECT_TRUE(conv.SetAttr(name, std::vector<int64_t>{2, 3}).ok());
+  }
+  EXPECT_TRUE(conv.SetAttr("window_strides", std::vector<int64_t>{2, 1}).ok());
+  EXPECT_TRUE(conv.AddInput(x).ok());
+  EXPECT_TRUE(conv.AddInput(w).ok());
+  auto y = conv.Execute();
+  EXPECT_TRUE(y.ok()) << y.status().ToString();
+  Tensor t = Must(m.Run1("stablehlo.tanh", {(*y)[0]}));
+  Op pool(ctx, "stablehlo.reduce_window");
+  EXPECT_TRUE(pool.SetAttr("window_dimensions", std::vector<int64_t>{1, 1, 2, 2}).ok());
+  EXPECT_TRUE(pool.SetAttr("body", eager::Reducer::kMax).ok());
+  EXPECT_TRUE(pool.AddInputList({t}).ok());
+  EXPECT_TRUE(pool.AddInputList({F64(ctx, {-10}, {})}).ok());
+  auto pooled = pool.Execute();
+  EXPECT_TRUE(pooled.ok()) << pooled.status().ToString();
+  return Must(m.SumAll(Must(m.Mul((*pooled)[0], (*pooled)[0]))));
+}
+
+TEST(AutodiffTape, HessianVectorProductsThroughConvolutionAndPooling) {
+  auto ctx = MakeContext();
+  std::vector<double> xv(1 * 1 * 6 * 5), wv(2 * 1 * 2 * 2), vv(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    xv[i] = std::sin(1.7 * i + 0.3);
+    vv[i] = std::cos(0.9 * i);
+  }
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = 0.5 * std::cos(2.3 * i + 1);
+  Tensor w = F64(*ctx, wv, {2, 1, 2, 2});
+  // The gradient at x, by a tape.
+  auto gradient = [&](const std::vector<double>& at) -> std::vector<double> {
+    Tensor x = F64(*ctx, at, {1, 1, 6, 5});
+    Tape tape(*ctx);
+    tape.Watch(x);
+    auto g = tape.Gradient({Cnn(*ctx, x, w)}, {x});
+    EXPECT_TRUE(g.ok()) << g.status().ToString();
+    return g.ok() ? Values((*g)[0]) : std::vector<double>();
+  };
+  Tensor x = F64(*ctx, xv, {1, 1, 6, 5});
+  Tape outer(*ctx);
+  outer.Watch(x);
+  Tensor g;
+  {
+    Tape inner(*ctx);
+    inner.Watch(x);
+    auto gi = inner.Gradient({Cnn(*ctx, x, w)}, {x});
+    ASSERT_TRUE(gi.ok()) << gi.status().ToString();
+    g = (*gi)[0];
+  }
+  auto hv = outer.Gradient({g}, {x}, {F64(*ctx, vv, {1, 1, 6, 5})});
+  ASSERT_TRUE(hv.ok()) << hv.status().ToString();
+  std::vector<double> got = Values((*hv)[0]);
+  // Central differences of the gradient along v.
+  const double h = 1e-5;
+  std::vector<double> plus = xv, minus = xv;
+  for (size_t i = 0; i < xv.size(); ++i) {
+    plus[i] += h * vv[i];
+    minus[i] -= h * vv[i];
+  }
+  std::vector<double> gp = gradient(plus), gm = gradient(minus);
+  ASSERT_EQ(got.size(), xv.size());
+  double largest = 0;
+  for (double v : got) largest = std::max(largest, std::abs(v));
+  EXPECT_GT(largest, 0.1);  // a real curvature, not zeros on both sides
+  ASSERT_EQ(gp.size(), xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    const double fd = (gp[i] - gm[i]) / (2 * h);
+    EXPECT_NEAR(got[i], fd, 1e-5 * (1 + std::abs(fd))) << i;
+  }
+}
+
 TEST(AutodiffTape, RecordsOpsOnCustomAndParallelDevicesOnce) {
   ClientOptions client_options;
   client_options.create_options.push_back({"cpu_device_count", int64_t{2}});
