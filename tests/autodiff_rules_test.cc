@@ -136,6 +136,9 @@ std::vector<Case> Cases() {
   reduce("max", Reducer::kMax, {0}, A({3, 2}), A({}, Fill::kValue, -10));
   reduce("min of all", Reducer::kMin, {0, 1}, A({2, 3}), A({}, Fill::kValue, 10));
   reduce("mul", Reducer::kMul, {1}, A({2, 3}, Fill::kPositive), A({}, Fill::kPositive));
+  cases.push_back({"reduce of two inputs at once", "stablehlo.reduce",
+                   {L({A({2, 3}), A({2, 3})}), L({A({}), A({})})},
+                   {{"dimensions", std::vector<int64_t>{0}}, {"body", Reducer::kAdd}}});
   cases.push_back({"slice strided", "stablehlo.slice", {G(A({4, 5}))},
                    {{"start_indices", std::vector<int64_t>{1, 0}},
                     {"limit_indices", std::vector<int64_t>{4, 5}},

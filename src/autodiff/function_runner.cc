@@ -153,6 +153,8 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     PLUGRT_RETURN_IF_ERROR(e.SetAttr("shape", eager::Shape{result.dims()}));
   } else if (name == "stablehlo.reduce") {
     if (inputs.size() != 2) {
+      // The eager layer's built-in body combines each input on its own;
+      // a region of several inputs may not.
       return Unimplemented(name, " of more than one input, in a function run op by op");
     }
     PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, "dimensions"));

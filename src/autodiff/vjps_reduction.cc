@@ -10,23 +10,12 @@ namespace plugrt::autodiff::internal {
 
 namespace {
 
-StatusOr<Grads> ReduceVjp(const VjpCall& c) {
-  if (c.op.inputs().size() != 2) {
-    return Unimplemented("no gradient for ", c.op.name(), " of ", c.op.inputs().size() / 2,
-                         " inputs at once (only single-input reductions)");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("body"));
-  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
-  if (reducer == nullptr) {
-    return Unimplemented("no gradient for ", c.op.name(), " with a loaded function as its body (@",
-                         std::get<eager::FunctionRef>(region).name,
-                         "); only the built-in add, mul, max and min reducers");
-  }
+// One input of a reduction with a built-in combiner (each input of a
+// variadic reduce is reduced on its own by the built-in combiners): the
+// gradients of x and of its init value.
+StatusOr<Grads> ReduceOneVjp(const VjpCall& c, eager::Reducer reducer, const Tensor& x,
+                             const Tensor& init, const Tensor& y, const Tensor& g) {
   TensorMath m(c.context());
-  const Tensor& x = c.op.inputs()[0];
-  const Tensor& init = c.op.inputs()[1];
-  const Tensor& y = c.outputs[0];
-  const Tensor& g = c.output_grads[0];
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> reduced, Attrs(c).Ints("dimensions"));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, x.dims());
   std::vector<int64_t> kept;
@@ -35,7 +24,7 @@ StatusOr<Grads> ReduceVjp(const VjpCall& c) {
   }
   PLUGRT_ASSIGN_OR_RETURN(Tensor g_wide, m.Broadcast(g, xdims, kept));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> ydims, y.dims());
-  switch (*reducer) {
+  switch (reducer) {
     case eager::Reducer::kAdd: {
       PLUGRT_ASSIGN_OR_RETURN(Tensor g_init, m.SumAll(g));
       return Grads{g_wide, g_init};
@@ -77,8 +66,29 @@ StatusOr<Grads> ReduceVjp(const VjpCall& c) {
     }
     default:
       return Unimplemented("no gradient for ", c.op.name(), " with reducer ",
-                           eager::ReducerOpName(*reducer), " (boolean)");
+                           eager::ReducerOpName(reducer), " (boolean)");
   }
+}
+
+StatusOr<Grads> ReduceVjp(const VjpCall& c) {
+  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("body"));
+  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
+  if (reducer == nullptr) {
+    return Unimplemented("no gradient for ", c.op.name(), " with a loaded function as its body (@",
+                         std::get<eager::FunctionRef>(region).name,
+                         "); only the built-in add, mul, max and min reducers");
+  }
+  const size_t n = c.op.inputs().size() / 2;
+  Grads grads(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!c.output_grads[i]) continue;  // an integer input: nothing flows
+    PLUGRT_ASSIGN_OR_RETURN(Grads pair, ReduceOneVjp(c, *reducer, c.op.inputs()[i],
+                                                     c.op.inputs()[n + i], c.outputs[i],
+                                                     c.output_grads[i]));
+    grads[i] = pair[0];
+    grads[n + i] = pair[1];
+  }
+  return grads;
 }
 
 StatusOr<Grads> ReduceWindowMaxMinVjp(const VjpCall& c);
