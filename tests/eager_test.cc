@@ -155,6 +155,103 @@ func.func @greater_first(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: 
 }
 )";
 
+TEST(EagerOps, DynamicSliceAndUpdateClampTheirStarts) {
+  auto ctx = MakeContext();
+  std::vector<float> v(20);
+  for (int i = 0; i < 20; ++i) v[i] = static_cast<float>(i);
+  Tensor x = Make<float>(*ctx, v, {4, 5});
+  Tensor one = Make<int32_t>(*ctx, {1}, {});
+  Tensor four = Make<int32_t>(*ctx, {4}, {});  // past the end: clamped to 2
+  auto sliced = RunOp(*ctx, "stablehlo.dynamic_slice", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{2, 3}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInputList({one, four}).ok());
+  });
+  ASSERT_EQ(sliced.size(), 1u);
+  EXPECT_EQ(*sliced[0].ToVector<float>(), (std::vector<float>{7, 8, 9, 12, 13, 14}));
+  Tensor patch = Make<float>(*ctx, {-1, -2}, {1, 2});
+  auto updated = RunOp(*ctx, "stablehlo.dynamic_update_slice", [&](Op& op) {
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(patch).ok());
+    ASSERT_TRUE(op.AddInputList({four, four}).ok());  // clamped to (3, 3)
+  });
+  ASSERT_EQ(updated.size(), 1u);
+  std::vector<float> expected = v;
+  expected[18] = -1;
+  expected[19] = -2;
+  EXPECT_EQ(*updated[0].ToVector<float>(), expected);
+}
+
+TEST(EagerOps, GatherTakesRowsAndWindows) {
+  auto ctx = MakeContext();
+  std::vector<float> v(12);
+  for (int i = 0; i < 12; ++i) v[i] = static_cast<float>(i);
+  Tensor x = Make<float>(*ctx, v, {4, 3});
+  Tensor rows = Make<int32_t>(*ctx, {2, 0, 2}, {3, 1});
+  auto gathered = RunOp(*ctx, "stablehlo.gather", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("offset_dims", std::vector<int64_t>{1}).ok());
+    ASSERT_TRUE(op.SetAttr("collapsed_slice_dims", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("start_index_map", std::vector<int64_t>{0}).ok());
+    ASSERT_TRUE(op.SetAttr("index_vector_dim", int64_t{1}).ok());
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{1, 3}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(rows).ok());
+  });
+  ASSERT_EQ(gathered.size(), 1u);
+  EXPECT_EQ(*gathered[0].dims(), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(*gathered[0].ToVector<float>(), (std::vector<float>{6, 7, 8, 0, 1, 2, 6, 7, 8}));
+  Tensor start = Make<int32_t>(*ctx, {1, 1}, {2});  // a 2x2 window at (1, 1)
+  auto window = RunOp(*ctx, "stablehlo.gather", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("offset_dims", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("start_index_map", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("index_vector_dim", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("slice_sizes", std::vector<int64_t>{2, 2}).ok());
+    ASSERT_TRUE(op.AddInput(x).ok());
+    ASSERT_TRUE(op.AddInput(start).ok());
+  });
+  ASSERT_EQ(window.size(), 1u);
+  EXPECT_EQ(*window[0].ToVector<float>(), (std::vector<float>{4, 5, 7, 8}));
+}
+
+TEST(EagerOps, ConvolutionSumsWindowsInAnyLayout) {
+  auto ctx = MakeContext();
+  // A 3x3 image (NHWC, one channel) and a 2x2 kernel of ones (HWIO):
+  // each output is the sum of a 2x2 window.
+  Tensor image = Make<float>(*ctx, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 3, 3, 1});
+  Tensor kernel = Make<float>(*ctx, {1, 1, 1, 1}, {2, 2, 1, 1});
+  auto out = RunOp(*ctx, "stablehlo.convolution", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("input_batch_dimension", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("input_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("input_spatial_dimensions", std::vector<int64_t>{1, 2}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_input_feature_dimension", int64_t{2}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_output_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("kernel_spatial_dimensions", std::vector<int64_t>{0, 1}).ok());
+    ASSERT_TRUE(op.SetAttr("output_batch_dimension", int64_t{0}).ok());
+    ASSERT_TRUE(op.SetAttr("output_feature_dimension", int64_t{3}).ok());
+    ASSERT_TRUE(op.SetAttr("output_spatial_dimensions", std::vector<int64_t>{1, 2}).ok());
+    ASSERT_TRUE(op.AddInput(image).ok());
+    ASSERT_TRUE(op.AddInput(kernel).ok());
+  });
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(*out[0].dims(), (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(*out[0].ToVector<float>(), (std::vector<float>{12, 16, 24, 28}));
+}
+
+TEST(EagerOps, ReduceWindowGivesCumulativeSums) {
+  auto ctx = MakeContext();
+  Tensor x = Make<float>(*ctx, {1, 2, 3, 4}, {4});
+  Tensor zero = Make<float>(*ctx, {0}, {});
+  auto out = RunOp(*ctx, "stablehlo.reduce_window", [&](Op& op) {
+    ASSERT_TRUE(op.SetAttr("window_dimensions", std::vector<int64_t>{4}).ok());
+    ASSERT_TRUE(op.SetAttr("padding", std::vector<int64_t>{3, 0}).ok());
+    ASSERT_TRUE(op.SetAttr("body", Reducer::kAdd).ok());
+    ASSERT_TRUE(op.AddInputList({x}).ok());
+    ASSERT_TRUE(op.AddInputList({zero}).ok());
+  });
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(*out[0].ToVector<float>(), (std::vector<float>{1, 3, 6, 10}));
+}
+
 TEST(EagerOps, ReduceWithBuiltInAndLoadedReducersMatchesCompiled) {
   auto ctx = MakeContext();
   ASSERT_TRUE(ctx->LoadFunctions(kFunctions).ok());

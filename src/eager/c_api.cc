@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "eager/c_api_internal.h"
 #include "eager/context.h"
 #include "eager/logging_device.h"
 #include "eager/parallel_device.h"
@@ -24,37 +25,6 @@ using plugrt::eager::CustomDevice;
 using plugrt::eager::CustomTensorData;
 using plugrt::eager::Op;
 using plugrt::eager::Tensor;
-
-struct PLUGRT_EagerStatus {
-  Status status;
-};
-
-struct PLUGRT_EagerExecutor {
-  Context* ctx = nullptr;
-};
-
-struct PLUGRT_EagerCustomDevice {
-  std::string name;
-  CustomDevice* device = nullptr;  // owned by the context
-  std::string last;                // the string a name query lends
-};
-
-struct PLUGRT_EagerContext {
-  std::unique_ptr<Context> ctx;
-  PLUGRT_EagerExecutor executor;
-  std::mutex mu;  // guards devices
-  std::vector<std::unique_ptr<PLUGRT_EagerCustomDevice>> devices;
-};
-
-struct PLUGRT_EagerOp {
-  std::optional<Op> owned;
-  const Op* op = nullptr;  // &*owned, or an op lent to a custom device
-  PLUGRT_EagerContext* ctx = nullptr;
-};
-
-struct PLUGRT_EagerTensorHandle {
-  Tensor tensor;
-};
 
 namespace {
 

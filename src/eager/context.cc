@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "client/npy.h"
+#include "eager/op_observer.h"
 
 namespace plugrt::eager {
 
@@ -388,8 +389,19 @@ Status Context::SaveNpy(const Tensor& tensor, const std::string& path) {
 }
 
 StatusOr<std::vector<Tensor>> Context::Execute(const Op& op) {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs, Dispatch(op));
+  // Observers (a gradient tape) hear of the op as the caller ran it.
+  if (OpObserversActive()) PLUGRT_RETURN_IF_ERROR(NotifyOpExecuted(op, outputs));
+  return outputs;
+}
+
+StatusOr<std::vector<Tensor>> Context::Dispatch(const Op& op) {
   PLUGRT_ASSIGN_OR_RETURN(CustomDevice * custom, RouteToCustomDevice(op));
-  if (custom != nullptr) return custom->Execute(*this, op);
+  if (custom != nullptr) {
+    // The ops a custom device runs for this one are its business.
+    ScopedOpObserverPause pause;
+    return custom->Execute(*this, op);
+  }
   if (!is_async()) return ExecuteInline(op);
   Executor* executor;
   {

@@ -121,7 +121,8 @@ class Context {
   Status SaveNpy(const Tensor& tensor, const std::string& path);
 
   // Op::Execute's second half: routing to a custom device
-  // (custom_device.h), else placement, then the executor.
+  // (custom_device.h), else placement, then the executor; then this
+  // thread's op observers (op_observer.h) hear of it.
   StatusOr<std::vector<Tensor>> Execute(const Op& op);
 
   // Op::Execute's work on the caller's thread, without waiting for the
@@ -161,6 +162,8 @@ class Context {
  private:
   Context(std::shared_ptr<Client> client, ContextOptions options);
   Status Init();
+  // Execute without the observers.
+  StatusOr<std::vector<Tensor>> Dispatch(const Op& op);
   StatusOr<NamedDevice> DeviceOrDefault(const std::optional<std::string>& name) const;
   // Placement of `op` (physical inputs) and its pending outputs (`outputs`
   // empty on entry).

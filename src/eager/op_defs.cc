@@ -292,6 +292,16 @@ StatusOr<Types> ConcatenateResult(const OpCall& call) {
   return Types{out};
 }
 
+StatusOr<Types> DynamicSliceResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, call.attr().Ints("slice_sizes"));
+  const TensorType& in = Input(call, 0);
+  if (sizes.size() != in.dims.size() || call.inputs[1].size() != in.dims.size()) {
+    return InvalidArgument(call.op, ": slice_sizes and start_indices need one entry per "
+                           "dimension of the rank-", in.dims.size(), " operand");
+  }
+  return Types{TensorType{in.type, sizes}};
+}
+
 StatusOr<Types> SliceResult(const OpCall& call) {
   const AttrReader a = call.attr();
   PLUGRT_ASSIGN_OR_RETURN(auto start, a.Ints("start_indices"));
@@ -429,6 +439,242 @@ StatusOr<std::string> PadAttributes(const OpCall& call) {
          ", interior_padding = " + I64Array(interior);
 }
 
+// gather's result: the indices' batch dims (all but index_vector_dim) with
+// the slice's kept dims (slice_sizes without collapsed and operand batching
+// dims) at the positions offset_dims names.
+StatusOr<Types> GatherResult(const OpCall& call) {
+  const AttrReader a = call.attr();
+  PLUGRT_ASSIGN_OR_RETURN(auto offset, a.IntsOrEmpty("offset_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto collapsed, a.IntsOrEmpty("collapsed_slice_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto operand_batching, a.IntsOrEmpty("operand_batching_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, a.Ints("slice_sizes"));
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  const TensorType& operand = Input(call, 0);
+  const TensorType& indices = Input(call, 1);
+  if (sizes.size() != operand.dims.size()) {
+    return InvalidArgument(call.op, ": slice_sizes needs one size per dimension of the rank-",
+                           operand.dims.size(), " operand");
+  }
+  if (index_vector_dim < 0 || index_vector_dim > static_cast<int64_t>(indices.dims.size())) {
+    return InvalidArgument(call.op, ": index_vector_dim ", index_vector_dim,
+                           " is out of range for rank-", indices.dims.size(), " indices");
+  }
+  std::vector<int64_t> batch, window;
+  for (size_t d = 0; d < indices.dims.size(); ++d) {
+    if (static_cast<int64_t>(d) != index_vector_dim) batch.push_back(indices.dims[d]);
+  }
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    const int64_t di = static_cast<int64_t>(d);
+    if (std::find(collapsed.begin(), collapsed.end(), di) == collapsed.end() &&
+        std::find(operand_batching.begin(), operand_batching.end(), di) == operand_batching.end()) {
+      window.push_back(sizes[d]);
+    }
+  }
+  if (window.size() != offset.size()) {
+    return InvalidArgument(call.op, ": offset_dims names ", offset.size(), " dimensions; the "
+                           "slice keeps ", window.size());
+  }
+  const size_t rank = batch.size() + window.size();
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "offset_dims", offset, rank));
+  TensorType out{operand.type, std::vector<int64_t>(rank, 0)};
+  size_t next_batch = 0, next_window = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (std::find(offset.begin(), offset.end(), static_cast<int64_t>(d)) != offset.end()) {
+      out.dims[d] = window[next_window++];
+    } else {
+      out.dims[d] = batch[next_batch++];
+    }
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> GatherAttributes(const OpCall& call) {
+  const AttrReader a = call.attr();
+  std::string text = "dimension_numbers = #stablehlo.gather<";
+  bool first = true;
+  for (std::string_view name : {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                "start_indices_batching_dims", "start_index_map"}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, a.IntsOrEmpty(name));
+    if (dims.empty()) continue;
+    text += (first ? "" : ", ") + std::string(name) + " = " + IntList(dims);
+    first = false;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  text += (first ? "" : ", ") + std::string("index_vector_dim = ") +
+          std::to_string(index_vector_dim) + ">";
+  PLUGRT_ASSIGN_OR_RETURN(auto sizes, a.Ints("slice_sizes"));
+  PLUGRT_ASSIGN_OR_RETURN(bool sorted, a.Bool("indices_are_sorted", false));
+  return text + ", slice_sizes = " + I64Array(sizes) +
+         ", indices_are_sorted = " + (sorted ? "true" : "false");
+}
+
+// convolution's attributes: the dimension numbers as ints and int lists of
+// StableHLO's field names (all required), window_strides, padding (flat:
+// low, high per spatial dimension), lhs_dilation, rhs_dilation (default 1s
+// and 0s) and the group counts (default 1).
+struct ConvAttrs {
+  int64_t ib, if_, ko, ki, ob, of;
+  std::vector<int64_t> is, ks, os, strides, padding, lhs_dil, rhs_dil;
+  int64_t feature_groups, batch_groups;
+};
+
+StatusOr<ConvAttrs> ReadConvAttrs(const OpCall& call) {
+  const AttrReader a = call.attr();
+  ConvAttrs c;
+  PLUGRT_ASSIGN_OR_RETURN(c.ib, a.Int("input_batch_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.if_, a.Int("input_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.is, a.Ints("input_spatial_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ki, a.Int("kernel_input_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ko, a.Int("kernel_output_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ks, a.Ints("kernel_spatial_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(c.ob, a.Int("output_batch_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.of, a.Int("output_feature_dimension"));
+  PLUGRT_ASSIGN_OR_RETURN(c.os, a.Ints("output_spatial_dimensions"));
+  const size_t n = c.is.size();
+  PLUGRT_ASSIGN_OR_RETURN(c.strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(c.padding, a.IntsOrEmpty("padding"));
+  PLUGRT_ASSIGN_OR_RETURN(c.lhs_dil, a.IntsOrEmpty("lhs_dilation"));
+  PLUGRT_ASSIGN_OR_RETURN(c.rhs_dil, a.IntsOrEmpty("rhs_dilation"));
+  PLUGRT_ASSIGN_OR_RETURN(c.feature_groups, a.Int("feature_group_count", 1));
+  PLUGRT_ASSIGN_OR_RETURN(c.batch_groups, a.Int("batch_group_count", 1));
+  if (c.strides.empty()) c.strides.assign(n, 1);
+  if (c.padding.empty()) c.padding.assign(2 * n, 0);
+  if (c.lhs_dil.empty()) c.lhs_dil.assign(n, 1);
+  if (c.rhs_dil.empty()) c.rhs_dil.assign(n, 1);
+  const size_t rank = n + 2;
+  const TensorType& lhs = Input(call, 0);
+  const TensorType& rhs = Input(call, 1);
+  if (lhs.dims.size() != rank || rhs.dims.size() != rank || c.ks.size() != n ||
+      c.os.size() != n || c.strides.size() != n || c.padding.size() != 2 * n ||
+      c.lhs_dil.size() != n || c.rhs_dil.size() != n) {
+    return InvalidArgument(call.op, ": ", n, " spatial dimensions need rank-", rank,
+                           " operands and one stride, dilation and low/high padding pair each");
+  }
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "input dimensions", {c.ib, c.if_}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "input_spatial_dimensions", c.is, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "kernel dimensions", {c.ki, c.ko}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "kernel_spatial_dimensions", c.ks, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "output dimensions", {c.ob, c.of}, rank));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "output_spatial_dimensions", c.os, rank));
+  if (c.feature_groups < 1 || c.batch_groups < 1) {
+    return InvalidArgument(call.op, ": group counts must be at least 1");
+  }
+  return c;
+}
+
+StatusOr<Types> ConvolutionResult(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(ConvAttrs c, ReadConvAttrs(call));
+  const TensorType& lhs = Input(call, 0);
+  const TensorType& rhs = Input(call, 1);
+  TensorType out{lhs.type, std::vector<int64_t>(lhs.dims.size(), 0)};
+  if (call.attr().Has("result_element_type")) {
+    PLUGRT_ASSIGN_OR_RETURN(out.type, call.attr().ElementType("result_element_type"));
+  }
+  out.dims[c.ob] = lhs.dims[c.ib] / c.batch_groups;
+  out.dims[c.of] = rhs.dims[c.ko];
+  for (size_t j = 0; j < c.is.size(); ++j) {
+    const int64_t in = lhs.dims[c.is[j]] == 0 ? 0 : (lhs.dims[c.is[j]] - 1) * c.lhs_dil[j] + 1;
+    const int64_t k = (rhs.dims[c.ks[j]] - 1) * c.rhs_dil[j] + 1;
+    const int64_t span = in + c.padding[2 * j] + c.padding[2 * j + 1] - k;
+    if (c.strides[j] < 1) return InvalidArgument(call.op, ": window strides must be positive");
+    out.dims[c.os[j]] = span < 0 ? 0 : span / c.strides[j] + 1;
+  }
+  return Types{out};
+}
+
+StatusOr<std::string> ConvolutionAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(ConvAttrs c, ReadConvAttrs(call));
+  const size_t rank = c.is.size() + 2;
+  // The layouts as StableHLO prints them: [b, 0, 1, f]x[0, 1, i, o]->[...].
+  auto layout = [rank](int64_t first, char first_name, int64_t second, char second_name,
+                       const std::vector<int64_t>& spatial) {
+    std::vector<std::string> at(rank);
+    at[first] = std::string(1, first_name);
+    at[second] = std::string(1, second_name);
+    for (size_t j = 0; j < spatial.size(); ++j) at[spatial[j]] = std::to_string(j);
+    std::string text = "[";
+    for (size_t d = 0; d < rank; ++d) text += (d == 0 ? "" : ", ") + at[d];
+    return text + "]";
+  };
+  std::string padding = "dense<[";
+  for (size_t j = 0; j < c.is.size(); ++j) {
+    padding += (j == 0 ? "[" : ", [") + std::to_string(c.padding[2 * j]) + ", " +
+               std::to_string(c.padding[2 * j + 1]) + "]";
+  }
+  padding += "]> : tensor<" + std::to_string(c.is.size()) + "x2xi64>";
+  return "dimension_numbers = #stablehlo.conv<" + layout(c.ib, 'b', c.if_, 'f', c.is) + "x" +
+         layout(c.ki, 'i', c.ko, 'o', c.ks) + "->" + layout(c.ob, 'b', c.of, 'f', c.os) +
+         ">, window_strides = " + I64Array(c.strides) + ", padding = " + padding +
+         ", lhs_dilation = " + I64Array(c.lhs_dil) + ", rhs_dilation = " + I64Array(c.rhs_dil) +
+         ", feature_group_count = " + std::to_string(c.feature_groups) +
+         " : i64, batch_group_count = " + std::to_string(c.batch_groups) + " : i64";
+}
+
+// reduce_window: window_dimensions (required), window_strides,
+// base_dilations, window_dilations (default 1s) and padding (flat: low,
+// high per dimension; default 0s), the same for every input.
+struct WindowAttrs {
+  std::vector<int64_t> dims, strides, base_dil, win_dil, padding;
+};
+
+StatusOr<WindowAttrs> ReadWindowAttrs(const OpCall& call, size_t rank) {
+  const AttrReader a = call.attr();
+  WindowAttrs w;
+  PLUGRT_ASSIGN_OR_RETURN(w.dims, a.Ints("window_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(w.strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(w.base_dil, a.IntsOrEmpty("base_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(w.win_dil, a.IntsOrEmpty("window_dilations"));
+  PLUGRT_ASSIGN_OR_RETURN(w.padding, a.IntsOrEmpty("padding"));
+  if (w.strides.empty()) w.strides.assign(rank, 1);
+  if (w.base_dil.empty()) w.base_dil.assign(rank, 1);
+  if (w.win_dil.empty()) w.win_dil.assign(rank, 1);
+  if (w.padding.empty()) w.padding.assign(2 * rank, 0);
+  if (w.dims.size() != rank || w.strides.size() != rank || w.base_dil.size() != rank ||
+      w.win_dil.size() != rank || w.padding.size() != 2 * rank) {
+    return InvalidArgument(call.op, ": window attributes need one entry per dimension of the "
+                           "rank-", rank, " inputs (padding: a low, high pair each)");
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (w.dims[d] < 1 || w.strides[d] < 1 || w.base_dil[d] < 1 || w.win_dil[d] < 1) {
+      return InvalidArgument(call.op, ": window sizes, strides and dilations must be positive");
+    }
+  }
+  return w;
+}
+
+StatusOr<Types> ReduceWindowResult(const OpCall& call) {
+  if (call.inputs[0].empty()) return InvalidArgument(call.op, ": input list 'inputs' is empty");
+  const TensorType& first = call.inputs[0][0];
+  PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, first.dims.size()));
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < first.dims.size(); ++d) {
+    const int64_t base = first.dims[d] == 0 ? 0 : (first.dims[d] - 1) * w.base_dil[d] + 1;
+    const int64_t span = base + w.padding[2 * d] + w.padding[2 * d + 1] -
+                         ((w.dims[d] - 1) * w.win_dil[d] + 1);
+    dims.push_back(span < 0 ? 0 : span / w.strides[d] + 1);
+  }
+  Types out;
+  for (size_t i = 0; i < call.inputs[0].size(); ++i) {
+    out.push_back(TensorType{call.inputs[1][i].type, dims});
+  }
+  return out;
+}
+
+StatusOr<std::string> ReduceWindowAttributes(const OpCall& call) {
+  PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, call.inputs[0][0].dims.size()));
+  const size_t rank = w.dims.size();
+  std::string padding = "dense<[";
+  for (size_t d = 0; d < rank; ++d) {
+    padding += (d == 0 ? "[" : ", [") + std::to_string(w.padding[2 * d]) + ", " +
+               std::to_string(w.padding[2 * d + 1]) + "]";
+  }
+  padding += "]> : tensor<" + std::to_string(rank) + "x2xi64>";
+  if (rank == 0) padding = "dense<> : tensor<0x2xi64>";
+  return "window_dimensions = " + I64Array(w.dims) + ", window_strides = " + I64Array(w.strides) +
+         ", base_dilations = " + I64Array(w.base_dil) + ", window_dilations = " +
+         I64Array(w.win_dil) + ", padding = " + padding;
+}
+
 // scatter's dimension numbers as int attributes of StableHLO's names.
 StatusOr<std::string> ScatterAttributes(const OpCall& call) {
   const AttrReader a = call.attr();
@@ -545,6 +791,11 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntsAttribute("dimensions"), nullptr});
   add(OpDef{"stablehlo.slice", {{"operand"}}, "result", false, SliceResult, SliceAttributes,
             nullptr});
+  // Start indices: one integer scalar per operand dimension (a list).
+  add(OpDef{"stablehlo.dynamic_slice", {{"operand"}, {"start_indices", true}}, "result", false,
+            DynamicSliceResult, IntsAttribute("slice_sizes"), nullptr});
+  add(OpDef{"stablehlo.dynamic_update_slice", {{"operand"}, {"update"}, {"start_indices", true}},
+            "result", false, SameAs(0), nullptr, nullptr});
   add(OpDef{"stablehlo.pad", {{"operand"}, {"padding_value"}}, "result", false, PadResult,
             PadAttributes, nullptr});
   add(OpDef{"stablehlo.iota", {}, "result", false, IotaResult, IntAttribute("iota_dimension"),
@@ -555,6 +806,12 @@ std::map<std::string_view, OpDef> BuildTable() {
             IntAttribute("dimension"), nullptr});
   add(OpDef{"stablehlo.reduce", {{"inputs", true}, {"init_values", true}}, "results", true,
             ReduceResult, IntsAttribute("dimensions"), ReduceRegions});
+  add(OpDef{"stablehlo.convolution", {{"lhs"}, {"rhs"}}, "result", false, ConvolutionResult,
+            ConvolutionAttributes, nullptr});
+  add(OpDef{"stablehlo.gather", {{"operand"}, {"start_indices"}}, "result", false, GatherResult,
+            GatherAttributes, nullptr});
+  add(OpDef{"stablehlo.reduce_window", {{"inputs", true}, {"init_values", true}}, "results", true,
+            ReduceWindowResult, ReduceWindowAttributes, ReduceRegions});
   add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
             "results", true, SameAsList, ScatterAttributes, ScatterRegions});
   add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,

@@ -1,0 +1,258 @@
+#include "autodiff/function_runner.h"
+
+#include <map>
+
+#include "autodiff/tape.h"
+#include "stablehlo/element_type.h"
+#include "stablehlo/ir.h"
+#include "stablehlo/parser.h"
+
+namespace plugrt::autodiff::internal {
+
+namespace {
+
+using shlo::Attribute;
+using shlo::Operation;
+
+// Ops given to the eager layer with their operands alone.
+bool NoAttributes(std::string_view name) {
+  static const char* const kNames[] = {
+      "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide",
+      "stablehlo.remainder", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
+      "stablehlo.atan2", "stablehlo.negate", "stablehlo.exponential", "stablehlo.log",
+      "stablehlo.log_plus_one", "stablehlo.exponential_minus_one", "stablehlo.tanh",
+      "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.cbrt",
+      "stablehlo.sine", "stablehlo.cosine", "stablehlo.tan", "stablehlo.abs", "stablehlo.sign",
+      "stablehlo.floor", "stablehlo.ceil", "stablehlo.round_nearest_even",
+      "stablehlo.round_nearest_afz", "stablehlo.select", "stablehlo.clamp", "stablehlo.and",
+      "stablehlo.or", "stablehlo.xor", "stablehlo.not"};
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+StatusOr<PJRT_Buffer_Type> PjrtType(const shlo::Type& type, const Operation& op) {
+  std::optional<PJRT_Buffer_Type> t = shlo::ToPjrtType(type.element_type());
+  if (!t) return Unimplemented(op.name, ": an element type the eager layer has no name for");
+  return *t;
+}
+
+StatusOr<std::vector<int64_t>> Ints(const Operation& op, std::string_view name) {
+  const Attribute* a = op.attribute(name);
+  if (a == nullptr) return InvalidArgument(op.name, " has no attribute '", name, "'");
+  return shlo::AttrToIntList(*a);
+}
+
+// A region that applies one built-in combiner to its two arguments.
+StatusOr<eager::Reducer> BuiltinReducer(const Operation& op) {
+  if (op.regions.size() != 1 || op.region(0).blocks.size() != 1 ||
+      op.region(0).front().operations.size() != 2) {
+    return Unimplemented(op.name, " with a region other than one add, multiply, max or min");
+  }
+  const std::string& combiner = op.region(0).front().operations[0]->name;
+  if (combiner == "stablehlo.add") return eager::Reducer::kAdd;
+  if (combiner == "stablehlo.multiply") return eager::Reducer::kMul;
+  if (combiner == "stablehlo.maximum") return eager::Reducer::kMax;
+  if (combiner == "stablehlo.minimum") return eager::Reducer::kMin;
+  return Unimplemented(op.name, " with a ", combiner, " region");
+}
+
+// The eager op for `op` on `inputs` (flat), run; its results.
+StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
+                                     const std::vector<Tensor>& inputs) {
+  const std::string& name = op.name;
+  if (name == "func.call") {
+    const Attribute* callee = op.attribute("callee");
+    if (callee == nullptr) return InvalidArgument("func.call without a callee");
+    return RunFunctionOpByOp(ctx, callee->str, inputs);
+  }
+  eager::Op e(ctx, name);
+  auto single = [&]() -> Status {
+    for (const Tensor& t : inputs) PLUGRT_RETURN_IF_ERROR(e.AddInput(t));
+    return OkStatus();
+  };
+  const shlo::Type& result = op.result(0)->type;
+  if (NoAttributes(name)) {
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.constant") {
+    const Attribute* value = op.attribute("value");
+    if (value == nullptr || value->kind != Attribute::Kind::kDenseElements || !value->dense) {
+      return Unimplemented(name, " without a dense value");
+    }
+    PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, PjrtType(result, op));
+    eager::DenseTensor dense{eager::TensorType{type, result.dims()}, value->dense->bytes};
+    if (value->dense->splat) {
+      int64_t count = 1;
+      for (int64_t d : result.dims()) count *= d;
+      dense.data.clear();
+      for (int64_t i = 0; i < count; ++i) {
+        dense.data.insert(dense.data.end(), value->dense->bytes.begin(), value->dense->bytes.end());
+      }
+    }
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("value", std::move(dense)));
+  } else if (name == "stablehlo.compare") {
+    const Attribute* direction = op.attribute("comparison_direction");
+    if (direction == nullptr) return InvalidArgument(name, " without a direction");
+    PLUGRT_ASSIGN_OR_RETURN(std::string d, shlo::AttrToEnumValue(*direction));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("comparison_direction", d));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.convert") {
+    PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, PjrtType(result, op));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("element_type", type));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.reshape") {
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("shape", eager::Shape{result.dims()}));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.broadcast_in_dim") {
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, "broadcast_dimensions"));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("broadcast_dimensions", dims));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("shape", eager::Shape{result.dims()}));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.transpose" || name == "stablehlo.reverse") {
+    const char* attr = name == "stablehlo.transpose" ? "permutation" : "dimensions";
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, attr));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr(attr, dims));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.dot_general") {
+    const Attribute* numbers = op.attribute("dot_dimension_numbers");
+    if (numbers == nullptr) return InvalidArgument(name, " without dot_dimension_numbers");
+    for (const char* field : {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                              "lhs_contracting_dimensions", "rhs_contracting_dimensions"}) {
+      if (const Attribute* f = numbers->field(field)) {
+        PLUGRT_ASSIGN_OR_RETURN(auto dims, shlo::AttrToIntList(*f));
+        if (!dims.empty()) PLUGRT_RETURN_IF_ERROR(e.SetAttr(field, dims));
+      }
+    }
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.slice") {
+    for (const char* attr : {"start_indices", "limit_indices", "strides"}) {
+      PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, attr));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(attr, dims));
+    }
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.pad") {
+    for (const char* attr : {"edge_padding_low", "edge_padding_high", "interior_padding"}) {
+      PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, attr));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(attr, dims));
+    }
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.concatenate") {
+    const Attribute* dim = op.attribute("dimension");
+    if (dim == nullptr) return InvalidArgument(name, " without a dimension");
+    PLUGRT_ASSIGN_OR_RETURN(int64_t d, shlo::AttrToInt(*dim));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("dimension", d));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList(inputs));
+  } else if (name == "stablehlo.iota") {
+    const Attribute* dim = op.attribute("iota_dimension");
+    if (dim == nullptr) return InvalidArgument(name, " without an iota_dimension");
+    PLUGRT_ASSIGN_OR_RETURN(int64_t d, shlo::AttrToInt(*dim));
+    PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, PjrtType(result, op));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("iota_dimension", d));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("element_type", type));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("shape", eager::Shape{result.dims()}));
+  } else if (name == "stablehlo.reduce") {
+    if (inputs.size() != 2) {
+      // The eager layer's built-in body combines each input on its own;
+      // a region of several inputs may not.
+      return Unimplemented(name, " of more than one input, in a function run op by op");
+    }
+    PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, "dimensions"));
+    PLUGRT_ASSIGN_OR_RETURN(eager::Reducer reducer, BuiltinReducer(op));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("dimensions", dims));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("body", reducer));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[0]}));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[1]}));
+  } else {
+    return Unimplemented(name, " cannot be run op by op (in a loaded function differentiated "
+                         "without a rule of its own; register a VJP for the function)");
+  }
+  return e.Execute();
+}
+
+}  // namespace
+
+StatusOr<std::vector<Tensor>> RunFunctionOpByOp(Context& ctx, std::string_view name,
+                                                const std::vector<Tensor>& args) {
+  PLUGRT_ASSIGN_OR_RETURN(std::string text, ctx.functions().DefinitionsFor({std::string(name)}));
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module, shlo::ParseModule(text, name));
+  const shlo::Function* f = module->FindFunction(name);
+  if (f == nullptr || f->body == nullptr || f->body->blocks.size() != 1) {
+    return NotFound("function @", name, " has no single-block body to run");
+  }
+  const shlo::Block& block = f->body->front();
+  if (block.arguments.size() != args.size()) {
+    return InvalidArgument("@", name, " takes ", block.arguments.size(), " arguments; got ",
+                           args.size());
+  }
+  std::map<const shlo::Value*, Tensor> values;
+  for (size_t i = 0; i < args.size(); ++i) values[block.arguments[i].get()] = args[i];
+  for (const auto& op : block.operations) {
+    std::vector<Tensor> inputs;
+    for (const shlo::Value* v : op->operands) {
+      auto it = values.find(v);
+      if (it == values.end()) return Internal("@", name, ": an operand of ", op->name, " is unset");
+      inputs.push_back(it->second);
+    }
+    if (op->name == "func.return" || op->name == "stablehlo.return") return inputs;
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs, RunOne(ctx, *op, inputs));
+    if (outputs.size() != op->results.size()) {
+      return Internal("@", name, ": ", op->name, " made ", outputs.size(), " results for ",
+                      op->results.size());
+    }
+    for (size_t r = 0; r < outputs.size(); ++r) values[op->result(r)] = outputs[r];
+  }
+  return InvalidArgument("function @", name, " does not end in a return");
+}
+
+StatusOr<std::vector<Tensor>> FunctionVjp(const VjpCall& call) {
+  Context& ctx = call.context();
+  std::vector<Tensor> args(call.op.inputs().begin(), call.op.inputs().end());
+  Tape tape(ctx);
+  for (const Tensor& a : args) tape.Watch(a);
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs,
+                          RunFunctionOpByOp(ctx, call.op.name(), args));
+  std::vector<Tensor> targets, weights;
+  for (size_t o = 0; o < outputs.size() && o < call.output_grads.size(); ++o) {
+    if (!call.output_grads[o]) continue;
+    targets.push_back(outputs[o]);
+    weights.push_back(call.output_grads[o]);
+  }
+  return tape.Gradient(targets, args, weights, UnconnectedGradients::kNone);
+}
+
+StatusOr<std::vector<Tensor>> WhileVjp(const VjpCall& call) {
+  const eager::AttrReader a(call.op.name(), call.op.attrs());
+  PLUGRT_ASSIGN_OR_RETURN(eager::FunctionRef cond, a.Function("cond"));
+  PLUGRT_ASSIGN_OR_RETURN(eager::FunctionRef body, a.Function("body"));
+  Context& ctx = call.context();
+  std::vector<Tensor> args(call.op.inputs().begin(), call.op.inputs().end());
+  // The loop again, unrolled under a private tape: the trip count is the
+  // one the op ran (the values are the same), read from the condition.
+  Tape tape(ctx);
+  for (const Tensor& t : args) tape.Watch(t);
+  std::vector<Tensor> carried = args;
+  for (;;) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> go, RunFunctionOpByOp(ctx, cond.name, carried));
+    if (go.size() != 1) return InvalidArgument("@", cond.name, " must return one i1");
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::byte> flag, go[0].ToHost());
+    if (flag.size() != 1) return InvalidArgument("@", cond.name, " must return one i1");
+    if (flag[0] == std::byte{0}) break;
+    PLUGRT_ASSIGN_OR_RETURN(carried, RunFunctionOpByOp(ctx, body.name, carried));
+  }
+  std::vector<Tensor> targets, weights;
+  for (size_t o = 0; o < carried.size() && o < call.output_grads.size(); ++o) {
+    if (!call.output_grads[o]) continue;
+    targets.push_back(carried[o]);
+    weights.push_back(call.output_grads[o]);
+  }
+  return tape.Gradient(targets, args, weights, UnconnectedGradients::kNone);
+}
+
+VjpFunction ResolveVjp(const eager::Op& op) {
+  if (const VjpFunction* registered = FindVjp(op.name())) return *registered;
+  if (op.is_function()) return FunctionVjp;
+  return nullptr;
+}
+
+}  // namespace plugrt::autodiff::internal

@@ -1,0 +1,183 @@
+// The VJPs of ops that pick elements by index: dynamic (update) slices,
+// gather and scatter (each other's transposes), and sort (a permutation).
+#include "autodiff/builtin_rules.h"
+
+namespace plugrt::autodiff::internal {
+
+namespace {
+
+// Runs `name` with the operand(s) `front` followed by the start indices
+// of `c`'s op (its inputs from `first_index` on).
+StatusOr<Tensor> WithIndices(const VjpCall& c, std::string_view name, std::vector<Tensor> front,
+                             size_t first_index, const eager::AttrMap& attrs) {
+  eager::Op op(c.context(), std::string(name));
+  for (const auto& [key, value] : attrs) PLUGRT_RETURN_IF_ERROR(op.SetAttr(key, value));
+  for (const Tensor& t : front) PLUGRT_RETURN_IF_ERROR(op.AddInput(t));
+  const std::span<const Tensor> inputs = c.op.inputs();
+  PLUGRT_RETURN_IF_ERROR(op.AddInputList(
+      std::vector<Tensor>(inputs.begin() + static_cast<std::ptrdiff_t>(first_index), inputs.end())));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> out, op.Execute());
+  return out[0];
+}
+
+// dynamic_slice: g written into zeros at the (same, clamped) start.
+StatusOr<Grads> DynamicSliceVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(c.op.inputs()[0]));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gx, WithIndices(c, "stablehlo.dynamic_update_slice",
+                                                 {zeros, c.output_grads[0]}, 1, {}));
+  Grads grads(c.op.inputs().size());
+  grads[0] = gx;
+  return grads;
+}
+
+// dynamic_update_slice: the operand gets g outside the window, the update
+// g inside it.
+StatusOr<Grads> DynamicUpdateSliceVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  const Tensor& update = c.op.inputs()[1];
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> udims, update.dims());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(update));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gx, WithIndices(c, "stablehlo.dynamic_update_slice",
+                                                 {c.output_grads[0], zeros}, 2, {}));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gu, WithIndices(c, "stablehlo.dynamic_slice", {c.output_grads[0]},
+                                                 2, {{"slice_sizes", udims}}));
+  Grads grads(c.op.inputs().size());
+  grads[0] = gx;
+  grads[1] = gu;
+  return grads;
+}
+
+// Copies the int-list attributes `from` names into `to` under new names.
+Status Rename(const VjpCall& c, eager::Op& op,
+              std::initializer_list<std::pair<const char*, const char*>> names) {
+  const eager::AttrReader a = Attrs(c);
+  for (const auto& [from, to] : names) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, a.IntsOrEmpty(from));
+    if (!dims.empty()) PLUGRT_RETURN_IF_ERROR(op.SetAttr(to, dims));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(int64_t index_vector_dim, a.Int("index_vector_dim"));
+  return op.SetAttr("index_vector_dim", index_vector_dim);
+}
+
+// gather: each gathered element's gradient added back where it came from
+// (a scatter-add with the same dimension numbers). Exact for start indices
+// in bounds: gather clamps the others, which scatter would skip.
+StatusOr<Grads> GatherVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, m.ZerosLike(c.op.inputs()[0]));
+  eager::Op scatter(c.context(), "stablehlo.scatter");
+  PLUGRT_RETURN_IF_ERROR(Rename(c, scatter, {{"offset_dims", "update_window_dims"},
+                                             {"collapsed_slice_dims", "inserted_window_dims"},
+                                             {"operand_batching_dims", "input_batching_dims"},
+                                             {"start_indices_batching_dims",
+                                              "scatter_indices_batching_dims"},
+                                             {"start_index_map", "scatter_dims_to_operand_dims"}}));
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("update_computation", eager::Reducer::kAdd));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({zeros}));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInput(c.op.inputs()[1]));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({c.output_grads[0]}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> g, scatter.Execute());
+  return Grads{g[0], Tensor()};
+}
+
+// scatter with an add combiner: the operand's gradient passes through, each
+// update's is gathered from where it went.
+StatusOr<Grads> ScatterVjp(const VjpCall& c) {
+  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("update_computation"));
+  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
+  if (reducer == nullptr || *reducer != eager::Reducer::kAdd || c.op.inputs().size() != 3) {
+    return Unimplemented("no gradient for ", c.op.name(),
+                         " other than a single-input scatter-add (built-in add combiner)");
+  }
+  const Tensor& updates = c.op.inputs()[2];
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> udims, updates.dims());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, c.op.inputs()[0].dims());
+  const eager::AttrReader a = Attrs(c);
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window, a.IntsOrEmpty("update_window_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> inserted, a.IntsOrEmpty("inserted_window_dims"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> batching, a.IntsOrEmpty("input_batching_dims"));
+  // The slice each update window came from: 1 along inserted and batching
+  // dims, the window's sizes along the others, in order.
+  std::vector<int64_t> sizes;
+  size_t next = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(xdims.size()); ++d) {
+    if (Contains(inserted, d) || Contains(batching, d)) {
+      sizes.push_back(1);
+    } else if (next < window.size()) {
+      sizes.push_back(udims[window[next++]]);
+    } else {
+      return InvalidArgument(c.op.name(), ": update_window_dims is too short for the operand");
+    }
+  }
+  eager::Op gather(c.context(), "stablehlo.gather");
+  PLUGRT_RETURN_IF_ERROR(Rename(c, gather, {{"update_window_dims", "offset_dims"},
+                                            {"inserted_window_dims", "collapsed_slice_dims"},
+                                            {"input_batching_dims", "operand_batching_dims"},
+                                            {"scatter_indices_batching_dims",
+                                             "start_indices_batching_dims"},
+                                            {"scatter_dims_to_operand_dims", "start_index_map"}}));
+  PLUGRT_RETURN_IF_ERROR(gather.SetAttr("slice_sizes", sizes));
+  PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.output_grads[0]));
+  PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.op.inputs()[1]));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> gu, gather.Execute());
+  return Grads{c.output_grads[0], Tensor(), gu[0]};
+}
+
+// sort with the built-in comparator: a permutation of each row. The
+// permutation comes from sorting once more with an index operand; each
+// gradient goes back by sorting (index, gradient) pairs by index.
+StatusOr<Grads> SortVjp(const VjpCall& c) {
+  if (Attrs(c).Has("comparator")) {
+    return Unimplemented("no gradient for ", c.op.name(), " with a loaded comparator function");
+  }
+  const std::span<const Tensor> inputs = c.op.inputs();
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, inputs[0].dims());
+  PLUGRT_ASSIGN_OR_RETURN(int64_t dim, Attrs(c).Int("dimension", -1));
+  if (dim < 0) dim += static_cast<int64_t>(dims.size());
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor index,
+                          m.Run1("stablehlo.iota", {},
+                                 {{"shape", eager::Shape{dims}},
+                                  {"iota_dimension", dim},
+                                  {"element_type", PJRT_Buffer_Type_S32}}));
+  // Where the op ran (an iota has no inputs to route it by).
+  if (index.device_name() != inputs[0].device_name()) {
+    PLUGRT_ASSIGN_OR_RETURN(index, c.context().CopyToDevice(index, inputs[0].device_name()));
+  }
+  eager::Op with_index = c.op.Fresh();
+  PLUGRT_RETURN_IF_ERROR(with_index.SetAttr(eager::kListLengthAttr,
+                                            static_cast<int64_t>(inputs.size() + 1)));
+  PLUGRT_RETURN_IF_ERROR(with_index.SetAttr("is_stable", true));
+  std::vector<Tensor> operands(inputs.begin(), inputs.end());
+  operands.push_back(index);
+  PLUGRT_RETURN_IF_ERROR(with_index.AddInputList(operands));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> sorted, with_index.Execute());
+  const Tensor& permutation = sorted.back();
+  Grads grads;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!c.output_grads[i]) {
+      grads.emplace_back();
+      continue;
+    }
+    eager::Op back(c.context(), "stablehlo.sort");
+    PLUGRT_RETURN_IF_ERROR(back.SetAttr("dimension", dim));
+    PLUGRT_RETURN_IF_ERROR(back.SetAttr("is_stable", true));
+    PLUGRT_RETURN_IF_ERROR(back.AddInputList({permutation, c.output_grads[i]}));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> restored, back.Execute());
+    grads.push_back(restored[1]);
+  }
+  return grads;
+}
+
+}  // namespace
+
+void AddIndexingVjps(const AddVjp& add) {
+  add("stablehlo.dynamic_slice", DynamicSliceVjp);
+  add("stablehlo.dynamic_update_slice", DynamicUpdateSliceVjp);
+  add("stablehlo.gather", GatherVjp);
+  add("stablehlo.scatter", ScatterVjp);
+  add("stablehlo.sort", SortVjp);
+}
+
+}  // namespace plugrt::autodiff::internal
