@@ -19,6 +19,8 @@ void RegisterClient(pybind11::module_& m, ClientClass& client);
 void RegisterBuffer(pybind11::module_& m, ClientClass& client);
 // Executable, Execution, Client.compile, Client.deserialize.
 void RegisterExecutable(pybind11::module_& m, ClientClass& client);
+// The submodule `eager`: Context, Tensor, Function, Reducer (src/eager/).
+void RegisterEager(pybind11::module_& m);
 
 }  // namespace plugrt::python
 

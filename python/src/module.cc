@@ -21,4 +21,5 @@ PYBIND11_MODULE(_plugrt, m) {
   RegisterClient(m, client);
   RegisterBuffer(m, client);
   RegisterExecutable(m, client);
+  RegisterEager(m);
 }

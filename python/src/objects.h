@@ -34,6 +34,9 @@ struct PyBuffer {
 
   PyBuffer(std::shared_ptr<Client> c, Buffer b)
       : client(std::move(c)), buffer(std::make_shared<Buffer>(std::move(b))) {}
+  // A buffer owned elsewhere (an eager tensor's), shared.
+  PyBuffer(std::shared_ptr<Client> c, std::shared_ptr<Buffer> b)
+      : client(std::move(c)), buffer(std::move(b)) {}
 };
 
 struct PyExecutable {
