@@ -57,6 +57,18 @@ try:
 except ImportError:
     print("(PyTorch not installed: skipping torch.from_dlpack)")
 
+# %% Eager mode: StableHLO ops one at a time, compiled once per signature and cached.
+import plugrt.eager
+
+ctx = plugrt.eager.Context(client)
+h = ctx.op("stablehlo.dot_general", np.asarray(x), w,
+           lhs_contracting_dimensions=[1], rhs_contracting_dimensions=[0])
+h = ctx.op("stablehlo.tanh", h)
+row_sums = ctx.op("stablehlo.reduce", [h], [np.float32(0)], dimensions=[1],
+                  body=plugrt.eager.Reducer.ADD)
+np.testing.assert_allclose(row_sums.numpy(), expected.sum(axis=1), rtol=1e-6)
+print("eager row sums:", row_sums)
+
 # %% Errors are plugrt.Error with the PJRT error code.
 try:
     layer(x)  # one argument short

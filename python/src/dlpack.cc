@@ -11,6 +11,7 @@
 #include "common/layout.h"
 #include "dtypes.h"
 #include "errors.h"
+#include "interpreter.h"
 
 namespace plugrt::python {
 
@@ -96,7 +97,7 @@ class Imported {
   void Release() {
     DLManagedTensor* managed = std::exchange(managed_, nullptr);
     if (managed == nullptr || managed->deleter == nullptr) return;
-    if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // too late: leak
+    if (!InterpreterAlive()) return;  // too late: leak
     PyGILState_STATE gil = PyGILState_Ensure();
     managed->deleter(managed);
     PyGILState_Release(gil);
@@ -247,7 +248,7 @@ PyBuffer FromDlpack(const py::object& source, const PyDevice& device) {
     return PyBuffer(device.client, std::move(view));
   }
   Client::HostBuffer host(data, type, dims);
-  host.byte_strides = byte_strides;
+  if (!dense) host.byte_strides = byte_strides;  // some plugins take dense data only
   host.semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
   std::pair<Buffer, Future> made = ValueOrThrow(client.BufferFromHostBuffer(host, device.device));
   return PyBuffer(device.client, std::move(made.first));

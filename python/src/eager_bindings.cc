@@ -18,6 +18,7 @@
 #include "eager/op.h"
 #include "eager/tensor.h"
 #include "errors.h"
+#include "interpreter.h"
 #include "host_transfer.h"
 #include "objects.h"
 
@@ -280,7 +281,7 @@ void RegisterEager(py::module_& m) {
                options.placement = eager::PlacementPolicy::kWarn;
                // Python warnings, from whichever thread places the op.
                options.warn = [](const std::string& message) {
-                 if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
+                 if (!InterpreterAlive()) return;
                  py::gil_scoped_acquire gil;
                  try {
                    py::module_::import("warnings").attr("warn")(message);

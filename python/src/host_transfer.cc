@@ -8,6 +8,7 @@
 #include "common/layout.h"
 #include "dtypes.h"
 #include "errors.h"
+#include "interpreter.h"
 
 namespace plugrt::python {
 
@@ -18,7 +19,7 @@ namespace {
 // Releases a Python reference from any thread; skipped (leaked) once the
 // interpreter is shutting down, when no thread may take the GIL.
 void ReleaseObject(py::object* object) {
-  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
+  if (!InterpreterAlive()) return;
   py::gil_scoped_acquire gil;
   delete object;
 }
@@ -67,7 +68,11 @@ PyBuffer BufferFromArray(const std::shared_ptr<Client>& client, const py::object
   host.type = ElementTypeOf(array.dtype());
   host.data = array.data();
   host.dims = ShapeOf(array);
-  host.byte_strides = std::vector<int64_t>(array.strides(), array.strides() + array.ndim());
+  // Strides only where the data is not dense row-major: some plugins take
+  // dense data only.
+  if (!(array.flags() & py::array::c_style)) {
+    host.byte_strides = std::vector<int64_t>(array.strides(), array.strides() + array.ndim());
+  }
   const bool read_only = !array.writeable();
   const bool alias = copy.has_value() ? !*copy : read_only;
   host.semantics = alias ? PJRT_HostBufferSemantics_kImmutableZeroCopy

@@ -2,6 +2,7 @@
 
 import os
 
+import numpy as np
 import pytest
 
 import plugrt
@@ -70,3 +71,24 @@ def test_objects_keep_their_client_alive():
     # The client object is gone from Python; the device still answers.
     assert device.id == 1
     assert device.client.platform_name == "cpu"
+
+
+@pytest.fixture(scope="module")
+def example_client():
+    path = os.environ.get("PLUGRT_EXAMPLE_PLUGIN")
+    if not path:
+        pytest.skip("PLUGRT_EXAMPLE_PLUGIN (build/lib/libplugrt_example_plugin.so) not given")
+    return plugrt.Client(path)
+
+
+def test_another_plugin_through_the_same_api(example_client):
+    # The SDK's one-file example plugin: one device, buffers, no compiler.
+    assert example_client.platform_name == "example"
+    assert [d.kind for d in example_client.devices()] == ["example"]
+    buffer = example_client.buffer(np.arange(4, dtype=np.int32))
+    np.testing.assert_array_equal(buffer.to_numpy(), [0, 1, 2, 3])
+    np.testing.assert_array_equal(plugrt.from_dlpack(np.arange(3.0), buffer.device).to_numpy(),
+                                  [0.0, 1.0, 2.0])
+    with pytest.raises(plugrt.Error) as info:
+        example_client.compile("func.func @main() { return }")
+    assert info.value.code == plugrt.ErrorCode.UNIMPLEMENTED
