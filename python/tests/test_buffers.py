@@ -1,6 +1,7 @@
 """Buffers from and to NumPy arrays: values, zero-copy and lifetimes."""
 
 import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -83,6 +84,18 @@ def test_an_aliased_array_lives_as_long_as_the_buffer(client):
     # Allocate over any freed memory; the buffer's data must be intact.
     _ = [np.full(1000, -1.0) for _ in range(50)]
     np.testing.assert_array_equal(buffer.to_numpy(copy=True), np.arange(1000))
+
+
+def test_an_aliased_array_is_released_when_the_plugin_lets_go(client):
+    array = aligned_array(np.arange(16), np.float32)
+    ref = weakref.ref(array)
+    buffer = client.buffer(array, copy=False)
+    del array
+    gc.collect()
+    assert ref() is not None
+    del buffer
+    gc.collect()
+    assert ref() is None
 
 
 def test_numpy_view_shares_memory_and_keeps_the_buffer(client):

@@ -1,6 +1,7 @@
 """DLPack both ways, with NumPy and (where installed) PyTorch."""
 
 import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -38,6 +39,19 @@ def test_from_dlpack_of_a_numpy_array_is_a_view(client):
     assert buffer.unsafe_pointer() == array.ctypes.data
     array[2, 3] = -7
     assert buffer.to_numpy(copy=True)[2, 3] == -7
+
+
+def test_an_imported_array_is_released_with_the_buffer(client):
+    array = aligned_array(np.arange(8), np.float32)
+    ref = weakref.ref(array)
+    buffer = plugrt.from_dlpack(array)
+    del array
+    gc.collect()
+    assert ref() is not None
+    np.testing.assert_array_equal(buffer.to_numpy(copy=True), np.arange(8))
+    del buffer
+    gc.collect()
+    assert ref() is None
 
 
 def test_from_dlpack_copies_strided_sources(client):
