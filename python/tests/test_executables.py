@@ -1,10 +1,14 @@
 """Compiling, calling, async results, donation and serialization."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import plugrt
-from conftest import ADD_F32_2x3, DOUBLE_DONATED, SUM_AND_PRODUCT, corpus_dir
+from conftest import ADD_F32_2x3, DOUBLE_DONATED, SUM_AND_PRODUCT, aligned_array, corpus_dir
 
 IDENTITY_F32_4 = """
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
@@ -110,6 +114,28 @@ def test_a_viewed_buffer_is_not_overwritten_by_donation(client):
     out = double(buffer)
     np.testing.assert_array_equal(view, np.ones(4))
     np.testing.assert_array_equal(out.to_numpy(), np.full(4, 2.0))
+
+
+def test_donating_an_aliased_buffer_leaves_the_array_alone(client):
+    double = client.compile(DOUBLE_DONATED)
+    array = aligned_array(np.ones(4), np.float32)
+    out = double(client.buffer(array, copy=False))
+    np.testing.assert_array_equal(out.to_numpy(), np.full(4, 2.0))
+    np.testing.assert_array_equal(array, np.ones(4))
+
+
+def test_serialized_executable_loads_in_another_process(client, tmp_path):
+    path = tmp_path / "add.pjrt"
+    path.write_bytes(client.compile(ADD_F32_2x3).serialize())
+    script = (
+        "import sys, numpy as np, plugrt\n"
+        "exe = plugrt.Client().deserialize(open(sys.argv[1], 'rb').read())\n"
+        "a = np.arange(6, dtype=np.float32).reshape(2, 3)\n"
+        "print(exe(a, a).to_numpy().sum())\n")
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          text=True, env=os.environ.copy(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) == 30.0
 
 
 def test_serialize_and_deserialize(client):
