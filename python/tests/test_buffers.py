@@ -141,3 +141,28 @@ def test_block_until_ready_returns_the_buffer(client):
     buffer = client.buffer(np.ones(4, np.float32))
     assert buffer.block_until_ready() is buffer
     assert buffer.is_ready()
+
+
+def test_types_numpy_lacks_say_so(client):
+    to_bf16 = client.compile("""
+      func.func @main(%a: tensor<2xf32>) -> tensor<2xbf16> {
+        %0 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xbf16>
+        return %0 : tensor<2xbf16>
+      }""")
+    out = to_bf16(np.array([1.5, -2.0], np.float32))
+    assert out.element_type == "bf16"
+    try:
+        import ml_dtypes  # noqa: F401  (registers bfloat16 with NumPy)
+    except ImportError:
+        with pytest.raises(plugrt.Error) as info:
+            out.to_numpy()
+        assert info.value.code == plugrt.ErrorCode.UNIMPLEMENTED
+        assert "bfloat16" in info.value.message
+    else:
+        np.testing.assert_array_equal(out.to_numpy().astype(np.float32), [1.5, -2.0])
+
+
+def test_array_protocol_takes_a_dtype(client):
+    converted = np.asarray(client.buffer(np.arange(3, dtype=np.int32)), dtype=np.float64)
+    assert converted.dtype == np.float64
+    np.testing.assert_array_equal(converted, [0.0, 1.0, 2.0])

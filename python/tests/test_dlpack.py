@@ -101,3 +101,18 @@ def test_plugrt_from_torch_shares_memory(client):
     del tensor
     gc.collect()
     assert buffer.to_numpy(copy=True)[9] == 9.0
+
+
+@needs_torch
+def test_torch_receives_bfloat16(client):
+    to_bf16 = client.compile("""
+      func.func @main(%a: tensor<2xf32>) -> tensor<2xbf16> {
+        %0 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xbf16>
+        return %0 : tensor<2xbf16>
+      }""")
+    out = to_bf16(np.array([1.5, -2.0], np.float32))
+    tensor = torch.from_dlpack(out)
+    assert tensor.dtype == torch.bfloat16
+    assert tensor.float().tolist() == [1.5, -2.0]
+    back = plugrt.from_dlpack(tensor)
+    assert back.element_type == "bf16"

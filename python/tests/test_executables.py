@@ -172,3 +172,31 @@ def test_cost_analysis_and_delete(client):
     assert add.is_deleted()
     with pytest.raises(plugrt.Error):
         add(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32))
+
+
+def test_argument_layouts_are_checked_against_the_program(client):
+    assert client.compile(IDENTITY_F32_4, argument_layouts=[(np.float32, (4,), (0,))]).num_outputs == 1
+    assert client.compile(IDENTITY_F32_4, argument_layouts=[("f32", (4,))]).num_outputs == 1
+    with pytest.raises(plugrt.Error) as info:
+        client.compile(IDENTITY_F32_4, argument_layouts=[(np.float32, (5,))])
+    assert info.value.code == plugrt.ErrorCode.INVALID_ARGUMENT
+    assert "f32[5]" in info.value.message
+
+
+def test_calls_from_several_threads(client):
+    import threading
+    add = client.compile(ADD_F32_2x3)
+    failures = []
+
+    def work(k):
+        a = np.full((2, 3), k, np.float32)
+        for _ in range(20):
+            if not np.array_equal(add(a, a).to_numpy(), 2 * a):
+                failures.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
