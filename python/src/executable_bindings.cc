@@ -26,6 +26,9 @@ namespace {
 struct PyExecution {
   std::vector<std::vector<PyBuffer>> outputs;
   std::shared_ptr<std::vector<Future>> done;
+  // The arguments (buffers made from arrays included), held while the
+  // Execution lives so that no plugin sees an input freed mid-run.
+  std::vector<std::shared_ptr<Buffer>> inputs;
 };
 
 PJRT_Buffer_Type ElementTypeFrom(const py::object& spec) {
@@ -93,37 +96,37 @@ std::vector<PyDevice> ExecutableDevices(const PyExecutable& e) {
   return out;
 }
 
-// Buffers stay as they are; anything else becomes a copied buffer on `device`
-// (held in `temporaries` for the call).
+// Buffers stay as they are; anything else becomes a copied buffer on `device`.
+// Every argument is also appended to `held`.
 std::vector<Buffer*> ArgumentList(const PyExecutable& e, const py::sequence& args,
-                                  const PyDevice& device, std::vector<PyBuffer>& temporaries) {
+                                  const PyDevice& device,
+                                  std::vector<std::shared_ptr<Buffer>>& held) {
   std::vector<Buffer*> list;
-  temporaries.reserve(temporaries.size() + args.size());
   for (py::handle arg : args) {
-    if (py::isinstance<PyBuffer>(arg)) {
-      list.push_back(arg.cast<PyBuffer&>().buffer.get());
-    } else {
-      temporaries.push_back(BufferFromArray(e.client, py::reinterpret_borrow<py::object>(arg),
-                                            &device, nullptr, /*copy=*/true));
-      list.push_back(temporaries.back().buffer.get());
-    }
+    std::shared_ptr<Buffer> buffer =
+        py::isinstance<PyBuffer>(arg)
+            ? arg.cast<PyBuffer&>().buffer
+            : BufferFromArray(e.client, py::reinterpret_borrow<py::object>(arg), &device, nullptr,
+                              /*copy=*/true)
+                  .buffer;
+    list.push_back(buffer.get());
+    held.push_back(std::move(buffer));
   }
   return list;
 }
 
 PyExecution Launch(const PyExecutable& e, const std::vector<py::sequence>& argument_lists,
                    const std::vector<PyDevice>& devices, const ExecuteOptions& options) {
-  std::vector<PyBuffer> temporaries;
+  PyExecution execution;
   std::vector<std::vector<Buffer*>> lists;
   for (size_t d = 0; d < argument_lists.size(); ++d) {
-    lists.push_back(ArgumentList(e, argument_lists[d], devices[d], temporaries));
+    lists.push_back(ArgumentList(e, argument_lists[d], devices[d], execution.inputs));
   }
   StatusOr<ExecuteResult> result = [&] {
     py::gil_scoped_release release;
     return e.executable->ExecuteAsync(lists, options);
   }();
   ThrowIfError(result.status());
-  PyExecution execution;
   for (auto& device_outputs : result->outputs) {
     std::vector<PyBuffer> wrapped;
     for (Buffer& b : device_outputs) wrapped.emplace_back(e.client, std::move(b));
