@@ -19,7 +19,7 @@ PACKAGES=(
   libgloo-dev                      # cross-process collectives (TCP transport)
   libhiredis-dev redis-server      # the Redis key-value store for cluster rendezvous
   libcurl4-openssl-dev             # the read-only http(s):// filesystem scheme
-  pybind11-dev python3-dev python3-numpy python3-pytest  # Python bindings and their tests
+  pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev  # Python bindings (DLPack) and their tests
   "$@"
 )
 

@@ -1,0 +1,27 @@
+// plugrt Python bindings: one registration function per area, called in
+// order by module.cc. Areas that add methods to Client receive its class.
+#ifndef PLUGRT_PYTHON_BINDINGS_H_
+#define PLUGRT_PYTHON_BINDINGS_H_
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "client/client.h"
+
+namespace plugrt::python {
+
+using ClientClass = pybind11::class_<Client, std::shared_ptr<Client>>;
+
+// Plugin, Device, Memory, and Client's constructor and queries.
+void RegisterClient(pybind11::module_& m, ClientClass& client);
+// Buffer, Client.buffer, Client.from_dlpack.
+void RegisterBuffer(pybind11::module_& m, ClientClass& client);
+// Executable, Execution, Client.compile, Client.deserialize.
+void RegisterExecutable(pybind11::module_& m, ClientClass& client);
+// The submodule `eager`: Context, Tensor, Function, Reducer (src/eager/).
+void RegisterEager(pybind11::module_& m);
+
+}  // namespace plugrt::python
+
+#endif  // PLUGRT_PYTHON_BINDINGS_H_
