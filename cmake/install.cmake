@@ -90,3 +90,15 @@ endforeach()
 # --- the tool and the CPU plugin -------------------------------------------------
 install(TARGETS plugrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS plugrt_cpu LIBRARY DESTINATION ${PLUGRT_INSTALL_PLUGINDIR} COMPONENT runtime)
+
+# --- plugin discovery (src/client/plugin_discovery.cc) ---------------------------
+# The client looks for lib/plugrt/ relative to the module holding it, in
+# P/LIBDIR/plugrt as installed; the build tree gets the same folder, holding
+# a link to the CPU plugin, so build/bin/plugrt finds "cpu" the same way.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/src/client/plugin_discovery.cc PROPERTIES
+  COMPILE_DEFINITIONS PLUGRT_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}")
+add_custom_command(TARGET plugrt_cpu POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt
+  COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_FILE_NAME:plugrt_cpu>
+          ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt/$<TARGET_FILE_NAME:plugrt_cpu>
+  VERBATIM)

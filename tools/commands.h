@@ -19,7 +19,7 @@ namespace plugrt::tools {
 
 // Options every subcommand that talks to a plugin takes.
 struct PluginOptions {
-  std::string plugin_path;       // empty: the built-in CPU plugin
+  std::string plugin_path;       // a name or path (FindPlugin); empty: the CPU plugin
   std::optional<int> devices;    // --devices N: cpu_device_count create option
   // --kernels PATH (repeatable): kernel plugins, the kernel_plugins create
   // option (paths joined with ':').
@@ -37,8 +37,9 @@ void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels);
 void AddKernelPluginsOption(const std::vector<std::string>& kernels,
                             std::vector<NamedValue>& create_options);
 
-// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the library beside
-// this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
+// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the plugin named
+// "cpu" (client/plugin_discovery.h), else the library beside this
+// executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
 std::string DefaultPluginPath();
 
 // Loads the plugin and creates a client as `options` say.
@@ -59,6 +60,7 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code);
 void RegisterInspectCommand(CLI::App& app, int& exit_code);
 void RegisterBenchCommand(CLI::App& app, int& exit_code);
 void RegisterConvertCommand(CLI::App& app, int& exit_code);
+void RegisterPluginsCommand(CLI::App& app, int& exit_code);
 // `conformance`, and the hidden `conformance-file` it runs each file in.
 void RegisterConformanceCommands(CLI::App& app, int& exit_code);
 void RegisterConformanceFileCommand(CLI::App& app, int& exit_code);

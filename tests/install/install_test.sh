@@ -72,8 +72,12 @@ c++ -std=c++20 -shared -fPIC -fvisibility=hidden -o "$work/pc-build/consumer_plu
   fail "plugrt.pc's plugindir is not the installed plugin directory"
 "$work/pc-build/consumer_client" "$cpu_plugin" "$work/pc-build/consumer_plugin.so"
 
-# The installed tool finds the installed CPU plugin by itself.
-env -u PLUGRT_CPU_PLUGIN "$prefix/bin/plugrt" devices > "$work/devices.txt" ||
+# The installed tool finds the installed CPU plugin by itself, as "cpu".
+clean_env=(env -u PLUGRT_CPU_PLUGIN -u PLUGRT_PLUGIN_PATH -u PJRT_NAMES_AND_LIBRARY_PATHS)
+"${clean_env[@]}" "$prefix/bin/plugrt" devices > "$work/devices.txt" ||
   fail "installed plugrt devices failed"
-grep -q cpu "$work/devices.txt" || { cat "$work/devices.txt"; fail "no cpu device listed"; }
+grep -q "^plugin: $cpu_plugin" "$work/devices.txt" || { cat "$work/devices.txt"; fail "not the installed CPU plugin"; }
+"${clean_env[@]}" "$prefix/bin/plugrt" plugins > "$work/plugins.txt"
+grep -q "^cpu: $cpu_plugin (install)" "$work/plugins.txt" ||
+  { cat "$work/plugins.txt"; fail "plugrt plugins does not list the installed CPU plugin"; }
 echo "install_test: ok"
