@@ -102,3 +102,5 @@ add_custom_command(TARGET plugrt_cpu POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_FILE_NAME:plugrt_cpu>
           ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt/$<TARGET_FILE_NAME:plugrt_cpu>
   VERBATIM)
+
+include(${CMAKE_CURRENT_LIST_DIR}/packaging.cmake)
