@@ -90,6 +90,15 @@ endforeach()
 # --- the tool and the CPU plugin -------------------------------------------------
 install(TARGETS plugrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS plugrt_cpu LIBRARY DESTINATION ${PLUGRT_INSTALL_PLUGINDIR} COMPONENT runtime)
+# bash completion, written by the tool from its own command-line definition.
+set(PLUGRT_BASH_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/completions/plugrt)
+add_custom_command(OUTPUT ${PLUGRT_BASH_COMPLETION}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/share/bash-completion/completions
+  COMMAND sh -c "'$<TARGET_FILE:plugrt>' completion bash > '${PLUGRT_BASH_COMPLETION}'"
+  DEPENDS plugrt VERBATIM)
+add_custom_target(plugrt_bash_completion ALL DEPENDS ${PLUGRT_BASH_COMPLETION})
+install(FILES ${PLUGRT_BASH_COMPLETION}
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions COMPONENT runtime)
 
 # --- plugin discovery (src/client/plugin_discovery.cc) ---------------------------
 # The client looks for lib/plugrt/ relative to the module holding it, in

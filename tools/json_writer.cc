@@ -106,6 +106,12 @@ JsonWriter& JsonWriter::Null() {
   return *this;
 }
 
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  BeforeValue();
+  out_ << json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::NamedValues(const std::vector<NamedValue>& values) {
   for (const NamedValue& value : values) {
     Key(value.name);

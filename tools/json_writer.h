@@ -30,6 +30,8 @@ class JsonWriter {
   JsonWriter& Double(double value);  // NaN and infinities become null
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
+  // A value already written as JSON (by another JsonWriter).
+  JsonWriter& Raw(std::string_view json);
   // Key(name) then the value, for each; lists become arrays.
   JsonWriter& NamedValues(const std::vector<NamedValue>& values);
   // Key(key) then the value, or nothing when `value` is empty.

@@ -13,6 +13,7 @@ namespace {
 
 struct PluginsOptions {
   bool json = false;
+  bool names = false;
 };
 
 // The loaded plugin's facts, or the reason it did not load.
@@ -105,9 +106,16 @@ void RegisterPluginsCommand(CLI::App& app, int& exit_code) {
       "List the PJRT plugins found by name (PJRT_NAMES_AND_LIBRARY_PATHS, PLUGRT_PLUGIN_PATH, "
       "the install's lib/plugrt/), with API version and attributes, or why one failed to load");
   command->add_flag("--json", options->json, "print one JSON object instead of text");
+  command->add_flag("--names", options->names,
+                    "print only the names --plugin accepts, one a line, loading nothing "
+                    "(for shell completion)");
   command->callback([options, &exit_code] {
     PluginDiscovery discovery = DiscoverPlugins();
-    if (options->json) {
+    if (options->names) {
+      for (const PluginLocation& location : discovery.plugins) {
+        if (!location.shadowed) std::cout << location.name << "\n";
+      }
+    } else if (options->json) {
       PrintJson(discovery);
     } else {
       PrintText(discovery);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/log.h"
 #include "kernels_abi/kernel_plugins.h"
 
 namespace plugrt::cpu {
@@ -29,7 +30,7 @@ struct OptionSpec {
   const char* env = nullptr;  // default from the environment, when set
   const char* help;
   void (*apply)(CpuOptions&, int64_t);  // bools arrive as 0/1
-  void (*apply_text)(CpuOptions&, std::string_view) = nullptr;  // kString
+  Status (*apply_text)(CpuOptions&, std::string_view) = nullptr;  // kString
 };
 
 constexpr OptionSpec kOptions[] = {
@@ -64,6 +65,17 @@ constexpr OptionSpec kOptions[] = {
        for (std::string& path : kernels_abi::SplitKernelPluginPaths(paths)) {
          o.kernel_plugins.push_back(std::move(path));
        }
+       return OkStatus();
+     }},
+    // The level belongs to the plugin's copy of the log (common/log.h, which
+    // reads PLUGRT_LOG_LEVEL itself), not to one client: the option sets it.
+    {"log_level", OptionSpec::Type::kString, 0, 0, nullptr,
+     "what the plugin writes on standard error: off, error, warning or info (default: "
+     "PLUGRT_LOG_LEVEL, else off)", nullptr,
+     [](CpuOptions&, std::string_view text) -> Status {
+       PLUGRT_ASSIGN_OR_RETURN(LogLevel level, ParseLogLevel(text));
+       SetLogLevel(level);
+       return OkStatus();
      }},
 };
 
@@ -100,7 +112,9 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   for (const OptionSpec& spec : kOptions) {
     if (spec.type == OptionSpec::Type::kString) {
       const char* text = spec.env != nullptr ? std::getenv(spec.env) : nullptr;
-      if (text != nullptr) spec.apply_text(result, text);
+      // The environment's paths were checked by whoever set them; a bad
+      // one fails when it loads.
+      if (text != nullptr) PLUGRT_RETURN_IF_ERROR(spec.apply_text(result, text));
       continue;
     }
     int64_t value = 0;
@@ -121,7 +135,8 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
         return InvalidArgument("option ", spec->name, " must be a string, got a ",
                                TypeName(option.value));
       }
-      spec->apply_text(result, *text);
+      Status applied = spec->apply_text(result, *text);
+      if (!applied.ok()) return InvalidArgument("option ", spec->name, ": ", applied.message());
       continue;
     }
     int64_t value = 0;

@@ -25,6 +25,8 @@ dpkg-deb -c "$runtime" > "$work/runtime.txt"
 dpkg-deb -c "$dev" > "$work/dev.txt"
 grep -q '/usr/bin/plugrt$' "$work/runtime.txt" || fail "the tool is not in plugrt"
 grep -q '/plugrt/libplugrt_cpu.so$' "$work/runtime.txt" || fail "the CPU plugin is not in plugrt"
+grep -q '/usr/share/bash-completion/completions/plugrt$' "$work/runtime.txt" ||
+  fail "the bash completion is not in plugrt"
 grep -q '/include/' "$work/runtime.txt" && fail "headers in the runtime package"
 grep -q '/usr/include/plugrt/client/client.h$' "$work/dev.txt" || fail "headers missing from plugrt-dev"
 grep -q '/cmake/plugrt/plugrtConfig.cmake$' "$work/dev.txt" || fail "CMake package missing"

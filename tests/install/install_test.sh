@@ -20,7 +20,8 @@ libdir=${libdir#"$prefix"/}
 for f in bin/plugrt "$libdir"/plugrt/libplugrt_cpu.so "$libdir"/libplugrt_sdk.a \
          "$libdir"/cmake/plugrt/plugrtConfig.cmake "$libdir"/pkgconfig/plugrt.pc \
          "$libdir"/pkgconfig/plugrt-sdk.pc include/plugrt/pjrt_c_api.h \
-         include/plugrt/client/client.h include/plugrt/sdk/plugin.h; do
+         include/plugrt/client/client.h include/plugrt/sdk/plugin.h \
+         share/bash-completion/completions/plugrt; do
   [[ -e $prefix/$f ]] || fail "not installed: $f"
 done
 
