@@ -127,6 +127,14 @@ TEST_F(PluginDiscoveryTest, CliTakesNamesAndListsPlugins) {
   EXPECT_TRUE(FailedWith(RunCommand(env + PLUGRT_CLI_PATH + " devices --plugin nosuch"), 1,
                          "no PJRT plugin named \"nosuch\""));
 
+  // The default is plugrt's own CPU plugin, whatever the environment calls
+  // "cpu"; --plugin cpu follows the environment.
+  const std::string other_cpu = "PJRT_NAMES_AND_LIBRARY_PATHS=cpu:/nonexistent/libother.so ";
+  CommandResult by_default = RunCommand(other_cpu + PLUGRT_CLI_PATH + " devices");
+  EXPECT_EQ(by_default.exit_code, 0) << by_default.output;
+  EXPECT_TRUE(FailedWith(RunCommand(other_cpu + PLUGRT_CLI_PATH + " devices --plugin cpu"), 1,
+                         "/nonexistent/libother.so"));
+
   CommandResult list = RunCommand(env + PLUGRT_CLI_PATH + " plugins");
   EXPECT_EQ(list.exit_code, 0) << list.output;
   EXPECT_NE(list.output.find("mine: " + (dir_ / "libplugrt_mine.so").string()), std::string::npos)

@@ -37,9 +37,9 @@ void AddKernelsOption(CLI::App& command, std::vector<std::string>& kernels);
 void AddKernelPluginsOption(const std::vector<std::string>& kernels,
                             std::vector<NamedValue>& create_options);
 
-// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the plugin named
-// "cpu" (client/plugin_discovery.h), else the library beside this
-// executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
+// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the one in the
+// install's lib/plugrt/ (InstallPluginDirectories), else the library beside
+// this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
 std::string DefaultPluginPath();
 
 // Loads the plugin and creates a client as `options` say.

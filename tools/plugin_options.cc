@@ -49,9 +49,13 @@ std::string DefaultPluginPath() {
   if (const char* env = std::getenv("PLUGRT_CPU_PLUGIN"); env != nullptr && *env != '\0') {
     return env;
   }
-  // Installed (P/lib/plugrt/) or in the build tree (build/lib/plugrt/).
-  StatusOr<std::string> found = FindPlugin("cpu");
-  if (found.ok()) return *found;
+  // plugrt's own, installed (P/lib/plugrt/) or in the build tree
+  // (build/lib/plugrt/); not whatever the environment calls "cpu" (JAX's
+  // PJRT_NAMES_AND_LIBRARY_PATHS may name XLA's): `--plugin cpu` asks for that.
+  for (const std::string& dir : InstallPluginDirectories()) {
+    std::filesystem::path installed = std::filesystem::path(dir) / PLUGRT_DEFAULT_PLUGIN_NAME;
+    if (std::filesystem::exists(installed)) return installed.string();
+  }
   std::error_code error;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) return PLUGRT_DEFAULT_PLUGIN_NAME;  // let dlopen search its paths

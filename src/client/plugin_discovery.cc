@@ -47,9 +47,11 @@ fs::path ThisModule() {
   return error ? fs::path() : module;
 }
 
+}  // namespace
+
 // lib/plugrt/ of the install (or build tree) holding this code: beside a
 // library (P/lib/libplugrt.so), or at ../lib/plugrt of a program (P/bin/x).
-std::vector<std::string> InstallDirectories() {
+std::vector<std::string> InstallPluginDirectories() {
   fs::path module = ThisModule();
   if (module.empty()) return {};
   fs::path dir = module.parent_path();
@@ -64,6 +66,8 @@ std::vector<std::string> InstallDirectories() {
   }
   return found;
 }
+
+namespace {
 
 bool StripPrefix(std::string_view& text, std::string_view prefix) {
   if (!text.starts_with(prefix) || text.size() == prefix.size()) return false;
@@ -134,7 +138,7 @@ PluginDiscovery DiscoverPlugins() {
       ScanDirectory(std::string(dir), kPathVariable, out);
     }
   }
-  for (const std::string& dir : InstallDirectories()) {
+  for (const std::string& dir : InstallPluginDirectories()) {
     out.directories.push_back(dir);
     ScanDirectory(dir, "install", out);
   }

@@ -45,6 +45,10 @@ struct PluginDiscovery {
 // changed environment is seen by the next call). Loads nothing.
 PluginDiscovery DiscoverPlugins();
 
+// The install's plugin directories (3 above) that exist, without the
+// environment's: where a program looks for the plugins it was installed with.
+std::vector<std::string> InstallPluginDirectories();
+
 // The name a library file stands for (see above); empty if `file_name` does
 // not end in ".so".
 std::string PluginNameFromFile(std::string_view file_name);
