@@ -28,6 +28,7 @@
 #include "tools/bench_forms.h"
 #include "tools/bench_program.h"
 #include "tools/bench_timing.h"
+#include "client/plugin_discovery.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
 
@@ -205,7 +206,7 @@ CeilingSelection CeilingsFor(const std::vector<Workload>& workloads, bool all) {
 StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
   std::string path =
       options.plugin.plugin_path.empty() ? DefaultPluginPath() : options.plugin.plugin_path;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadPlugin(path));
   ClientOptions client_options;
   if (options.plugin.devices) {
     client_options.create_options.push_back(

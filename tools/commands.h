@@ -19,7 +19,7 @@ namespace plugrt::tools {
 
 // Options every subcommand that talks to a plugin takes.
 struct PluginOptions {
-  std::string plugin_path;       // empty: the built-in CPU plugin
+  std::string plugin_path;       // a name or path (FindPlugin); empty: the CPU plugin
   std::optional<int> devices;    // --devices N: cpu_device_count create option
   // --kernels PATH (repeatable): kernel plugins, the kernel_plugins create
   // option (paths joined with ':').
@@ -46,7 +46,8 @@ void AddOptimizersOption(CLI::App& command, std::vector<std::string>& optimizers
 void AddPathListOption(const char* name, const std::vector<std::string>& paths,
                        std::vector<NamedValue>& create_options);
 
-// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the library beside
+// The built-in CPU plugin: $PLUGRT_CPU_PLUGIN if set, else the one in the
+// install's lib/plugrt/ (InstallPluginDirectories), else the library beside
 // this executable's folder (build/bin/plugrt -> build/lib/libplugrt_cpu.so).
 std::string DefaultPluginPath();
 
@@ -68,6 +69,9 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code);
 void RegisterInspectCommand(CLI::App& app, int& exit_code);
 void RegisterBenchCommand(CLI::App& app, int& exit_code);
 void RegisterConvertCommand(CLI::App& app, int& exit_code);
+void RegisterPluginsCommand(CLI::App& app, int& exit_code);
+// `completion bash`: register it last, it describes the others.
+void RegisterCompletionCommand(CLI::App& app, int& exit_code);
 // `conformance`, and the hidden `conformance-file` it runs each file in.
 void RegisterConformanceCommands(CLI::App& app, int& exit_code);
 void RegisterConformanceFileCommand(CLI::App& app, int& exit_code);

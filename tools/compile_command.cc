@@ -13,6 +13,7 @@
 
 #include "client/compiler.h"
 #include "client/plugin.h"
+#include "client/plugin_discovery.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
 
@@ -117,7 +118,7 @@ Status CompileProgram(const CompileCommandOptions& options) {
 
   const std::string path =
       options.plugin_path.empty() ? DefaultPluginPath() : options.plugin_path;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadPlugin(path));
   std::vector<NamedValue> topology_options;
   AddKernelPluginsOption(options.kernels, topology_options);
   AddPathListOption("optimizer_plugins", options.optimizers, topology_options);
@@ -168,8 +169,8 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code) {
   command->add_option("--entry", options->entry,
                       "function to compile (default main); it becomes @main");
   command->add_option("--plugin", options->plugin_path,
-                      "PJRT plugin to load (a shared library exporting GetPjrtApi); "
-                      "default: the built-in CPU plugin");
+                      "PJRT plugin to load: a name (see `plugrt plugins`) or the path of a "
+                      "shared library exporting GetPjrtApi; default: the CPU plugin");
   AddKernelsOption(*command, options->kernels);
   AddOptimizersOption(*command, options->optimizers);
   command->add_flag("--passes", options->show_passes,

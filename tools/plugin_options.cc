@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "client/plugin_discovery.h"
 #include "tools/commands.h"
 
 namespace plugrt::tools {
@@ -17,8 +18,8 @@ constexpr const char* kConformanceHarnessOption = "conformance_harness";
 
 void AddPluginOptions(CLI::App& command, PluginOptions& options) {
   command.add_option("--plugin", options.plugin_path,
-                     "PJRT plugin to load (a shared library exporting GetPjrtApi); "
-                     "default: the built-in CPU plugin");
+                     "PJRT plugin to load: a name (see `plugrt plugins`) or the path of a shared "
+                     "library exporting GetPjrtApi; default: the CPU plugin");
   command.add_option("--devices", options.devices,
                      "number of devices to create (sets the cpu_device_count create option)")
       ->check(CLI::Range(1, 1024));
@@ -62,6 +63,13 @@ std::string DefaultPluginPath() {
   if (const char* env = std::getenv("PLUGRT_CPU_PLUGIN"); env != nullptr && *env != '\0') {
     return env;
   }
+  // plugrt's own, installed (P/lib/plugrt/) or in the build tree
+  // (build/lib/plugrt/); not whatever the environment calls "cpu" (JAX's
+  // PJRT_NAMES_AND_LIBRARY_PATHS may name XLA's): `--plugin cpu` asks for that.
+  for (const std::string& dir : InstallPluginDirectories()) {
+    std::filesystem::path installed = std::filesystem::path(dir) / PLUGRT_DEFAULT_PLUGIN_NAME;
+    if (std::filesystem::exists(installed)) return installed.string();
+  }
   std::error_code error;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) return PLUGRT_DEFAULT_PLUGIN_NAME;  // let dlopen search its paths
@@ -74,7 +82,7 @@ std::string DefaultPluginPath() {
 
 StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
   std::string path = options.plugin_path.empty() ? DefaultPluginPath() : options.plugin_path;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, Plugin::Load(path));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadPlugin(path));
   ClientOptions client_options;
   if (options.conformance_harness) {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<NamedValue> attributes, plugin->attributes());

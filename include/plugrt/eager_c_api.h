@@ -87,7 +87,7 @@ void PLUGRT_EagerSetStatus(PLUGRT_EagerStatus* status, PLUGRT_EagerCode code,
 
 typedef enum {
   PLUGRT_EAGER_PLACEMENT_COPY = 0, /* copy inputs to the op's device */
-  PLUGRT_EAGER_PLACEMENT_WARN = 1, /* copy, and print a warning per copy */
+  PLUGRT_EAGER_PLACEMENT_WARN = 1, /* copy, and log a warning per copy (PLUGRT_LOG_LEVEL=warning shows it) */
   PLUGRT_EAGER_PLACEMENT_REFUSE = 2 /* an error naming both devices */
 } PLUGRT_EagerPlacementPolicy;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "common/log.h"
 #include "compile_options/compile_options.h"
 #include "cpu/cpu_executable.h"
 
@@ -18,7 +19,16 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options.create_options));
   PLUGRT_RETURN_IF_ERROR(LoadKernelPlugins(parsed));
   PLUGRT_RETURN_IF_ERROR(LoadOptimizerPlugins(parsed));
-  return std::make_unique<CpuClient>(parsed, options.kv_store);
+  auto client = std::make_unique<CpuClient>(parsed, options.kv_store);
+  const CpuOptions& settled = client->options();
+  Log(LogLevel::kInfo, "cpu",
+      StrCat("client created: ", settled.num_devices, " device(s), ",
+             settled.program.kernel_threads, " kernel thread(s) each, fast_paths=",
+             settled.program.fast_paths ? "true" : "false",
+             ", jit=", settled.program.jit ? "true" : "false", ", ",
+             settled.kernel_plugins.size(), " kernel plugin(s), ",
+              settled.optimizer_plugins.size(), " optimizer plugin(s)"));
+  return client;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/log.h"
 #include "common/path_list.h"
 #include "kernels_abi/kernel_plugins.h"
 #include "passes/optimizer_plugins.h"
@@ -31,7 +32,7 @@ struct OptionSpec {
   const char* env = nullptr;  // default from the environment, when set
   const char* help;
   void (*apply)(CpuOptions&, int64_t);  // bools arrive as 0/1
-  void (*apply_text)(CpuOptions&, std::string_view) = nullptr;  // kString
+  Status (*apply_text)(CpuOptions&, std::string_view) = nullptr;  // kString
 };
 
 constexpr OptionSpec kOptions[] = {
@@ -66,17 +67,32 @@ constexpr OptionSpec kOptions[] = {
        for (std::string& path : SplitPathList(paths)) {
          o.kernel_plugins.push_back(std::move(path));
        }
+       return OkStatus();
+     }},
+    // The level belongs to the plugin's copy of the log (common/log.h, which
+    // reads PLUGRT_LOG_LEVEL itself), not to one client: the option sets it.
+    {"log_level", OptionSpec::Type::kString, 0, 0, nullptr,
+     "what the plugin writes on standard error: off, error, warning or info (default: "
+     "PLUGRT_LOG_LEVEL, else off)", nullptr,
+     [](CpuOptions&, std::string_view text) -> Status {
+       PLUGRT_ASSIGN_OR_RETURN(LogLevel level, ParseLogLevel(text));
+       SetLogLevel(level);
+       return OkStatus();
      }},
     {"optimizer_plugins", OptionSpec::Type::kString, 0, 0, passes::kOptimizerPluginsEnv,
      "optimizer plugins to load, paths separated by ':' (added to PLUGRT_OPTIMIZER_PLUGINS)",
      nullptr,
      [](CpuOptions& o, std::string_view paths) {
        for (std::string& path : SplitPathList(paths)) o.optimizer_plugins.push_back(std::move(path));
+       return OkStatus();
      }},
     // The option's switches are read after the environment's, so they win.
     {"passes", OptionSpec::Type::kString, 0, 0, kPassesEnv,
      "built-in pass switches, e.g. \"cse=off,dead-code-elimination=on\" (after PLUGRT_PASSES)",
-     nullptr, [](CpuOptions& o, std::string_view text) { o.passes.emplace_back(text); }},
+     nullptr, [](CpuOptions& o, std::string_view text) {
+       o.passes.emplace_back(text);
+       return OkStatus();
+     }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed
@@ -112,7 +128,9 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   for (const OptionSpec& spec : kOptions) {
     if (spec.type == OptionSpec::Type::kString) {
       const char* text = spec.env != nullptr ? std::getenv(spec.env) : nullptr;
-      if (text != nullptr) spec.apply_text(result, text);
+      // The environment's paths were checked by whoever set them; a bad
+      // one fails when it loads.
+      if (text != nullptr) PLUGRT_RETURN_IF_ERROR(spec.apply_text(result, text));
       continue;
     }
     int64_t value = 0;
@@ -133,7 +151,8 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
         return InvalidArgument("option ", spec->name, " must be a string, got a ",
                                TypeName(option.value));
       }
-      spec->apply_text(result, *text);
+      Status applied = spec->apply_text(result, *text);
+      if (!applied.ok()) return InvalidArgument("option ", spec->name, ": ", applied.message());
       continue;
     }
     int64_t value = 0;

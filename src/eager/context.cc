@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "client/npy.h"
+#include "common/log.h"
 #include "eager/op_observer.h"
 
 namespace plugrt::eager {
@@ -467,7 +468,7 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
     if (options_.warn) {
       options_.warn(warning);
     } else {
-      std::fprintf(stderr, "plugrt eager: %s\n", warning.c_str());
+      Log(LogLevel::kWarning, "eager", warning);
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());

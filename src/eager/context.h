@@ -39,7 +39,8 @@ struct ContextOptions {
   bool async = false;
   // Compiled op programs kept (least recently used evicted first).
   size_t cache_capacity = 512;
-  // Where kWarn placement warnings go; unset: standard error.
+  // Where kWarn placement warnings go; unset: the log (common/log.h), at
+  // level warning.
   std::function<void(const std::string&)> warn;
 };
 
