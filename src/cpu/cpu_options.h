@@ -41,6 +41,14 @@ struct CpuOptions {
   // PLUGRT_KERNEL_PLUGINS; a path named twice loads once. The client loads
   // them (CpuClient::Create); the paths are kept here.
   std::vector<std::string> kernel_plugins;
+  // "compilation_cache_dir" (string): a directory on any filesystem scheme
+  // (filesystem/registry.h) for the persistent compilation cache; empty
+  // (the default) turns it off. Default: PLUGRT_COMPILATION_CACHE_DIR.
+  std::string compilation_cache_dir;
+  // "compilation_cache_max_bytes" (int64, >= 1): the cache's size cap,
+  // least recently used entries evicted past it. Default:
+  // PLUGRT_COMPILATION_CACHE_MAX_BYTES, else 1 GiB.
+  int64_t compilation_cache_max_bytes = int64_t{1} << 30;
 };
 
 // INVALID_ARGUMENT naming the option for unknown names, wrong value types and
