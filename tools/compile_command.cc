@@ -9,6 +9,7 @@
 
 #include "client/compiler.h"
 #include "client/plugin.h"
+#include "filesystem/file_io.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
 
@@ -26,13 +27,9 @@ struct CompileCommandOptions {
   std::vector<std::string> kernels;  // --kernels: the topology's kernel plugins
 };
 
+// Through the filesystem registry: the output may be on any scheme.
 Status WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return InvalidArgument(path, ": cannot open for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Internal(path, ": writing ", bytes.size(), " bytes failed");
-  return OkStatus();
+  return fs::WriteFile(path, bytes);
 }
 
 Status CompileProgram(const CompileCommandOptions& options) {

@@ -194,7 +194,7 @@ class LocalFileSystem final : public FileSystem {
   StatusOr<std::unique_ptr<WritableFile>> Open(const std::string& uri, int flags) {
     const std::string path = PosixPath(uri);
     const int fd = ::open(path.c_str(), flags, 0666);
-    if (fd < 0) return ErrnoStatus(errno, "cannot open the file for writing", uri);
+    if (fd < 0) return ErrnoStatus(errno, "cannot open for writing", uri);
     int64_t start = 0;
     if (flags & O_APPEND) {
       struct stat st;
