@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -87,6 +88,33 @@ TEST_F(CliFilesystemTest, TheCompilationCacheServesTheNextProcess) {
   }
   EXPECT_EQ(entries, 1);
   EXPECT_EQ(stamps, 1);  // the second process hit
+}
+
+// A filesystem plugin's scheme serves the CLI (programs) and the CPU
+// plugin (its cache directory) alike: each loads PLUGRT_FILESYSTEM_PLUGINS.
+TEST_F(CliFilesystemTest, APluginSchemeServesProgramsAndTheCache) {
+  std::filesystem::create_directory(dir_ + "/sandbox");
+  std::filesystem::copy_file(dir_ + "/prog.mlir", dir_ + "/sandbox/prog.mlir");
+  const std::string env = std::string("PLUGRT_FILESYSTEM_PLUGINS=") + PLUGRT_TEST_SANDBOX_FS +
+                          " PLUGRT_TEST_SANDBOX_ROOT=" + dir_ + "/sandbox" +
+                          " PLUGRT_COMPILATION_CACHE_DIR=sandbox://cache ";
+  const std::string command = env + PLUGRT_CLI_PATH + std::string(" run sandbox://prog.mlir") +
+                              " --input " + dir_ + "/x.npy";
+  auto first = testing::RunCommand(command);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_THAT(first.output, ::testing::HasSubstr("array([1., 4., 9.], dtype=float32)"));
+  auto second = testing::RunCommand(command);
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  int entries = 0, stamps = 0;
+  for (const auto& file : std::filesystem::directory_iterator(dir_ + "/sandbox/cache")) {
+    entries += file.path().extension() == ".pcc";
+    stamps += file.path().extension() == ".used";
+  }
+  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(stamps, 1);
+  // Without the plugin the scheme is unknown, and the error says how to load one.
+  auto without = RunCli("run sandbox://prog.mlir");
+  EXPECT_TRUE(FailedWith(without, 1, "PLUGRT_FILESYSTEM_PLUGINS"));
 }
 
 }  // namespace
