@@ -23,9 +23,10 @@
 #include "client/element_type.h"
 #include "client/executable.h"
 #include "common/named_value.h"
+#include "filesystem/file_io.h"
+#include "tools/bench_cache.h"
 #include "tools/bench_ceilings.h"
 #include "tools/bench_eager.h"
-#include "tools/bench_cache.h"
 #include "tools/bench_forms.h"
 #include "tools/bench_program.h"
 #include "tools/bench_timing.h"
@@ -694,13 +695,9 @@ std::string TextReport(const std::string& cpu, int threads,
   return out;
 }
 
+// --json PATH: on any filesystem scheme.
 Status WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) return InvalidArgument(path, ": cannot create the file");
-  out << text;
-  out.close();
-  if (!out) return Internal(path, ": error writing the file");
-  return OkStatus();
+  return fs::WriteFile(path, text);
 }
 
 std::string ListText(const std::vector<Workload>& workloads) {
