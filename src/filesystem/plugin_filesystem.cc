@@ -404,7 +404,13 @@ StatusOr<std::vector<PluginScheme>> InitFilesystemPlugin(PLUGRT_FilesystemPlugin
   PLUGRT_FilesystemPluginInfo info;
   std::memset(&info, 0, sizeof(info));
   info.struct_size = sizeof(info);
-  init(&info);
+  try {
+    init(&info);
+  } catch (...) {
+    // The ABI is C: nothing may unwind out of a plugin. What did is named,
+    // and whatever it allocated is lost.
+    return Internal(plugin, ": ", PLUGRT_FILESYSTEM_PLUGIN_INIT_SYMBOL, " threw an exception");
+  }
   if (info.plugin_memory_allocate == nullptr || info.plugin_memory_free == nullptr) {
     // Without its free function nothing it allocated can be released.
     return FailedPrecondition(plugin, ": plugin_memory_allocate and plugin_memory_free must "
