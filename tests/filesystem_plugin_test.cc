@@ -148,6 +148,23 @@ TEST_F(FilesystemPluginTest, AnOlderPluginIsServedFromTheOperationsItHas) {
   EXPECT_THAT(mkdir.message(), HasSubstr("creating a directory"));
 }
 
+TEST_F(FilesystemPluginTest, WithoutStatTheCoreAnswersFromReadsAndListings) {
+  Registry registry;
+  ASSERT_TRUE(Load(registry, "missing_stat").ok());
+  FileSystem* fs = *registry.Lookup("sandbox://");
+  std::filesystem::create_directory(root_ + "/dir");
+  std::ofstream(root_ + "/dir/f.bin", std::ios::binary) << std::string(200000, 'q');
+  StatusOr<FileStatistics> file = fs->Stat("sandbox://dir/f.bin");
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_EQ(file->length, 200000);
+  EXPECT_FALSE(file->is_directory);
+  EXPECT_TRUE(*fs->IsDirectory("sandbox://dir"));
+  EXPECT_EQ(fs->Stat("sandbox://nope").status().code(), StatusCode::kNotFound);
+  // Recursive mkdir works from the default stat too.
+  ASSERT_TRUE(fs->RecursivelyCreateDir("sandbox://dir/a/b").ok());
+  EXPECT_TRUE(std::filesystem::is_directory(root_ + "/dir/a/b"));
+}
+
 TEST_F(FilesystemPluginTest, BrokenPluginsAreRefusedByName) {
   struct Case {
     const char* mode;
@@ -156,7 +173,8 @@ TEST_F(FilesystemPluginTest, BrokenPluginsAreRefusedByName) {
   };
   const Case cases[] = {
       {"abi_mismatch", StatusCode::kFailedPrecondition, "filesystem table has ABI version 99"},
-      {"missing_stat", StatusCode::kFailedPrecondition, "required operation filesystem.stat"},
+      {"missing_cleanup", StatusCode::kFailedPrecondition,
+       "required operation filesystem.cleanup"},
       {"no_allocator", StatusCode::kFailedPrecondition, "plugin_memory_free"},
   };
   for (const Case& c : cases) {

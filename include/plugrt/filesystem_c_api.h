@@ -190,8 +190,11 @@ typedef struct PLUGRT_FilesystemOps {
   void (*init)(PLUGRT_Filesystem* filesystem, PLUGRT_FsStatus* status);
   /* REQUIRED. Releases it (when the registry goes away). */
   void (*cleanup)(PLUGRT_Filesystem* filesystem);
-  /* REQUIRED. Statistics of `path`: NOT_FOUND when it does not exist. Every
-   * existence, size and directory question goes through it. */
+  /* Statistics of `path`: NOT_FOUND when it does not exist. Every
+   * existence, size and directory question goes through it. DEFAULT: a path
+   * new_random_access_file opens is a file whose length is found by reading
+   * it to the end (slow: a plugin should supply stat), one get_children
+   * lists is a directory, anything else NOT_FOUND; no modification time. */
   void (*stat)(const PLUGRT_Filesystem* filesystem, const char* path,
                PLUGRT_FileStatistics* stats, PLUGRT_FsStatus* status);
 

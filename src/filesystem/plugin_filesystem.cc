@@ -163,6 +163,7 @@ class PluginFileSystem final : public FileSystem {
   std::string Describe() const override { return tables_->describe; }
 
   StatusOr<FileStatistics> Stat(const std::string& uri) override {
+    if (tables_->fs.stat == nullptr) return DefaultStat(uri);
     PLUGRT_ASSIGN_OR_RETURN(std::string path, Translate(uri));
     PLUGRT_FileStatistics stats{};
     PLUGRT_FsStatus status = OkC();
@@ -244,6 +245,41 @@ class PluginFileSystem final : public FileSystem {
   }
 
  private:
+  // Stat from the operations the plugin has (see the header's stat).
+  StatusOr<FileStatistics> DefaultStat(const std::string& uri) {
+    if (tables_->fs.new_random_access_file != nullptr) {
+      // A directory may fail to open or to read: FAILED_PRECONDITION.
+      StatusOr<FileStatistics> stats = [&]() -> StatusOr<FileStatistics> {
+        PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, NewRandomAccessFile(uri));
+        FileStatistics stats;
+        std::string buffer(1 << 16, '\0');
+        for (;;) {
+          PLUGRT_ASSIGN_OR_RETURN(
+              size_t got,
+              file->Read(static_cast<uint64_t>(stats.length), buffer.size(), buffer.data()));
+          if (got == 0) break;
+          stats.length += static_cast<int64_t>(got);
+        }
+        return stats;
+      }();
+      if (stats.ok()) return stats;
+      if (stats.status().code() != StatusCode::kNotFound &&
+          stats.status().code() != StatusCode::kFailedPrecondition) {
+        return stats.status();
+      }
+    }
+    if (tables_->fs.get_children != nullptr && GetChildren(uri).ok()) {
+      FileStatistics stats;
+      stats.is_directory = true;
+      return stats;
+    }
+    if (tables_->fs.new_random_access_file == nullptr && tables_->fs.get_children == nullptr) {
+      return NotSupported("stat (neither stat, new_random_access_file nor get_children is "
+                          "supplied)");
+    }
+    return NotFound(Describe(), ": ", uri, ": no such file or directory");
+  }
+
   StatusOr<std::string> Translate(const std::string& uri) const {
     if (tables_->fs.translate_name == nullptr) return uri;
     char* translated = tables_->fs.translate_name(&handle_, uri.c_str());
@@ -334,7 +370,7 @@ Status CheckScheme(const PLUGRT_FilesystemPluginOps& ops, const std::string& pat
   PLUGRT_RETURN_IF_ERROR(CopyTable(ops.filesystem_ops, ops.filesystem_ops_abi,
                                    ops.filesystem_ops_api, ops.filesystem_ops_size,
                                    PLUGRT_FILESYSTEM_OPS_ABI,
-                                   PLUGRT_FS_REQUIRED_SIZE(PLUGRT_FilesystemOps, stat),
+                                   PLUGRT_FS_REQUIRED_SIZE(PLUGRT_FilesystemOps, cleanup),
                                    "filesystem", where, &tables.fs));
   PLUGRT_RETURN_IF_ERROR(CopyTable(
       ops.random_access_file_ops, ops.random_access_file_ops_abi,
@@ -355,7 +391,6 @@ Status CheckScheme(const PLUGRT_FilesystemPluginOps& ops, const std::string& pat
   const PLUGRT_FilesystemOps& fs = tables.fs;
   PLUGRT_RETURN_IF_ERROR(Require(reinterpret_cast<const void*>(fs.init), "filesystem", "init", where));
   PLUGRT_RETURN_IF_ERROR(Require(reinterpret_cast<const void*>(fs.cleanup), "filesystem", "cleanup", where));
-  PLUGRT_RETURN_IF_ERROR(Require(reinterpret_cast<const void*>(fs.stat), "filesystem", "stat", where));
   // Each kind of file a plugin opens needs its table, with that table's
   // required operations.
   if (fs.new_random_access_file != nullptr) {

@@ -9,7 +9,8 @@
  *   abi_mismatch   the filesystem table claims ABI version 99
  *   small_tables   the filesystem table is cut after stat (an older header)
  *   large_tables   the filesystem table has two extra slots (a newer header)
- *   missing_stat   stat is NULL
+ *   missing_stat   stat is NULL (the runtime's default serves it)
+ *   missing_cleanup  the filesystem's cleanup is NULL (refused)
  *   no_allocator   plugin_memory_free is NULL
  *   scheme_ram     registers "ram" instead of "sandbox"
  */
@@ -121,6 +122,12 @@ static void NewRandomAccessFile(const PLUGRT_Filesystem* fs, const char* uri,
   free(path);
   if (fd < 0) {
     SetErrno(status, "open");
+    return;
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    PLUGRT_FsStatus_Set(status, PLUGRT_FS_FAILED_PRECONDITION, "is a directory");
     return;
   }
   int* handle = Allocate(sizeof(int));
@@ -256,7 +263,7 @@ PLUGRT_FS_EXPORT void PLUGRT_FilesystemPlugin_Init(PLUGRT_FilesystemPluginInfo* 
   const size_t extra = strcmp(mode, "large_tables") == 0 ? 2 * sizeof(void (*)(void)) : 0;
   PLUGRT_FilesystemOps* fs = Allocate(sizeof(PLUGRT_FilesystemOps) + extra);
   fs->init = Init;
-  fs->cleanup = Cleanup;
+  fs->cleanup = strcmp(mode, "missing_cleanup") == 0 ? NULL : Cleanup;
   fs->stat = strcmp(mode, "missing_stat") == 0 ? NULL : Stat;
   fs->new_random_access_file = NewRandomAccessFile;
   fs->new_writable_file = NewWritableFile;
