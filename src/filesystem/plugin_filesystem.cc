@@ -361,8 +361,7 @@ Status Require(const void* op, std::string_view table, std::string_view name,
                             " is missing (NULL)");
 }
 
-Status CheckScheme(const PLUGRT_FilesystemPluginOps& ops, const std::string& path,
-                   Tables& tables) {
+Status CheckScheme(const PLUGRT_FilesystemPluginOps& ops, Tables& tables) {
   const std::string where = tables.describe;
   if (ops.filesystem_ops == nullptr) {
     return FailedPrecondition(where, ": no filesystem table (filesystem_ops is NULL)");
@@ -427,7 +426,6 @@ Status CheckScheme(const PLUGRT_FilesystemPluginOps& ops, const std::string& pat
     PLUGRT_RETURN_IF_ERROR(Require(reinterpret_cast<const void*>(tables.region.length),
                                    "read_only_memory_region", "length", where));
   }
-  (void)path;
   return OkStatus();
 }
 
@@ -489,7 +487,7 @@ StatusOr<std::vector<PluginScheme>> InitFilesystemPlugin(PLUGRT_FilesystemPlugin
     auto tables = std::make_shared<Tables>();
     tables->describe = StrCat(plugin, ", scheme '", scheme, "'");
     tables->plugin_free = plugin_free;
-    PLUGRT_RETURN_IF_ERROR(CheckScheme(ops, path, *tables));
+    PLUGRT_RETURN_IF_ERROR(CheckScheme(ops, *tables));
     all.push_back(std::move(tables));
   }
   std::vector<PluginScheme> schemes;
