@@ -1,9 +1,65 @@
 #include "cpu/cpu_compilation_cache.h"
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
+#include <cstring>
+
 #include "common/content_hash.h"
 #include "cpu/cpu_version.h"
 
 namespace plugrt::cpu {
+namespace {
+
+// The GNU build ID of the binary holding this code (the CPU plugin), so a
+// rebuilt plugin of the same version never loads its predecessor's entries;
+// empty when the linker wrote none.
+std::string BuildId() {
+  Dl_info self;
+  if (dladdr(reinterpret_cast<void*>(&BuildId), &self) == 0) return "";
+  struct Search {
+    const void* base;
+    std::string id;
+  } search{self.dli_fbase, ""};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) -> int {
+        auto* s = static_cast<Search*>(data);
+        bool mine = false;
+        for (int i = 0; i < info->dlpi_phnum && !mine; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD && ph.p_offset == 0 &&
+              reinterpret_cast<const void*>(info->dlpi_addr + ph.p_vaddr) == s->base) {
+            mine = true;
+          }
+        }
+        if (!mine) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const char* at = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+          const char* end = at + ph.p_memsz;
+          while (at + sizeof(ElfW(Nhdr)) <= end) {
+            ElfW(Nhdr) note;
+            std::memcpy(&note, at, sizeof(note));
+            const char* name = at + sizeof(note);
+            const char* desc = name + ((note.n_namesz + 3) & ~3u);
+            if (desc + note.n_descsz > end) break;
+            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0) {
+              s->id.assign(desc, note.n_descsz);
+              return 1;
+            }
+            at = desc + ((note.n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+}  // namespace
 
 std::string CompilationCacheKey(const sdk::Program& program, std::string_view compile_options,
                                 const CpuOptions& options) {
@@ -15,6 +71,8 @@ std::string CompilationCacheKey(const sdk::Program& program, std::string_view co
   };
   field("plugrt-cpu compilation cache key 1");
   field(kPluginVersion);
+  static const std::string build_id = BuildId();
+  field(build_id);
   field(program.format);
   field(program.code);
   field(compile_options);

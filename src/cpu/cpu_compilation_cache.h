@@ -18,7 +18,8 @@ namespace plugrt::cpu {
 
 // Everything a compile's result depends on: the program (format and bytes,
 // so its content fingerprint), the serialized compile options, the plugin's
-// version, and the client's options that shape the plan (fast paths, jit,
+// version and build (its GNU build ID: a rebuilt plugin starts a new set of
+// entries), and the client's options that shape the plan (fast paths, jit,
 // the test harness, the kernel thread budget, the kernel plugins' paths).
 std::string CompilationCacheKey(const sdk::Program& program, std::string_view compile_options,
                                 const CpuOptions& options);
