@@ -1,4 +1,4 @@
-// plugrt-bench: kind=compile
+// plugrt-bench: kind=compile compare=cache
 // 1000 elementwise f32 ops over tensor<1024xf32> (add, subtract, multiply, maximum, minimum, tanh, negate, abs; values bounded) written by bench/gen_elementwise_1000.py: measures compile time.
 module @compile_elementwise_1000 {
   func.func public @main(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<1024xf32> {

@@ -76,7 +76,7 @@ def render(ops):
     t = f"tensor<{WIDTH}xf32>"
     names = ["%x", "%y"] + [f"%v{i}" for i in range(len(ops))]
     lines = [
-        "// plugrt-bench: kind=compile",
+        "// plugrt-bench: kind=compile compare=cache",
         f"// {len(ops)} elementwise f32 ops over {t} (add, subtract, multiply, maximum, minimum, "
         "tanh, negate, abs; values bounded) written by bench/gen_elementwise_1000.py: measures "
         "compile time.",

@@ -1,4 +1,4 @@
-// plugrt-bench: kind=execute metric=flops ceiling=sgemm compare=bytecode
+// plugrt-bench: kind=execute metric=flops ceiling=sgemm compare=bytecode,cache
 // Forward pass of a pre-layer-norm transformer encoder block, f32, batch 4, sequence 512, width 512: x1 = x + (softmax(q k^T / sqrt(64)) v) wo with q, k, v = LN1(x) wq, wk, wv split into 8 heads of 64 (no mask); out = x1 + gelu_tanh(LN2(x1) w1 + b1) w2 + b2 (MLP 2048; layer norms over the width, eps 1e-5, with gamma and beta).
 module @transformer_block {
   func.func public @main(%x: tensor<4x512x512xf32>,

@@ -443,6 +443,42 @@ TEST(CliBenchTest, ComparesCompileFromBytecodeWithText) {
   EXPECT_TRUE(FailedWith(plain, 1, "compare=bytecode")) << plain.output;
 }
 
+// compare=cache: the program's compile into an empty persistent compilation
+// cache and from a warm one, two rows of one alternating run.
+TEST(CliBenchTest, ComparesCompileFromAWarmCacheWithACold) {
+  const std::filesystem::path dir = BenchDir("cache");
+  std::string program = kAddProgram;
+  program.replace(program.find('\n'), 0, " compare=cache");
+  WriteText(dir / "add_cache.mlir", program);
+  WriteText(dir / "add_plain.mlir", kAddProgram);
+  std::string errors;
+  CommandResult result = RunBench(
+      dir, "add_cache@cache --dir " + dir.string() + " --no-ceilings --repeats 3 --json -",
+      &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+  Json json;
+  ASSERT_TRUE(JsonReader(result.output).Read(json)) << "not JSON:\n" << result.output;
+  std::map<std::string, const Json*> rows;
+  for (const Json& row : json["workloads"].array) rows[row["name"].string] = &row;
+  ASSERT_EQ(rows.size(), 2u) << "only the comparison runs:\n" << result.output;
+  ASSERT_TRUE(rows.count("add_cache@cold") && rows.count("add_cache@cache")) << result.output;
+  const Json& cold = *rows["add_cache@cold"];
+  const Json& warm = *rows["add_cache@cache"];
+  for (const Json* row : {&cold, &warm}) {
+    EXPECT_EQ((*row)["kind"].string, "compile");
+    ExpectTimes(*row, 3);
+  }
+  // The warm row's size is the cache entry's: an executable was stored.
+  EXPECT_GT(warm["program_bytes"].number, 0);
+  ASSERT_TRUE(warm["warm_vs_cold"].IsNumber()) << result.output;
+  ExpectNear(warm["warm_vs_cold"].number, warm["median_ms"].number / cold["median_ms"].number,
+             "warm_vs_cold");
+  EXPECT_TRUE(Contains(errors, "of cold")) << errors;
+
+  CommandResult plain = RunCli("bench add_plain@cache --dir " + dir.string() + " --no-ceilings");
+  EXPECT_TRUE(FailedWith(plain, 1, "compare=cache")) << plain.output;
+}
+
 // kind=eager: @main's ops one at a time through the eager layer, and the
 // program compiled whole; both timed, per run of the body.
 constexpr const char* kEagerProgram =

@@ -23,6 +23,8 @@
 #include "client/element_type.h"
 #include "client/executable.h"
 #include "common/named_value.h"
+#include "filesystem/file_io.h"
+#include "tools/bench_cache.h"
 #include "tools/bench_ceilings.h"
 #include "tools/bench_eager.h"
 #include "tools/bench_forms.h"
@@ -56,12 +58,16 @@ struct Workload {
   // "<name>@bytecode" of a compare=bytecode program: its compile from text
   // and from a portable artifact, timed alternately (two result rows).
   bool bytecode_forms = false;
+  // "<name>@cache" of a compare=cache program: its compile cold and warm
+  // from the persistent compilation cache (two result rows).
+  bool cache_forms = false;
 };
 
 struct WorkloadResult {
   const Workload* workload = nullptr;
   std::string label;             // set: the row's name instead of the workload's
   std::optional<double> bytecode_vs_text;  // bytecode rows: median over text's
+  std::optional<double> warm_vs_cold;      // warm-cache rows: median over cold's
   size_t program_bytes = 0;      // compile-form rows: size of the compiled input
   std::string error;             // set: the workload failed; nothing else is
   TimeSummary time;              // ms per execute (dispatch: per execute too), or per compile
@@ -141,7 +147,31 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
   std::set<std::string> seen;
   std::vector<Workload> workloads;
   constexpr std::string_view kBytecodeSuffix = "@bytecode";
+  constexpr std::string_view kCacheSuffix = "@cache";
   for (const std::string& name : names) {
+    // "<name>@cache": only the cold-vs-warm compilation cache comparison.
+    if (name.ends_with(kCacheSuffix)) {
+      const std::string stem = name.substr(0, name.size() - kCacheSuffix.size());
+      auto it = files.find(stem);
+      if (it == files.end()) {
+        unknown.push_back(name);
+        continue;
+      }
+      if (!seen.insert(name).second) continue;
+      Workload cache{name, it->second, "", {}};
+      PLUGRT_ASSIGN_OR_RETURN(cache.text, ReadProgramFile(cache.path));
+      PLUGRT_ASSIGN_OR_RETURN(cache.header, ParseBenchHeader(cache.text, cache.path));
+      if (!cache.header.compare_cache) {
+        return InvalidArgument(cache.path, ": its header has no compare=cache, so there is no ",
+                               name, " workload");
+      }
+      cache.header.kind = BenchKind::kCompile;
+      cache.header.metric.reset();
+      cache.header.ceiling.reset();
+      cache.cache_forms = true;
+      workloads.push_back(std::move(cache));
+      continue;
+    }
     // "<name>@bytecode": only the bytecode-vs-text compile comparison.
     const bool forms_only = name.ends_with(kBytecodeSuffix);
     const std::string stem = forms_only ? name.substr(0, name.size() - kBytecodeSuffix.size()) : name;
@@ -161,6 +191,11 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
     const bool with_forms = workload.header.compare_bytecode &&
                             (forms_only || seen.insert(stem + std::string(kBytecodeSuffix)).second);
     Workload forms = workload;
+    // A whole-program run also gets its compilation cache rows.
+    const bool with_cache =
+        !forms_only && workload.header.compare_cache &&
+        seen.insert(stem + std::string(kCacheSuffix)).second;
+    Workload cache = workload;
     if (!forms_only) workloads.push_back(std::move(workload));
     if (with_forms) {
       forms.name = stem + std::string(kBytecodeSuffix);
@@ -169,6 +204,14 @@ StatusOr<std::vector<Workload>> SelectWorkloads(const BenchOptions& options,
       forms.header.ceiling.reset();
       forms.bytecode_forms = true;
       workloads.push_back(std::move(forms));
+    }
+    if (with_cache) {
+      cache.name = stem + std::string(kCacheSuffix);
+      cache.header.kind = BenchKind::kCompile;
+      cache.header.metric.reset();
+      cache.header.ceiling.reset();
+      cache.cache_forms = true;
+      workloads.push_back(std::move(cache));
     }
   }
   if (!unknown.empty()) {
@@ -203,10 +246,8 @@ CeilingSelection CeilingsFor(const std::vector<Workload>& workloads, bool all) {
   return selection;
 }
 
-StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
-  std::string path =
-      options.plugin.plugin_path.empty() ? DefaultPluginPath() : options.plugin.plugin_path;
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadPlugin(path));
+// The create options every bench client gets.
+ClientOptions BenchClientOptions(const BenchOptions& options) {
   ClientOptions client_options;
   if (options.plugin.devices) {
     client_options.create_options.push_back(
@@ -217,7 +258,18 @@ StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
         NamedValue{"threads", static_cast<int64_t>(*options.threads)});
   }
   AddKernelPluginsOption(options.plugin.kernels, client_options.create_options);
-  return Client::Create(std::move(plugin), client_options);
+  return client_options;
+}
+
+StatusOr<std::shared_ptr<Plugin>> LoadBenchPlugin(const BenchOptions& options) {
+  std::string path =
+      options.plugin.plugin_path.empty() ? DefaultPluginPath() : options.plugin.plugin_path;
+  return LoadPlugin(path);
+}
+
+StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadBenchPlugin(options));
+  return Client::Create(std::move(plugin), BenchClientOptions(options));
 }
 
 StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload& workload) {
@@ -529,6 +581,7 @@ std::string WorkloadJson(const WorkloadResult& r) {
       << ", \"ratio_to_ceiling\": " << JsonNumber(r.ratio);
   if (r.program_bytes != 0) out << ", \"program_bytes\": " << r.program_bytes;
   if (r.bytecode_vs_text) out << ", \"bytecode_vs_text\": " << JsonNumber(r.bytecode_vs_text);
+  if (r.warm_vs_cold) out << ", \"warm_vs_cold\": " << JsonNumber(r.warm_vs_cold);
   out << "}";
   return out.str();
 }
@@ -620,6 +673,7 @@ std::string TextReport(const std::string& cpu, int threads,
       std::string versus = "-";
       if (r.ratio) versus = Format("%.2f", *r.ratio) + " of " + r.ceiling->name;
       if (r.bytecode_vs_text) versus = Format("%.2fx", *r.bytecode_vs_text) + " of text";
+      if (r.warm_vs_cold) versus = Format("%.2fx", *r.warm_vs_cold) + " of cold";
       const std::string& name = r.label.empty() ? r.workload->name : r.label;
       // Dispatch rows, and eager rows timed in loops, are per execute (per
       // run of the body), in microseconds.
@@ -642,13 +696,9 @@ std::string TextReport(const std::string& cpu, int threads,
   return out;
 }
 
+// --json PATH: on any filesystem scheme.
 Status WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) return InvalidArgument(path, ": cannot create the file");
-  out << text;
-  out.close();
-  if (!out) return Internal(path, ": error writing the file");
-  return OkStatus();
+  return fs::WriteFile(path, text);
 }
 
 std::string ListText(const std::vector<Workload>& workloads) {
@@ -663,6 +713,8 @@ std::string ListText(const std::vector<Workload>& workloads) {
     std::string description =
         w.bytecode_forms ? "parse + verify + compile from text and from a portable artifact "
                            "written in-process (rows @text, @bytecode)"
+        : w.cache_forms  ? "compile into an empty compilation cache and from a warm one, each "
+                           "on a new client (rows @cold, @cache)"
                          : h.description;
     rows.push_back({w.name, kind, h.metric ? std::string(BenchMetricName(*h.metric)) : "-",
                     h.ceiling ? std::string(CeilingKindName(*h.ceiling)) : "-", description});
@@ -700,6 +752,37 @@ StatusOr<int> Bench(const BenchOptions& options) {
   int exit_code = 0;
   for (const Workload& workload : workloads) {
     std::cerr << "plugrt bench: " << workload.name << "\n";
+    if (workload.cache_forms) {
+      RepeatPolicy policy;
+      policy.repeats = options.repeats;
+      policy.warmup = options.warmup;
+      StatusOr<std::shared_ptr<Plugin>> plugin = LoadBenchPlugin(options);
+      StatusOr<CompileCacheResult> cache =
+          plugin.ok() ? MeasureCompileCache(*plugin, BenchClientOptions(options), workload.text,
+                                            workload.path, policy)
+                      : StatusOr<CompileCacheResult>(plugin.status());
+      WorkloadResult cold_row, warm_row;
+      cold_row.workload = warm_row.workload = &workload;
+      cold_row.label = workload.name.substr(0, workload.name.rfind('@')) + "@cold";
+      warm_row.label = workload.name;
+      if (!cache.ok()) {
+        warm_row.error = cache.status().ToString();
+        std::cerr << "plugrt bench: " << workload.name << " failed: " << warm_row.error << "\n";
+        exit_code = 1;
+        results.push_back(std::move(warm_row));
+        continue;
+      }
+      cold_row.time = cache->cold;
+      cold_row.compile_ms = cache->cold.median;
+      warm_row.time = cache->warm;
+      warm_row.compile_ms = cache->warm.median;
+      cold_row.program_bytes = workload.text.size();
+      warm_row.program_bytes = cache->entry_bytes;
+      warm_row.warm_vs_cold = cache->warm_vs_cold;
+      results.push_back(std::move(cold_row));
+      results.push_back(std::move(warm_row));
+      continue;
+    }
     if (workload.bytecode_forms) {
       RepeatPolicy policy;
       policy.repeats = options.repeats;

@@ -103,10 +103,21 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
                                "' (expected sgemm, bf16gemm, int8gemm or bandwidth)");
       }
     } else if (key == "compare") {
-      if (value != "bytecode") {
-        return InvalidArgument(where, ": unknown comparison '", value, "' (expected bytecode)");
+      std::string_view list = value;
+      while (!list.empty()) {
+        const size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        if (item == "bytecode") {
+          header.compare_bytecode = true;
+        } else if (item == "cache") {
+          header.compare_cache = true;
+        } else {
+          return InvalidArgument(where, ": unknown comparison '", item,
+                                 "' (expected bytecode or cache)");
+        }
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
       }
-      header.compare_bytecode = true;
     } else {
       return InvalidArgument(where, ": unknown key '", key,
                              "' in the plugrt-bench header (expected kind, iterations, metric, "

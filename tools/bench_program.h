@@ -41,6 +41,9 @@ struct BenchHeader {
   // compare=bytecode: also time parse + verify + compile of the program from
   // a portable artifact (written in-process) against from its text.
   bool compare_bytecode = false;
+  // compare=cache: also time the compile cold and warm from the persistent
+  // compilation cache (bench_cache.h). compare= takes a comma-separated list.
+  bool compare_cache = false;
   std::string description;
 };
 inline constexpr std::string_view kBenchHeaderPrefix = "// plugrt-bench:";

@@ -14,6 +14,7 @@
 #include "client/compiler.h"
 #include "client/plugin.h"
 #include "client/plugin_discovery.h"
+#include "filesystem/file_io.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
 
@@ -79,13 +80,9 @@ void PrintDump(const std::string& dir, bool show_passes) {
   }
 }
 
+// Through the filesystem registry: the output may be on any scheme.
 Status WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return InvalidArgument(path, ": cannot open for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Internal(path, ": writing ", bytes.size(), " bytes failed");
-  return OkStatus();
+  return fs::WriteFile(path, bytes);
 }
 
 Status CompileProgram(const CompileCommandOptions& options) {

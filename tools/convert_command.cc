@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "filesystem/file_io.h"
 #include "stablehlo/bytecode/canonical.h"
 #include "stablehlo/bytecode/reader.h"
 #include "stablehlo/bytecode/writer.h"
@@ -41,12 +42,7 @@ Status Convert(const ConvertOptions& options) {
   } else {
     PLUGRT_ASSIGN_OR_RETURN(text, shlo::WriteBytecodeModule(*module, options.target));
   }
-  std::ofstream out(options.output, std::ios::binary);
-  if (!out) return InvalidArgument(options.output, ": cannot open for writing");
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return Internal(options.output, ": writing ", text.size(), " bytes failed");
-  return OkStatus();
+  return fs::WriteFile(options.output, text);
 }
 
 }  // namespace

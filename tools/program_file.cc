@@ -1,27 +1,13 @@
 #include "tools/program_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
+#include "filesystem/file_io.h"
 #include "stablehlo/bytecode/reader.h"
 #include "stablehlo/printer.h"
 
 namespace plugrt::tools {
 
 StatusOr<std::string> ReadProgramFile(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return InvalidArgument(path, ": is a directory, not a program file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path, ": cannot open the file (", std::strerror(errno), ")");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return InvalidArgument(path, ": error reading the file");
-  return contents.str();
+  return fs::ReadFile(path);
 }
 
 std::string NameProgramFile(std::string message, const std::string& path) {

@@ -10,7 +10,9 @@
 
 namespace plugrt::tools {
 
-// The whole file; NOT_FOUND / INVALID_ARGUMENT naming the path.
+// The whole file, on any filesystem scheme (a local path, file://, ram://,
+// http(s)://, a plugin's: filesystem/registry.h); NOT_FOUND /
+// INVALID_ARGUMENT naming the path.
 StatusOr<std::string> ReadProgramFile(const std::string& path);
 
 // `message` with the plugin's name for program text ("<program>:", which is

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "client/element_type.h"
+#include "filesystem/file_io.h"
 #include "client/executable.h"
 #include "tools/array_format.h"
 #include "tools/commands.h"
@@ -72,11 +73,10 @@ Status Run(const RunOptions& options) {
   }
 
   if (!options.output_dir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(options.output_dir, error);
-    if (error) {
-      return InvalidArgument(options.output_dir, ": cannot create the output folder (",
-                             error.message(), ")");
+    Status created = fs::RecursivelyCreateDir(options.output_dir);
+    if (!created.ok()) {
+      return Status(created.code(), StrCat(options.output_dir, ": cannot create the output folder (",
+                                           created.message(), ")"));
     }
   }
   std::ostream& out = std::cout;
@@ -96,9 +96,7 @@ Status Run(const RunOptions& options) {
       PLUGRT_ASSIGN_OR_RETURN(std::string text, FormatArray(type, dims, bytes.data(), bytes.size()));
       out << text << "\n";
       if (!options.output_dir.empty()) {
-        std::string path = (std::filesystem::path(options.output_dir) /
-                            OutputName(o, d, outputs->size()))
-                               .string();
+        std::string path = fs::JoinPath(options.output_dir, OutputName(o, d, outputs->size()));
         HostArray array{type, dims, std::move(bytes)};
         PLUGRT_ASSIGN_OR_RETURN(NpySaveType save, NpySaveTypeFor(type));
         PLUGRT_RETURN_IF_ERROR(WriteNpyFile(path, array));

@@ -10,6 +10,7 @@
 
 #include "client/element_type.h"
 #include "client/element_decode.h"
+#include "filesystem/file_io.h"
 
 namespace plugrt {
 namespace {
@@ -284,12 +285,8 @@ StatusOr<HostArray> ParseNpy(std::string_view bytes, std::string_view name) {
 }
 
 StatusOr<HostArray> ReadNpyFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path, ": cannot open the file (", std::strerror(errno), ")");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return InvalidArgument(path, ": error reading the file");
-  return ParseNpy(contents.str(), path);
+  PLUGRT_ASSIGN_OR_RETURN(std::string contents, fs::ReadFile(path));
+  return ParseNpy(contents, path);
 }
 
 StatusOr<NpySaveType> NpySaveTypeFor(PJRT_Buffer_Type type) {
@@ -363,12 +360,7 @@ StatusOr<std::string> SerializeNpy(const HostArray& array) {
 
 Status WriteNpyFile(const std::string& path, const HostArray& array) {
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, SerializeNpy(array));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return InvalidArgument(path, ": cannot create the file (", std::strerror(errno), ")");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Internal(path, ": error writing the file");
-  return OkStatus();
+  return fs::WriteFile(path, bytes);
 }
 
 }  // namespace plugrt

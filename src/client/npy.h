@@ -32,6 +32,8 @@ StatusOr<PJRT_Buffer_Type> TypeFromNpyDescr(std::string_view descr);
 // Big-endian data is converted; Fortran order is refused unless it is the
 // same as C order.
 StatusOr<HostArray> ParseNpy(std::string_view bytes, std::string_view name);
+// The file is read through the filesystem registry: any scheme
+// (filesystem/registry.h).
 StatusOr<HostArray> ReadNpyFile(const std::string& path);
 
 // How an element type is saved: its own dtype where NumPy has one, else the

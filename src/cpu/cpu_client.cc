@@ -8,6 +8,7 @@
 #include "cpu/cpu_executable.h"
 
 #include "cpu/cpu_buffer.h"
+#include "cpu/cpu_compilation_cache.h"
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
 #include "cpu/kernels/parallel.h"
@@ -19,7 +20,10 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions parsed, ParseCpuOptions(options.create_options));
   PLUGRT_RETURN_IF_ERROR(LoadKernelPlugins(parsed));
   PLUGRT_RETURN_IF_ERROR(LoadOptimizerPlugins(parsed));
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<fs::CompilationCache> cache,
+                          OpenCompilationCache(parsed));
   auto client = std::make_unique<CpuClient>(parsed, options.kv_store);
+  client->compilation_cache_ = std::move(cache);
   const CpuOptions& settled = client->options();
   Log(LogLevel::kInfo, "cpu",
       StrCat("client created: ", settled.num_devices, " device(s), ",
@@ -314,6 +318,24 @@ StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t
 
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     const sdk::Program& program, std::string_view compile_options) {
+  std::string cache_key;
+  if (compilation_cache_ != nullptr) {
+    cache_key = CompilationCacheKey(program, compile_options, options_);
+    if (std::optional<std::string> bytes = compilation_cache_->Lookup(cache_key)) {
+      // The entry is intact (checksummed) and for this key; an executable
+      // that still fails to load is recompiled, never half-used.
+      StatusOr<std::shared_ptr<CpuExecutable>> cached =
+          CpuExecutable::Deserialize(*bytes, options_.program);
+      if (cached.ok()) {
+        PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
+                                AssignDevices(*this, (*cached)->num_replicas(),
+                                              (*cached)->num_partitions(),
+                                              (*cached)->compile_options()));
+        return std::unique_ptr<sdk::LoadedExecutable>(
+            new CpuLoadedExecutable(this, std::move(*cached), std::move(devices)));
+      }
+    }
+  }
   CompileOptions options;
   std::vector<CpuDevice*> devices;
   // Placement is checked as soon as the counts are known, before the
@@ -325,6 +347,13 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
   PLUGRT_ASSIGN_OR_RETURN(
       std::shared_ptr<CpuExecutable> executable,
       CpuExecutable::CompileProgram(program, compile_options, &options, options_.program, place));
+  if (compilation_cache_ != nullptr && !executable->is_polymorphic()) {
+    // A cache that cannot be written costs the next process a compile, not
+    // this one its result.
+    if (StatusOr<std::string> bytes = executable->Serialize(); bytes.ok()) {
+      compilation_cache_->Store(cache_key, *bytes).IgnoreError();
+    }
+  }
   return std::unique_ptr<sdk::LoadedExecutable>(
       new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
 }

@@ -10,6 +10,7 @@
 #include "cpu/cpu_options.h"
 #include "cpu/cpu_topology.h"
 #include "cpu/work_queue.h"
+#include "filesystem/compilation_cache.h"
 #include "sdk/client.h"
 #include "sdk/plugin.h"
 
@@ -75,6 +76,11 @@ class CpuClient final : public sdk::Client {
   // The framework's key-value store (null when none was given), for
   // multi-process setups.
   const std::shared_ptr<sdk::KeyValueStore>& kv_store() const { return kv_store_; }
+  // The persistent compilation cache (compilation_cache_dir), or null.
+  // Compile looks programs up there first and stores what it compiles.
+  const std::shared_ptr<fs::CompilationCache>& compilation_cache() const {
+    return compilation_cache_;
+  }
 
  private:
   // The memory a transfer targets: `memory`, or `device`'s default.
@@ -83,6 +89,7 @@ class CpuClient final : public sdk::Client {
 
   std::shared_ptr<sdk::KeyValueStore> kv_store_;
   const CpuOptions options_;
+  std::shared_ptr<fs::CompilationCache> compilation_cache_;
 
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;

@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "common/path_list.h"
+#include "filesystem/compilation_cache.h"
 #include "kernels_abi/kernel_plugins.h"
 #include "passes/optimizer_plugins.h"
 
@@ -93,6 +94,19 @@ constexpr OptionSpec kOptions[] = {
        o.passes.emplace_back(text);
        return OkStatus();
      }},
+    {"compilation_cache_dir", OptionSpec::Type::kString, 0, 0, fs::kCompilationCacheDirEnv,
+     "directory of the persistent compilation cache, on any filesystem scheme (default: none, "
+     "the cache is off)",
+     nullptr,
+     [](CpuOptions& o, std::string_view dir) {
+       o.compilation_cache_dir = std::string(dir);
+       return OkStatus();
+     }},
+    {"compilation_cache_max_bytes", OptionSpec::Type::kInt64, 1,
+     std::numeric_limits<int64_t>::max(), fs::kCompilationCacheMaxBytesEnv,
+     "size cap of the compilation cache; least recently used entries are evicted past it "
+     "(default 1073741824)",
+     [](CpuOptions& o, int64_t v) { o.compilation_cache_max_bytes = v; }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed

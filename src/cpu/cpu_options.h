@@ -49,6 +49,15 @@ struct CpuOptions {
   // passes, after PLUGRT_PASSES (kPassesEnv); parsed into
   // program.user_passes, a compile's plugrt_passes override going last.
   std::vector<std::string> passes;
+
+  // "compilation_cache_dir" (string): a directory on any filesystem scheme
+  // (filesystem/registry.h) for the persistent compilation cache; empty
+  // (the default) turns it off. Default: PLUGRT_COMPILATION_CACHE_DIR.
+  std::string compilation_cache_dir;
+  // "compilation_cache_max_bytes" (int64, >= 1): the cache's size cap,
+  // least recently used entries evicted past it. Default:
+  // PLUGRT_COMPILATION_CACHE_MAX_BYTES, else 1 GiB.
+  int64_t compilation_cache_max_bytes = int64_t{1} << 30;
 };
 
 inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";
