@@ -65,6 +65,22 @@ constexpr OptionSpec kOptions[] = {
          o.kernel_plugins.push_back(std::move(path));
        }
      }},
+    {"node_id", OptionSpec::Type::kInt64, 0, kMaxNodes - 1, nullptr,
+     "this process's index in a multi-process job, 0..num_nodes-1 (default 0)",
+     [](CpuOptions& o, int64_t v) { o.node_id = static_cast<int>(v); }},
+    {"num_nodes", OptionSpec::Type::kInt64, 1, kMaxNodes, nullptr,
+     "processes of a multi-process job; above 1 the client needs the key-value callbacks "
+     "(default 1)",
+     [](CpuOptions& o, int64_t v) { o.num_nodes = static_cast<int>(v); }},
+    {"distributed_timeout_ms", OptionSpec::Type::kInt64, 1, std::numeric_limits<int32_t>::max(),
+     "PLUGRT_DISTRIBUTED_TIMEOUT_MS",
+     "how long a multi-process job's rendezvous, program check and each cross-process "
+     "collective may wait for the other processes (default 60000)",
+     [](CpuOptions& o, int64_t v) { o.distributed_timeout_ms = v; }},
+    {"collectives_hostname", OptionSpec::Type::kString, 0, 0, "PLUGRT_COLLECTIVES_HOSTNAME",
+     "the address cross-process collectives (Gloo TCP) listen on and announce (default "
+     "127.0.0.1)", nullptr,
+     [](CpuOptions& o, std::string_view host) { o.collectives_hostname = std::string(host); }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed
@@ -100,7 +116,7 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
   for (const OptionSpec& spec : kOptions) {
     if (spec.type == OptionSpec::Type::kString) {
       const char* text = spec.env != nullptr ? std::getenv(spec.env) : nullptr;
-      if (text != nullptr) spec.apply_text(result, text);
+      if (text != nullptr && *text != '\0') spec.apply_text(result, text);
       continue;
     }
     int64_t value = 0;
@@ -145,6 +161,10 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
       value = *number;
     }
     spec->apply(result, value);
+  }
+  if (result.node_id >= result.num_nodes) {
+    return InvalidArgument("option node_id is ", result.node_id, " but num_nodes is ",
+                           result.num_nodes, "; node_id must be below num_nodes");
   }
   return result;
 }

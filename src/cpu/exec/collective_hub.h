@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "cpu/exec/remote_exchange.h"
 #include "cpu/kernels/tensor.h"
 
 namespace plugrt::cpu {
@@ -34,6 +35,13 @@ class CollectiveHub {
 
   CollectiveHub(int64_t num_replicas, int64_t num_partitions,
                 std::chrono::milliseconds timeout = kDefaultTimeout);
+  // A hub for the processes of this OS process in an execution that spans
+  // several (`cross`): a group with members elsewhere assembles its local
+  // members here, then the last local member to arrive swaps the local
+  // contributions with the other nodes (RemoteExchange::AllGather) on
+  // behalf of the local members.
+  CollectiveHub(int64_t num_replicas, int64_t num_partitions, CrossProcess cross,
+                std::chrono::milliseconds timeout);
   CollectiveHub(const CollectiveHub&) = delete;
   CollectiveHub& operator=(const CollectiveHub&) = delete;
 
@@ -75,9 +83,15 @@ class CollectiveHub {
     size_t departed = 0;
   };
 
+  // Gathers the contributions of `group`'s members on other nodes into
+  // `slot` (which holds every local member's); runs without mutex_.
+  Status ExchangeAcrossNodes(std::string_view key, const std::vector<int64_t>& group,
+                             int64_t sequence, Slot& slot);
+
   const int64_t num_replicas_;
   const int64_t num_partitions_;
   const std::chrono::milliseconds timeout_;
+  CrossProcess cross_;  // empty node_of_process: every process is here
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
