@@ -181,6 +181,7 @@ int ChildMain() {
   }
   if (scenario == "die_before_execute" && node == 1) std::_Exit(0);
   for (int run = 0; run < 2; ++run) {  // twice: the second reuses the connections
+    if (scenario == "die_between_runs" && node == 1 && run == 1) std::_Exit(0);
     auto results = executable->Execute({});
     if (!results.ok()) {
       Say("execute", results.status().ToString());
@@ -380,6 +381,18 @@ TEST_F(MultiProcessTest, AProcessLostBeforeACollectiveFailsTheOthersWithoutHangi
   auto results = RunJob("die_before_execute", 2, FileStore());
   SCOPED_TRACE(results[0].output);
   EXPECT_EQ(results[0].exit_code, 5);
+  EXPECT_NE(results[0].said["execute"].find("UNAVAILABLE"), std::string::npos);
+  EXPECT_NE(results[0].said["execute"].find("nodes [0, 1]"), std::string::npos);
+  EXPECT_NE(results[0].said["execute"].find("node(s) [1] never joined"), std::string::npos);
+}
+
+TEST_F(MultiProcessTest, AProcessLostBetweenExecutionsFailsTheOthersWithoutHanging) {
+  // The connections of the first run are up; node 1 goes away before the
+  // second, whose collectives on node 0 then fail.
+  auto results = RunJob("die_between_runs", 2, FileStore());
+  SCOPED_TRACE(results[0].output);
+  EXPECT_EQ(results[0].exit_code, 5);
+  EXPECT_EQ(results[0].said["run0.device0.out0"], "10,100");
   EXPECT_NE(results[0].said["execute"].find("UNAVAILABLE"), std::string::npos);
   EXPECT_NE(results[0].said["execute"].find("nodes [0, 1]"), std::string::npos);
 }

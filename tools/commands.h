@@ -59,6 +59,7 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code);
 void RegisterInspectCommand(CLI::App& app, int& exit_code);
 void RegisterBenchCommand(CLI::App& app, int& exit_code);
 void RegisterConvertCommand(CLI::App& app, int& exit_code);
+void RegisterLaunchCommand(CLI::App& app, int& exit_code);
 // `conformance`, and the hidden `conformance-file` it runs each file in.
 void RegisterConformanceCommands(CLI::App& app, int& exit_code);
 void RegisterConformanceFileCommand(CLI::App& app, int& exit_code);

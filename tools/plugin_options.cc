@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "tools/commands.h"
+#include "tools/job_env.h"
 
 namespace plugrt::tools {
 namespace {
@@ -76,6 +77,7 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
         NamedValue{"cpu_device_count", static_cast<int64_t>(*options.devices)});
   }
   AddKernelPluginsOption(options.kernels, client_options.create_options);
+  PLUGRT_RETURN_IF_ERROR(AddJobOptions(client_options));
   return Client::Create(std::move(plugin), client_options);
 }
 

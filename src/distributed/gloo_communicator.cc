@@ -121,9 +121,21 @@ StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view 
       offset += counts[i];
     }
   } catch (const std::exception& e) {
-    group->failed = MakeError(StatusCode::kUnavailable, "cross-process collective over nodes ",
-                              NodesString(nodes), " (this is node ", options_.node_id,
-                              ") failed: ", e.what());
+    // Members that never announced themselves for the rendezvous (each
+    // writes its rank's address under the group's prefix) are named: they
+    // are the lost ones.
+    std::vector<int> absent;
+    for (size_t i = 0; i < size; ++i) {
+      if (static_cast<int>(i) == group->rank) continue;
+      if (!store_->TryGet(StrCat("plugrt/gloo/", group_key, "/", i)).ok()) {
+        absent.push_back(nodes[i]);
+      }
+    }
+    group->failed = MakeError(
+        StatusCode::kUnavailable, "cross-process collective over nodes ", NodesString(nodes),
+        " (this is node ", options_.node_id, ") failed",
+        absent.empty() ? std::string() : StrCat(": node(s) ", NodesString(absent), " never joined it"),
+        ": ", e.what());
     return group->failed;
   }
   return result;
