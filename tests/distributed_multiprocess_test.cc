@@ -31,11 +31,13 @@ namespace {
 // ---- the child side: one process of the job --------------------------------
 
 // 4 replicas over 2 processes of 2 devices each: every group below mixes
-// local members with remote ones.
+// local members with remote ones. The f32 and i64 all-reduces take Gloo's
+// all-reduce; the i1 `or` (a type Gloo lacks) and the other collectives
+// gather operands. %x comes back unchanged.
 constexpr const char* kCollectives = R"(
 module @collectives attributes {mhlo.num_replicas = 4 : i32} {
   func.func @main() -> (tensor<2xf32>, tensor<2xf32>, tensor<8xi32>, tensor<1xi32>, tensor<2xi32>,
-                        tensor<4xi32>, tensor<2xf32>, tensor<i64>) {
+                        tensor<4xi32>, tensor<2xf32>, tensor<i64>, tensor<i1>, tensor<2xf32>) {
     %r = stablehlo.replica_id : tensor<ui32>
     %ri = stablehlo.convert %r : (tensor<ui32>) -> tensor<i32>
     %rl = stablehlo.convert %r : (tensor<ui32>) -> tensor<i64>
@@ -88,9 +90,17 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32} {
         %s = stablehlo.add %p, %q : tensor<i64>
         stablehlo.return %s : tensor<i64>
     }) {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : (tensor<i64>) -> tensor<i64>
-    return %sum, %max, %gathered, %scattered, %permuted, %exchanged, %broadcast, %pairs
+    %c1 = stablehlo.constant dense<1> : tensor<ui32>
+    %low = stablehlo.and %r, %c1 : tensor<ui32>
+    %odd = stablehlo.compare EQ, %low, %c1 : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    %any = "stablehlo.all_reduce"(%odd) ({
+      ^bb0(%p: tensor<i1>, %q: tensor<i1>):
+        %s = stablehlo.or %p, %q : tensor<i1>
+        stablehlo.return %s : tensor<i1>
+    }) {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : (tensor<i1>) -> tensor<i1>
+    return %sum, %max, %gathered, %scattered, %permuted, %exchanged, %broadcast, %pairs, %any, %x
         : tensor<2xf32>, tensor<2xf32>, tensor<8xi32>, tensor<1xi32>, tensor<2xi32>,
-          tensor<4xi32>, tensor<2xf32>, tensor<i64>
+          tensor<4xi32>, tensor<2xf32>, tensor<i64>, tensor<i1>, tensor<2xf32>
   }
 }
 )";
@@ -126,6 +136,9 @@ std::string Values(const Buffer& buffer) {
   if (*type == PJRT_Buffer_Type_F32) print(float{});
   if (*type == PJRT_Buffer_Type_S32) print(int32_t{});
   if (*type == PJRT_Buffer_Type_S64) print(int64_t{});
+  if (*type == PJRT_Buffer_Type_PRED) {
+    for (size_t i = 0; i < bytes->size(); ++i) out << (i ? "," : "") << int{bytes->at(i) != std::byte{0}};
+  }
   return out.str();
 }
 
@@ -317,7 +330,9 @@ std::vector<std::string> Expected(int r) {
           StrCat(2 * from, ",", 2 * from + 1),
           StrCat(r, ",", 10 + r, ",", 20 + r, ",", 30 + r),
           "1,10",
-          std::to_string(r % 2 == 0 ? 2 : 4)};
+          std::to_string(r % 2 == 0 ? 2 : 4),
+          r % 2 == 0 ? "0" : "1",
+          StrCat(r + 1, ",", 10 * (r + 1))};
 }
 
 void ExpectCollectiveResults(const std::vector<ChildResult>& results) {

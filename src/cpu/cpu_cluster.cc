@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <random>
 
 #include "common/byte_io.h"
@@ -57,6 +58,24 @@ StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
   return values;
 }
 
+std::optional<distributed::GlooCommunicator::DataType> DataTypeOf(shlo::ElementType type) {
+  using D = distributed::GlooCommunicator::DataType;
+  using E = shlo::ElementType;
+  switch (type) {
+    case E::kF32: return D::kF32;
+    case E::kF64: return D::kF64;
+    case E::kSI8: return D::kS8;
+    case E::kSI16: return D::kS16;
+    case E::kSI32: return D::kS32;
+    case E::kSI64: return D::kS64;
+    case E::kUI8: return D::kU8;
+    case E::kUI16: return D::kU16;
+    case E::kUI32: return D::kU32;
+    case E::kUI64: return D::kU64;
+    default: return std::nullopt;
+  }
+}
+
 // RemoteExchange over the Gloo communicator of src/distributed/.
 class GlooExchange final : public RemoteExchange {
  public:
@@ -67,6 +86,24 @@ class GlooExchange final : public RemoteExchange {
                                                const std::vector<int>& nodes,
                                                std::string_view bytes) override {
     return communicator_.AllGather(group_key, nodes, bytes);
+  }
+  bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
+  Status AllReduce(std::string_view group_key, const std::vector<int>& nodes, Reduction reduction,
+                   shlo::ElementType type, const std::vector<const void*>& inputs, void* output,
+                   size_t count) override {
+    using G = distributed::GlooCommunicator;
+    std::optional<G::DataType> data_type = DataTypeOf(type);
+    if (!data_type) {
+      return Unimplemented("cross-process all-reduce of ", shlo::ElementTypeName(type));
+    }
+    G::Reduction how = G::Reduction::kSum;
+    switch (reduction) {
+      case Reduction::kSum: how = G::Reduction::kSum; break;
+      case Reduction::kProduct: how = G::Reduction::kProduct; break;
+      case Reduction::kMin: how = G::Reduction::kMin; break;
+      case Reduction::kMax: how = G::Reduction::kMax; break;
+    }
+    return communicator_.AllReduce(group_key, nodes, how, *data_type, inputs, output, count);
   }
 
  private:

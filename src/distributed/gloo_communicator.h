@@ -57,10 +57,24 @@ class GlooCommunicator {
                                                const std::vector<int>& nodes,
                                                std::string_view bytes);
 
+  enum class Reduction { kSum, kProduct, kMin, kMax };
+  enum class DataType { kF32, kF64, kS8, kS16, kS32, kS64, kU8, kU16, kU32, kU64 };
+  // Reduces this node's `inputs` (each `count` elements of `type`) and every
+  // other member's into `output`, the same bytes on every member (Gloo's
+  // ring all-reduce). Min and max of floats propagate NaN. Same group rules
+  // and errors as AllGather; one group key serves both.
+  Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
+                   Reduction reduction, DataType type, const std::vector<const void*>& inputs,
+                   void* output, size_t count);
+
  private:
   struct Group;
   StatusOr<std::shared_ptr<Group>> FindGroup(std::string_view group_key,
                                              const std::vector<int>& nodes);
+  // Runs `operation` on the group's context (connected first if need be),
+  // turning Gloo's exceptions into the group's UNAVAILABLE error.
+  template <typename Operation>
+  Status OnGroup(std::string_view group_key, const std::vector<int>& nodes, Operation&& operation);
 
   std::shared_ptr<KeyValueStore> store_;
   const Options options_;

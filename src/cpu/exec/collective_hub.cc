@@ -138,6 +138,65 @@ CollectiveHub::CollectiveHub(int64_t num_replicas, int64_t num_partitions,
 StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
     std::string_view key, const std::vector<int64_t>& group, int64_t self,
     std::vector<Tensor> contribution) {
+  return Meet(key, group, self, std::move(contribution), std::nullopt);
+}
+
+bool CollectiveHub::SpansNodes(const std::vector<int64_t>& group) const {
+  if (cross_.node_of_process.empty()) return false;
+  const int here = cross_.exchange->node_id();
+  for (int64_t id : group) {
+    if (id < 0 || id >= num_processes()) return false;  // Meet names the error
+    if (cross_.node_of_process[static_cast<size_t>(id)] != here) return true;
+  }
+  return false;
+}
+
+StatusOr<std::vector<Tensor>> CollectiveHub::AllReduceAcrossNodes(
+    std::string_view key, const std::vector<int64_t>& group, int64_t self,
+    std::vector<Tensor> operands, RemoteExchange::Reduction reduction) {
+  if (!SpansNodes(group)) return Internal("AllReduceAcrossNodes for a group within one process");
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::vector<Tensor>> row,
+                          Meet(key, group, self, std::move(operands), reduction));
+  return std::move(row[0]);
+}
+
+Status CollectiveHub::ReduceAcrossNodes(const std::vector<int64_t>& group,
+                                        RemoteExchange::Reduction reduction, Slot& slot) {
+  std::vector<int> nodes;
+  for (int64_t id : group) nodes.push_back(cross_.node_of_process[static_cast<size_t>(id)]);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::vector<size_t> local;
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (slot.present[i]) local.push_back(i);
+  }
+  const std::vector<Tensor>& first = slot.contributions[local[0]];
+  std::vector<Tensor> results;
+  for (size_t k = 0; k < first.size(); ++k) {
+    std::vector<const void*> inputs;
+    for (size_t i : local) {
+      const std::vector<Tensor>& theirs = slot.contributions[i];
+      if (theirs.size() != first.size() || theirs[k].type() != first[k].type() ||
+          theirs[k].dims() != first[k].dims()) {
+        return InvalidArgument("all-reduce over processes ", GroupString(group), ": process ",
+                               group[i], "'s operands differ from process ", group[local[0]],
+                               "'s");
+      }
+      inputs.push_back(theirs[k].data());
+    }
+    Tensor result = Tensor::Uninitialized(first[k].type(), first[k].dims());
+    PLUGRT_RETURN_IF_ERROR(cross_.exchange->AllReduce(
+        ChannelOf(group), nodes, reduction, first[k].type(), inputs, result.MutableData(),
+        static_cast<size_t>(first[k].num_elements())));
+    results.push_back(std::move(result));
+  }
+  slot.reduced = std::move(results);
+  return OkStatus();
+}
+
+StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Meet(
+    std::string_view key, const std::vector<int64_t>& group, int64_t self,
+    std::vector<Tensor> contribution, std::optional<RemoteExchange::Reduction> reduction) {
   // Validate before touching shared state: a bad group must harm nobody.
   std::set<int64_t> seen;
   size_t position = group.size();
@@ -181,7 +240,8 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
     // where it is (std::map) while the lock is released.
     if (slot.arrived == local_members) {
       lock.unlock();
-      Status exchanged = ExchangeAcrossNodes(key, group, sequence, slot);
+      Status exchanged = reduction ? ReduceAcrossNodes(group, *reduction, slot)
+                                   : ExchangeAcrossNodes(key, group, sequence, slot);
       lock.lock();
       if (exchanged.ok()) {
         slot.arrived = group.size();
@@ -231,7 +291,8 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
 
   // Tensors share storage, so this copy is cheap; the slot goes once every
   // member has taken its copy.
-  std::vector<std::vector<Tensor>> all = slot.contributions;
+  std::vector<std::vector<Tensor>> all =
+      reduction ? std::vector<std::vector<Tensor>>{slot.reduced} : slot.contributions;
   if (++slot.departed == group.size()) slots_.erase(slot_key);
   return all;
 }

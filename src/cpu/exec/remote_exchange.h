@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "stablehlo/element_type.h"
 
 namespace plugrt::cpu {
 
@@ -25,6 +26,19 @@ class RemoteExchange {
   virtual StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                        const std::vector<int>& nodes,
                                                        std::string_view bytes) = 0;
+
+  enum class Reduction { kSum, kProduct, kMin, kMax };
+  // Whether AllReduce takes `type` (f32, f64, signed and unsigned 8..64-bit
+  // integers).
+  virtual bool CanReduce(shlo::ElementType type) const = 0;
+  // Reduces this node's `inputs` (`count` elements of `type` each) with
+  // every other node's into `output`: the same bytes on every node. Same
+  // channel rules as AllGather (one key serves both). Integers wrap around;
+  // min/max of floats propagate NaN.
+  virtual Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
+                           Reduction reduction, shlo::ElementType type,
+                           const std::vector<const void*>& inputs, void* output,
+                           size_t count) = 0;
 };
 
 // Where the processes (replica, partition) of an execution run when they
