@@ -401,6 +401,38 @@ TEST_F(MultiProcessTest, AProcessLostBeforeACollectiveFailsTheOthersWithoutHangi
   EXPECT_NE(results[0].said["execute"].find("node(s) [1] never joined"), std::string::npos);
 }
 
+TEST(MultiProcessOptionsTest, AJobNeedsAStoreAndANodeIdBelowItsSize) {
+  auto plugin = testing::CpuPlugin();
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  ClientOptions options;
+  options.create_options = {{"node_id", int64_t{0}}, {"num_nodes", int64_t{2}}};
+  auto client = Client::Create(*plugin, options);
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(client.status().message().find("key-value"), std::string::npos)
+      << client.status().message();
+  options.create_options = {{"node_id", int64_t{2}}, {"num_nodes", int64_t{2}}};
+  options.kv_store = std::make_shared<InMemoryKeyValueStore>();
+  client = Client::Create(*plugin, options);
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(client.status().message().find("node_id"), std::string::npos)
+      << client.status().message();
+}
+
+TEST(MultiProcessOptionsTest, AJobOfOneIsASingleProcess) {
+  auto plugin = testing::CpuPlugin();
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  ClientOptions options;
+  options.create_options = {{"node_id", int64_t{0}}, {"num_nodes", int64_t{1}},
+                            {"cpu_device_count", int64_t{2}}};
+  auto client = Client::Create(*plugin, options);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_EQ(*(*client)->process_index(), 0);
+  EXPECT_EQ((*client)->devices()->size(), 2u);
+  EXPECT_EQ((*client)->addressable_devices()->size(), 2u);
+}
+
 TEST_F(MultiProcessTest, AProcessLostBetweenExecutionsFailsTheOthersWithoutHanging) {
   // The connections of the first run are up; node 1 goes away before the
   // second, whose collectives on node 0 then fail.
