@@ -184,6 +184,10 @@ int ChildMain() {
   Say("devices", listing);
   Say("addressable", std::to_string(addressable->size()));
   if (scenario == "topology") return 0;
+  if (scenario == "store_gone" && node == 0) {
+    // The job's Redis server goes away once node 0 has joined.
+    ::kill(static_cast<pid_t>(std::atoll(Env("PLUGRT_MP_KILL_PID").c_str())), SIGKILL);
+  }
   if (scenario == "die_before_compile" && node == 1) std::_Exit(0);
 
   const char* program = scenario == "mismatch" && node == 1 ? kOtherProgram : kCollectives;
@@ -361,6 +365,24 @@ TEST_F(MultiProcessTest, CollectivesSpanProcessesThroughRedis) {
   testing::RedisServer server;
   if (!server.ok()) GTEST_SKIP() << server.error();
   ExpectCollectiveResults(RunJob("collectives", 2, server.address() + "/job:"));
+}
+
+TEST_F(MultiProcessTest, ARedisServerThatGoesAwayGivesClearErrors) {
+  testing::RedisServer server;
+  if (!server.ok()) GTEST_SKIP() << server.error();
+  ::setenv("PLUGRT_MP_KILL_PID", std::to_string(server.pid()).c_str(), 1);
+  auto results = RunJob("store_gone", 2, server.address() + "/job:");
+  ::unsetenv("PLUGRT_MP_KILL_PID");
+  const std::string address = "127.0.0.1:" + std::to_string(server.port());
+  for (int n = 0; n < 2; ++n) {
+    SCOPED_TRACE(results[n].output);
+    // Node 1 may lose the store while joining, or both at the program check.
+    const std::string error = results[n].said.count("create") ? results[n].said["create"]
+                                                              : results[n].said["compile"];
+    EXPECT_NE(results[n].exit_code, 0);
+    EXPECT_NE(error.find("UNAVAILABLE"), std::string::npos);
+    EXPECT_NE(error.find(address), std::string::npos);
+  }
 }
 
 TEST_F(MultiProcessTest, DifferentProgramsAreRefusedOnEveryProcess) {

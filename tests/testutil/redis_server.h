@@ -22,6 +22,7 @@ class RedisServer {
   bool ok() const { return pid_ > 0; }
   const std::string& error() const { return error_; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string address() const { return "redis://127.0.0.1:" + std::to_string(port_); }
   // Terminates the server (a store using it then fails); idempotent.
   void Stop();
