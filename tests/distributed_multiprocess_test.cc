@@ -166,7 +166,8 @@ int ChildMain() {
   options.create_options = {{"node_id", int64_t{node}},
                             {"num_nodes", int64_t{nodes}},
                             {"cpu_device_count", int64_t{2}},
-                            {"distributed_timeout_ms", int64_t{3000}}};
+                            {"distributed_timeout_ms",
+                             int64_t{std::atoll(Env("PLUGRT_MP_TIMEOUT_MS").c_str())}}};
   options.kv_store = std::shared_ptr<KeyValueStore>(std::move(*store));
   auto client = Client::Create(*plugin, options);
   if (!client.ok()) {
@@ -224,9 +225,12 @@ struct ChildResult {
 // Runs `nodes` copies of this program as the processes of one job and waits
 // for them (killing any still running after `deadline`).
 // `started`: how many of them to start (nodes 0.. started-1; -1: all).
+// `timeout_ms`: the processes' distributed_timeout_ms: long where all go
+// well (a loaded machine may start them slowly), short where the test waits
+// for it to pass.
 std::vector<ChildResult> RunJob(const std::string& scenario, int nodes, const std::string& store,
-                                int started = -1) {
-  const auto deadline = std::chrono::seconds(40);
+                                int started = -1, int timeout_ms = 20000) {
+  const auto deadline = std::chrono::seconds(60);
   const int job = nodes;
   if (started >= 0) nodes = started;
   std::vector<pid_t> pids(nodes);
@@ -242,6 +246,7 @@ std::vector<ChildResult> RunJob(const std::string& scenario, int nodes, const st
       ::setenv("PLUGRT_MP_NODE", std::to_string(n).c_str(), 1);
       ::setenv("PLUGRT_MP_NODES", std::to_string(job).c_str(), 1);
       ::setenv("PLUGRT_MP_STORE", store.c_str(), 1);
+      ::setenv("PLUGRT_MP_TIMEOUT_MS", std::to_string(timeout_ms).c_str(), 1);
       ::execl("/proc/self/exe", "distributed_multiprocess_test", static_cast<char*>(nullptr));
       ::_exit(127);
     }
@@ -397,7 +402,7 @@ TEST_F(MultiProcessTest, DifferentProgramsAreRefusedOnEveryProcess) {
 
 TEST_F(MultiProcessTest, AProcessThatNeverComesIsNamed) {
   // A job of 3 processes of which only nodes 0 and 1 start.
-  auto results = RunJob("topology", 3, FileStore(), /*started=*/2);
+  auto results = RunJob("topology", 3, FileStore(), /*started=*/2, /*timeout_ms=*/4000);
   for (int n = 0; n < 2; ++n) {
     SCOPED_TRACE(results[n].output);
     EXPECT_EQ(results[n].exit_code, 3);
@@ -407,7 +412,7 @@ TEST_F(MultiProcessTest, AProcessThatNeverComesIsNamed) {
 }
 
 TEST_F(MultiProcessTest, AProcessLostBeforeTheProgramCheckIsNamed) {
-  auto results = RunJob("die_before_compile", 2, FileStore());
+  auto results = RunJob("die_before_compile", 2, FileStore(), -1, /*timeout_ms=*/4000);
   SCOPED_TRACE(results[0].output);
   EXPECT_EQ(results[0].exit_code, 4);
   EXPECT_NE(results[0].said["compile"].find("DEADLINE_EXCEEDED"), std::string::npos);
@@ -415,7 +420,7 @@ TEST_F(MultiProcessTest, AProcessLostBeforeTheProgramCheckIsNamed) {
 }
 
 TEST_F(MultiProcessTest, AProcessLostBeforeACollectiveFailsTheOthersWithoutHanging) {
-  auto results = RunJob("die_before_execute", 2, FileStore());
+  auto results = RunJob("die_before_execute", 2, FileStore(), -1, /*timeout_ms=*/4000);
   SCOPED_TRACE(results[0].output);
   EXPECT_EQ(results[0].exit_code, 5);
   EXPECT_NE(results[0].said["execute"].find("UNAVAILABLE"), std::string::npos);
