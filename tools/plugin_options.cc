@@ -6,6 +6,7 @@
 
 #include "client/plugin_discovery.h"
 #include "tools/commands.h"
+#include "tools/job_env.h"
 
 namespace plugrt::tools {
 namespace {
@@ -99,6 +100,7 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options) {
   }
   AddKernelPluginsOption(options.kernels, client_options.create_options);
   AddPathListOption("optimizer_plugins", options.optimizers, client_options.create_options);
+  PLUGRT_RETURN_IF_ERROR(AddJobOptions(client_options));
   return Client::Create(std::move(plugin), client_options);
 }
 

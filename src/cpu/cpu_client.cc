@@ -22,7 +22,12 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
   PLUGRT_RETURN_IF_ERROR(LoadOptimizerPlugins(parsed));
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<fs::CompilationCache> cache,
                           OpenCompilationCache(parsed));
-  auto client = std::make_unique<CpuClient>(parsed, options.kv_store);
+  std::shared_ptr<CpuCluster> cluster;
+  if (parsed.num_nodes > 1) {
+    PLUGRT_ASSIGN_OR_RETURN(cluster,
+                            CpuCluster::Form(parsed, parsed.num_devices, options.kv_store));
+  }
+  auto client = std::make_unique<CpuClient>(parsed, options.kv_store, std::move(cluster));
   client->compilation_cache_ = std::move(cache);
   const CpuOptions& settled = client->options();
   Log(LogLevel::kInfo, "cpu",
@@ -46,17 +51,29 @@ CpuOptions WithKernelThreads(CpuOptions options) {
 }
 }  // namespace
 
-CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store)
+CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store,
+                     std::shared_ptr<CpuCluster> cluster)
     : kv_store_(std::move(kv_store)),
+      cluster_(std::move(cluster)),
       options_(WithKernelThreads(options)),
-      topology_(std::make_unique<CpuTopology>(options.num_devices)),
+      topology_(cluster_ != nullptr ? std::make_unique<CpuTopology>(cluster_->devices_per_node())
+                                    : std::make_unique<CpuTopology>(options.num_devices)),
       work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
   topology_->set_kernel_plugins(options_.program.kernel_plugins);
-  for (int i = 0; i < options.num_devices; ++i) {
-    auto device = std::make_unique<CpuDevice>(topology_->description(i), /*local_hardware_id=*/i,
-                                              /*first_memory_id=*/i * kNumMemoryKinds);
+  const int first_local = cluster_ != nullptr ? cluster_->first_device_id(cluster_->node_id()) : 0;
+  for (int id = 0; id < topology_->num_devices(); ++id) {
+    const int local = id - first_local;
+    if (local < 0 || local >= options.num_devices) {
+      remote_devices_.push_back(std::make_unique<RemoteCpuDevice>(topology_->description(id)));
+      devices_.push_back(remote_devices_.back().get());
+      continue;
+    }
+    auto device = std::make_unique<CpuDevice>(topology_->description(id),
+                                              /*local_hardware_id=*/local,
+                                              /*first_memory_id=*/local * kNumMemoryKinds);
     cpu_devices_.push_back(device.get());
     devices_.push_back(device.get());
+    addressable_devices_.push_back(device.get());
     for (sdk::Memory* memory : device->memories()) memories_.push_back(memory);
     owned_devices_.push_back(std::move(device));
   }
@@ -82,11 +99,11 @@ StatusOr<sdk::Device*> CpuClient::LookupDevice(int id) const {
 }
 
 StatusOr<sdk::Device*> CpuClient::LookupAddressableDevice(int local_hardware_id) const {
-  if (local_hardware_id < 0 || local_hardware_id >= static_cast<int>(devices_.size())) {
+  if (local_hardware_id < 0 || local_hardware_id >= static_cast<int>(cpu_devices_.size())) {
     return NotFound("no addressable CPU device with local hardware id ", local_hardware_id,
-                    "; this client has 0..", devices_.size() - 1);
+                    "; this client has 0..", cpu_devices_.size() - 1);
   }
-  return devices_[local_hardware_id];
+  return static_cast<sdk::Device*>(cpu_devices_[local_hardware_id]);
 }
 
 StatusOr<std::vector<int>> CpuClient::DefaultDeviceAssignment(int num_replicas,
@@ -103,7 +120,7 @@ StatusOr<std::vector<int>> CpuClient::DefaultDeviceAssignment(int num_replicas,
                            " (set the cpu_device_count option)");
   }
   std::vector<int> assignment(static_cast<size_t>(needed));
-  for (int64_t i = 0; i < needed; ++i) assignment[i] = cpu_devices_[i]->id();
+  for (int64_t i = 0; i < needed; ++i) assignment[i] = devices_[i]->description().id();
   return assignment;
 }
 
@@ -257,15 +274,16 @@ namespace plugrt::cpu {
 
 namespace {
 
-// The devices an executable of `replicas` x `partitions` runs on,
-// devices[replica * partitions + partition]: the options' device assignment,
-// else for a single device the options' device_ordinal, else the first
-// devices in id order.
-StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t replicas,
-                                                int64_t partitions,
-                                                const CompileOptions& options) {
-  const std::vector<CpuDevice*>& all = client.cpu_devices();
+// Where an executable of `replicas` x `partitions` runs: the devices of
+// the flattened ids replica * partitions + partition are the options' device
+// assignment, else for a single device the options' device_ordinal, else
+// the first devices in global id order. In a multi-process job, the devices
+// of other nodes run their processes there.
+StatusOr<DevicePlacement> AssignDevices(const CpuClient& client, int64_t replicas,
+                                        int64_t partitions, const CompileOptions& options) {
+  const std::vector<sdk::Device*>& all = client.devices();
   const int64_t needed = replicas * partitions;
+  std::vector<sdk::Device*> chosen;
   if (options.device_assignment) {
     const DeviceAssignment& assignment = *options.device_assignment;
     if (assignment.replicas != replicas || assignment.computations != partitions) {
@@ -273,45 +291,70 @@ StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t
                              " replicas x ", assignment.computations,
                              " partitions but the program has ", replicas, " x ", partitions);
     }
-    std::vector<CpuDevice*> devices;
     for (int r = 0; r < assignment.replicas; ++r) {
       for (int p = 0; p < assignment.computations; ++p) {
         const int64_t id = assignment.device_id(r, p);
-        CpuDevice* found = nullptr;
+        sdk::Device* found = nullptr;
         if (id <= INT_MAX) {
           StatusOr<sdk::Device*> device = client.LookupDevice(static_cast<int>(id));
-          if (device.ok()) found = client.FindDevice(*device);
+          if (device.ok()) found = *device;
         }
         if (found == nullptr) {
           return InvalidArgument("compile options: the device assignment puts replica ", r,
                                  ", partition ", p, " on device ", id,
-                                 ", which is not an addressable device of this client (ids 0..",
+                                 ", which is not a device of this client (ids 0..",
                                  all.size() - 1, ")");
         }
-        for (size_t k = 0; k < devices.size(); ++k) {
-          if (devices[k] == found) {
+        for (size_t k = 0; k < chosen.size(); ++k) {
+          if (chosen[k] == found) {
             return InvalidArgument("compile options: the device assignment puts both replica ",
                                    k / partitions, ", partition ", k % partitions,
                                    " and replica ", r, ", partition ", p, " on device ", id);
           }
         }
-        devices.push_back(found);
+        chosen.push_back(found);
       }
     }
-    return devices;
-  }
-  if (needed > static_cast<int64_t>(all.size())) {
+  } else if (needed > static_cast<int64_t>(all.size())) {
     return InvalidArgument("the program needs ", needed, " devices (", replicas, " replicas x ",
                            partitions, " partitions); the client has ", all.size());
-  }
-  if (needed == 1 && options.device_ordinal >= 0) {
-    if (options.device_ordinal >= static_cast<int64_t>(all.size())) {
+  } else if (needed == 1 && options.device_ordinal >= 0) {
+    const std::vector<CpuDevice*>& local = client.cpu_devices();
+    if (options.device_ordinal >= static_cast<int64_t>(local.size())) {
       return InvalidArgument("compile options: device_ordinal ", options.device_ordinal,
-                             " is not a device of this client (0..", all.size() - 1, ")");
+                             " is not a device of this client (0..", local.size() - 1, ")");
     }
-    return std::vector<CpuDevice*>{all[options.device_ordinal]};
+    chosen = {local[options.device_ordinal]};
+  } else {
+    chosen.assign(all.begin(), all.begin() + needed);
   }
-  return std::vector<CpuDevice*>(all.begin(), all.begin() + needed);
+
+  DevicePlacement placement;
+  std::vector<int> node_of_process;
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    node_of_process.push_back(chosen[k]->description().process_index());
+    if (CpuDevice* device = client.FindDevice(chosen[k])) {
+      placement.devices.push_back(device);
+      placement.process_ids.push_back(static_cast<int64_t>(k));
+    }
+  }
+  placement.nodes = node_of_process;
+  std::sort(placement.nodes.begin(), placement.nodes.end());
+  placement.nodes.erase(std::unique(placement.nodes.begin(), placement.nodes.end()),
+                        placement.nodes.end());
+  if (placement.nodes.size() > 1) {
+    placement.cross.node_of_process = std::move(node_of_process);
+    placement.cross.exchange = client.cluster()->exchange();
+  }
+  return placement;
+}
+
+// A program that spans nodes runs only if each of them loaded the same one.
+Status CheckSameProgramAcrossNodes(const CpuClient& client, const DevicePlacement& placement,
+                                   const CpuExecutable& executable) {
+  if (placement.nodes.size() < 2) return OkStatus();
+  PLUGRT_ASSIGN_OR_RETURN(std::string fingerprint, executable.fingerprint());
+  return client.cluster()->CheckSameProgram(placement.nodes, fingerprint, executable.name());
 }
 
 }  // namespace
@@ -319,7 +362,8 @@ StatusOr<std::vector<CpuDevice*>> AssignDevices(const CpuClient& client, int64_t
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     const sdk::Program& program, std::string_view compile_options) {
   std::string cache_key;
-  if (compilation_cache_ != nullptr) {
+  // Multi-process executables do not serialize: jobs compile every time.
+  if (compilation_cache_ != nullptr && cluster_ == nullptr) {
     cache_key = CompilationCacheKey(program, compile_options, options_);
     if (std::optional<std::string> bytes = compilation_cache_->Lookup(cache_key)) {
       // The entry is intact (checksummed) and for this key; an executable
@@ -337,16 +381,17 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     }
   }
   CompileOptions options;
-  std::vector<CpuDevice*> devices;
+  DevicePlacement placement;
   // Placement is checked as soon as the counts are known, before the
   // expensive part of the compile.
   auto place = [&](int64_t replicas, int64_t partitions, const CompileOptions& decoded) {
-    PLUGRT_ASSIGN_OR_RETURN(devices, AssignDevices(*this, replicas, partitions, decoded));
+    PLUGRT_ASSIGN_OR_RETURN(placement, AssignDevices(*this, replicas, partitions, decoded));
     return OkStatus();
   };
   PLUGRT_ASSIGN_OR_RETURN(
       std::shared_ptr<CpuExecutable> executable,
       CpuExecutable::CompileProgram(program, compile_options, &options, options_.program, place));
+  PLUGRT_RETURN_IF_ERROR(CheckSameProgramAcrossNodes(*this, placement, *executable));
   if (compilation_cache_ != nullptr && !executable->is_polymorphic()) {
     // A cache that cannot be written costs the next process a compile, not
     // this one its result.
@@ -355,7 +400,7 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
     }
   }
   return std::unique_ptr<sdk::LoadedExecutable>(
-      new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
+      new CpuLoadedExecutable(this, std::move(executable), std::move(placement)));
 }
 
 StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::DeserializeAndLoad(
@@ -378,11 +423,12 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::DeserializeAndLoad(
     if (overrides.device_assignment) options.device_assignment = overrides.device_assignment;
     options.device_ordinal = overrides.device_ordinal;
   }
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
+  PLUGRT_ASSIGN_OR_RETURN(DevicePlacement placement,
                           AssignDevices(*this, executable->num_replicas(),
                                         executable->num_partitions(), options));
+  PLUGRT_RETURN_IF_ERROR(CheckSameProgramAcrossNodes(*this, placement, *executable));
   return std::unique_ptr<sdk::LoadedExecutable>(
-      new CpuLoadedExecutable(this, std::move(executable), std::move(devices)));
+      new CpuLoadedExecutable(this, std::move(executable), std::move(placement)));
 }
 
 }  // namespace plugrt::cpu

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "cpu/cpu_cluster.h"
 #include "cpu/cpu_device.h"
 #include "cpu/cpu_options.h"
 #include "cpu/cpu_topology.h"
@@ -24,15 +25,21 @@ class CpuClient final : public sdk::Client {
   static constexpr int kWorkerThreads = 2;
 
   static StatusOr<std::unique_ptr<CpuClient>> Create(const sdk::ClientOptions& options);
-  CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store);
+  // `cluster`: the multi-process job this client is a node of (null for a
+  // single-process client). devices() then lists every node's devices by
+  // global id, addressable_devices() this node's.
+  CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueStore> kv_store,
+            std::shared_ptr<CpuCluster> cluster = nullptr);
   // Waits for queued transfers to finish before the devices go away.
   ~CpuClient() override;
 
   std::string_view platform_name() const override;
   std::string_view platform_version() const override;
-  int process_index() const override { return 0; }
+  int process_index() const override { return cluster_ != nullptr ? cluster_->node_id() : 0; }
   const std::vector<sdk::Device*>& devices() const override { return devices_; }
-  const std::vector<sdk::Device*>& addressable_devices() const override { return devices_; }
+  const std::vector<sdk::Device*>& addressable_devices() const override {
+    return addressable_devices_;
+  }
   const std::vector<sdk::Memory*>& addressable_memories() const override { return memories_; }
   StatusOr<sdk::Device*> LookupDevice(int id) const override;
   StatusOr<sdk::Device*> LookupAddressableDevice(int local_hardware_id) const override;
@@ -81,6 +88,8 @@ class CpuClient final : public sdk::Client {
   const std::shared_ptr<fs::CompilationCache>& compilation_cache() const {
     return compilation_cache_;
   }
+  // The multi-process job, or null.
+  const std::shared_ptr<CpuCluster>& cluster() const { return cluster_; }
 
  private:
   // The memory a transfer targets: `memory`, or `device`'s default.
@@ -88,13 +97,16 @@ class CpuClient final : public sdk::Client {
                                      std::string_view operation) const;
 
   std::shared_ptr<sdk::KeyValueStore> kv_store_;
+  std::shared_ptr<CpuCluster> cluster_;
   const CpuOptions options_;
   std::shared_ptr<fs::CompilationCache> compilation_cache_;
 
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;
-  std::vector<CpuDevice*> cpu_devices_;
-  std::vector<sdk::Device*> devices_;
+  std::vector<std::unique_ptr<RemoteCpuDevice>> remote_devices_;
+  std::vector<CpuDevice*> cpu_devices_;      // addressable, by local hardware id
+  std::vector<sdk::Device*> devices_;        // every node's, by global id
+  std::vector<sdk::Device*> addressable_devices_;
   std::vector<sdk::Memory*> memories_;  // index == memory id
   // Last member, so it is joined before anything its tasks touch is gone.
   std::unique_ptr<WorkQueue> work_queue_;

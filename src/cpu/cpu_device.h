@@ -36,6 +36,26 @@ class CpuDevice final : public sdk::Device {
   std::array<std::unique_ptr<CpuMemory>, kNumMemoryKinds> memories_;
 };
 
+// A device of another process of a multi-process job (cpu_cluster.h): listed
+// by the client with its description, never addressable, without memories.
+class RemoteCpuDevice final : public sdk::Device {
+ public:
+  explicit RemoteCpuDevice(const CpuDeviceDescription* description) : description_(description) {}
+
+  const sdk::DeviceDescription& description() const override { return *description_; }
+  bool is_addressable() const override { return false; }
+  int local_hardware_id() const override { return -1; }
+  std::vector<sdk::Memory*> memories() const override { return {}; }
+  StatusOr<sdk::Memory*> default_memory() const override {
+    return FailedPrecondition(description_->debug_string(), " belongs to process ",
+                              description_->process_index(),
+                              " and has no memory this process can address");
+  }
+
+ private:
+  const CpuDeviceDescription* description_;
+};
+
 }  // namespace plugrt::cpu
 
 #endif  // PLUGRT_CPU_CPU_DEVICE_H_

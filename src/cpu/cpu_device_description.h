@@ -11,10 +11,11 @@ namespace plugrt::cpu {
 
 class CpuDeviceDescription final : public sdk::DeviceDescription {
  public:
-  CpuDeviceDescription(int id, sdk::Attributes attributes);
+  // `process_index`: the node of a multi-process job that owns the device.
+  CpuDeviceDescription(int id, sdk::Attributes attributes, int process_index = 0);
 
   int id() const override { return id_; }
-  int process_index() const override { return 0; }  // single-process backend
+  int process_index() const override { return process_index_; }
   std::string_view kind() const override { return "cpu"; }
   std::string_view debug_string() const override { return debug_string_; }
   std::string_view to_string() const override { return to_string_; }
@@ -22,6 +23,7 @@ class CpuDeviceDescription final : public sdk::DeviceDescription {
 
  private:
   int id_;
+  int process_index_;
   sdk::Attributes attributes_;
   std::string debug_string_;  // "cpu:0"
   std::string to_string_;     // "CpuDevice(id=0)"

@@ -14,6 +14,7 @@
 
 #include "compile_options/compile_options.h"
 #include "cpu/exec/program.h"
+#include "cpu/exec/remote_exchange.h"
 #include "passes/pass_pipeline.h"
 #include "cpu/host_transfer.h"
 #include "sdk/executable.h"
@@ -146,11 +147,22 @@ class CpuExecutable final : public sdk::Executable {
   bool runs_inline_ = false;  // decided once, at compile/load
 };
 
+// Where a loaded program runs: this process's devices and the processes
+// (replica r, partition p: flattened id r * num_partitions + p) each runs.
+// A program of a multi-process job may run only some of its processes here
+// (`cross` then says where the others are).
+struct DevicePlacement {
+  std::vector<CpuDevice*> devices;    // in flattened-id order
+  std::vector<int64_t> process_ids;   // of each device
+  CrossProcess cross;                 // empty node_of_process: all are here
+  // The nodes the program spans, ascending ({} or one node: this process).
+  std::vector<int> nodes;
+};
+
 class CpuLoadedExecutable final : public sdk::LoadedExecutable {
  public:
-  // `devices[r * num_partitions + p]` runs replica r, partition p.
   CpuLoadedExecutable(CpuClient* client, std::shared_ptr<CpuExecutable> executable,
-                      std::vector<CpuDevice*> devices);
+                      DevicePlacement placement);
 
   std::shared_ptr<sdk::Executable> executable() const override { return executable_; }
   std::vector<sdk::Device*> addressable_devices() const override;
@@ -188,7 +200,8 @@ class CpuLoadedExecutable final : public sdk::LoadedExecutable {
 
   CpuClient* client_;
   std::shared_ptr<CpuExecutable> executable_;
-  std::vector<CpuDevice*> devices_;
+  const DevicePlacement placement_;
+  const std::vector<CpuDevice*>& devices_ = placement_.devices;
   const LaunchPlan plan_;
   std::atomic<bool> deleted_{false};
   std::mutex specialized_mu_;

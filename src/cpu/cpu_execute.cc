@@ -112,11 +112,12 @@ struct Launch {
     std::vector<Output> outputs;
     sdk::EventRef complete;
     int64_t device_id = -1;  // for kernel plugins (ExecContext::device_id)
+    int64_t process_id = 0;  // flattened id: replica * num_partitions + partition
   };
 
   std::shared_ptr<CpuExecutable> executable;
   sdk::ExecuteOptions options;
-  std::shared_ptr<CollectiveHub> hub;  // null on one device
+  std::shared_ptr<CollectiveHub> hub;  // null when the program runs one process
   std::vector<PerDevice> devices;
   int kernel_threads = 1;  // the client's, for each device's kernels
   std::chrono::milliseconds recv_timeout{0};  // the client's host_recv_timeout_ms
@@ -240,7 +241,7 @@ void RunOnDevice(const std::shared_ptr<Launch>& launch, size_t d) {
   // A failed device must not leave its peers waiting in a collective.
   if (hub != nullptr) {
     if (!status.ok()) hub->Abort(status);
-    hub->Finished(static_cast<int64_t>(d));
+    hub->Finished(mine.process_id);
   }
 
   // Let go of the storage before anyone can see the events fire: a reader
@@ -290,8 +291,8 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     ExecContext context;
     context.num_replicas = executable.num_replicas();
     context.num_partitions = executable.num_partitions();
-    context.replica_id = static_cast<int64_t>(d) / context.num_partitions;
-    context.partition_id = static_cast<int64_t>(d) % context.num_partitions;
+    context.replica_id = mine.process_id / context.num_partitions;
+    context.partition_id = mine.process_id % context.num_partitions;
     LaunchHostChannels channels(launch.options, launch.recv_timeout);
     context.collectives = hub;
     context.host_channels = &channels;
@@ -507,10 +508,10 @@ CpuLoadedExecutable::LaunchPlan CpuLoadedExecutable::MakePlan(const CpuExecutabl
 
 CpuLoadedExecutable::CpuLoadedExecutable(CpuClient* client,
                                          std::shared_ptr<CpuExecutable> executable,
-                                         std::vector<CpuDevice*> devices)
+                                         DevicePlacement placement)
     : client_(client),
       executable_(std::move(executable)),
-      devices_(std::move(devices)),
+      placement_(std::move(placement)),
       plan_(MakePlan(*executable_)) {}
 
 namespace {
@@ -589,7 +590,7 @@ StatusOr<std::shared_ptr<CpuLoadedExecutable>> CpuLoadedExecutable::Specialized(
         it = it->first != executable.get() ? specialized_.erase(it) : std::next(it);
       }
     }
-    loaded = std::make_shared<CpuLoadedExecutable>(client_, executable, devices_);
+    loaded = std::make_shared<CpuLoadedExecutable>(client_, executable, placement_);
   }
   return loaded;
 }
@@ -616,9 +617,10 @@ Status CpuLoadedExecutable::ExecuteInto(
   if (execute_device != nullptr) {
     CpuDevice* device = client_->FindDevice(execute_device);
     if (device == nullptr) return InvalidArgument("execute_device is not a device of this client");
-    if (devices_.size() != 1) {
+    if (devices_.size() != 1 || placement_.nodes.size() > 1) {
       return InvalidArgument("execute_device needs a single-device executable; this one runs on ",
-                             devices_.size(), " devices");
+                             executable_->num_replicas() * executable_->num_partitions(),
+                             " devices");
     }
     if (device != devices_[0]) {
       chosen = {device};
@@ -672,7 +674,8 @@ Status CpuLoadedExecutable::ExecuteInto(
   // Each argument's storage, read once, for the inline run (not kept when
   // something is donated: the extra reference would make donated storage
   // look shared).
-  const bool may_run_inline = devices.size() == 1 && !any_donated;
+  const bool spans_nodes = placement_.nodes.size() > 1;
+  const bool may_run_inline = devices.size() == 1 && !any_donated && !spans_nodes;
   SmallArray<StorageRef, 8> storage(may_run_inline ? inputs.size() : 0);
   for (size_t d = 0; d < devices.size(); ++d) {
     const std::vector<sdk::Buffer*>& list = argument_lists[d];
@@ -747,7 +750,14 @@ Status CpuLoadedExecutable::ExecuteInto(
   launch->kernel_threads = client_->kernel_threads();
   launch->recv_timeout = RecvTimeout(*client_);
   launch->run_id = NewRunId(options.launch_id);
-  if (devices.size() > 1) {
+  if (spans_nodes) {
+    // Local waits outlast a cross-process exchange's own timeout, so the
+    // exchange's error (naming the nodes) is the one reported.
+    const auto timeout = 2 * client_->cluster()->timeout() + CollectiveHub::kDefaultTimeout;
+    launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
+                                                  executable_->num_partitions(), placement_.cross,
+                                                  timeout);
+  } else if (devices.size() > 1) {
     launch->hub = std::make_shared<CollectiveHub>(executable_->num_replicas(),
                                                   executable_->num_partitions());
   }
@@ -758,6 +768,8 @@ Status CpuLoadedExecutable::ExecuteInto(
   for (size_t d = 0; d < devices.size(); ++d) {
     Launch::PerDevice& per = launch->devices[d];
     per.device_id = devices[d]->id();
+    // execute_device may replace the one device of a one-process program.
+    per.process_id = devices_in_use == &devices_ ? placement_.process_ids[d] : 0;
     per.outputs.resize(results.size());
     for (size_t j = 0; j < results.size(); ++j) {
       per.outputs[j].format = output_formats[j];
@@ -832,8 +844,8 @@ Status CpuLoadedExecutable::ExecuteInto(
   }
   // Small programs that donate inputs (ready ones) also run inline when the
   // device is idle, through the launch (donation needs its bookkeeping).
-  if (devices.size() == 1 && options.send_callbacks.empty() && options.recv_callbacks.empty() &&
-      plan_.small && ArgumentsReady(launch->devices[0]) &&
+  if (devices.size() == 1 && !spans_nodes && options.send_callbacks.empty() &&
+      options.recv_callbacks.empty() && plan_.small && ArgumentsReady(launch->devices[0]) &&
       client_->device_queues().TryRunInline(device_indices[0], tasks[0])) {
     return OkStatus();
   }

@@ -107,6 +107,25 @@ constexpr OptionSpec kOptions[] = {
      "size cap of the compilation cache; least recently used entries are evicted past it "
      "(default 1073741824)",
      [](CpuOptions& o, int64_t v) { o.compilation_cache_max_bytes = v; }},
+    {"node_id", OptionSpec::Type::kInt64, 0, kMaxNodes - 1, nullptr,
+     "this process's index in a multi-process job, 0..num_nodes-1 (default 0)",
+     [](CpuOptions& o, int64_t v) { o.node_id = static_cast<int>(v); }},
+    {"num_nodes", OptionSpec::Type::kInt64, 1, kMaxNodes, nullptr,
+     "processes of a multi-process job; above 1 the client needs the key-value callbacks "
+     "(default 1)",
+     [](CpuOptions& o, int64_t v) { o.num_nodes = static_cast<int>(v); }},
+    {"distributed_timeout_ms", OptionSpec::Type::kInt64, 1, std::numeric_limits<int32_t>::max(),
+     "PLUGRT_DISTRIBUTED_TIMEOUT_MS",
+     "how long a multi-process job's rendezvous, program check and each cross-process "
+     "collective may wait for the other processes (default 60000)",
+     [](CpuOptions& o, int64_t v) { o.distributed_timeout_ms = v; }},
+    {"collectives_hostname", OptionSpec::Type::kString, 0, 0, "PLUGRT_COLLECTIVES_HOSTNAME",
+     "the address cross-process collectives (Gloo TCP) listen on and announce (default "
+     "127.0.0.1)", nullptr,
+     [](CpuOptions& o, std::string_view host) {
+       o.collectives_hostname = std::string(host);
+       return OkStatus();
+     }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed
@@ -144,7 +163,7 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
       const char* text = spec.env != nullptr ? std::getenv(spec.env) : nullptr;
       // The environment's paths were checked by whoever set them; a bad
       // one fails when it loads.
-      if (text != nullptr) PLUGRT_RETURN_IF_ERROR(spec.apply_text(result, text));
+      if (text != nullptr && *text != '\0') PLUGRT_RETURN_IF_ERROR(spec.apply_text(result, text));
       continue;
     }
     int64_t value = 0;
@@ -199,6 +218,10 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
         result.program.user_passes.values[i] = switches.values[i];
       }
     }
+  }
+  if (result.node_id >= result.num_nodes) {
+    return InvalidArgument("option node_id is ", result.node_id, " but num_nodes is ",
+                           result.num_nodes, "; node_id must be below num_nodes");
   }
   return result;
 }

@@ -21,6 +21,8 @@ namespace plugrt::cpu {
 inline constexpr int kMaxCpuDevices = 1024;
 inline constexpr int kMaxThreads = 4096;
 inline constexpr int64_t kDefaultHostRecvTimeoutMs = 300000;
+inline constexpr int kMaxNodes = 4096;
+inline constexpr int64_t kDefaultDistributedTimeoutMs = 60000;
 
 struct CpuOptions {
   // "cpu_device_count" (int64, 1..kMaxCpuDevices): virtual devices to create.
@@ -58,6 +60,19 @@ struct CpuOptions {
   // least recently used entries evicted past it. Default:
   // PLUGRT_COMPILATION_CACHE_MAX_BYTES, else 1 GiB.
   int64_t compilation_cache_max_bytes = int64_t{1} << 30;
+  // Multi-process jobs (cpu/cpu_cluster.h): "node_id" (int64, 0..num_nodes-1)
+  // is this process's index and "num_nodes" (int64, 1..kMaxNodes) the job's
+  // process count; with num_nodes > 1 the client needs the key-value
+  // callbacks. "distributed_timeout_ms" (int64, >= 1; default
+  // PLUGRT_DISTRIBUTED_TIMEOUT_MS, else kDefaultDistributedTimeoutMs) bounds
+  // the cluster's rendezvous, the program check and each cross-process
+  // collective. "collectives_hostname" (string; default
+  // PLUGRT_COLLECTIVES_HOSTNAME, else 127.0.0.1): the address Gloo's TCP
+  // transport listens on and announces.
+  int node_id = 0;
+  int num_nodes = 1;
+  int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;
+  std::string collectives_hostname = "127.0.0.1";
 };
 
 inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";

@@ -53,6 +53,10 @@ StatusOr<int> CpuTopology::DeviceCountFromName(std::string_view name) {
 }
 
 StatusOr<std::string> CpuTopology::Serialize() const {
+  if (num_nodes_ > 1) {
+    return Unimplemented("the topology of a multi-process CPU job (", num_nodes_,
+                         " processes) does not serialize; serialize a single-process one (cpu:N)");
+  }
   std::string out(kMagic, sizeof(kMagic));
   ByteWriter writer(out);
   writer.U32(kFormatVersion);
@@ -91,22 +95,33 @@ StatusOr<std::unique_ptr<CpuTopology>> CpuTopology::Deserialize(std::string_view
   return std::make_unique<CpuTopology>(static_cast<int>(count));
 }
 
-CpuTopology::CpuTopology(int num_devices) {
+CpuTopology::CpuTopology(int num_devices) : CpuTopology(std::vector<int>{num_devices}) {}
+
+CpuTopology::CpuTopology(const std::vector<int>& devices_per_node)
+    : num_nodes_(static_cast<int>(devices_per_node.size())) {
   const int64_t cores = HostCoreCount();
   const int64_t memory_bytes = HostMemoryBytes();
-  for (int id = 0; id < num_devices; ++id) {
-    sdk::Attributes attributes = {
-        {"core_count", cores},
-        {"host_memory_bytes", memory_bytes},
-        {"device_ordinal", static_cast<int64_t>(id)},
-    };
-    descriptions_.push_back(std::make_unique<CpuDeviceDescription>(id, std::move(attributes)));
+  int id = 0;
+  for (int node = 0; node < num_nodes_; ++node) {
+    // Other nodes' hosts are described by what this host has: the CPU
+    // plugin exchanges device counts only.
+    for (int ordinal = 0; ordinal < devices_per_node[static_cast<size_t>(node)]; ++ordinal, ++id) {
+      sdk::Attributes attributes = {
+          {"core_count", cores},
+          {"host_memory_bytes", memory_bytes},
+          {"device_ordinal", static_cast<int64_t>(ordinal)},
+      };
+      descriptions_.push_back(
+          std::make_unique<CpuDeviceDescription>(id, std::move(attributes), node));
+    }
   }
+  const int num_devices = id;
   attributes_ = {
       {"cpu_device_count", static_cast<int64_t>(num_devices)},
       {"core_count", cores},
       {"host_memory_bytes", memory_bytes},
   };
+  if (num_nodes_ > 1) attributes_.push_back({"num_nodes", static_cast<int64_t>(num_nodes_)});
 }
 
 std::string_view CpuTopology::platform_name() const { return kPlatformName; }

@@ -29,6 +29,10 @@ class CpuTopology final : public sdk::TopologyDescription {
  public:
   // 1 <= num_devices <= kMaxCpuDevices (cpu_options.h).
   explicit CpuTopology(int num_devices);
+  // The devices of a multi-process job (cpu_cluster.h): node n's
+  // devices_per_node[n] devices, numbered after those of the nodes before
+  // it. Such a topology does not serialize (UNIMPLEMENTED).
+  explicit CpuTopology(const std::vector<int>& devices_per_node);
 
   // The kernel plugins programs compiled for this topology may call (the
   // topology's create options); null for none. Not serialized.
@@ -62,6 +66,7 @@ class CpuTopology final : public sdk::TopologyDescription {
   const sdk::Attributes& attributes() const override { return attributes_; }
 
   int num_devices() const { return static_cast<int>(descriptions_.size()); }
+  int num_nodes() const { return num_nodes_; }
   const CpuDeviceDescription* description(int index) const { return descriptions_[index].get(); }
 
  private:
@@ -70,6 +75,7 @@ class CpuTopology final : public sdk::TopologyDescription {
   std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins_;
   std::shared_ptr<passes::OptimizerPlugins> optimizers_;
   passes::PassSwitches user_passes_;
+  int num_nodes_ = 1;
 };
 
 }  // namespace plugrt::cpu

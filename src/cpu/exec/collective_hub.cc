@@ -1,8 +1,12 @@
 #include "cpu/exec/collective_hub.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <utility>
+
+#include "common/byte_io.h"
+#include "common/content_hash.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -13,7 +17,115 @@ std::string GroupString(const std::vector<int64_t>& group) {
   return text + "]";
 }
 
+// The channel of a cross-process group: the same on every node, one per
+// group of flattened ids.
+std::string ChannelOf(const std::vector<int64_t>& group) {
+  std::string ids;
+  for (int64_t id : group) ids += StrCat(id, ",");
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                static_cast<unsigned long long>(Checksum64(ids)));
+  return StrCat("g", group.size(), "-", hex);
+}
+
 }  // namespace
+
+CollectiveHub::CollectiveHub(int64_t num_replicas, int64_t num_partitions, CrossProcess cross,
+                             std::chrono::milliseconds timeout)
+    : CollectiveHub(num_replicas, num_partitions, timeout) {
+  cross_ = std::move(cross);
+}
+
+Status CollectiveHub::ExchangeAcrossNodes(std::string_view key, const std::vector<int64_t>& group,
+                                          int64_t sequence, Slot& slot) {
+  const int self = cross_.exchange->node_id();
+  std::vector<int> nodes;
+  for (int64_t id : group) nodes.push_back(cross_.node_of_process[static_cast<size_t>(id)]);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+
+  // This node's part: which collective it is in (checked on arrival, so
+  // nodes that disagree fail instead of mixing operands), then each local
+  // member's operands.
+  std::string bytes;
+  ByteWriter writer(bytes);
+  writer.LengthPrefixed(key);
+  writer.U64(static_cast<uint64_t>(sequence));
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (!slot.present[i]) continue;
+    writer.U32(static_cast<uint32_t>(i));
+    writer.U32(static_cast<uint32_t>(slot.contributions[i].size()));
+    for (const Tensor& tensor : slot.contributions[i]) {
+      writer.U32(static_cast<uint32_t>(tensor.type()));
+      writer.U32(static_cast<uint32_t>(tensor.rank()));
+      for (int64_t dim : tensor.dims()) writer.U64(static_cast<uint64_t>(dim));
+      writer.LengthPrefixed(std::string_view(reinterpret_cast<const char*>(tensor.data()),
+                                             tensor.byte_size()));
+    }
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> all,
+                          cross_.exchange->AllGather(ChannelOf(group), nodes, bytes));
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n] == self) continue;
+    const std::string subject = StrCat("collective operands from node ", nodes[n]);
+    ByteReader reader(all[n], subject);
+    std::string_view their_key;
+    uint64_t their_sequence = 0;
+    PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&their_key, "collective name"));
+    PLUGRT_RETURN_IF_ERROR(reader.U64(&their_sequence, "sequence"));
+    if (their_key != key || their_sequence != static_cast<uint64_t>(sequence)) {
+      return FailedPrecondition("collective '", key, "' (#", sequence, ") over processes ",
+                                GroupString(group), ": node ", nodes[n], " is in collective '",
+                                their_key, "' (#", their_sequence,
+                                ") instead (do all processes run the same program?)");
+    }
+    while (!reader.AtEnd()) {
+      uint32_t position = 0, count = 0;
+      PLUGRT_RETURN_IF_ERROR(reader.U32(&position, "member"));
+      PLUGRT_RETURN_IF_ERROR(reader.U32(&count, "operand count"));
+      if (position >= group.size() || slot.present[position] ||
+          cross_.node_of_process[static_cast<size_t>(group[position])] != nodes[n]) {
+        return Internal(subject, ": member ", position, " is not one of that node's");
+      }
+      std::vector<Tensor> tensors;
+      for (uint32_t t = 0; t < count; ++t) {
+        uint32_t type = 0, rank = 0;
+        PLUGRT_RETURN_IF_ERROR(reader.U32(&type, "element type"));
+        PLUGRT_RETURN_IF_ERROR(reader.U32(&rank, "rank"));
+        if (type >= static_cast<uint32_t>(shlo::kNumElementTypes) || rank > 64) {
+          return Internal(subject, ": malformed operand header");
+        }
+        const auto element = static_cast<ElementType>(type);
+        std::vector<int64_t> dims(rank);
+        // The bytes the dims call for, checked before anything is allocated.
+        unsigned __int128 expected = static_cast<unsigned>(shlo::StorageBytes(element));
+        for (int64_t& dim : dims) {
+          uint64_t value = 0;
+          PLUGRT_RETURN_IF_ERROR(reader.U64(&value, "dimension"));
+          if (value > (uint64_t{1} << 48)) return Internal(subject, ": dimension out of range");
+          dim = static_cast<int64_t>(value);
+          expected = std::min<unsigned __int128>(expected * value, uint64_t{1} << 62);
+        }
+        std::string_view data;
+        PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&data, "operand bytes"));
+        if (expected != data.size()) {
+          return Internal(subject, ": operand of ", data.size(), " bytes does not fit its shape");
+        }
+        Tensor tensor = Tensor::Uninitialized(element, std::move(dims));
+        if (!data.empty()) std::memcpy(tensor.MutableData(), data.data(), data.size());
+        tensors.push_back(std::move(tensor));
+      }
+      slot.contributions[position] = std::move(tensors);
+      slot.present[position] = true;
+    }
+  }
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (!slot.present[i]) {
+      return Internal("collective '", key, "': no operands arrived for process ", group[i]);
+    }
+  }
+  return OkStatus();
+}
 
 CollectiveHub::CollectiveHub(int64_t num_replicas, int64_t num_partitions,
                              std::chrono::milliseconds timeout)
@@ -26,6 +138,65 @@ CollectiveHub::CollectiveHub(int64_t num_replicas, int64_t num_partitions,
 StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
     std::string_view key, const std::vector<int64_t>& group, int64_t self,
     std::vector<Tensor> contribution) {
+  return Meet(key, group, self, std::move(contribution), std::nullopt);
+}
+
+bool CollectiveHub::SpansNodes(const std::vector<int64_t>& group) const {
+  if (cross_.node_of_process.empty()) return false;
+  const int here = cross_.exchange->node_id();
+  for (int64_t id : group) {
+    if (id < 0 || id >= num_processes()) return false;  // Meet names the error
+    if (cross_.node_of_process[static_cast<size_t>(id)] != here) return true;
+  }
+  return false;
+}
+
+StatusOr<std::vector<Tensor>> CollectiveHub::AllReduceAcrossNodes(
+    std::string_view key, const std::vector<int64_t>& group, int64_t self,
+    std::vector<Tensor> operands, RemoteExchange::Reduction reduction) {
+  if (!SpansNodes(group)) return Internal("AllReduceAcrossNodes for a group within one process");
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::vector<Tensor>> row,
+                          Meet(key, group, self, std::move(operands), reduction));
+  return std::move(row[0]);
+}
+
+Status CollectiveHub::ReduceAcrossNodes(const std::vector<int64_t>& group,
+                                        RemoteExchange::Reduction reduction, Slot& slot) {
+  std::vector<int> nodes;
+  for (int64_t id : group) nodes.push_back(cross_.node_of_process[static_cast<size_t>(id)]);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::vector<size_t> local;
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (slot.present[i]) local.push_back(i);
+  }
+  const std::vector<Tensor>& first = slot.contributions[local[0]];
+  std::vector<Tensor> results;
+  for (size_t k = 0; k < first.size(); ++k) {
+    std::vector<const void*> inputs;
+    for (size_t i : local) {
+      const std::vector<Tensor>& theirs = slot.contributions[i];
+      if (theirs.size() != first.size() || theirs[k].type() != first[k].type() ||
+          theirs[k].dims() != first[k].dims()) {
+        return InvalidArgument("all-reduce over processes ", GroupString(group), ": process ",
+                               group[i], "'s operands differ from process ", group[local[0]],
+                               "'s");
+      }
+      inputs.push_back(theirs[k].data());
+    }
+    Tensor result = Tensor::Uninitialized(first[k].type(), first[k].dims());
+    PLUGRT_RETURN_IF_ERROR(cross_.exchange->AllReduce(
+        ChannelOf(group), nodes, reduction, first[k].type(), inputs, result.MutableData(),
+        static_cast<size_t>(first[k].num_elements())));
+    results.push_back(std::move(result));
+  }
+  slot.reduced = std::move(results);
+  return OkStatus();
+}
+
+StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Meet(
+    std::string_view key, const std::vector<int64_t>& group, int64_t self,
+    std::vector<Tensor> contribution, std::optional<RemoteExchange::Reduction> reduction) {
   // Validate before touching shared state: a bad group must harm nobody.
   std::set<int64_t> seen;
   size_t position = group.size();
@@ -59,6 +230,27 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
   slot.present[position] = true;
   ++slot.arrived;
   if (slot.arrived == group.size()) changed_.notify_all();
+  if (!cross_.node_of_process.empty() && slot.arrived < group.size()) {
+    const int here = cross_.exchange->node_id();
+    size_t local_members = 0;
+    for (int64_t id : group) {
+      local_members += cross_.node_of_process[static_cast<size_t>(id)] == here ? 1 : 0;
+    }
+    // The last local member to arrive speaks for this node; the slot stays
+    // where it is (std::map) while the lock is released.
+    if (slot.arrived == local_members) {
+      lock.unlock();
+      Status exchanged = reduction ? ReduceAcrossNodes(group, *reduction, slot)
+                                   : ExchangeAcrossNodes(key, group, sequence, slot);
+      lock.lock();
+      if (exchanged.ok()) {
+        slot.arrived = group.size();
+      } else if (aborted_.ok()) {
+        aborted_ = exchanged;
+      }
+      changed_.notify_all();
+    }
+  }
 
   // The members that have not deposited yet, as text.
   auto missing = [&] {
@@ -99,7 +291,8 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Exchange(
 
   // Tensors share storage, so this copy is cheap; the slot goes once every
   // member has taken its copy.
-  std::vector<std::vector<Tensor>> all = slot.contributions;
+  std::vector<std::vector<Tensor>> all =
+      reduction ? std::vector<std::vector<Tensor>>{slot.reduced} : slot.contributions;
   if (++slot.departed == group.size()) slots_.erase(slot_key);
   return all;
 }

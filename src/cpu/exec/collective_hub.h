@@ -15,12 +15,14 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "common/status.h"
+#include "cpu/exec/remote_exchange.h"
 #include "cpu/kernels/tensor.h"
 
 namespace plugrt::cpu {
@@ -34,6 +36,13 @@ class CollectiveHub {
 
   CollectiveHub(int64_t num_replicas, int64_t num_partitions,
                 std::chrono::milliseconds timeout = kDefaultTimeout);
+  // A hub for the processes of this OS process in an execution that spans
+  // several (`cross`): a group with members elsewhere assembles its local
+  // members here, then the last local member to arrive swaps the local
+  // contributions with the other nodes (RemoteExchange::AllGather) on
+  // behalf of the local members.
+  CollectiveHub(int64_t num_replicas, int64_t num_partitions, CrossProcess cross,
+                std::chrono::milliseconds timeout);
   CollectiveHub(const CollectiveHub&) = delete;
   CollectiveHub& operator=(const CollectiveHub&) = delete;
 
@@ -55,6 +64,18 @@ class CollectiveHub {
                                                       int64_t self,
                                                       std::vector<Tensor> contribution);
 
+  // Whether `group` has members in other OS processes (a cross-process hub).
+  bool SpansNodes(const std::vector<int64_t>& group) const;
+  // The cross-process way of an all-reduce by `reduction` whose group spans
+  // nodes and whose operands' types RemoteExchange::CanReduce: the members
+  // here and elsewhere reduce with Gloo's all-reduce, and every member gets
+  // the same results (one tensor per operand). Same errors as Exchange.
+  StatusOr<std::vector<Tensor>> AllReduceAcrossNodes(std::string_view key,
+                                                     const std::vector<int64_t>& group,
+                                                     int64_t self, std::vector<Tensor> operands,
+                                                     RemoteExchange::Reduction reduction);
+  const CrossProcess& cross_process() const { return cross_; }
+
   // Wakes every waiting process with `reason` and makes later exchanges fail
   // at once: a process that fails calls this so that its peers do not wait
   // for it. The first reason wins; returns whether this call was the first.
@@ -73,11 +94,27 @@ class CollectiveHub {
     std::vector<bool> present;
     size_t arrived = 0;
     size_t departed = 0;
+    std::vector<Tensor> reduced;  // AllReduceAcrossNodes' results
   };
+  // Exchange, or with `reduction` AllReduceAcrossNodes (the result then is
+  // one row: the reduced tensors).
+  StatusOr<std::vector<std::vector<Tensor>>> Meet(
+      std::string_view key, const std::vector<int64_t>& group, int64_t self,
+      std::vector<Tensor> contribution,
+      std::optional<RemoteExchange::Reduction> reduction);
+  // AllReduceAcrossNodes' part across nodes, by the last local member.
+  Status ReduceAcrossNodes(const std::vector<int64_t>& group, RemoteExchange::Reduction reduction,
+                           Slot& slot);
+
+  // Gathers the contributions of `group`'s members on other nodes into
+  // `slot` (which holds every local member's); runs without mutex_.
+  Status ExchangeAcrossNodes(std::string_view key, const std::vector<int64_t>& group,
+                             int64_t sequence, Slot& slot);
 
   const int64_t num_replicas_;
   const int64_t num_partitions_;
   const std::chrono::milliseconds timeout_;
+  CrossProcess cross_;  // empty node_of_process: every process is here
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

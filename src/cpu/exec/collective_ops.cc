@@ -320,6 +320,50 @@ Status CheckSplit(const Tensor& t, int64_t dimension, int64_t count, std::string
   return OkStatus();
 }
 
+// The reduction a region computes when it is one add, multiply, maximum or
+// minimum of its two arguments (what Gloo's all-reduce can do across
+// processes); nullopt for any other region.
+std::optional<RemoteExchange::Reduction> SimpleReduction(const shlo::Operation& op) {
+  if (op.regions.size() != 1 || op.regions[0]->blocks.size() != 1) return std::nullopt;
+  const shlo::Block& block = op.regions[0]->front();
+  if (block.arguments.size() != 2 || block.operations.size() != 2) return std::nullopt;
+  const shlo::Operation& combine = *block.operations[0];
+  const shlo::Operation& ret = *block.operations[1];
+  if (ret.code != OpCode::kReturn || ret.operands.size() != 1 || combine.results.size() != 1 ||
+      ret.operands[0] != combine.result(0) || combine.operands.size() != 2) {
+    return std::nullopt;
+  }
+  const shlo::Value* a = block.arguments[0].get();
+  const shlo::Value* b = block.arguments[1].get();
+  if (!((combine.operands[0] == a && combine.operands[1] == b) ||
+        (combine.operands[0] == b && combine.operands[1] == a))) {
+    return std::nullopt;
+  }
+  switch (combine.code) {
+    case OpCode::kAdd: return RemoteExchange::Reduction::kSum;
+    case OpCode::kMultiply: return RemoteExchange::Reduction::kProduct;
+    case OpCode::kMaximum: return RemoteExchange::Reduction::kMax;
+    case OpCode::kMinimum: return RemoteExchange::Reduction::kMin;
+    default: return std::nullopt;
+  }
+}
+
+// Whether an all-reduce of `operands` over `group` takes the cross-process
+// way (CollectiveHub::AllReduceAcrossNodes): a group spanning OS processes,
+// results of the operands' types, element types Gloo reduces.
+bool ReducesAcrossNodes(const ExecContext& ctx, const std::vector<int64_t>& group,
+                        const std::vector<Tensor>& operands,
+                        const std::vector<ElementType>& result_types) {
+  if (ctx.collectives == nullptr || !ctx.collectives->SpansNodes(group)) return false;
+  const RemoteExchange& exchange = *ctx.collectives->cross_process().exchange;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].type() != result_types[i] || !exchange.CanReduce(result_types[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // ---- the ops ------------------------------------------------------------------
 
 // all_reduce; collective_reduce (only the group's first process gets the
@@ -339,11 +383,22 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileAllReduce(const shlo::Operation& op
   }
   std::vector<ElementType> result_types;
   for (const auto& result : op.results) result_types.push_back(result->type.element_type());
+  // Across OS processes, a plain sum/product/max/min runs as Gloo's
+  // all-reduce; any other reduction gathers the operands (below).
+  std::optional<RemoteExchange::Reduction> simple;
+  if (sums) simple = RemoteExchange::Reduction::kSum;
+  if (!sums && !to_root) simple = SimpleReduction(op);
 
-  return MakeOp([spec, body, result_types, to_root](const std::vector<RtValue>& operands,
-                                                    ExecContext& ctx) -> Results {
+  return MakeOp([spec, body, result_types, to_root, simple](const std::vector<RtValue>& operands,
+                                                            ExecContext& ctx) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> mine, OperandTensors(operands));
     PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> group, RequireGroup(spec, ctx));
+    if (simple && ReducesAcrossNodes(ctx, group, mine, result_types)) {
+      PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> reduced,
+                              ctx.collectives->AllReduceAcrossNodes(spec.key, group, SelfId(ctx),
+                                                                    std::move(mine), *simple));
+      return AsValues(std::move(reduced));
+    }
     PLUGRT_ASSIGN_OR_RETURN(Contributions all, Exchange(spec.key, group, ctx, mine));
     std::vector<Tensor> results;
     const bool is_root = group[0] == SelfId(ctx);

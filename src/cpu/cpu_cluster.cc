@@ -1,0 +1,218 @@
+#include "cpu/cpu_cluster.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+#include <random>
+
+#include "common/byte_io.h"
+#include "distributed/gloo_communicator.h"
+
+namespace plugrt::cpu {
+namespace {
+
+constexpr std::string_view kPrefix = "plugrt/cpu/";
+constexpr uint32_t kNodeFormatVersion = 1;
+
+std::string NodesString(const std::vector<int>& nodes) {
+  std::string text = "[";
+  for (size_t i = 0; i < nodes.size(); ++i) text += StrCat(i ? ", " : "", nodes[i]);
+  return text + "]";
+}
+
+int MsLeft(std::chrono::steady_clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return static_cast<int>(std::clamp<int64_t>(left.count(), 0, INT_MAX));
+}
+
+// Reads `key` of every node in `nodes` (waiting until `deadline`); the nodes
+// whose key never came are named in one DEADLINE_EXCEEDED.
+StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
+                                                   const std::vector<int>& nodes,
+                                                   const std::string& key_prefix,
+                                                   std::chrono::steady_clock::time_point deadline,
+                                                   std::chrono::milliseconds timeout,
+                                                   std::string_view what) {
+  std::vector<std::string> values(nodes.size());
+  std::vector<int> missing;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string key = StrCat(key_prefix, nodes[i]);
+    StatusOr<std::string> value = store.Get(key, MsLeft(deadline));
+    if (value.ok()) {
+      values[i] = std::move(*value);
+    } else if (value.status().code() == StatusCode::kDeadlineExceeded) {
+      missing.push_back(nodes[i]);
+    } else {
+      return Status(value.status().code(),
+                    StrCat(what, ": key-value store: ", value.status().message()));
+    }
+  }
+  if (!missing.empty()) {
+    return MakeError(StatusCode::kDeadlineExceeded, what, ": node(s) ", NodesString(missing),
+                     " did not answer within ", timeout.count(),
+                     " ms (distributed_timeout_ms); are they running, with the same store?");
+  }
+  return values;
+}
+
+std::optional<distributed::GlooCommunicator::DataType> DataTypeOf(shlo::ElementType type) {
+  using D = distributed::GlooCommunicator::DataType;
+  using E = shlo::ElementType;
+  switch (type) {
+    case E::kF32: return D::kF32;
+    case E::kF64: return D::kF64;
+    case E::kSI8: return D::kS8;
+    case E::kSI16: return D::kS16;
+    case E::kSI32: return D::kS32;
+    case E::kSI64: return D::kS64;
+    case E::kUI8: return D::kU8;
+    case E::kUI16: return D::kU16;
+    case E::kUI32: return D::kU32;
+    case E::kUI64: return D::kU64;
+    default: return std::nullopt;
+  }
+}
+
+// RemoteExchange over the Gloo communicator of src/distributed/.
+class GlooExchange final : public RemoteExchange {
+ public:
+  GlooExchange(std::shared_ptr<KeyValueStore> store, distributed::GlooCommunicator::Options options)
+      : communicator_(std::move(store), std::move(options)) {}
+  int node_id() const override { return communicator_.options().node_id; }
+  StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
+                                               const std::vector<int>& nodes,
+                                               std::string_view bytes) override {
+    return communicator_.AllGather(group_key, nodes, bytes);
+  }
+  bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
+  Status AllReduce(std::string_view group_key, const std::vector<int>& nodes, Reduction reduction,
+                   shlo::ElementType type, const std::vector<const void*>& inputs, void* output,
+                   size_t count) override {
+    using G = distributed::GlooCommunicator;
+    std::optional<G::DataType> data_type = DataTypeOf(type);
+    if (!data_type) {
+      return Unimplemented("cross-process all-reduce of ", shlo::ElementTypeName(type));
+    }
+    G::Reduction how = G::Reduction::kSum;
+    switch (reduction) {
+      case Reduction::kSum: how = G::Reduction::kSum; break;
+      case Reduction::kProduct: how = G::Reduction::kProduct; break;
+      case Reduction::kMin: how = G::Reduction::kMin; break;
+      case Reduction::kMax: how = G::Reduction::kMax; break;
+    }
+    return communicator_.AllReduce(group_key, nodes, how, *data_type, inputs, output, count);
+  }
+
+ private:
+  distributed::GlooCommunicator communicator_;
+};
+
+}  // namespace
+
+StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options,
+                                                       int local_devices,
+                                                       std::shared_ptr<KeyValueStore> store) {
+  if (store == nullptr) {
+    return InvalidArgument("num_nodes is ", options.num_nodes,
+                           ": a multi-process client needs the key-value store callbacks "
+                           "(kv_get/kv_try_get/kv_put of PJRT_Client_Create)");
+  }
+  std::shared_ptr<CpuCluster> cluster(new CpuCluster());
+  cluster->node_id_ = options.node_id;
+  cluster->store_ = store;
+  cluster->timeout_ = std::chrono::milliseconds(options.distributed_timeout_ms);
+  const auto deadline = std::chrono::steady_clock::now() + cluster->timeout_;
+
+  // A nonce tells this process's announcement from another one claiming the
+  // same node id.
+  std::random_device random;
+  const uint64_t nonce = (static_cast<uint64_t>(random()) << 32) ^ random() ^
+                         static_cast<uint64_t>(::getpid());
+  std::string mine;
+  ByteWriter writer(mine);
+  writer.U32(kNodeFormatVersion);
+  writer.U32(static_cast<uint32_t>(options.num_nodes));
+  writer.U32(static_cast<uint32_t>(local_devices));
+  writer.U64(nonce);
+  const std::string node_key = StrCat(kPrefix, "node/");
+  PLUGRT_RETURN_IF_ERROR(store->Put(StrCat(node_key, options.node_id), mine));
+
+  std::vector<int> nodes(static_cast<size_t>(options.num_nodes));
+  for (int n = 0; n < options.num_nodes; ++n) nodes[static_cast<size_t>(n)] = n;
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::vector<std::string> all,
+      GatherFromNodes(*store, nodes, node_key, deadline, cluster->timeout_,
+                      StrCat("forming the cluster of ", options.num_nodes, " nodes (this is node ",
+                             options.node_id, ")")));
+  int next_id = 0;
+  for (int n = 0; n < options.num_nodes; ++n) {
+    ByteReader reader(all[static_cast<size_t>(n)], StrCat("node ", n, "'s announcement"));
+    uint32_t version = 0, num_nodes = 0, devices = 0;
+    uint64_t their_nonce = 0;
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&version, "format version"));
+    if (version != kNodeFormatVersion) {
+      return InvalidArgument("node ", n, " announced itself in format version ", version,
+                             "; this plugrt reads version ", kNodeFormatVersion);
+    }
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&num_nodes, "num_nodes"));
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&devices, "device count"));
+    PLUGRT_RETURN_IF_ERROR(reader.U64(&their_nonce, "nonce"));
+    if (static_cast<int>(num_nodes) != options.num_nodes) {
+      return InvalidArgument("node ", n, " was started with num_nodes ", num_nodes,
+                             ", this node (", options.node_id, ") with ", options.num_nodes);
+    }
+    if (devices < 1 || devices > static_cast<uint32_t>(kMaxCpuDevices)) {
+      return InvalidArgument("node ", n, " announced ", devices, " devices");
+    }
+    if (n == options.node_id && their_nonce != nonce) {
+      return MakeError(StatusCode::kAlreadyExists, "another process also claims node_id ",
+                       options.node_id, "; every process of the job needs its own node_id");
+    }
+    cluster->first_device_id_.push_back(next_id);
+    cluster->devices_per_node_.push_back(static_cast<int>(devices));
+    next_id += static_cast<int>(devices);
+  }
+
+  distributed::GlooCommunicator::Options gloo;
+  gloo.node_id = options.node_id;
+  gloo.num_nodes = options.num_nodes;
+  gloo.hostname = options.collectives_hostname;
+  gloo.timeout = cluster->timeout_;
+  cluster->exchange_ = std::make_shared<GlooExchange>(store, std::move(gloo));
+  return cluster;
+}
+
+Status CpuCluster::CheckSameProgram(const std::vector<int>& nodes, const std::string& fingerprint,
+                                    std::string_view program_name) {
+  int64_t index = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    index = loads_[nodes]++;
+  }
+  std::string node_list;
+  for (int n : nodes) node_list += StrCat(node_list.empty() ? "" : "_", n);
+  const std::string prefix = StrCat(kPrefix, "compile/", node_list, "/", index, "/");
+  PLUGRT_RETURN_IF_ERROR(store_->Put(StrCat(prefix, node_id_), fingerprint));
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::vector<std::string> all,
+      GatherFromNodes(*store_, nodes, prefix, deadline, timeout_,
+                      StrCat("checking that nodes ", NodesString(nodes), " load the same program '",
+                             program_name, "' (program #", index, " across them)")));
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (all[i] == fingerprint) continue;
+    std::string table;
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      table += StrCat(k ? ", " : "", "node ", nodes[k], ": ", all[k]);
+    }
+    return InvalidArgument("program '", program_name, "' (#", index, " across nodes ",
+                           NodesString(nodes), ") differs between processes: fingerprints ", table,
+                           ". Every process must compile the same program with the same options");
+  }
+  return OkStatus();
+}
+
+}  // namespace plugrt::cpu

@@ -1,0 +1,54 @@
+// plugrt CPU executor: how the CollectiveHub of one OS process reaches the
+// members of a collective that run in other processes ("nodes") of a
+// multi-process job. The executor sees bytes only; the CPU plugin
+// implements this over Gloo (cpu/cpu_cluster.cc, src/distributed/).
+#ifndef PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_
+#define PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "stablehlo/element_type.h"
+
+namespace plugrt::cpu {
+
+class RemoteExchange {
+ public:
+  virtual ~RemoteExchange() = default;
+  virtual int node_id() const = 0;
+  // Every node of `nodes` (ascending, this one among them) calls this for
+  // the same channel (`group_key`: the same string on every node, one
+  // operation at a time per key, in the same order) and gets each node's
+  // bytes in `nodes` order. UNAVAILABLE when a peer fails or goes away.
+  virtual StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
+                                                       const std::vector<int>& nodes,
+                                                       std::string_view bytes) = 0;
+
+  enum class Reduction { kSum, kProduct, kMin, kMax };
+  // Whether AllReduce takes `type` (f32, f64, signed and unsigned 8..64-bit
+  // integers).
+  virtual bool CanReduce(shlo::ElementType type) const = 0;
+  // Reduces this node's `inputs` (`count` elements of `type` each) with
+  // every other node's into `output`: the same bytes on every node. Same
+  // channel rules as AllGather (one key serves both). Integers wrap around;
+  // min/max of floats propagate NaN.
+  virtual Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
+                           Reduction reduction, shlo::ElementType type,
+                           const std::vector<const void*>& inputs, void* output,
+                           size_t count) = 0;
+};
+
+// Where the processes (replica, partition) of an execution run when they
+// span OS processes: the node of each flattened id, and the way to the
+// others. A hub without one holds every process itself.
+struct CrossProcess {
+  std::vector<int> node_of_process;  // by flattened id
+  std::shared_ptr<RemoteExchange> exchange;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_

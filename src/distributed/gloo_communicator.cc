@@ -1,0 +1,241 @@
+#include "distributed/gloo_communicator.h"
+
+#include <gloo/allgather.h>
+#include <gloo/allgatherv.h>
+#include <gloo/allreduce.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/transport/tcp/device.h>
+
+#include <exception>
+#include <type_traits>
+
+#include "distributed/gloo_store.h"
+
+namespace plugrt::distributed {
+namespace {
+
+std::string NodesString(const std::vector<int>& nodes) {
+  std::string text = "[";
+  for (size_t i = 0; i < nodes.size(); ++i) text += StrCat(i ? ", " : "", nodes[i]);
+  return text + "]";
+}
+
+}  // namespace
+
+// One context per group key; `mu` keeps one operation at a time on it.
+struct GlooCommunicator::Group {
+  std::vector<int> nodes;
+  int rank = 0;
+  std::mutex mu;
+  std::shared_ptr<gloo::rendezvous::Context> context;
+  Status failed;  // once set, the context is not used again
+};
+
+GlooCommunicator::GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options)
+    : store_(std::move(store)), options_(std::move(options)) {}
+
+GlooCommunicator::~GlooCommunicator() = default;
+
+StatusOr<std::shared_ptr<GlooCommunicator::Group>> GlooCommunicator::FindGroup(
+    std::string_view group_key, const std::vector<int>& nodes) {
+  int rank = -1;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i] < 0 || nodes[i] >= options_.num_nodes || (i > 0 && nodes[i] <= nodes[i - 1])) {
+      return InvalidArgument("cross-process group ", NodesString(nodes),
+                             ": nodes must be ascending, distinct and below ", options_.num_nodes);
+    }
+    if (nodes[i] == options_.node_id) rank = static_cast<int>(i);
+  }
+  if (rank < 0) {
+    return InvalidArgument("cross-process group ", NodesString(nodes), " does not hold node ",
+                           options_.node_id);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = groups_.find(group_key);
+  if (it != groups_.end()) {
+    if (it->second->nodes != nodes) {
+      return Internal("cross-process group key '", group_key, "' names nodes ",
+                      NodesString(it->second->nodes), " and ", NodesString(nodes));
+    }
+    return it->second;
+  }
+  try {
+    if (device_ == nullptr) {
+      gloo::transport::tcp::attr attr;
+      attr.hostname = options_.hostname;
+      device_ = gloo::transport::tcp::CreateDevice(attr);
+    }
+  } catch (const std::exception& e) {
+    return MakeError(StatusCode::kUnavailable, "Gloo TCP transport on ", options_.hostname,
+                     ": ", e.what());
+  }
+  auto group = std::make_shared<Group>();
+  group->nodes = nodes;
+  group->rank = rank;
+  groups_.emplace(std::string(group_key), group);
+  return group;
+}
+
+template <typename Operation>
+Status GlooCommunicator::OnGroup(std::string_view group_key, const std::vector<int>& nodes,
+                                 Operation&& operation) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
+  std::lock_guard<std::mutex> lock(group->mu);
+  if (!group->failed.ok()) return group->failed;
+  try {
+    if (group->context == nullptr) {
+      // The rendezvous: each member announces its address under the group's
+      // prefix and connects to every other.
+      GlooStore store(store_, StrCat("plugrt/gloo/", group_key, "/"), options_.timeout);
+      auto context = std::make_shared<gloo::rendezvous::Context>(
+          group->rank, static_cast<int>(nodes.size()));
+      context->setTimeout(options_.timeout);
+      std::shared_ptr<gloo::transport::Device> device;
+      {
+        std::lock_guard<std::mutex> device_lock(mu_);
+        device = device_;
+      }
+      context->connectFullMesh(store, device);
+      group->context = std::move(context);
+    }
+    operation(std::shared_ptr<gloo::Context>(group->context));
+  } catch (const std::exception& e) {
+    // Members that never announced themselves for the rendezvous (each
+    // writes its rank's address under the group's prefix) are named: they
+    // are the lost ones.
+    std::vector<int> absent;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (static_cast<int>(i) == group->rank) continue;
+      if (!store_->TryGet(StrCat("plugrt/gloo/", group_key, "/", i)).ok()) {
+        absent.push_back(nodes[i]);
+      }
+    }
+    group->failed = MakeError(
+        StatusCode::kUnavailable, "cross-process collective over nodes ", NodesString(nodes),
+        " (this is node ", options_.node_id, ") failed",
+        absent.empty() ? std::string() : StrCat(": node(s) ", NodesString(absent), " never joined it"),
+        ": ", e.what());
+    return group->failed;
+  }
+  return OkStatus();
+}
+
+StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view group_key,
+                                                               const std::vector<int>& nodes,
+                                                               std::string_view bytes) {
+  const size_t size = nodes.size();
+  std::vector<std::string> result(size);
+  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, [&](const std::shared_ptr<gloo::Context>& context) {
+    // Sizes first, then the bytes (allgatherv needs every member's count).
+    uint64_t mine = bytes.size();
+    std::vector<uint64_t> sizes(size);
+    gloo::AllgatherOptions sizes_options(context);
+    sizes_options.setInput(&mine, 1);
+    sizes_options.setOutput(sizes.data(), size);
+    gloo::allgather(sizes_options);
+    std::vector<size_t> counts(sizes.begin(), sizes.end());
+    size_t total = 0;
+    for (size_t count : counts) total += count;
+    std::string gathered(total, '\0');
+    std::string input(bytes);
+    gloo::AllgathervOptions options(context);
+    options.setInput(input.data(), input.size());
+    options.setOutput(gathered.data(), counts);
+    gloo::allgatherv(options);
+    size_t offset = 0;
+    for (size_t i = 0; i < size; ++i) {
+      result[i] = gathered.substr(offset, counts[i]);
+      offset += counts[i];
+    }
+  }));
+  return result;
+}
+
+namespace {
+
+// c[i] = a[i] (op) b[i]; the functions Gloo's all-reduce calls.
+template <typename T, GlooCommunicator::Reduction kReduction>
+void Reduce(void* c_, const void* a_, const void* b_, size_t n) {
+  T* c = static_cast<T*>(c_);
+  const T* a = static_cast<const T*>(a_);
+  const T* b = static_cast<const T*>(b_);
+  using R = GlooCommunicator::Reduction;
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (kReduction == R::kSum || kReduction == R::kProduct) {
+      if constexpr (std::is_integral_v<T>) {
+        // Integers wrap around (StableHLO's add and multiply), computed
+        // unsigned, at least as wide as unsigned int, so nothing overflows.
+        using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
+        const U x = static_cast<U>(a[i]), y = static_cast<U>(b[i]);
+        c[i] = static_cast<T>(kReduction == R::kSum ? static_cast<U>(x + y) : static_cast<U>(x * y));
+      } else {
+        c[i] = kReduction == R::kSum ? a[i] + b[i] : a[i] * b[i];
+      }
+    } else {
+      // NaN wins, as StableHLO's maximum and minimum say.
+      if constexpr (std::is_floating_point_v<T>) {
+        if (a[i] != a[i] || b[i] != b[i]) {
+          c[i] = a[i] != a[i] ? a[i] : b[i];
+          continue;
+        }
+      }
+      if constexpr (kReduction == R::kMax) {
+        c[i] = a[i] < b[i] ? b[i] : a[i];
+      } else {
+        c[i] = b[i] < a[i] ? b[i] : a[i];
+      }
+    }
+  }
+}
+
+template <typename T>
+gloo::AllreduceOptions::Func ReduceFunction(GlooCommunicator::Reduction reduction) {
+  using R = GlooCommunicator::Reduction;
+  switch (reduction) {
+    case R::kSum: return &Reduce<T, R::kSum>;
+    case R::kProduct: return &Reduce<T, R::kProduct>;
+    case R::kMin: return &Reduce<T, R::kMin>;
+    case R::kMax: return &Reduce<T, R::kMax>;
+  }
+  return &Reduce<T, R::kSum>;
+}
+
+template <typename T>
+void RunAllReduce(const std::shared_ptr<gloo::Context>& context,
+                  GlooCommunicator::Reduction reduction, const std::vector<const void*>& inputs,
+                  void* output, size_t count) {
+  std::vector<T*> in;
+  // Gloo takes non-const pointers but only reads the inputs.
+  for (const void* input : inputs) in.push_back(static_cast<T*>(const_cast<void*>(input)));
+  gloo::AllreduceOptions options(context);
+  options.setInputs(in, count);
+  options.setOutput(static_cast<T*>(output), count);
+  options.setReduceFunction(ReduceFunction<T>(reduction));
+  gloo::allreduce(options);
+}
+
+}  // namespace
+
+Status GlooCommunicator::AllReduce(std::string_view group_key, const std::vector<int>& nodes,
+                                   Reduction reduction, DataType type,
+                                   const std::vector<const void*>& inputs, void* output,
+                                   size_t count) {
+  if (inputs.empty()) return InvalidArgument("all-reduce: no inputs");
+  if (count == 0) return OkStatus();
+  return OnGroup(group_key, nodes, [&](const std::shared_ptr<gloo::Context>& context) {
+    switch (type) {
+      case DataType::kF32: return RunAllReduce<float>(context, reduction, inputs, output, count);
+      case DataType::kF64: return RunAllReduce<double>(context, reduction, inputs, output, count);
+      case DataType::kS8: return RunAllReduce<int8_t>(context, reduction, inputs, output, count);
+      case DataType::kS16: return RunAllReduce<int16_t>(context, reduction, inputs, output, count);
+      case DataType::kS32: return RunAllReduce<int32_t>(context, reduction, inputs, output, count);
+      case DataType::kS64: return RunAllReduce<int64_t>(context, reduction, inputs, output, count);
+      case DataType::kU8: return RunAllReduce<uint8_t>(context, reduction, inputs, output, count);
+      case DataType::kU16: return RunAllReduce<uint16_t>(context, reduction, inputs, output, count);
+      case DataType::kU32: return RunAllReduce<uint32_t>(context, reduction, inputs, output, count);
+      case DataType::kU64: return RunAllReduce<uint64_t>(context, reduction, inputs, output, count);
+    }
+  });
+}
+
+}  // namespace plugrt::distributed

@@ -1,0 +1,88 @@
+// plugrt distributed: byte-level collectives between the OS processes
+// ("nodes") of a job, on Gloo's TCP transport. The CPU backend reaches its
+// cross-process collectives through this (src/cpu/cpu_cluster.cc); it knows
+// nothing of tensors or StableHLO.
+//
+// A group of nodes gets one Gloo context per group key, made the first time
+// the group meets: its members rendezvous through the key-value store
+// (prefix "plugrt/gloo/<key>/"), then hold a full mesh of TCP connections
+// for the rest of the communicator's life. One operation runs on a context
+// at a time; the members must issue a group's operations in the same order.
+#ifndef PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
+#define PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/key_value_store.h"
+#include "common/status.h"
+
+namespace gloo {
+class Context;
+namespace transport {
+class Device;
+}  // namespace transport
+}  // namespace gloo
+
+namespace plugrt::distributed {
+
+class GlooCommunicator {
+ public:
+  struct Options {
+    int node_id = 0;
+    int num_nodes = 1;
+    // The address the TCP transport listens on and announces to peers.
+    std::string hostname = "127.0.0.1";
+    // How long a rendezvous or one operation may take before it fails.
+    std::chrono::milliseconds timeout{60'000};
+  };
+
+  GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options);
+  ~GlooCommunicator();
+
+  const Options& options() const { return options_; }
+
+  // Every node of `nodes` (ascending, distinct, this node among them) calls
+  // this with the same `group_key` and gets every member's bytes, in `nodes`
+  // order. Sizes may differ between members. Errors: INVALID_ARGUMENT for a
+  // malformed group; UNAVAILABLE naming the group when a peer fails, goes
+  // away or does not answer within the timeout (the group's context is then
+  // unusable: later operations on it fail at once with the same error).
+  StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
+                                               const std::vector<int>& nodes,
+                                               std::string_view bytes);
+
+  enum class Reduction { kSum, kProduct, kMin, kMax };
+  enum class DataType { kF32, kF64, kS8, kS16, kS32, kS64, kU8, kU16, kU32, kU64 };
+  // Reduces this node's `inputs` (each `count` elements of `type`) and every
+  // other member's into `output`, the same bytes on every member (Gloo's
+  // ring all-reduce). Min and max of floats propagate NaN. Same group rules
+  // and errors as AllGather; one group key serves both.
+  Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
+                   Reduction reduction, DataType type, const std::vector<const void*>& inputs,
+                   void* output, size_t count);
+
+ private:
+  struct Group;
+  StatusOr<std::shared_ptr<Group>> FindGroup(std::string_view group_key,
+                                             const std::vector<int>& nodes);
+  // Runs `operation` on the group's context (connected first if need be),
+  // turning Gloo's exceptions into the group's UNAVAILABLE error.
+  template <typename Operation>
+  Status OnGroup(std::string_view group_key, const std::vector<int>& nodes, Operation&& operation);
+
+  std::shared_ptr<KeyValueStore> store_;
+  const Options options_;
+  std::mutex mu_;
+  std::shared_ptr<gloo::transport::Device> device_;
+  std::map<std::string, std::shared_ptr<Group>, std::less<>> groups_;
+};
+
+}  // namespace plugrt::distributed
+
+#endif  // PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
