@@ -26,11 +26,14 @@ set(PLUGRT_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/plugrt)
 # hidden, no header names it).
 add_library(plugrt_shared SHARED
   $<TARGET_OBJECTS:plugrt_common> $<TARGET_OBJECTS:plugrt_compile_options>
-  $<TARGET_OBJECTS:plugrt_client> $<TARGET_OBJECTS:plugrt_eager>)
-add_dependencies(plugrt_shared plugrt_common plugrt_compile_options plugrt_client plugrt_eager)
+  $<TARGET_OBJECTS:plugrt_filesystem> $<TARGET_OBJECTS:plugrt_client>
+  $<TARGET_OBJECTS:plugrt_eager>)
+add_dependencies(plugrt_shared plugrt_common plugrt_compile_options plugrt_filesystem
+                 plugrt_client plugrt_eager)
 target_compile_features(plugrt_shared PUBLIC cxx_std_20)
 target_link_libraries(plugrt_shared PUBLIC plugrt_pjrt_headers
-                                    PRIVATE protobuf::libprotobuf-lite ${CMAKE_DL_LIBS} Threads::Threads)
+                                    PRIVATE protobuf::libprotobuf-lite CURL::libcurl ${CMAKE_DL_LIBS}
+                                            Threads::Threads)
 target_include_directories(plugrt_shared INTERFACE $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/src>)
 # Every symbol resolved, except in a clang sanitizer build (the runtimes live
 # in the executable), as for plugins (PLUGRT_PLUGIN_LINK_OPTIONS).
@@ -48,13 +51,15 @@ set_target_properties(plugrt_shared PROPERTIES
 set_target_properties(plugrt_pjrt_headers PROPERTIES EXPORT_NAME pjrt_headers)
 set_target_properties(plugrt_common PROPERTIES EXPORT_NAME common)
 set_target_properties(plugrt_compile_options PROPERTIES EXPORT_NAME compile_options)
+set_target_properties(plugrt_filesystem PROPERTIES EXPORT_NAME filesystem)
 set_target_properties(plugrt_client PROPERTIES EXPORT_NAME client_static)
 set_target_properties(plugrt_sdk PROPERTIES EXPORT_NAME sdk)
 # Every other target links pjrt_headers, so this is the one include path.
 target_include_directories(plugrt_pjrt_headers INTERFACE
   $<INSTALL_INTERFACE:${PLUGRT_INSTALL_INCLUDEDIR}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
-install(TARGETS plugrt_pjrt_headers plugrt_common plugrt_compile_options plugrt_client
+install(TARGETS plugrt_pjrt_headers plugrt_common plugrt_compile_options plugrt_filesystem
+                plugrt_client
                 plugrt_sdk plugrt_shared
         EXPORT plugrtTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev

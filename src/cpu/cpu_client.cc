@@ -371,12 +371,12 @@ StatusOr<std::unique_ptr<sdk::LoadedExecutable>> CpuClient::Compile(
       StatusOr<std::shared_ptr<CpuExecutable>> cached =
           CpuExecutable::Deserialize(*bytes, options_.program);
       if (cached.ok()) {
-        PLUGRT_ASSIGN_OR_RETURN(std::vector<CpuDevice*> devices,
+        PLUGRT_ASSIGN_OR_RETURN(DevicePlacement placement,
                                 AssignDevices(*this, (*cached)->num_replicas(),
                                               (*cached)->num_partitions(),
                                               (*cached)->compile_options()));
         return std::unique_ptr<sdk::LoadedExecutable>(
-            new CpuLoadedExecutable(this, std::move(*cached), std::move(devices)));
+            new CpuLoadedExecutable(this, std::move(*cached), std::move(placement)));
       }
     }
   }
