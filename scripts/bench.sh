@@ -4,12 +4,14 @@
 # workloads in PyTorch eager mode (bench/torch_bench.py), both with the same
 # number of threads, and prints the comparison (bench/compare.py).
 #
-# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [WORKLOAD...]
+# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [--plot [FILE]] [WORKLOAD...]
 #   WORKLOAD        bench/<name>.mlir stems (default: all)
 #   --threads       threads for both (default: the online cores)
 #   --out           where the two JSON files go (default: a new folder under /tmp)
 #   --no-torch      plugrt only
 #   --no-hugepages  do not set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (see below)
+#   --plot [FILE]   also draw plugrt vs PyTorch vs ceiling per workload (bench/plot.py,
+#                   matplotlib) into FILE (.svg or .png; default DIR/bench.svg)
 # Builds build/bin/plugrt with scripts/build.sh first if it is missing ($PLUGRT
 # names another binary). Run scripts/bench_setup.sh once before (python3-torch and
 # OpenBLAS). First prints PyTorch's build, thread, BLAS and oneDNN configuration, and
@@ -27,6 +29,7 @@ THREADS="$(nproc)"
 OUT=""
 TORCH=1
 HUGEPAGES=1
+PLOT=""
 NAMES=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -36,7 +39,13 @@ while [ $# -gt 0 ]; do
     --out=*) OUT="${1#*=}"; shift ;;
     --no-torch) TORCH=0; shift ;;
     --no-hugepages) HUGEPAGES=0; shift ;;
-    -h|--help) sed -n '2,21p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --plot)
+      case "${2:-}" in
+        *.svg|*.png) PLOT="$2"; shift 2 ;;
+        *) PLOT=default; shift ;;
+      esac ;;
+    --plot=*) PLOT="${1#*=}"; shift ;;
+    -h|--help) sed -n '2,23p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac
@@ -98,6 +107,15 @@ if [ "$TORCH" = 1 ]; then
 else
   echo
   "$PY" bench/compare.py "$OUT/plugrt.json" || status=$?
+fi
+if [ -n "$PLOT" ]; then
+  [ "$PLOT" = default ] && PLOT="$OUT/bench.svg"
+  echo
+  if [ "$TORCH" = 1 ]; then
+    "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
+  else
+    "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" || status=$?
+  fi
 fi
 echo
 echo "results in $OUT"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the benchmarks need: everything scripts/setup.sh installs, plus
 # python3-torch (PyTorch, for bench/torch_bench.py and bench/check_programs.py only;
-# the build and the tests never use it; it brings python3-numpy) and OpenBLAS
+# the build and the tests never use it; it brings python3-numpy), python3-matplotlib
+# (bench/plot.py, also in scripts/setup.sh for its test) and OpenBLAS
 # (libopenblas0-pthread). Debian's PyTorch runs its f32 matmuls on whichever library
 # provides libblas.so.3; installed alone, python3-torch gets the reference BLAS
 # (libblas3), far slower, and scripts/bench.sh refuses to compare against it.
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 BLAS_PACKAGE=libopenblas0-pthread
 BLAS_DIR=openblas-pthread  # its folder under /usr/lib/<multiarch>/
 
-scripts/setup.sh python3-torch "$BLAS_PACKAGE"
+scripts/setup.sh python3-torch python3-matplotlib "$BLAS_PACKAGE"
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi

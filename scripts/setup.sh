@@ -20,6 +20,7 @@ PACKAGES=(
   libhiredis-dev redis-server      # the Redis key-value store for cluster rendezvous
   libcurl4-openssl-dev             # the read-only http(s):// filesystem scheme
   pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev  # Python bindings (DLPack) and their tests
+  python3-matplotlib               # bench/plot.py (scripts/bench.sh --plot) and its test
   "$@"
 )
 
