@@ -3,41 +3,11 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <cctype>
-#include <filesystem>
 
+#include "common/plugin_library.h"
 #include "kernels_abi/kernel_api.h"
 
 namespace plugrt::kernels_abi {
-namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
-
-// Whether a handler registered for `registered` serves a client of
-// `platform`.
-bool SamePlatform(std::string_view registered, std::string_view platform) {
-  std::string a = Lower(registered), b = Lower(platform);
-  if (a == "host") a = "cpu";
-  if (b == "host") b = "cpu";
-  return a == b;
-}
-
-std::string ExceptionText(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return StrCat("threw ", e.what());
-  } catch (...) {
-    return "threw an exception that is not a std::exception";
-  }
-}
-
-}  // namespace
 
 StatusOr<std::shared_ptr<KernelPlugins>> KernelPlugins::Load(
     const std::vector<std::string>& paths, std::string_view platform,
@@ -53,16 +23,7 @@ StatusOr<std::shared_ptr<KernelPlugins>> KernelPlugins::Load(
 
 Status KernelPlugins::LoadOne(const std::string& path,
                               const std::function<bool(std::string_view)>& built_in) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
-    return NotFound("kernel plugin '", path, "': no such file");
-  }
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* reason = dlerror();
-    return InvalidArgument("kernel plugin '", path, "' cannot be loaded: ",
-                           reason != nullptr ? reason : "unknown dlopen error");
-  }
+  PLUGRT_ASSIGN_OR_RETURN(void* library, OpenPluginLibrary("kernel", path));
   libraries_.push_back(library);  // closed by the destructor, also on error
   auto init = reinterpret_cast<PLUGRT_KernelPluginInitFn>(
       dlsym(library, PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL));
@@ -72,7 +33,7 @@ Status KernelPlugins::LoadOne(const std::string& path,
   }
   PLUGRT_KernelRegistrar registrar;
   registrar.add = [&](const PLUGRT_KernelRegistration& registration) -> Status {
-    if (!SamePlatform(registration.platform, platform_)) return OkStatus();
+    if (PlatformKey(registration.platform) != PlatformKey(platform_)) return OkStatus();
     const std::string target = registration.target;
     if (built_in(target)) {
       return MakeError(StatusCode::kAlreadyExists, "custom call target '", target,
@@ -91,7 +52,7 @@ Status KernelPlugins::LoadOne(const std::string& path,
     status = TakeKernelStatus(init(KernelApi(), &registrar));
   } catch (...) {
     status = Internal(PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL, " ",
-                      ExceptionText(std::current_exception()));
+                      CurrentExceptionText());
   }
   if (status.ok()) status = registrar.first_error;
   if (!status.ok()) {
@@ -112,7 +73,7 @@ Status KernelPlugins::Call(const KernelHandlerEntry& entry, const KernelCallFram
     entry.handler(&context, entry.user_data);
   } catch (...) {
     return Internal("custom call '", frame.target, "' (kernel plugin '", entry.plugin_path,
-                    "'): the handler ", ExceptionText(std::current_exception()));
+                    "'): the handler ", CurrentExceptionText());
   }
   if (context.failure != nullptr) {
     Status failure = TakeKernelStatus(context.failure.release());

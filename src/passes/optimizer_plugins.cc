@@ -3,10 +3,9 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
-#include <filesystem>
 
+#include "common/plugin_library.h"
 #include "stablehlo/bytecode/reader.h"
 #include "stablehlo/bytecode/writer.h"
 #include "stablehlo/printer.h"
@@ -27,23 +26,6 @@ struct PLUGRT_OptimizerOutput {
 
 namespace plugrt::passes {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower == "host" ? "cpu" : lower;
-}
-
-std::string ExceptionText(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return StrCat("threw ", e.what());
-  } catch (...) {
-    return "threw an exception that is not a std::exception";
-  }
-}
 
 StatusCode CodeOf(PLUGRT_OptimizerCode code) {
   const int value = static_cast<int>(code);
@@ -114,7 +96,7 @@ std::string RegisteredOptimizer::Describe() const {
 
 StatusOr<std::shared_ptr<OptimizerPlugins>> OptimizerPlugins::Load(
     const std::vector<std::string>& paths, std::string_view device_type) {
-  std::shared_ptr<OptimizerPlugins> plugins(new OptimizerPlugins(Lower(device_type)));
+  std::shared_ptr<OptimizerPlugins> plugins(new OptimizerPlugins(PlatformKey(device_type)));
   for (size_t i = 0; i < paths.size(); ++i) {
     if (std::find(paths.begin(), paths.begin() + static_cast<ptrdiff_t>(i), paths[i]) !=
         paths.begin() + static_cast<ptrdiff_t>(i)) {
@@ -126,16 +108,7 @@ StatusOr<std::shared_ptr<OptimizerPlugins>> OptimizerPlugins::Load(
 }
 
 Status OptimizerPlugins::LoadOne(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
-    return NotFound("optimizer plugin '", path, "': no such file");
-  }
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* reason = dlerror();
-    return InvalidArgument("optimizer plugin '", path, "' cannot be loaded: ",
-                           reason != nullptr ? reason : "unknown dlopen error");
-  }
+  PLUGRT_ASSIGN_OR_RETURN(void* library, OpenPluginLibrary("optimizer", path));
   libraries_.push_back(library);  // closed by the destructor, also on error
   auto init = reinterpret_cast<PLUGRT_OptimizerPluginInitFn>(
       dlsym(library, PLUGRT_OPTIMIZER_PLUGIN_INIT_SYMBOL));
@@ -165,7 +138,7 @@ Status OptimizerPlugins::LoadOne(const std::string& path) {
       return InvalidArgument("optimizer '", name, "' asks for module format ",
                              static_cast<int>(r.module_format), "; 0 (text) or 1 (bytecode)");
     }
-    if (Lower(r.device_type) != device_type_) return OkStatus();
+    if (PlatformKey(r.device_type) != device_type_) return OkStatus();
     for (const RegisteredOptimizer& existing : optimizers_) {
       if (existing.name == name) {
         return MakeError(StatusCode::kAlreadyExists, "optimizer '", name, "' for device type ", device_type_,
@@ -205,7 +178,7 @@ Status OptimizerPlugins::LoadOne(const std::string& path) {
     }
   } catch (...) {
     status = Internal(PLUGRT_OPTIMIZER_PLUGIN_INIT_SYMBOL, " ",
-                      ExceptionText(std::current_exception()));
+                      CurrentExceptionText());
   }
   if (!status.ok()) {
     return Status(status.code(), StrCat("optimizer plugin '", path, "': ", status.message()));
@@ -261,7 +234,7 @@ StatusOr<std::unique_ptr<shlo::Module>> OptimizerPlugins::Run(
   try {
     optimizer.optimize(optimizer.state, serialized.c_str(), serialized.size(), &item, &output);
   } catch (...) {
-    return named(Internal("optimize ", ExceptionText(std::current_exception())));
+    return named(Internal("optimize ", CurrentExceptionText()));
   }
   if (!output.error.ok()) return named(output.error);
   if (!output.has_module) return std::unique_ptr<shlo::Module>();
