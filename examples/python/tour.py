@@ -69,6 +69,17 @@ row_sums = ctx.op("stablehlo.reduce", [h], [np.float32(0)], dimensions=[1],
 np.testing.assert_allclose(row_sums.numpy(), expected.sum(axis=1), rtol=1e-6)
 print("eager row sums:", row_sums)
 
+# %% Gradients, as with tf.GradientTape: d/dx sum(tanh(x @ w)) by reverse mode.
+xt = ctx.tensor(np.asarray(x))
+with plugrt.eager.GradientTape(ctx) as tape:
+    tape.watch(xt)
+    h = ctx.op("stablehlo.tanh", ctx.op("stablehlo.dot_general", xt, w,
+                                        lhs_contracting_dimensions=[1],
+                                        rhs_contracting_dimensions=[0]))
+dx = tape.gradient(h, xt)
+np.testing.assert_allclose(dx.numpy(), (1 - expected ** 2) @ w.T, rtol=1e-5, atol=1e-6)
+print("d sum(tanh(x @ w)) / dx =\n", dx.numpy(), tape.stats)
+
 # %% Errors are plugrt.Error with the PJRT error code.
 try:
     layer(x)  # one argument short

@@ -3,6 +3,13 @@
     ctx = plugrt.eager.Context()
     x = ctx.tensor(np.ones((2, 3), np.float32))
     y = ctx.op("stablehlo.add", x, x)
+
+Differentiation, in the style of TensorFlow's GradientTape:
+
+    with plugrt.eager.GradientTape(ctx) as tape:
+        tape.watch(x)
+        y = ctx.op("stablehlo.multiply", x, x)
+    dx = tape.gradient(y, x)
 """
 
 from plugrt._plugrt import eager as _eager
@@ -11,5 +18,16 @@ Context = _eager.Context
 Tensor = _eager.Tensor
 Function = _eager.Function
 Reducer = _eager.Reducer
+GradientTape = _eager.GradientTape
+ForwardAccumulator = _eager.ForwardAccumulator
+stop_gradient = _eager.stop_gradient
 
-__all__ = ["Context", "Function", "Reducer", "Tensor"]
+__all__ = [
+    "Context",
+    "ForwardAccumulator",
+    "Function",
+    "GradientTape",
+    "Reducer",
+    "Tensor",
+    "stop_gradient",
+]

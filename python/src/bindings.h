@@ -21,6 +21,9 @@ void RegisterBuffer(pybind11::module_& m, ClientClass& client);
 void RegisterExecutable(pybind11::module_& m, ClientClass& client);
 // The submodule `eager`: Context, Tensor, Function, Reducer (src/eager/).
 void RegisterEager(pybind11::module_& m);
+// In that submodule `e`: GradientTape, ForwardAccumulator, stop_gradient
+// (src/autodiff/).
+void RegisterAutodiff(pybind11::module_& e);
 
 }  // namespace plugrt::python
 

@@ -13,6 +13,7 @@
 #include "bindings.h"
 #include "common/element_type.h"
 #include "dtypes.h"
+#include "eager_objects.h"
 #include "eager/attribute.h"
 #include "eager/context.h"
 #include "eager/op.h"
@@ -30,17 +31,6 @@ using eager::Context;
 using eager::Tensor;
 
 namespace {
-
-struct PyContext {
-  std::shared_ptr<Client> client;
-  std::shared_ptr<Context> context;
-};
-
-struct PyTensor {
-  std::shared_ptr<Client> client;
-  std::shared_ptr<Context> context;
-  Tensor tensor;
-};
 
 // Deletes a context without the GIL: its destructor waits for queued async
 // work, which may need the GIL (placement warnings).
@@ -132,12 +122,14 @@ PyTensor TensorFromArray(const PyContext& ctx, const py::object& array_like,
   return PyTensor{ctx.client, ctx.context, std::move(t)};
 }
 
-// An input: a Tensor, or anything np.asarray takes (copied to the default
-// device).
+}  // namespace
+
 Tensor InputOf(const PyContext& ctx, const py::handle& value) {
   if (py::isinstance<PyTensor>(value)) return value.cast<const PyTensor&>().tensor;
   return TensorFromArray(ctx, py::reinterpret_borrow<py::object>(value), std::nullopt).tensor;
 }
+
+namespace {
 
 py::object RunOp(const PyContext& ctx, const std::string& name, const py::args& inputs,
                  const std::optional<std::string>& device, const py::kwargs& attrs) {

@@ -22,4 +22,6 @@ PYBIND11_MODULE(_plugrt, m) {
   RegisterBuffer(m, client);
   RegisterExecutable(m, client);
   RegisterEager(m);
+  pybind11::module_ eager = m.attr("eager");
+  RegisterAutodiff(eager);
 }
