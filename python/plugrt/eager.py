@@ -21,6 +21,7 @@ Reducer = _eager.Reducer
 GradientTape = _eager.GradientTape
 ForwardAccumulator = _eager.ForwardAccumulator
 stop_gradient = _eager.stop_gradient
+stop_recording = _eager.stop_recording
 
 __all__ = [
     "Context",
@@ -30,4 +31,5 @@ __all__ = [
     "Reducer",
     "Tensor",
     "stop_gradient",
+    "stop_recording",
 ]

@@ -124,6 +124,12 @@ py::object Gradient(PyGradientTape& self, const py::handle& target, const py::ha
   return out;
 }
 
+// While entered, no tape or accumulator on the entering thread records.
+struct PyStopRecording {
+  std::thread::id thread;
+  std::unique_ptr<autodiff::StopRecording> pause;
+};
+
 }  // namespace
 
 void RegisterAutodiff(py::module_& e) {
@@ -224,6 +230,29 @@ void RegisterAutodiff(py::module_& e) {
            "watched tensor leads to it.")
       .def_property_readonly("num_jvps", [](const PyForwardAccumulator& self) {
         return self.acc ? self.acc->num_jvps() : int64_t{0};
+      });
+
+  py::class_<PyStopRecording>(
+      e, "stop_recording",
+      "with plugrt.eager.stop_recording(): no tape or accumulator of this thread records the "
+      "ops run inside.")
+      .def(py::init([] { return PyStopRecording{}; }))
+      .def("__enter__",
+           [](PyStopRecording& self) {
+             if (self.pause) {
+               ThrowIfError(Status(StatusCode::kFailedPrecondition,
+                                   "stop_recording entered twice: make a new one"));
+             }
+             self.thread = std::this_thread::get_id();
+             self.pause = std::make_unique<autodiff::StopRecording>();
+           })
+      .def("__exit__", [](PyStopRecording& self, const py::object&, const py::object&,
+                          const py::object&) {
+        // The pause belongs to the thread that entered; exiting elsewhere
+        // would resume another thread's recorders.
+        CheckThread(self.thread, "stop_recording");
+        self.pause.reset();
+        return false;
       });
 
   e.def("stop_gradient",

@@ -1,5 +1,7 @@
 """plugrt.eager.GradientTape, ForwardAccumulator and stop_gradient."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,35 @@ def test_forward_accumulator_checks_the_tangent(ctx):
         with pytest.raises(plugrt.Error) as info:
             acc.watch(x, np.ones(3, np.float32))
     assert info.value.code == plugrt.ErrorCode.INVALID_ARGUMENT
+
+
+def test_stop_recording_hides_ops_from_the_tape(ctx):
+    x = ctx.tensor(X)
+    with eager.GradientTape(ctx, persistent=True) as tape:
+        tape.watch(x)
+        y = ctx.op("stablehlo.multiply", x, x)
+        with eager.stop_recording():
+            hidden = ctx.op("stablehlo.sine", x)
+        assert tape.num_recorded == 1
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 2 * X)
+    assert tape.gradient(hidden, x) is None
+
+
+def test_a_tape_is_refused_on_another_thread(ctx):
+    x = ctx.tensor(X)
+    errors = []
+    with eager.GradientTape(ctx) as tape:
+        tape.watch(x)
+        y = ctx.op("stablehlo.multiply", x, x)
+
+    def use():
+        try:
+            tape.gradient(y, x)
+        except plugrt.Error as error:
+            errors.append(error.code)
+
+    worker = threading.Thread(target=use)
+    worker.start()
+    worker.join()
+    assert errors == [plugrt.ErrorCode.FAILED_PRECONDITION]
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 2 * X)
