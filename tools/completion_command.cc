@@ -101,7 +101,8 @@ void RegisterCompletionCommand(CLI::App& app, int& exit_code) {
       "completion", "Print a shell completion script (bash), made from this command line's "
                     "definition: `source <(plugrt completion bash)`");
   command->add_option("shell", *shell, "the shell (bash)")->required()->check(CLI::IsMember({"bash"}));
-  command->callback([&app, &exit_code] {
+  // The callback holds `shell`: CLI11 writes the parsed value into it.
+  command->callback([&app, &exit_code, shell] {
     WriteBash(app, std::cout);
     exit_code = 0;
   });
