@@ -3,6 +3,7 @@
 #include "plugrt/autodiff_c_api.h"
 
 #include <memory>
+#include <span>
 
 #include "autodiff/forward_accumulator.h"
 #include "autodiff/jvp_registry.h"
@@ -52,6 +53,31 @@ StatusOr<std::vector<Tensor>> Tensors(PLUGRT_EagerTensorHandle* const* handles, 
     tensors.push_back(handles[i]->tensor);
   }
   return tensors;
+}
+
+// Handles lent to a C callback for `tensors` (kept alive by `storage`);
+// absent tensors are lent as NULL when `null_for_absent`.
+std::vector<PLUGRT_EagerTensorHandle*> Lend(std::span<const Tensor> tensors,
+                                            std::vector<PLUGRT_EagerTensorHandle>& storage,
+                                            bool null_for_absent) {
+  storage.clear();
+  for (const Tensor& t : tensors) storage.push_back({t});
+  std::vector<PLUGRT_EagerTensorHandle*> lent;
+  for (PLUGRT_EagerTensorHandle& h : storage) {
+    lent.push_back(null_for_absent && !h.tensor ? nullptr : &h);
+  }
+  return lent;
+}
+
+// The tensors of the handles a C callback returned, which it hands over
+// (each deleted here; NULL gives an absent tensor).
+std::vector<Tensor> TakeOver(const std::vector<PLUGRT_EagerTensorHandle*>& results) {
+  std::vector<Tensor> taken;
+  for (PLUGRT_EagerTensorHandle* h : results) {
+    std::unique_ptr<PLUGRT_EagerTensorHandle> owned(h);
+    taken.push_back(owned ? owned->tensor : Tensor());
+  }
+  return taken;
 }
 
 }  // namespace
@@ -185,23 +211,14 @@ void PLUGRT_RegisterVjp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_VjpFunc
     lent.ctx = ctx;
     // Borrowed handles for the callback; its results taken over.
     std::vector<PLUGRT_EagerTensorHandle> outs, grads;
-    for (const Tensor& t : c.outputs) outs.push_back({t});
-    for (const Tensor& t : c.output_grads) grads.push_back({t});
-    std::vector<PLUGRT_EagerTensorHandle*> out_ptrs, grad_ptrs;
-    for (size_t i = 0; i < outs.size(); ++i) {
-      out_ptrs.push_back(&outs[i]);
-      grad_ptrs.push_back(grads[i].tensor ? &grads[i] : nullptr);
-    }
+    std::vector<PLUGRT_EagerTensorHandle*> out_ptrs = Lend(c.outputs, outs, false);
+    std::vector<PLUGRT_EagerTensorHandle*> grad_ptrs = Lend(c.output_grads, grads, true);
     const size_t num_inputs = c.op.inputs().size();
     std::vector<PLUGRT_EagerTensorHandle*> results(num_inputs, nullptr);
     PLUGRT_EagerStatus s;
     vjp(user_data, ctx, &lent, out_ptrs.data(), grad_ptrs.data(), static_cast<int>(outs.size()),
         results.data(), static_cast<int>(num_inputs), &s);
-    std::vector<Tensor> taken;
-    for (PLUGRT_EagerTensorHandle* h : results) {
-      std::unique_ptr<PLUGRT_EagerTensorHandle> owned(h);
-      taken.push_back(owned ? owned->tensor : Tensor());
-    }
+    std::vector<Tensor> taken = TakeOver(results);
     if (!s.status.ok()) return s.status;
     return taken;
   };
@@ -224,20 +241,13 @@ void PLUGRT_RegisterJvp(PLUGRT_EagerContext* ctx, const char* op, PLUGRT_JvpFunc
     lent.op = &c.op;
     lent.ctx = ctx;
     std::vector<PLUGRT_EagerTensorHandle> outs, tangents;
-    for (const Tensor& t : c.outputs) outs.push_back({t});
-    for (const Tensor& t : c.input_tangents) tangents.push_back({t});
-    std::vector<PLUGRT_EagerTensorHandle*> out_ptrs, tangent_ptrs;
-    for (auto& h : outs) out_ptrs.push_back(&h);
-    for (auto& h : tangents) tangent_ptrs.push_back(h.tensor ? &h : nullptr);
+    std::vector<PLUGRT_EagerTensorHandle*> out_ptrs = Lend(c.outputs, outs, false);
+    std::vector<PLUGRT_EagerTensorHandle*> tangent_ptrs = Lend(c.input_tangents, tangents, true);
     std::vector<PLUGRT_EagerTensorHandle*> results(outs.size(), nullptr);
     PLUGRT_EagerStatus s;
     jvp(user_data, ctx, &lent, out_ptrs.data(), static_cast<int>(outs.size()),
         tangent_ptrs.data(), static_cast<int>(tangents.size()), results.data(), &s);
-    std::vector<Tensor> taken;
-    for (PLUGRT_EagerTensorHandle* h : results) {
-      std::unique_ptr<PLUGRT_EagerTensorHandle> owned(h);
-      taken.push_back(owned ? owned->tensor : Tensor());
-    }
+    std::vector<Tensor> taken = TakeOver(results);
     if (!s.status.ok()) return s.status;
     return taken;
   };
