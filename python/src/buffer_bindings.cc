@@ -122,7 +122,7 @@ void RegisterBuffer(py::module_& m, ClientClass& client) {
            },
            py::arg("device_or_memory"), "A copy on another device or memory.")
       .def("__dlpack__",
-           [](const PyBuffer& b, const py::object& stream, const py::object& /*max_version*/,
+           [](const PyBuffer& b, const py::object& stream, const py::object& max_version,
               const py::object& dl_device, std::optional<bool> copy) {
              if (!stream.is_none()) {
                ThrowIfError(Status(StatusCode::kInvalidArgument,
@@ -132,7 +132,7 @@ void RegisterBuffer(py::module_& m, ClientClass& client) {
                ThrowIfError(Status(StatusCode::kUnimplemented,
                                    "__dlpack__: cannot export to another device"));
              }
-             return ToDlpack(b, copy.value_or(false));
+             return ToDlpack(b, copy.value_or(false), WantsVersionedCapsule(max_version));
            },
            py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
            py::arg("dl_device") = py::none(), py::arg("copy") = py::none())
