@@ -486,6 +486,19 @@ TEST(AutodiffTape, UsersRegisterVjpsForLoadedFunctions) {
   ASSERT_TRUE(after.ok()) << after.status().ToString();
   EXPECT_THAT(Values((*after)[0]), ElementsAre(6, -2));
   EXPECT_EQ(calls, 1);
+  // A rule must answer in kind: one gradient per input, each of its input's
+  // type and shape.
+  ASSERT_TRUE(RegisterVjp("autodiff_test_square", [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                return std::vector<Tensor>{c.output_grads[0], c.output_grads[0]};
+              }, /*replace=*/true).ok());
+  auto too_many = tape.Gradient({(*y)[0]}, {x});
+  EXPECT_EQ(too_many.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(RegisterVjp("autodiff_test_square", [](const VjpCall& c) -> StatusOr<std::vector<Tensor>> {
+                return std::vector<Tensor>{F64(c.context(), {1, 2, 3}, {3})};
+              }, /*replace=*/true).ok());
+  auto misshapen = tape.Gradient({(*y)[0]}, {x});
+  EXPECT_EQ(misshapen.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(misshapen.status().message(), HasSubstr("is f64[3], expected f64[2]"));
 }
 
 constexpr char kLayer[] = R"(

@@ -10,6 +10,8 @@ Differentiation, in the style of TensorFlow's GradientTape:
         tape.watch(x)
         y = ctx.op("stablehlo.multiply", x, x)
     dx = tape.gradient(y, x)
+
+Gradients of your own functions: plugrt.eager.register_vjp(ctx, "name", fn).
 """
 
 from plugrt._plugrt import eager as _eager
@@ -22,6 +24,8 @@ GradientTape = _eager.GradientTape
 ForwardAccumulator = _eager.ForwardAccumulator
 stop_gradient = _eager.stop_gradient
 stop_recording = _eager.stop_recording
+register_vjp = _eager.register_vjp
+register_jvp = _eager.register_jvp
 
 __all__ = [
     "Context",
@@ -30,6 +34,8 @@ __all__ = [
     "GradientTape",
     "Reducer",
     "Tensor",
+    "register_jvp",
+    "register_vjp",
     "stop_gradient",
     "stop_recording",
 ]

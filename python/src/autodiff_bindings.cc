@@ -89,12 +89,6 @@ std::vector<Tensor> TensorsArg(const py::handle& value, const char* what, bool* 
   return out;
 }
 
-// An empty handle (no gradient) is None.
-py::object Wrap(const PyContext& ctx, const Tensor& t) {
-  if (!t) return py::none();
-  return py::cast(PyTensor{ctx.client, ctx.context, t});
-}
-
 py::object Gradient(PyGradientTape& self, const py::handle& target, const py::handle& sources,
                     const py::object& output_gradients, const std::string& unconnected) {
   Tape& tape = Entered(self.tape, self.thread, "GradientTape");
@@ -118,9 +112,9 @@ py::object Gradient(PyGradientTape& self, const py::handle& target, const py::ha
     py::gil_scoped_release release;
     return tape.Gradient(targets, srcs, seeds, mode);
   }());
-  if (single_source) return Wrap(self.ctx, grads.at(0));
+  if (single_source) return WrapTensor(self.ctx, grads.at(0));
   py::list out;
-  for (const Tensor& g : grads) out.append(Wrap(self.ctx, g));
+  for (const Tensor& g : grads) out.append(WrapTensor(self.ctx, g));
   return out;
 }
 
@@ -222,7 +216,7 @@ void RegisterAutodiff(py::module_& e) {
       .def("jvp",
            [](PyForwardAccumulator& self, const py::handle& t, const std::string& unconnected) {
              ForwardAccumulator& acc = Entered(self.acc, self.thread, "ForwardAccumulator");
-             return Wrap(self.ctx, ValueOrThrow(acc.Jvp(TensorArg(t, "jvp's argument"),
+             return WrapTensor(self.ctx, ValueOrThrow(acc.Jvp(TensorArg(t, "jvp's argument"),
                                                         UnconnectedOf(unconnected))));
            },
            py::arg("tensor"), py::arg("unconnected_gradients") = "none",

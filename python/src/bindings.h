@@ -24,6 +24,8 @@ void RegisterEager(pybind11::module_& m);
 // In that submodule `e`: GradientTape, ForwardAccumulator, stop_gradient
 // (src/autodiff/).
 void RegisterAutodiff(pybind11::module_& e);
+// In that submodule: register_vjp / register_jvp, rules written in Python.
+void RegisterCustomRules(pybind11::module_& e);
 
 }  // namespace plugrt::python
 

@@ -129,6 +129,11 @@ Tensor InputOf(const PyContext& ctx, const py::handle& value) {
   return TensorFromArray(ctx, py::reinterpret_borrow<py::object>(value), std::nullopt).tensor;
 }
 
+py::object WrapTensor(const PyContext& ctx, const Tensor& t) {
+  if (!t) return py::none();
+  return py::cast(PyTensor{ctx.client, ctx.context, t});
+}
+
 namespace {
 
 py::object RunOp(const PyContext& ctx, const std::string& name, const py::args& inputs,

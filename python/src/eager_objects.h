@@ -30,6 +30,10 @@ struct PyTensor {
 // device).
 eager::Tensor InputOf(const PyContext& ctx, const pybind11::handle& value);
 
+// A Tensor object over `t`, or None for an empty handle (no gradient, no
+// tangent).
+pybind11::object WrapTensor(const PyContext& ctx, const eager::Tensor& t);
+
 }  // namespace plugrt::python
 
 #endif  // PLUGRT_PYTHON_EAGER_OBJECTS_H_

@@ -24,4 +24,5 @@ PYBIND11_MODULE(_plugrt, m) {
   RegisterEager(m);
   pybind11::module_ eager = m.attr("eager");
   RegisterAutodiff(eager);
+  RegisterCustomRules(eager);
 }

@@ -66,14 +66,17 @@ Status ForwardAccumulator::OnExecuted(const eager::Op& op, std::span<const Tenso
                   "the tangent of " + op.name() + ": " + out_tangents.status().message());
   }
   if (out_tangents->size() != outputs.size()) {
-    return Internal("the JVP of ", op.name(), " gave ", out_tangents->size(), " tangents for ",
-                    outputs.size(), " outputs");
+    return InvalidArgument("the JVP of ", op.name(), " gave ", out_tangents->size(),
+                           " tangents for ", outputs.size(), " outputs");
   }
   ++num_jvps_;
   for (size_t o = 0; o < outputs.size(); ++o) {
     if (!(*out_tangents)[o]) continue;
     PLUGRT_ASSIGN_OR_RETURN(bool differentiable, IsDifferentiable(outputs[o]));
     if (!differentiable) continue;
+    PLUGRT_RETURN_IF_ERROR(CheckSameType(
+        outputs[o], (*out_tangents)[o],
+        StrCat("the tangent the JVP of ", op.name(), " gave output ", o)));
     tangents_.insert_or_assign(Id(outputs[o]), (*out_tangents)[o]);
     primals_.push_back(outputs[o]);
   }

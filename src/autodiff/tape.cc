@@ -157,13 +157,16 @@ StatusOr<std::vector<Tensor>> Tape::Gradient(const std::vector<Tensor>& targets,
     ++stats_.vjps_run;
     const std::span<const Tensor> inputs = entry.op.inputs();
     if (in_grads->size() != inputs.size()) {
-      return Internal("the VJP of ", entry.op.name(), " gave ", in_grads->size(),
-                      " gradients for ", inputs.size(), " inputs");
+      return InvalidArgument("the VJP of ", entry.op.name(), " gave ", in_grads->size(),
+                             " gradients for ", inputs.size(), " inputs");
     }
     for (size_t j = 0; j < inputs.size(); ++j) {
       if (!(*in_grads)[j]) continue;
       PLUGRT_ASSIGN_OR_RETURN(bool differentiable, IsDifferentiable(inputs[j]));
       if (!differentiable) continue;
+      PLUGRT_RETURN_IF_ERROR(CheckSameType(
+          inputs[j], (*in_grads)[j],
+          StrCat("the gradient the VJP of ", entry.op.name(), " gave input ", j)));
       PLUGRT_RETURN_IF_ERROR(Accumulate(m, grads[Id(inputs[j])], (*in_grads)[j]));
     }
   }

@@ -14,6 +14,22 @@ StatusOr<bool> IsDifferentiable(const Tensor& t) {
   return IsDifferentiable(type);
 }
 
+Status CheckSameType(const Tensor& like, const Tensor& t, std::string_view what) {
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type want_type, like.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type got_type, t.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> want_dims, like.dims());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> got_dims, t.dims());
+  if (want_type == got_type && want_dims == got_dims) return OkStatus();
+  auto spell = [](PJRT_Buffer_Type type, const std::vector<int64_t>& dims) {
+    std::string out(ElementTypeName(type));
+    out += "[";
+    for (size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
+    return out + "]";
+  };
+  return InvalidArgument(what, " is ", spell(got_type, got_dims), ", expected ",
+                         spell(want_type, want_dims));
+}
+
 StatusOr<std::vector<Tensor>> TensorMath::Run(std::string_view name,
                                               const std::vector<Tensor>& inputs,
                                               const eager::AttrMap& attrs) const {

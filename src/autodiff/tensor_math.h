@@ -25,6 +25,10 @@ using eager::Tensor;
 bool IsDifferentiable(PJRT_Buffer_Type type);
 // Whether `t` is of such a type (waits until it is resolved).
 StatusOr<bool> IsDifferentiable(const Tensor& t);
+// OK when `t` has the element type and dimensions of `like`; otherwise
+// INVALID_ARGUMENT naming both, prefixed by `what` (a rule's gradient or
+// tangent for a given slot: rules, users' among them, must answer in kind).
+Status CheckSameType(const Tensor& like, const Tensor& t, std::string_view what);
 
 class TensorMath {
  public:
