@@ -7,10 +7,6 @@
 
 namespace plugrt::autodiff {
 
-namespace {
-const void* Id(const Tensor& t) { return t.state().get(); }
-}  // namespace
-
 ForwardAccumulator::ForwardAccumulator(Context& ctx) : ctx_(ctx) {
   eager::AddThreadOpObserver(this);
 }

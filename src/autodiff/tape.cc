@@ -9,8 +9,6 @@ namespace plugrt::autodiff {
 
 namespace {
 
-const void* Id(const Tensor& t) { return t.state().get(); }
-
 // Adds `g` into `slot` (a sum for tensors used more than once).
 Status Accumulate(const TensorMath& m, Tensor& slot, const Tensor& g) {
   if (!slot) {

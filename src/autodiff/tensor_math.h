@@ -20,6 +20,10 @@ namespace plugrt::autodiff {
 using eager::Context;
 using eager::Tensor;
 
+// A tensor's identity in the tape's and the accumulator's maps: its state,
+// which every handle to the tensor shares.
+inline const void* Id(const Tensor& t) { return t.state().get(); }
+
 // Whether gradients flow through tensors of this element type (the real
 // floating-point ones; integers and booleans carry none).
 bool IsDifferentiable(PJRT_Buffer_Type type);

@@ -10,6 +10,7 @@
 #include "client/element_type.h"
 #include "common/element_type.h"
 #include "eager/op_def.h"
+#include "eager/program_text.h"
 
 namespace plugrt::eager {
 
@@ -45,10 +46,6 @@ const TensorType& Input(const OpCall& call, size_t arg, size_t index = 0) {
   return call.inputs[arg][index];
 }
 
-// "%r" for one result, "%r:n" for several; element i is Result(i, n).
-std::string Binding(size_t n) { return n == 1 ? "%r" : "%r:" + std::to_string(n); }
-std::string ResultName(size_t i, size_t n) { return n == 1 ? "%r" : "%r#" + std::to_string(i); }
-
 StatusOr<std::string> TypeList(const Types& types) {
   std::string text;
   for (size_t i = 0; i < types.size(); ++i) {
@@ -74,7 +71,7 @@ StatusOr<std::string> CallRegion(const FunctionRef& f, const Types& args, const 
   for (size_t i = 0; i < results.size(); ++i) {
     returned += (i == 0 ? "" : ", ") + ResultName(i, results.size());
   }
-  text += "):\n  " + Binding(results.size()) + " = func.call @" + f.name + "(" + operands +
+  text += "):\n  " + ResultBinding(results.size()) + " = func.call @" + f.name + "(" + operands +
           ") : (" + arg_types + ") -> (" + result_types + ")\n";
   text += "  \"stablehlo.return\"(" + returned + ") : (" + result_types + ") -> ()\n}";
   return text;

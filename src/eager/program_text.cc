@@ -20,15 +20,16 @@ std::string MainFunction(const std::vector<std::string>& arg_types,
   }
   std::vector<std::string> returned;
   const size_t n = result_types.size();
-  for (size_t i = 0; i < n; ++i) returned.push_back(n == 1 ? "%r" : "%r#" + std::to_string(i));
+  for (size_t i = 0; i < n; ++i) returned.push_back(ResultName(i, n));
   const std::string results = Join(result_types);
   return "func.func @main(" + Join(params) + ") -> (" + results + ") {\n  " + line + "\n" +
          "  \"func.return\"(" + Join(returned) + ") : (" + results + ") -> ()\n}\n";
 }
 
-std::string Binding(size_t n) { return n == 1 ? "%r" : "%r:" + std::to_string(n); }
-
 }  // namespace
+
+std::string ResultBinding(size_t n) { return n == 1 ? "%r" : "%r:" + std::to_string(n); }
+std::string ResultName(size_t i, size_t n) { return n == 1 ? "%r" : "%r#" + std::to_string(i); }
 
 StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
                                      const FunctionLibrary& library) {
@@ -46,7 +47,7 @@ StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
     PLUGRT_ASSIGN_OR_RETURN(std::string text, StablehloTypeText(t));
     result_types.push_back(std::move(text));
   }
-  std::string line = Binding(results.size()) + " = \"" + std::string(SpelledName(def)) + "\"(" +
+  std::string line = ResultBinding(results.size()) + " = \"" + std::string(SpelledName(def)) + "\"(" +
                      Join(operands) + ")";
   if (def.regions) {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> regions, def.regions(call));
@@ -82,7 +83,7 @@ StatusOr<ProgramText> BuildFunctionProgram(const FunctionSignature& signature,
     arg_types.push_back(std::move(text));
   }
   const std::string results = Join(signature.result_types);
-  std::string line = Binding(signature.result_types.size()) + " = func.call @" + signature.name +
+  std::string line = ResultBinding(signature.result_types.size()) + " = func.call @" + signature.name +
                      "(" + Join(operands) + ") : (" + Join(arg_types) + ") -> (" + results + ")";
   PLUGRT_ASSIGN_OR_RETURN(std::string definitions, library.DefinitionsFor({signature.name}));
   return ProgramText{definitions + MainFunction(arg_types, signature.result_types, line),

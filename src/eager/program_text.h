@@ -19,6 +19,12 @@ struct ProgramText {
   size_t num_results = 0;
 };
 
+// The SSA names of an op's `n` results in generic op syntax: the binding
+// ("%r" for one result, "%r:n" for several) and result i of it ("%r" or
+// "%r#i").
+std::string ResultBinding(size_t n);
+std::string ResultName(size_t i, size_t n);
+
 // `call.inputs` holds one group per `def.inputs` entry.
 StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
                                      const FunctionLibrary& library);

@@ -22,12 +22,6 @@ constexpr size_t kHeaderSize = 8 + 4 + kDigestSize + 8 + 8;
 // A temporary file older than this belongs to a writer that died.
 constexpr int64_t kStaleTempNanoseconds = int64_t{3600} * 1000000000;
 
-int64_t NowNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // OK when `bytes` is a whole, intact entry for `digest`; the payload view.
 Status ParseEntry(std::string_view bytes, std::string_view digest, std::string_view* payload) {
   ByteReader reader(bytes, "compilation cache entry");

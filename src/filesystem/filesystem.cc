@@ -1,10 +1,18 @@
 #include "filesystem/filesystem.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "filesystem/glob.h"
 
 namespace plugrt::fs {
+
+int64_t NowNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 namespace {
 
 // Where the path part of a URI starts: after "scheme://", else 0.

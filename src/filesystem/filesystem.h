@@ -27,6 +27,9 @@ struct FileStatistics {
   bool is_directory = false;
 };
 
+// The wall-clock time in mtime_nsec's unit (nanoseconds since the epoch).
+int64_t NowNanoseconds();
+
 class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;

@@ -12,12 +12,6 @@ namespace {
 
 constexpr std::string_view kRamScheme = "ram://";
 
-int64_t NowNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 struct Node {
   bool is_directory = false;
   // Shared with open readers, so a file replaced or deleted while read

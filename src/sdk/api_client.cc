@@ -10,21 +10,6 @@
 namespace plugrt::sdk {
 namespace {
 
-// Lets a caller's key-value callback build a PJRT_Error to return to us.
-PJRT_Error* MakeCallbackError(PJRT_Error_Code code, const char* message, size_t message_size) {
-  try {
-    int64_t value = RawEnum(code);
-    if (value < PJRT_Error_Code_OK || value > PJRT_Error_Code_UNAUTHENTICATED) {
-      value = PJRT_Error_Code_UNKNOWN;
-    }
-    return ToPjrtError(Status(static_cast<StatusCode>(value),
-                              message ? std::string(message, message_size) : std::string()));
-  } catch (...) {
-    return nullptr;
-  }
-}
-PJRT_CallbackError g_callback_error = MakeCallbackError;
-
 // Takes ownership of what a callback returned.
 Status TakeCallbackStatus(PJRT_Error* error, std::string_view what) {
   if (error == nullptr) return OkStatus();
@@ -52,7 +37,7 @@ class CallbackKeyValueStore : public KeyValueStore {
     args.key = key.data();
     args.key_size = key.size();
     args.timeout_in_ms = timeout_ms;
-    args.callback_error = &g_callback_error;
+    args.callback_error = CallbackErrorFactory();
     args.user_arg = get_arg_;
     PLUGRT_RETURN_IF_ERROR(TakeCallbackStatus(get_(&args), "kv_get_callback"));
     return TakeValue(args.value, args.value_size, args.value_deleter_callback);
@@ -67,7 +52,7 @@ class CallbackKeyValueStore : public KeyValueStore {
     args.struct_size = PJRT_KeyValueTryGetCallback_Args_STRUCT_SIZE;
     args.key = key.data();
     args.key_size = key.size();
-    args.callback_error = &g_callback_error;
+    args.callback_error = CallbackErrorFactory();
     args.user_arg = try_get_arg_;
     PLUGRT_RETURN_IF_ERROR(TakeCallbackStatus(try_get_(&args), "kv_try_get_callback"));
     return TakeValue(args.value, args.value_size, args.value_deleter_callback);
@@ -84,7 +69,7 @@ class CallbackKeyValueStore : public KeyValueStore {
     args.key_size = key.size();
     args.value = value.data();
     args.value_size = value.size();
-    args.callback_error = &g_callback_error;
+    args.callback_error = CallbackErrorFactory();
     args.user_arg = put_arg_;
     return TakeCallbackStatus(put_(&args), "kv_put_callback");
   }

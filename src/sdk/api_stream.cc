@@ -69,20 +69,6 @@ StatusOr<std::string> CopyToDeviceStream::Await(std::chrono::milliseconds timeou
 
 namespace {
 
-PJRT_Error* MakeCallbackError(PJRT_Error_Code code, const char* message, size_t message_size) {
-  try {
-    int64_t value = RawEnum(code);
-    if (value <= PJRT_Error_Code_OK || value > PJRT_Error_Code_UNAUTHENTICATED) {
-      value = PJRT_Error_Code_UNKNOWN;  // an "OK" error is still an error
-    }
-    return ToPjrtError(Status(static_cast<StatusCode>(value),
-                              message ? std::string(message, message_size) : std::string()));
-  } catch (...) {
-    return nullptr;
-  }
-}
-PJRT_CallbackError g_callback_error = MakeCallbackError;
-
 void FreeChunkData(void* data, void*) { std::free(data); }
 
 // Releases a chunk's data exactly once through its own deleter.
@@ -151,7 +137,7 @@ SendCallback WrapSend(PJRT_SendCallback callback, void* user_arg) {
     if (copy == nullptr) return ResourceExhausted("send callback: cannot allocate ", size, " bytes");
     if (size > 0) std::memcpy(copy, data, size);
     PJRT_Chunk chunk{copy, size, FreeChunkData, nullptr};
-    PJRT_Error* error = callback(&chunk, &g_callback_error, total_size, done, user_arg);
+    PJRT_Error* error = callback(&chunk, CallbackErrorFactory(), total_size, done, user_arg);
     if (error == nullptr) return OkStatus();
     Status status = error->status;
     delete error;

@@ -1,5 +1,7 @@
 #include "sdk/handles.h"
 
+#include "sdk/api_args.h"
+
 PJRT_DeviceDescription::PJRT_DeviceDescription(const plugrt::sdk::DeviceDescription& d)
     : description(&d),
       kind(d.kind()),
@@ -135,6 +137,26 @@ plugrt::StatusOr<PJRT_LoadedExecutable*> PJRT_LoadedExecutable::Create(
 }
 
 namespace plugrt::sdk {
+
+namespace {
+
+PJRT_Error* MakeCallbackError(PJRT_Error_Code code, const char* message, size_t message_size) {
+  try {
+    int64_t value = RawEnum(code);
+    if (value <= PJRT_Error_Code_OK || value > PJRT_Error_Code_UNAUTHENTICATED) {
+      value = PJRT_Error_Code_UNKNOWN;
+    }
+    return ToPjrtError(Status(static_cast<StatusCode>(value),
+                              message ? std::string(message, message_size) : std::string()));
+  } catch (...) {
+    return nullptr;
+  }
+}
+PJRT_CallbackError g_callback_error = MakeCallbackError;
+
+}  // namespace
+
+PJRT_CallbackError* CallbackErrorFactory() { return &g_callback_error; }
 
 PJRT_Error* ToPjrtError(Status status) {
   if (status.ok()) return nullptr;

@@ -196,6 +196,10 @@ namespace plugrt::sdk {
 
 // A new PJRT_Error for a non-OK status; nullptr for OK.
 PJRT_Error* ToPjrtError(Status status);
+// The PJRT_CallbackError a plugin hands to a caller's callbacks (key-value
+// store, host-to-device streams) so that they can return a PJRT_Error. Any
+// code outside the enum, and OK (an error is never OK), becomes UNKNOWN.
+PJRT_CallbackError* CallbackErrorFactory();
 // A new PJRT_Event wrapping `event`.
 PJRT_Event* ToPjrtEvent(EventRef event);
 

@@ -8,10 +8,12 @@
 #ifndef PLUGRT_CPU_EXEC_COMPILED_OP_H_
 #define PLUGRT_CPU_EXEC_COMPILED_OP_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -155,6 +157,25 @@ class CompiledOp {
     return Unimplemented("this op cannot write into a given tensor");
   }
 };
+
+// A CompiledOp from a lambda, for ops whose whole state fits in a capture.
+class LambdaOp final : public CompiledOp {
+ public:
+  using Fn = std::function<StatusOr<std::vector<RtValue>>(const std::vector<RtValue>&,
+                                                          ExecContext&)>;
+  explicit LambdaOp(Fn fn) : fn_(std::move(fn)) {}
+  StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
+                                         ExecContext& context) const override {
+    return fn_(operands, context);
+  }
+
+ private:
+  Fn fn_;
+};
+
+inline std::unique_ptr<CompiledOp> MakeOp(LambdaOp::Fn fn) {
+  return std::make_unique<LambdaOp>(std::move(fn));
+}
 
 // Handed to the per-group compile functions.
 class CompileContext {

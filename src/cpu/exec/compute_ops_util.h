@@ -1,5 +1,5 @@
 // plugrt CPU executor: helpers shared by the compute-op compile functions
-// (compute_ops*.cc): a lambda-backed CompiledOp, operand and attribute
+// (compute_ops*.cc): operand and attribute
 // checks, and the per-op compile functions RegisterComputeOps registers.
 #ifndef PLUGRT_CPU_EXEC_COMPUTE_OPS_UTIL_H_
 #define PLUGRT_CPU_EXEC_COMPUTE_OPS_UTIL_H_
@@ -18,21 +18,8 @@ using Results = StatusOr<std::vector<RtValue>>;
 using Operands = std::vector<RtValue>;
 using CompileResult = StatusOr<std::unique_ptr<CompiledOp>>;
 
-class LambdaOp final : public CompiledOp {
- public:
-  using Fn = std::function<Results(const Operands&, ExecContext&)>;
-  explicit LambdaOp(Fn fn) : fn_(std::move(fn)) {}
-  Results Execute(const Operands& operands, ExecContext& context) const override {
-    return fn_(operands, context);
-  }
-
- private:
-  Fn fn_;
-};
-
-inline std::unique_ptr<CompiledOp> MakeOp(LambdaOp::Fn fn) {
-  return std::make_unique<LambdaOp>(std::move(fn));
-}
+using cpu::LambdaOp;
+using cpu::MakeOp;
 
 inline Status Invalid(const shlo::Operation& op, const std::string& message) {
   return OpError(op, StatusCode::kInvalidArgument, message);

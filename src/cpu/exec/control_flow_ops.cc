@@ -13,23 +13,6 @@ namespace {
 using shlo::OpCode;
 using Results = StatusOr<std::vector<RtValue>>;
 
-// A CompiledOp from a lambda, for ops whose whole state fits in a capture.
-class LambdaOp final : public CompiledOp {
- public:
-  using Fn = std::function<Results(const std::vector<RtValue>&, ExecContext&)>;
-  explicit LambdaOp(Fn fn) : fn_(std::move(fn)) {}
-  Results Execute(const std::vector<RtValue>& operands, ExecContext& context) const override {
-    return fn_(operands, context);
-  }
-
- private:
-  Fn fn_;
-};
-
-std::unique_ptr<CompiledOp> MakeOp(LambdaOp::Fn fn) {
-  return std::make_unique<LambdaOp>(std::move(fn));
-}
-
 Status ExpectOperands(const shlo::Operation& op, size_t count) {
   if (op.operands.size() != count) {
     return OpError(op, StatusCode::kInvalidArgument,

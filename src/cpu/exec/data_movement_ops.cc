@@ -21,22 +21,6 @@ using shlo::OpCode;
 using Results = StatusOr<std::vector<RtValue>>;
 using Operands = std::vector<RtValue>;
 
-class LambdaOp final : public CompiledOp {
- public:
-  using Fn = std::function<Results(const Operands&, ExecContext&)>;
-  explicit LambdaOp(Fn fn) : fn_(std::move(fn)) {}
-  Results Execute(const Operands& operands, ExecContext& context) const override {
-    return fn_(operands, context);
-  }
-
- private:
-  Fn fn_;
-};
-
-std::unique_ptr<CompiledOp> MakeOp(LambdaOp::Fn fn) {
-  return std::make_unique<LambdaOp>(std::move(fn));
-}
-
 Status Invalid(const shlo::Operation& op, const std::string& message) {
   return OpError(op, StatusCode::kInvalidArgument, message);
 }

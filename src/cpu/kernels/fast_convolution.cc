@@ -13,9 +13,6 @@ namespace {
 
 using dnnl::memory;
 
-constexpr int64_t kMinMultiplyAdds = 4096;
-constexpr int64_t kMultiplyAddsPerThread = int64_t{1} << 20;
-
 // A row-major tensor of `dims` described by oneDNN's logical order `order`
 // (batch/feature first, then spatial dims).
 memory::desc LogicalDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& order,
@@ -107,7 +104,7 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
   for (int64_t d : *result_dims) multiply_adds *= d;
   multiply_adds *= rhs_dims[c.kernel_input_feature_dimension];
   for (int64_t d : c.kernel_spatial_dimensions) multiply_adds *= rhs_dims[d];
-  if (multiply_adds < kMinMultiplyAdds) return nullptr;
+  if (multiply_adds < onednn::kMinMultiplyAdds) return nullptr;
 
   auto impl = std::make_unique<Impl>();
   std::vector<int64_t> src_order = {c.input_batch_dimension, c.input_feature_dimension};
@@ -130,8 +127,7 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
   impl->dst = LogicalDesc(*result_dims, dst_order, out);
   impl->result_dims = *result_dims;
   impl->result_type = result_type;
-  impl->threads = static_cast<int>(
-      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
+  impl->threads = onednn::ThreadsForMultiplyAdds(multiply_adds);
   if (!impl->Get(std::min(impl->threads, ThreadBudget(kernel_threads))).ok()) return nullptr;
   return std::shared_ptr<const FastConvolution>(new FastConvolution(std::move(impl)));
 }

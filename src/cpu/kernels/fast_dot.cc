@@ -16,12 +16,6 @@ namespace {
 
 using dnnl::memory;
 
-// Products below this many multiply-adds stay on the reference kernel: the
-// oneDNN call costs microseconds of set-up that a tiny product never wins back.
-constexpr int64_t kMinMultiplyAdds = 4096;
-// Multiply-adds per thread below which a product runs on one thread.
-constexpr int64_t kMultiplyAddsPerThread = int64_t{1} << 20;
-
 // One operand seen as a 3-D [batch, rows, cols] matrix stack.
 struct MatrixView {
   int64_t sizes[3] = {1, 1, 1};
@@ -262,7 +256,7 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   impl->n = impl->rhs.sizes[2];
   if (impl->rhs.sizes[0] != impl->batch || impl->rhs.sizes[1] != impl->k) return nullptr;
   const int64_t multiply_adds = impl->batch * impl->m * impl->n * impl->k;
-  if (multiply_adds < kMinMultiplyAdds) return nullptr;
+  if (multiply_adds < onednn::kMinMultiplyAdds) return nullptr;
   auto dims = DotResultDims(lhs_dims, rhs_dims, dd);
   if (!dims.ok()) return nullptr;
   impl->result_dims = *dims;
@@ -271,8 +265,7 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   impl->rhs_type = *onednn::DataType(rhs_type);
   impl->out_type = *onednn::DataType(result_type);
   impl->lhs_unsigned = lhs_type == ElementType::kUI8;
-  impl->threads = static_cast<int>(
-      std::clamp<int64_t>(multiply_adds / kMultiplyAddsPerThread, 1, 1 << 16));
+  impl->threads = onednn::ThreadsForMultiplyAdds(multiply_adds);
   if (int8 && !HasVnni()) {
     if (Int8GemmAvailable()) {
       impl->own_int8 = true;

@@ -3,6 +3,8 @@
 #ifndef PLUGRT_CPU_KERNELS_ONEDNN_UTIL_H_
 #define PLUGRT_CPU_KERNELS_ONEDNN_UTIL_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <dnnl.hpp>
 #include <unordered_map>
 #include <optional>
@@ -11,6 +13,16 @@
 #include "cpu/kernels/tensor.h"
 
 namespace plugrt::cpu::onednn {
+
+// Products (dot_general, convolution) below this many multiply-adds stay on
+// the reference kernels: a oneDNN call costs microseconds of set-up that a
+// tiny product never wins back.
+inline constexpr int64_t kMinMultiplyAdds = 4096;
+// The OpenMP team size for a product: one thread per 2^20 multiply-adds, so a
+// small product runs on one.
+inline int ThreadsForMultiplyAdds(int64_t multiply_adds) {
+  return static_cast<int>(std::clamp<int64_t>(multiply_adds >> 20, 1, 1 << 16));
+}
 
 // The process-wide CPU engine.
 const dnnl::engine& Engine();
