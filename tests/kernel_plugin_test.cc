@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "plugrt/kernel_c_api.h"
 #include "testutil/plugin_env.h"
 #include "testutil/run_command.h"
 
@@ -199,6 +200,31 @@ TEST(KernelPluginTest, XlaFfiHandlersRegisteredThroughTheKernelAbi) {
   EXPECT_FALSE(plain->Compile(program).ok());
 }
 
+// An untyped XLA custom call a kernel plugin registers through the kernel
+// ABI runs for api_version 1 to 3 calls; its signature follows the call's
+// version, so the plugin's version-1 function is called with api_version 1.
+TEST(KernelPluginTest, UntypedCustomCallsRegisteredThroughTheKernelAbi) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client->addressable_devices());
+  // No api_version: StableHLO's default, 1 (ORIGINAL).
+  const std::string program =
+      "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.custom_call @test.legacy_times_ten(%x)"
+      " : (tensor<3xf32>) -> tensor<3xf32>\n  return %0 : tensor<3xf32>\n}\n";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable executable, client->Compile(program));
+  Buffer x = Upload<float>(*client, devices[0], PJRT_Buffer_Type_F32, {3}, {1, -2, 3});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{&x}}));
+  EXPECT_EQ(Download<float>(results[0][0]), (std::vector<float>{10, -20, 30}));
+  // A typed call to an untyped function is refused at compile time.
+  std::string typed = program;
+  typed.replace(typed.find(" : (tensor<3xf32>)"), 0, " {api_version = 4 : i32}");
+  StatusOr<LoadedExecutable> refused = client->Compile(typed);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("api_version 1, 2 or 3"), std::string::npos)
+      << refused.status().ToString();
+}
+
 TEST(KernelPluginTest, UnknownTargetFailsAtCompileNamingIt) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
   StatusOr<LoadedExecutable> compiled = client->Compile(CallProgram("test.nobody", "tensor<f32>"));
@@ -223,13 +249,20 @@ struct LoadError {
 
 TEST(KernelPluginTest, BrokenPluginsAreRefusedWithClearErrors) {
   const std::string good = TEST_KERNELS_GOOD;
+  // The bad-version plugin says major + 1; both versions must be named.
+  const std::string plugin_version =
+      std::to_string(PLUGRT_KERNEL_API_MAJOR + 1) + "." + std::to_string(PLUGRT_KERNEL_API_MINOR);
+  const std::string runtime_version =
+      std::to_string(PLUGRT_KERNEL_API_MAJOR) + "." + std::to_string(PLUGRT_KERNEL_API_MINOR);
+  const char* kPluginVersion = plugin_version.c_str();
+  const char* kRuntimeVersion = runtime_version.c_str();
   const std::vector<LoadError> cases = {
       {"/nonexistent/libnothing.so", StatusCode::kNotFound,
        {"/nonexistent/libnothing.so", "no such file"}},
       {TEST_KERNELS_NO_INIT, StatusCode::kNotFound,
        {TEST_KERNELS_NO_INIT, "PLUGRT_KernelPlugin_Init"}},
       {TEST_KERNELS_BAD_VERSION, StatusCode::kFailedPrecondition,
-       {TEST_KERNELS_BAD_VERSION, "2.1", "1.1"}},
+       {TEST_KERNELS_BAD_VERSION, kPluginVersion, kRuntimeVersion}},
       {TEST_KERNELS_BOTH_HANDLERS, StatusCode::kInvalidArgument,
        {TEST_KERNELS_BOTH_HANDLERS, "test.both", "exactly one"}},
       {good + ":" + TEST_KERNELS_DUPLICATE, StatusCode::kAlreadyExists,

@@ -16,6 +16,7 @@
 
 #include "client/client.h"
 #include "plugrt/pjrt_ffi_extension.h"
+#include "plugrt/xla_custom_call_status.h"
 #include "plugrt/xla_ffi_c_api.h"
 #include "testutil/plugin_env.h"
 
@@ -389,6 +390,65 @@ Status Register(const PJRT_Api* api, const std::string& target, XLA_FFI_Handler*
   return TakePjrtError(api, ffi->register_handler(&args));
 }
 
+// Untyped ("legacy") custom calls with XLA's CPU signatures: shapes are
+// fixed by the code, as such functions know them.
+
+// api_version 1: out[f32 x4] = in0 + in1.
+void LegacyAdd(void* out, const void** in) {
+  const auto* a = static_cast<const float*>(in[0]);
+  const auto* b = static_cast<const float*>(in[1]);
+  for (int i = 0; i < 4; ++i) static_cast<float*>(out)[i] = a[i] + b[i];
+}
+
+// api_version 2, two results (so `out` is an array of two pointers):
+// quotient and product of f32 x4 operands; fails on a zero divisor.
+void LegacyDivMul(void* out, const void** in, XlaCustomCallStatus* status) {
+  const auto* a = static_cast<const float*>(in[0]);
+  const auto* b = static_cast<const float*>(in[1]);
+  void** results = static_cast<void**>(out);
+  for (int i = 0; i < 4; ++i) {
+    if (b[i] == 0) {
+      static const char kMessage[] = "division by zero at element 12345";
+      // The length cuts the message: only its first bytes are kept.
+      XlaCustomCallStatusSetFailure(status, kMessage, sizeof("division by zero") - 1);
+      return;
+    }
+    static_cast<float*>(results[0])[i] = a[i] / b[i];
+    static_cast<float*>(results[1])[i] = a[i] * b[i];
+  }
+  XlaCustomCallStatusSetSuccess(status);
+}
+
+// api_version 3: out[i32 x3] = in0 * N, N parsed from the opaque string
+// "times=N"; anything else fails naming what it got.
+void LegacyOpaqueScale(void* out, const void** in, const char* opaque, size_t opaque_len,
+                       XlaCustomCallStatus* status) {
+  const std::string config(opaque, opaque_len);
+  if (config.rfind("times=", 0) != 0) {
+    const std::string message = "bad opaque '" + config + "'";
+    XlaCustomCallStatusSetFailure(status, message.c_str(), message.size());
+    return;
+  }
+  const int factor = std::stoi(config.substr(6));
+  for (int i = 0; i < 3; ++i) {
+    static_cast<int32_t*>(out)[i] = static_cast<const int32_t*>(in[0])[i] * factor;
+  }
+}
+
+Status RegisterUntyped(const PJRT_Api* api, const std::string& target, void* fn) {
+  const PJRT_FFI_Extension* ffi = FindFfiExtension(api);
+  if (ffi == nullptr) return NotFound("no FFI extension");
+  PJRT_FFI_Register_Handler_Args args{};
+  args.struct_size = PJRT_FFI_Register_Handler_Args_STRUCT_SIZE;
+  args.target_name = target.data();
+  args.target_name_size = target.size();
+  args.api_version = 0;
+  args.handler = fn;
+  args.platform_name = "Host";
+  args.platform_name_size = 4;
+  return TakePjrtError(api, ffi->register_handler(&args));
+}
+
 class XlaFfiTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -405,6 +465,11 @@ class XlaFfiTest : public ::testing::Test {
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.throws", &Throws));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.capture_api", &CaptureApi));
     PLUGRT_ASSERT_OK(Register(api_, "test.ffi.user_data", &ReadUserData));
+    PLUGRT_ASSERT_OK(RegisterUntyped(api_, "test.legacy.add", reinterpret_cast<void*>(&LegacyAdd)));
+    PLUGRT_ASSERT_OK(
+        RegisterUntyped(api_, "test.legacy.div_mul", reinterpret_cast<void*>(&LegacyDivMul)));
+    PLUGRT_ASSERT_OK(RegisterUntyped(api_, "test.legacy.opaque_scale",
+                                     reinterpret_cast<void*>(&LegacyOpaqueScale)));
   }
   static void TearDownTestSuite() {
     std::lock_guard<std::mutex> lock(g_completers_mu);
@@ -563,8 +628,15 @@ TEST_F(XlaFfiTest, RegistrationErrors) {
   Status taken = Register(api_, "test.ffi.scale_offset", &Other);
   EXPECT_EQ(taken.code(), StatusCode::kAlreadyExists) << taken.ToString();
   EXPECT_NE(taken.message().find("test.ffi.scale_offset"), std::string::npos);
-  Status untyped = Register(api_, "test.ffi.untyped", &Other, 0);
-  EXPECT_EQ(untyped.code(), StatusCode::kUnimplemented) << untyped.ToString();
+  Status unknown_version = Register(api_, "test.ffi.version2", &Other, 2);
+  EXPECT_EQ(unknown_version.code(), StatusCode::kInvalidArgument) << unknown_version.ToString();
+  // Untyped functions: the same rules in their own registry.
+  PLUGRT_EXPECT_OK(RegisterUntyped(api_, "test.legacy.add", reinterpret_cast<void*>(&LegacyAdd)));
+  Status untyped_taken =
+      RegisterUntyped(api_, "test.legacy.add", reinterpret_cast<void*>(&LegacyDivMul));
+  EXPECT_EQ(untyped_taken.code(), StatusCode::kAlreadyExists) << untyped_taken.ToString();
+  EXPECT_EQ(RegisterUntyped(api_, "test.legacy.null", nullptr).code(),
+            StatusCode::kInvalidArgument);
   Status null_handler = Register(api_, "test.ffi.null", nullptr);
   EXPECT_EQ(null_handler.code(), StatusCode::kInvalidArgument) << null_handler.ToString();
   // A handler for another platform is kept but never serves the CPU plugin.
@@ -677,6 +749,84 @@ TEST_F(XlaFfiTest, UserDataReachesHandlersThroughTheExecuteContext) {
   destroy.context = create.context;
   PLUGRT_ASSERT_OK(TakePjrtError(api_, api_->PJRT_ExecuteContext_Destroy(&destroy)));
   EXPECT_EQ(g_user_data_deleted.load(), deleted + 1);
+}
+
+TEST_F(XlaFfiTest, UntypedCustomCallsRunWithXlaCpuConventions) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client_->addressable_devices());
+  Buffer a = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {4}, {1, 2, 3, 4});
+  Buffer b = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {4}, {2, 4, 6, 8});
+  // api_version 1, one result: out is the result's buffer.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      std::vector<std::byte> sum,
+      Run("func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n"
+          "  %0 = stablehlo.custom_call @test.legacy.add(%a, %b) {api_version = 1 : i32}"
+          " : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+          {&a, &b}));
+  EXPECT_EQ(As<float>(sum), (std::vector<float>{3, 6, 9, 12}));
+  // api_version 2, two results: out is the array of their buffers.
+  const std::string div_mul =
+      "func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {\n"
+      "  %0:2 = stablehlo.custom_call @test.legacy.div_mul(%a, %b) {api_version = 2 : i32}"
+      " : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)\n"
+      "  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>\n}\n";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable executable, client_->Compile(div_mul));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto results, executable.Execute({{&b, &a}}));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> quotient, results[0][0].ToHostVector());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> product, results[0][1].ToHostVector());
+  EXPECT_EQ(As<float>(quotient), (std::vector<float>{2, 2, 2, 2}));
+  EXPECT_EQ(As<float>(product), (std::vector<float>{2, 8, 18, 32}));
+  // api_version 3: the backend_config string arrives as the opaque bytes.
+  Buffer ints = Upload<int32_t>(*client_, devices[0], PJRT_Buffer_Type_S32, {3}, {1, -2, 3});
+  const std::string scale =
+      "func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %0 = stablehlo.custom_call @test.legacy.opaque_scale(%x) {api_version = 3 : i32,"
+      " backend_config = \"times=7\"} : (tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32>\n}\n";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> scaled, Run(scale, {&ints}));
+  EXPECT_EQ(As<int32_t>(scaled), (std::vector<int32_t>{7, -14, 21}));
+}
+
+TEST_F(XlaFfiTest, UntypedCustomCallFailuresFailTheExecution) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client_->addressable_devices());
+  Buffer a = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {4}, {1, 2, 3, 4});
+  Buffer zero = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {4}, {1, 0, 1, 1});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      LoadedExecutable div_mul,
+      client_->Compile(
+          "func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {\n"
+          "  %0:2 = stablehlo.custom_call @test.legacy.div_mul(%a, %b) {api_version = 2 : i32}"
+          " : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)\n"
+          "  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>\n}\n"));
+  StatusOr<std::vector<std::vector<Buffer>>> failed = div_mul.Execute({{&a, &zero}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kInternal);
+  const std::string message(failed.status().message());
+  EXPECT_NE(message.find("test.legacy.div_mul"), std::string::npos) << message;
+  EXPECT_NE(message.find("division by zero"), std::string::npos) << message;
+  EXPECT_EQ(message.find("12345"), std::string::npos) << "message_len not honoured: " << message;
+  // api_version 3's failure carries the handler's own text.
+  Buffer ints = Upload<int32_t>(*client_, devices[0], PJRT_Buffer_Type_S32, {3}, {1, 2, 3});
+  StatusOr<std::vector<std::byte>> bad_opaque = Run(
+      "func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %0 = stablehlo.custom_call @test.legacy.opaque_scale(%x) {api_version = 3 : i32,"
+      " backend_config = \"double\"} : (tensor<3xi32>) -> tensor<3xi32>\n"
+      "  return %0 : tensor<3xi32>\n}\n",
+      {&ints});
+  ASSERT_FALSE(bad_opaque.ok());
+  EXPECT_EQ(bad_opaque.status().code(), StatusCode::kInternal);
+  EXPECT_NE(bad_opaque.status().message().find("bad opaque 'double'"), std::string::npos)
+      << bad_opaque.status().ToString();
+  // A typed call to an untyped function fails the compile.
+  StatusOr<LoadedExecutable> typed = client_->Compile(
+      "func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+      "  %0 = stablehlo.custom_call @test.legacy.opaque_scale(%x) {api_version = 4 : i32}"
+      " : (tensor<3xi32>) -> tensor<3xi32>\n  return %0 : tensor<3xi32>\n}\n");
+  ASSERT_FALSE(typed.ok());
+  EXPECT_EQ(typed.status().code(), StatusCode::kInvalidArgument) << typed.status().ToString();
+  EXPECT_NE(typed.status().message().find("untyped"), std::string::npos);
+  // The client still works.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto again, div_mul.Execute({{&a, &a}}));
+  EXPECT_EQ(again[0].size(), 2u);
 }
 
 TEST_F(XlaFfiTest, TypeIdsAreProcessWide) {

@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define PLUGRT_KERNEL_API_MAJOR 1
-#define PLUGRT_KERNEL_API_MINOR 1
+#define PLUGRT_KERNEL_API_MINOR 2
 
 /* The init function every kernel plugin exports, by this name. */
 #define PLUGRT_KERNEL_PLUGIN_INIT_SYMBOL "PLUGRT_KernelPlugin_Init"
@@ -204,6 +204,19 @@ typedef struct PLUGRT_KernelDevice {
  * with api->Context_Fail (or the REQUIRES macros below). */
 typedef void (*PLUGRT_KernelHandler)(PLUGRT_KernelContext* ctx, void* user_data);
 
+/* Registration flags (kernel API 1.2), or-ed into PLUGRT_KernelRegistration's
+ * flags. */
+typedef enum PLUGRT_KernelFlags {
+  /* The handler returns promptly and never waits for other work: no locks
+   * held across slow work, no host transfers, no waiting on another
+   * execution. An execution whose only host-waiting ops are calls to such
+   * handlers may then run on the caller's thread (when it is small enough)
+   * instead of being handed to a worker thread, which saves the hop (about
+   * 10-15 microseconds). A handler that blocks anyway blocks its caller's
+   * Execute. */
+  PLUGRT_KernelFlag_INLINE_SAFE = 1u << 0,
+} PLUGRT_KernelFlags;
+
 typedef struct PLUGRT_KernelRegistration {
   size_t struct_size;
   int32_t api_major;  /* PLUGRT_KERNEL_API_MAJOR the plugin was built with */
@@ -218,10 +231,19 @@ typedef struct PLUGRT_KernelRegistration {
    * `api_version = 4`, and the handler runs as one registered through PJRT's
    * FFI extension does, but only for the clients that load this plugin. */
   void* xla_ffi_handler;
+  /* Kernel API 1.2: an untyped ("legacy") XLA custom-call function to serve
+   * the target instead of `handler` (which is then NULL, as is
+   * xla_ffi_handler; user_data is unused). Calls to the target use
+   * `api_version` 1, 2 or 3, which gives the function's C signature
+   * (plugrt/xla_custom_call_status.h), for the clients that load this
+   * plugin only. */
+  void* xla_custom_call;
+  /* Kernel API 1.2: PLUGRT_KernelFlags bits; 0 for none. */
+  uint32_t flags;
 } PLUGRT_KernelRegistration;
 
 #define PLUGRT_KERNEL_REGISTRATION_STRUCT_SIZE \
-  PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, xla_ffi_handler)
+  PLUGRT_KERNEL_STRUCT_SIZE(PLUGRT_KernelRegistration, flags)
 
 /* Resources: a create function returns the new resource, or NULL after
  * setting *status (the runtime then owns *status). */

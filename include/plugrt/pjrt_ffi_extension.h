@@ -6,7 +6,8 @@
  * handlers (plugrt/xla_ffi_c_api.h) through it, by custom-call target name
  * and platform. plugrt's CPU plugin keeps the handlers for the process, as
  * XLA does: every client of the plugin sees them, and a program compiled
- * after the registration may call them with `api_version = 4`.
+ * after the registration may call them: typed handlers with
+ * `api_version = 4`, untyped functions with 1, 2 or 3.
  *
  * Names, field order, types and values are upstream's; the comments are
  * plugrt's. */
@@ -66,9 +67,11 @@ struct PJRT_FFI_Register_Handler_Args {
   size_t struct_size;
   const char* target_name;
   size_t target_name_size;
-  int api_version; /* 1: typed (XLA_FFI_Handler*); 0: untyped, which plugrt
-                      does not serve */
-  void* handler;   /* for api_version 1: an XLA_FFI_Handler* */
+  int api_version; /* 1: typed (XLA_FFI_Handler*), for custom calls with
+                      api_version = 4; 0: untyped, a plain C function for
+                      custom calls with api_version 1 to 3
+                      (plugrt/xla_custom_call_status.h) */
+  void* handler;   /* an XLA_FFI_Handler* or the untyped function */
   const char* platform_name;
   size_t platform_name_size;
   PJRT_FFI_Handler_TraitsBits traits;

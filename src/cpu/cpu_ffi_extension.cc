@@ -1,11 +1,15 @@
 // plugrt CPU backend: PJRT's FFI extension (include/plugrt/pjrt_ffi_extension.h),
 // the CPU plugin's one PJRT extension. Handlers registered here serve
-// `stablehlo.custom_call` ops with api_version = 4 in programs compiled
-// afterwards by any client of the plugin (kernels_abi/xla_ffi_handlers.h).
+// `stablehlo.custom_call` ops in programs compiled afterwards by any client of
+// the plugin: typed XLA FFI handlers (api_version 1 here) those with
+// api_version = 4 (kernels_abi/xla_ffi_handlers.h), untyped functions
+// (api_version 0 here) those with api_version 1 to 3
+// (kernels_abi/untyped_custom_calls.h).
 #include <string_view>
 
 #include "cpu/cpu_plugin.h"
 #include "kernels_abi/xla_ffi_api.h"
+#include "kernels_abi/untyped_custom_calls.h"
 #include "kernels_abi/xla_ffi_handlers.h"
 #include "plugrt/pjrt_ffi_extension.h"
 #include "sdk/api_args.h"
@@ -65,20 +69,24 @@ PJRT_Error* RegisterHandler(PJRT_FFI_Register_Handler_Args* args) {
       return InvalidArgument("PJRT_FFI_Register_Handler: handler '", target,
                              "': platform_name is empty");
     }
-    if (args->api_version != 1) {
-      return Unimplemented("PJRT_FFI_Register_Handler: handler '", target, "' has api_version ",
-                           args->api_version,
-                           "; plugrt's CPU plugin serves typed XLA FFI handlers (api_version 1) "
-                           "only");
+    if (args->api_version != 0 && args->api_version != 1) {
+      return InvalidArgument("PJRT_FFI_Register_Handler: handler '", target, "' has api_version ",
+                             args->api_version,
+                             "; 0 registers an untyped XLA custom call, 1 a typed XLA FFI handler");
     }
     if (args->handler == nullptr) {
       return InvalidArgument("PJRT_FFI_Register_Handler: handler '", target, "' is null");
     }
+    const std::string_view platform(args->platform_name, args->platform_name_size);
+    if (args->api_version == 0) {
+      // XLA's untyped registry: the function's signature comes with each
+      // call (the op's api_version 1 to 3), and traits do not apply.
+      return kernels_abi::RegisterUntypedCustomCall(target, platform, args->handler);
+    }
     XLA_FFI_Handler_Bundle bundle{};
     bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler);
-    return kernels_abi::RegisterXlaFfiHandler(
-        target, std::string_view(args->platform_name, args->platform_name_size), bundle,
-        static_cast<XLA_FFI_Handler_Traits>(args->traits));
+    return kernels_abi::RegisterXlaFfiHandler(target, platform, bundle,
+                                              static_cast<XLA_FFI_Handler_Traits>(args->traits));
   });
 }
 

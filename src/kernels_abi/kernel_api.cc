@@ -64,13 +64,20 @@ PLUGRT_Status* Register(PLUGRT_KernelRegistrar* registrar,
     status = InvalidArgument("a kernel registration needs a target name and a platform");
   } else {
     // Fields an older plugin's struct lacks (xla_ffi_handler came with
-    // kernel API 1.1) read as zero; never read past its struct_size.
+    // kernel API 1.1, xla_custom_call and flags with 1.2) read as zero; never
+    // read past its struct_size.
     PLUGRT_KernelRegistration copy;
     std::memset(&copy, 0, sizeof(copy));
     std::memcpy(&copy, registration, std::min(registration->struct_size, sizeof(copy)));
-    if ((copy.handler == nullptr) == (copy.xla_ffi_handler == nullptr)) {
+    const int kinds = (copy.handler != nullptr) + (copy.xla_ffi_handler != nullptr) +
+                      (copy.xla_custom_call != nullptr);
+    if (kinds != 1) {
       status = InvalidArgument("kernel registration of '", copy.target,
-                               "' needs exactly one of a handler and an XLA FFI handler");
+                               "' needs exactly one of a handler, an XLA FFI handler and an "
+                               "untyped XLA custom call");
+    } else if ((copy.flags & ~uint32_t{PLUGRT_KernelFlag_INLINE_SAFE}) != 0) {
+      status = InvalidArgument("kernel registration of '", copy.target, "' has unknown flags (",
+                               copy.flags, "); this runtime knows PLUGRT_KernelFlag_INLINE_SAFE");
     } else {
       status = registrar->add(copy);
     }

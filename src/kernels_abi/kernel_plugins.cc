@@ -43,9 +43,10 @@ Status KernelPlugins::LoadOne(const std::string& path,
       return MakeError(StatusCode::kAlreadyExists, "custom call target '", target,
                        "' is already registered by kernel plugin '", existing->plugin_path, "'");
     }
-    return registry_.Register(target, KernelHandlerEntry{registration.handler,
-                                                         registration.user_data,
-                                                         registration.xla_ffi_handler, path});
+    return registry_.Register(
+        target, KernelHandlerEntry{registration.handler, registration.user_data,
+                                   registration.xla_ffi_handler, path,
+                                   registration.xla_custom_call, registration.flags});
   };
   Status status;
   try {

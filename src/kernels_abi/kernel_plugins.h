@@ -35,6 +35,11 @@ struct KernelHandlerEntry {
   // registered through the kernel ABI (kernel API 1.1).
   void* xla_ffi_handler = nullptr;
   std::string plugin_path;  // for error messages
+  // Instead of `handler`: an untyped XLA custom-call function (kernel API
+  // 1.2); the call's api_version (1 to 3) gives its signature.
+  void* xla_custom_call = nullptr;
+  // PLUGRT_KernelFlags bits (kernel API 1.2).
+  uint32_t flags = 0;
 };
 
 // `text` split at ':' (empty pieces dropped).

@@ -211,6 +211,15 @@ XLA_FFI_Error* FfiNegate(XLA_FFI_CallFrame* frame) {
   return nullptr;
 }
 
+// An untyped XLA custom call registered through the kernel ABI (kernel API
+// 1.2), api_version 1: out[f32 x3] = in0 * 10 (shapes fixed by the code, as
+// untyped custom calls know them).
+void LegacyTimesTen(void* out, const void** in) {
+  for (int i = 0; i < 3; ++i) {
+    static_cast<float*>(out)[i] = static_cast<const float*>(in[0])[i] * 10;
+  }
+}
+
 }  // namespace
 
 extern "C" PLUGRT_KERNEL_EXPORT void plugrt_test_kernel_counts(int64_t* created,
@@ -251,6 +260,12 @@ extern "C" PLUGRT_KERNEL_EXPORT PLUGRT_Status* PLUGRT_KernelPlugin_Init(
   ffi.target = "test.ffi_negate";
   ffi.xla_ffi_handler = reinterpret_cast<void*>(&FfiNegate);
   if (PLUGRT_Status* status = api->Register(registrar, &ffi)) return status;
+  PLUGRT_KernelRegistration legacy = ffi;
+  legacy.target = "test.legacy_times_ten";
+  legacy.xla_ffi_handler = nullptr;
+  legacy.xla_custom_call = reinterpret_cast<void*>(&LegacyTimesTen);
+  legacy.flags = PLUGRT_KernelFlag_INLINE_SAFE;
+  if (PLUGRT_Status* status = api->Register(registrar, &legacy)) return status;
   // As a plugin built against kernel API 1.0 registers: a smaller struct
   // (garbage past its end must not be read).
   PLUGRT_KernelRegistration old;

@@ -2,13 +2,17 @@
 // looked up in the compiling program's custom-call registry (op_registry.h),
 // where the math kernels and, with the conformance harness, the checks
 // register their targets by name, then in the client's kernel plugins
-// (plugin_custom_call.h), then, for typed FFI calls (api_version = 4), in
-// the XLA FFI handlers registered through PJRT's FFI extension
-// (xla_ffi_custom_call.h). A target found nowhere fails the compile.
+// (plugin_custom_call.h), then in what PJRT's FFI extension registered for
+// the process: XLA FFI handlers, which serve typed calls (api_version = 4,
+// xla_ffi_custom_call.h), and untyped XLA custom-call functions, which serve
+// api_version 1 to 3 (untyped_custom_call.h). A target found nowhere fails
+// the compile.
 #include "cpu/exec/op_registry.h"
 #include "cpu/exec/plugin_custom_call.h"
+#include "cpu/exec/untyped_custom_call.h"
 #include "cpu/exec/xla_ffi_custom_call.h"
 #include "kernels_abi/custom_call_targets.h"
+#include "kernels_abi/untyped_custom_calls.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -23,9 +27,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (const CompileCustomCallFn* compile = context.registry().custom_calls().Find(target)) {
     return (*compile)(op, target);
   }
-  const shlo::Attribute* version = op.attribute("api_version");
-  const bool typed_ffi = version != nullptr && version->kind == shlo::Attribute::Kind::kInteger &&
-                         version->int_value == 4;
+  const int api_version = CustomCallApiVersion(op);
+  const bool typed_ffi = api_version == 4;
   auto need_typed = [&]() {
     return OpError(op, StatusCode::kInvalidArgument,
                    StrCat("custom call target '", target,
@@ -34,6 +37,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   const std::shared_ptr<kernels_abi::KernelPlugins>& plugins = context.options().kernel_plugins;
   if (plugins != nullptr) {
     if (const kernels_abi::KernelHandlerEntry* entry = plugins->Find(target)) {
+      if (entry->xla_custom_call != nullptr) {
+        return CompileUntypedCustomCall(op, target, entry->xla_custom_call, api_version, plugins);
+      }
       if (entry->xla_ffi_handler == nullptr) {
         return CompilePluginCustomCall(op, target, plugins, *entry);
       }
@@ -43,11 +49,16 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
       return CompileXlaFfiCustomCall(op, target, ffi, plugins);
     }
   }
-  if (std::optional<kernels_abi::XlaFfiHandlerEntry> ffi =
-          kernels_abi::FindXlaFfiHandler(target, "cpu")) {
+  // XLA keeps typed and untyped targets in two registries; the op's
+  // api_version says which one it means, and the other one only explains a
+  // mismatch.
+  std::optional<kernels_abi::XlaFfiHandlerEntry> ffi = kernels_abi::FindXlaFfiHandler(target, "cpu");
+  void* untyped = kernels_abi::FindUntypedCustomCall(target, "cpu");
+  if (ffi.has_value() && (typed_ffi || untyped == nullptr)) {
     if (!typed_ffi) return need_typed();
     return CompileXlaFfiCustomCall(op, target, *ffi);
   }
+  if (untyped != nullptr) return CompileUntypedCustomCall(op, target, untyped, api_version);
   if (kernels_abi::IsCheckTarget(target)) {
     return OpError(op, StatusCode::kUnimplemented,
                    StrCat("custom call target '", target,
@@ -61,6 +72,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (typed_ffi) {
     where += "; no XLA FFI handler is registered for it on platform cpu (PJRT's FFI extension, "
              "PJRT_FFI_Register_Handler)";
+  } else {
+    where += "; no untyped XLA custom call is registered for it on platform cpu (PJRT's FFI "
+             "extension, PJRT_FFI_Register_Handler with api_version 0)";
   }
   return OpError(op, StatusCode::kUnimplemented,
                  StrCat("no custom call target '", target, "' is registered (", where, ")"));
