@@ -15,6 +15,7 @@
 #include "client/executable.h"
 #include "stablehlo/bytecode/canonical.h"
 #include "stablehlo/bytecode/reader.h"
+#include "stablehlo/bytecode/writer.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
@@ -130,6 +131,35 @@ TEST(BytecodeReaderTest, LocationsComeFromTheBytecode) {
   ASSERT_NE(add.location.source, nullptr);
   std::string where = add.location.ToString();
   EXPECT_NE(where.find("vhlo_emit_version_api.mlir:"), std::string::npos) << where;
+}
+
+// JAX puts Shardy's sdy.sharding_rule on the custom calls it exports (its
+// lapack_?trsm_ffi calls among them). MLIR writes such an attribute as its
+// text, filed under its own dialect ("sdy"), which the reader must accept
+// as the text parser does.
+TEST(BytecodeReaderTest, OtherDialectsAttributesOnOpsAreKeptAsText) {
+  const std::string text = R"(
+func.func @main(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.custom_call @lapack_strsm_ffi(%a, %b) {api_version = 4 : i32,
+      sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, k])->([i, k]) {i=4, j=4, k=4}, custom>}
+      : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+})";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> parsed, ParseModule(text, "trsm.mlir"));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::string bytes, WriteBytecodeModule(*parsed, ""));
+  // The dialect section names "sdy" (the string table holds it).
+  EXPECT_NE(bytes.find(std::string("sdy") + '\0'), std::string::npos);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Module> read,
+                              ReadBytecodeModule(bytes, "trsm.mlirbc"));
+  const Function* main = read->FindFunction("main");
+  ASSERT_NE(main, nullptr);
+  const Operation& call = *main->body->front().operations.at(0);
+  const Attribute* rule = call.attribute("sdy.sharding_rule");
+  ASSERT_NE(rule, nullptr);
+  EXPECT_NE(rule->ToString().find("#sdy.op_sharding_rule<([i, j], [i, k])->([i, k])"),
+            std::string::npos)
+      << rule->ToString();
+  EXPECT_EQ(Canonical(*read), Canonical(*parsed));
 }
 
 TEST(BytecodeReaderTest, NewerBytecodeVersionIsRefused) {

@@ -61,6 +61,7 @@ class Decoder {
   Status ReadType(EncodingReader& r, const BcType** out);
   Status ResolveAttr(uint64_t index, size_t at, const BcAttr** out);
   Status ResolveType(uint64_t index, size_t at, const BcType** out);
+  Status UnknownDialectEncoding(const Entry& e, const char* what) const;
   Status DecodeAttr(Entry& e, BcAttr* a);
   Status DecodeType(Entry& e, BcType* t);
   Status DecodeBuiltinAttr(EncodingReader& r, BcAttr* a);
@@ -168,9 +169,11 @@ Status Decoder::ParseDialects(std::string_view data, size_t base) {
         }
       }
     }
-    if (name != "builtin" && name != "vhlo") {
-      return r.Error("dialect '", name, "' is not part of a StableHLO portable artifact");
-    }
+    // Other dialects appear for the discardable attributes JAX puts on ops
+    // (Shardy's sdy.sharding_rule on custom calls): MLIR writes attributes
+    // of a dialect without a bytecode encoding as their text, which the
+    // text parser reads. Their ops, and any custom encoding, are refused
+    // where they are met.
     dialects_.push_back(name);
   }
   if (version_ >= kVersionElideBlockArgLoc) {
@@ -334,6 +337,14 @@ Status Decoder::ResolveType(uint64_t index, size_t at, const BcType** out) {
   return OkStatus();
 }
 
+Status Decoder::UnknownDialectEncoding(const Entry& e, const char* what) const {
+  return InvalidArgument("bytecode: at byte ", e.base, ": a ", what, " of dialect '",
+                         dialects_[e.dialect],
+                         "' in its own binary encoding, which plugrt cannot read (only VHLO and "
+                         "builtin ones, and other dialects' as text, are part of a StableHLO "
+                         "portable artifact)");
+}
+
 Status Decoder::DecodeAttr(Entry& e, BcAttr* a) {
   EncodingReader r(e.data, e.base);
   if (!e.custom) {
@@ -343,8 +354,10 @@ Status Decoder::DecodeAttr(Entry& e, BcAttr* a) {
     a->str = std::string(text);
   } else if (dialects_[e.dialect] == "builtin") {
     PLUGRT_RETURN_IF_ERROR(DecodeBuiltinAttr(r, a));
-  } else {
+  } else if (dialects_[e.dialect] == "vhlo") {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloAttr(r, a));
+  } else {
+    return UnknownDialectEncoding(e, "attribute");
   }
   if (!r.empty()) return r.Error("unexpected trailing bytes in an attribute");
   return OkStatus();
@@ -359,8 +372,10 @@ Status Decoder::DecodeType(Entry& e, BcType* t) {
     t->text = std::string(text);
   } else if (dialects_[e.dialect] == "builtin") {
     PLUGRT_RETURN_IF_ERROR(DecodeBuiltinType(r, t));
-  } else {
+  } else if (dialects_[e.dialect] == "vhlo") {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloType(r, t));
+  } else {
+    return UnknownDialectEncoding(e, "type");
   }
   if (!r.empty()) return r.Error("unexpected trailing bytes in a type");
   // Types built from shared types spell them out at each use.

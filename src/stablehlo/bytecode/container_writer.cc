@@ -9,6 +9,7 @@
 #include "stablehlo/bytecode/container_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <bit>
 #include <map>
 #include <unordered_map>
@@ -54,6 +55,26 @@ class Encoder {
     bool custom;
     std::string bytes;
   };
+
+  // The dialect of an attribute spelled `text`: "#name.rest" names dialect
+  // "name" (numbered after builtin and vhlo); anything else is builtin's.
+  size_t TextDialect(std::string_view text) {
+    if (text.size() < 3 || text[0] != '#') return kBuiltin;
+    size_t end = 1;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '_')) {
+      ++end;
+    }
+    if (end == 1 || end >= text.size() || text[end] != '.') return kBuiltin;
+    const std::string_view name = text.substr(1, end - 1);
+    if (name == "builtin") return kBuiltin;
+    if (name == "vhlo") return kVhlo;
+    for (size_t i = 0; i < extra_dialects_.size(); ++i) {
+      if (extra_dialects_[i] == name) return 2 + i;
+    }
+    extra_dialects_.emplace_back(name);
+    return 1 + extra_dialects_.size();
+  }
 
   uint64_t String(std::string_view s) {
     auto [it, inserted] = string_index_.emplace(std::string(s), strings_.size());
@@ -118,6 +139,7 @@ class Encoder {
   std::unordered_map<const BcAttr*, uint64_t> attr_memo_;
   std::unordered_map<const BcType*, uint64_t> type_memo_;
   std::vector<std::pair<size_t, std::string>> op_names_;  // dialect, name
+  std::vector<std::string> extra_dialects_;  // after builtin and vhlo: text attributes' only
   std::map<std::string, uint64_t> op_name_index_;
   std::vector<std::string> properties_;
 
@@ -170,9 +192,10 @@ StatusOr<uint64_t> Encoder::Attr(const BcAttr* a) {
   EncodingWriter w;
   uint64_t index = 0;
   if (a->kind == BcAttr::Kind::kText) {
-    // An attribute VHLO has no encoding for: its MLIR spelling.
+    // An attribute VHLO has no encoding for: its MLIR spelling, under its
+    // own dialect as MLIR writes it (#sdy.op_sharding_rule<...>: "sdy").
     w.WriteNullTerminated(a->str);
-    index = AddEntry(attrs_, attr_index_, {kBuiltin, false, w.Take()});
+    index = AddEntry(attrs_, attr_index_, {TextDialect(a->str), false, w.Take()});
   } else if (a->kind == BcAttr::Kind::kDictionary) {
     std::vector<std::pair<std::string, const BcAttr*>> entries;
     for (const auto& [k, v] : a->entries) entries.emplace_back(k->str, v);
@@ -724,8 +747,10 @@ StatusOr<std::string> Encoder::Run(const BcFile& file) {
   for (const auto& op : file.top_ops) PLUGRT_RETURN_IF_ERROR(Op(*op, ir));
 
   EncodingWriter dialects;
-  dialects.WriteVarInt(2);
-  for (uint64_t d : {String("builtin"), String("vhlo")}) {
+  std::vector<uint64_t> dialect_names = {String("builtin"), String("vhlo")};
+  for (const std::string& name : extra_dialects_) dialect_names.push_back(String(name));
+  dialects.WriteVarInt(dialect_names.size());
+  for (uint64_t d : dialect_names) {
     if (version_ >= kVersionDialectVersioning) {
       dialects.WriteVarIntWithFlag(d, false);
     } else {
