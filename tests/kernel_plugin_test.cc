@@ -225,6 +225,24 @@ TEST(KernelPluginTest, UntypedCustomCallsRegisteredThroughTheKernelAbi) {
       << refused.status().ToString();
 }
 
+// A small program whose only custom call is an INLINE_SAFE handler runs on
+// the caller's thread; without the flag the call may block, so the
+// execution goes to a worker thread.
+TEST(KernelPluginTest, InlineSafeHandlersRunOnTheCallersThread) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
+  const uint64_t here = std::hash<std::thread::id>()(std::this_thread::get_id());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      std::vector<uint64_t> inline_id,
+      RunNoArgs<uint64_t>(*client, CallProgram("test.thread_id_inline", "tensor<ui64>")));
+  ASSERT_EQ(inline_id.size(), 1u);
+  EXPECT_EQ(inline_id[0], here);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(
+      std::vector<uint64_t> worker_id,
+      RunNoArgs<uint64_t>(*client, CallProgram("test.thread_id", "tensor<ui64>")));
+  ASSERT_EQ(worker_id.size(), 1u);
+  EXPECT_NE(worker_id[0], here);
+}
+
 TEST(KernelPluginTest, UnknownTargetFailsAtCompileNamingIt) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, ClientWithKernels(TEST_KERNELS_GOOD));
   StatusOr<LoadedExecutable> compiled = client->Compile(CallProgram("test.nobody", "tensor<f32>"));

@@ -8,6 +8,8 @@
 #include "common/content_hash.h"
 #include "cpu/compile_passes.h"
 #include "cpu/cpu_version.h"
+#include "kernels_abi/custom_call_targets.h"
+#include "kernels_abi/kernel_plugins.h"
 #include "passes/approx_top_k.h"
 #include "passes/lower_quantized.h"
 #include "passes/refine_shapes.h"
@@ -26,7 +28,7 @@ namespace {
 
 // Whether one execution is small enough to run on the calling thread
 // (defined with the metadata below).
-bool SmallEnoughToRunInline(const shlo::Module& module);
+bool SmallEnoughToRunInline(const shlo::Module& module, const ProgramOptions& options);
 
 // A replica or partition count: the module's `attribute` and the compile
 // options' `option` (named `option_name`) must agree when both give it; 1 when
@@ -373,7 +375,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
   executable->num_replicas_ = counts.num_replicas;
   executable->num_partitions_ = counts.num_partitions;
   executable->compile_options_ = options;
-  executable->runs_inline_ = SmallEnoughToRunInline(*module);
+  executable->runs_inline_ = SmallEnoughToRunInline(*module, planned);
   executable->program_ = std::move(program);
   executable->module_bytes_ = shlo::SerializeModule(*module);
   executable->options_bytes_ = EncodeCompileOptions(options);
@@ -456,32 +458,50 @@ namespace {
 constexpr double kInlineMaxBytes = 64 * 1024;
 constexpr double kInlineMaxFlops = 100000;
 
-// Host transfers, feeds and custom calls may wait on the host; a while loop
-// may run for long.
-bool MayWaitOnHost(const shlo::Block& block) {
+// A custom call known not to wait: plugrt's own math targets, and handlers
+// a kernel plugin registered with PLUGRT_KernelFlag_INLINE_SAFE. Anything
+// else (XLA FFI handlers registered through PJRT, which upstream's traits
+// cannot mark, untyped functions) may block.
+bool InlineSafeCustomCall(const shlo::Operation& op, const ProgramOptions& options) {
+  const shlo::Attribute* attr = op.attribute("call_target_name");
+  if (attr == nullptr || attr->kind != shlo::Attribute::Kind::kString) return false;
+  const std::string_view target = attr->str;
+  if (target.starts_with(kernels_abi::kMathTargetPrefix) &&
+      kernels_abi::MathTargetNamed(target.substr(kernels_abi::kMathTargetPrefix.size()))) {
+    return true;
+  }
+  if (options.kernel_plugins == nullptr) return false;
+  const kernels_abi::KernelHandlerEntry* entry = options.kernel_plugins->Find(target);
+  return entry != nullptr && (entry->flags & PLUGRT_KernelFlag_INLINE_SAFE) != 0;
+}
+
+// Host transfers, feeds and custom calls may wait on the host (except those
+// InlineSafeCustomCall knows); a while loop may run for long.
+bool MayWaitOnHost(const shlo::Block& block, const ProgramOptions& options) {
   for (const auto& op : block.operations) {
     const shlo::OpGroup group = shlo::TraitsOf(op->code).group;
     if (group == shlo::OpGroup::kHostTransfer || group == shlo::OpGroup::kFeed ||
-        group == shlo::OpGroup::kCustomCall || op->code == shlo::OpCode::kWhile) {
+        op->code == shlo::OpCode::kWhile) {
       return true;
     }
+    if (group == shlo::OpGroup::kCustomCall && !InlineSafeCustomCall(*op, options)) return true;
     for (const auto& region : op->regions) {
       for (const auto& b : region->blocks) {
-        if (MayWaitOnHost(*b)) return true;
+        if (MayWaitOnHost(*b, options)) return true;
       }
     }
   }
   return false;
 }
 
-bool SmallEnoughToRunInline(const shlo::Module& module) {
+bool SmallEnoughToRunInline(const shlo::Module& module, const ProgramOptions& options) {
   StatusOr<shlo::CostEstimate> cost = shlo::EstimateCost(module);
   if (!cost.ok() || cost->bytes_accessed > kInlineMaxBytes || cost->flops > kInlineMaxFlops) {
     return false;
   }
   for (const auto& function : module.functions) {
     if (function->body != nullptr && !function->body->blocks.empty() &&
-        MayWaitOnHost(function->body->front())) {
+        MayWaitOnHost(function->body->front(), options)) {
       return false;
     }
   }

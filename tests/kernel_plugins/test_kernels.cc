@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
+#include <thread>
 #include <string>
 
 #include "plugrt/kernel_c_api.h"
@@ -211,6 +213,13 @@ XLA_FFI_Error* FfiNegate(XLA_FFI_CallFrame* frame) {
   return nullptr;
 }
 
+// out[u64] = a hash of the thread the handler runs on, for the test to
+// compare with its own (registered with and without INLINE_SAFE).
+void ThreadId(PLUGRT_KernelContext* ctx, void*) {
+  const uint64_t id = std::hash<std::thread::id>()(std::this_thread::get_id());
+  std::memcpy(ctx->api->Context_Output(ctx, 0)->data, &id, sizeof(id));
+}
+
 // An untyped XLA custom call registered through the kernel ABI (kernel API
 // 1.2), api_version 1: out[f32 x3] = in0 * 10 (shapes fixed by the code, as
 // untyped custom calls know them).
@@ -266,6 +275,14 @@ extern "C" PLUGRT_KERNEL_EXPORT PLUGRT_Status* PLUGRT_KernelPlugin_Init(
   legacy.xla_custom_call = reinterpret_cast<void*>(&LegacyTimesTen);
   legacy.flags = PLUGRT_KernelFlag_INLINE_SAFE;
   if (PLUGRT_Status* status = api->Register(registrar, &legacy)) return status;
+  PLUGRT_KernelRegistration thread_id = legacy;
+  thread_id.xla_custom_call = nullptr;
+  thread_id.handler = &ThreadId;
+  thread_id.target = "test.thread_id_inline";
+  if (PLUGRT_Status* status = api->Register(registrar, &thread_id)) return status;
+  thread_id.target = "test.thread_id";
+  thread_id.flags = 0;
+  if (PLUGRT_Status* status = api->Register(registrar, &thread_id)) return status;
   // As a plugin built against kernel API 1.0 registers: a smaller struct
   // (garbage past its end must not be read).
   PLUGRT_KernelRegistration old;
