@@ -6,7 +6,9 @@
 // definite), info codes included.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
+#include <memory>
 #include <cstring>
 #include <random>
 #include <string>
@@ -752,16 +754,248 @@ func.func public @main(%a: tensor<3x3xf32>) -> tensor<i32> {
   EXPECT_NE(status.message().find("size operands say 4"), std::string::npos) << status.ToString();
 }
 
-TEST(LapackCustomCallErrors, OlderTargetsAreUnimplementedByName) {
-  Runner runner;
-  for (const char* target : {"ducc_fft", "dynamic_ducc_fft"}) {
-    const std::string text = Program(target, "", {Shape<float>({3, 3})}, {Shape<float>({3, 3})});
-    auto exe = runner.client().Compile(text);
-    ASSERT_FALSE(exe.ok()) << target;
-    EXPECT_EQ(exe.status().code(), StatusCode::kUnimplemented) << exe.status().ToString();
-    EXPECT_NE(exe.status().message().find(target), std::string::npos) << exe.status().ToString();
-    EXPECT_EQ(exe.status().message().find("is registered"), std::string::npos) << exe.status().ToString();
+// --- JAX's older CPU FFT custom calls (ducc_fft, dynamic_ducc_fft) --------
+
+// Little-endian flatbuffer bytes, laid out by hand: the root offset, a
+// vtable of field offsets, the table, then its vectors.
+class FlatBuilder {
+ public:
+  // `fields` slots; fields lie at offsets 4 to 4 + table_size of the table
+  // (the first 4 bytes link it to its vtable).
+  FlatBuilder(int fields, size_t table_size)
+      : vtable_size_(4 + 2 * fields), table_(4 + ((vtable_size_ + 3) / 4) * 4) {
+    bytes_.resize(table_ + 4 + table_size);
+    Put<uint32_t>(0, static_cast<uint32_t>(table_));
+    Put<uint16_t>(4, static_cast<uint16_t>(vtable_size_));
+    Put<uint16_t>(6, static_cast<uint16_t>(4 + table_size));
+    Put<int32_t>(table_, static_cast<int32_t>(table_ - 4));
   }
+  template <typename T>
+  void Scalar(int id, size_t at, T value) {
+    Slot(id, at);
+    Put<T>(table_ + at, value);
+  }
+  template <typename T>
+  void Vector(int id, size_t at, const std::vector<T>& values) {
+    Slot(id, at);
+    const size_t start = bytes_.size();
+    bytes_.resize(start + 4 + values.size() * sizeof(T));
+    Put<uint32_t>(start, static_cast<uint32_t>(values.size()));
+    if (!values.empty()) std::memcpy(&bytes_[start + 4], values.data(), values.size() * sizeof(T));
+    Put<uint32_t>(table_ + at, static_cast<uint32_t>(start - (table_ + at)));
+  }
+  // The bytes as a dense<...> : tensor<Nxui8> literal.
+  std::string Constant() const {
+    std::string s = "dense<[";
+    for (size_t i = 0; i < bytes_.size(); ++i) s += (i ? ", " : "") + std::to_string(bytes_[i]);
+    return s + "]> : tensor<" + std::to_string(bytes_.size()) + "xui8>";
+  }
+  size_t size() const { return bytes_.size(); }
+
+ private:
+  template <typename T>
+  void Put(size_t at, T value) {
+    std::memcpy(&bytes_[at], &value, sizeof(T));
+  }
+  void Slot(int id, size_t at) { Put<uint16_t>(8 + 2 * id, static_cast<uint16_t>(at)); }
+
+  size_t vtable_size_;
+  size_t table_;
+  std::vector<uint8_t> bytes_;
+};
+
+struct DuccCase {
+  int8_t dtype;     // 0 complex64, 1 complex128
+  int8_t fft_type;  // 0 C2C, 1 C2R, 2 R2C
+  std::vector<uint64_t> shape;  // the real-domain shape for C2R
+  std::vector<int64_t> in_dims, out_dims;
+  std::vector<uint32_t> axes;
+  bool forward;
+  double scale;
+};
+
+std::vector<uint64_t> RowMajor(const std::vector<int64_t>& dims) {
+  std::vector<uint64_t> strides(dims.size());
+  uint64_t stride = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= static_cast<uint64_t>(dims[i]);
+  }
+  return strides;
+}
+
+FlatBuilder StaticDescriptor(const DuccCase& c) {
+  FlatBuilder b(8, 28);  // fields at table offsets: bytes 4, 5, 6; scale 8; vectors 16..28
+  b.Scalar<int8_t>(0, 4, c.dtype);
+  b.Scalar<int8_t>(1, 5, c.fft_type);
+  b.Scalar<uint8_t>(6, 6, c.forward ? 1 : 0);
+  b.Scalar<double>(7, 8, c.scale);
+  b.Vector<uint64_t>(2, 16, c.shape);
+  b.Vector<uint64_t>(3, 20, RowMajor(c.in_dims));
+  b.Vector<uint64_t>(4, 24, RowMajor(c.out_dims));
+  b.Vector<uint32_t>(5, 28, c.axes);
+  return b;
+}
+
+std::string TypeText(const std::vector<int64_t>& dims, const std::string& element) {
+  std::string s = "tensor<";
+  for (int64_t d : dims) s += std::to_string(d) + "x";
+  return s + element + ">";
+}
+
+class DuccFftTest : public ::testing::Test {
+ public:
+  void SetUp() override {
+    PLUGRT_ASSERT_OK_AND_ASSIGN(client_, testing::CreateCpuClient());
+  }
+  // Runs `program` on `x` (row-major values of `pjrt` and `dims`); the bytes
+  // of its one result.
+  template <typename T>
+  StatusOr<std::vector<std::byte>> Run(const std::string& program, PJRT_Buffer_Type pjrt,
+                                       const std::vector<int64_t>& dims, const std::vector<T>& x) {
+    PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable exe, client_->Compile(program));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, client_->addressable_devices());
+    Buffer in = testing::Upload(*client_, devices.front(), pjrt, dims, x);
+    PLUGRT_ASSIGN_OR_RETURN(auto out, exe.Execute({{&in}}));
+    return out.at(0).at(0).ToHostVector();
+  }
+  std::unique_ptr<Client> client_;
+};
+
+// ducc_fft and stablehlo.fft on the same input agree; `extra` multiplies the
+// reference (the descriptor's scale beyond the usual one).
+template <typename In>
+void ExpectMatchesBuiltIn(DuccFftTest* test, const DuccCase& c, const std::string& in_type,
+                          const std::string& out_type, PJRT_Buffer_Type pjrt,
+                          const std::string& fft_type, const std::string& length, double extra) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  int64_t n = 1;
+  for (int64_t d : c.in_dims) n *= d;
+  std::vector<In> x(static_cast<size_t>(n));
+  for (In& v : x) {
+    if constexpr (kComplex<In>) {
+      v = In(static_cast<Real<In>>(dist(rng)), static_cast<Real<In>>(dist(rng)));
+    } else {
+      v = static_cast<In>(dist(rng));
+    }
+  }
+  const std::string in_t = TypeText(c.in_dims, in_type), out_t = TypeText(c.out_dims, out_type);
+  const FlatBuilder descriptor = StaticDescriptor(c);
+  const std::string d_t = "tensor<" + std::to_string(descriptor.size()) + "xui8>";
+  const std::string ducc = "func.func @main(%x: " + in_t + ") -> " + out_t + " {\n  %d = stablehlo.constant " +
+                           descriptor.Constant() + "\n  %0 = stablehlo.custom_call @ducc_fft(%d, %x) {api_version = 2 : i32} : (" +
+                           d_t + ", " + in_t + ") -> " + out_t + "\n  return %0 : " + out_t + "\n}\n";
+  const std::string scaled = extra == 1 ? "%0" : "%1";
+  std::string reference = "func.func @main(%x: " + in_t + ") -> " + out_t + " {\n  %0 = stablehlo.fft %x, type = " +
+                          fft_type + ", length = " + length + " : (" + in_t + ") -> " + out_t + "\n";
+  if (extra != 1) {
+    reference += "  %s = stablehlo.constant dense<(" + std::to_string(extra) + ", 0.0)> : " + out_t +
+                 "\n  %1 = stablehlo.multiply %0, %s : " + out_t + "\n";
+  }
+  reference += "  return " + scaled + " : " + out_t + "\n}\n";
+  StatusOr<std::vector<std::byte>> got = test->Run<In>(ducc, pjrt, c.in_dims, x);
+  ASSERT_TRUE(got.ok()) << got.status().ToString() << "\n" << ducc;
+  StatusOr<std::vector<std::byte>> want = test->Run<In>(reference, pjrt, c.in_dims, x);
+  ASSERT_TRUE(want.ok()) << want.status().ToString() << "\n" << reference;
+  ASSERT_EQ(got->size(), want->size());
+  const bool f64 = c.dtype == 1;
+  const size_t count = got->size() / (f64 ? 8 : 4);
+  for (size_t i = 0; i < count; ++i) {
+    double a, b;
+    if (f64) {
+      std::memcpy(&a, got->data() + 8 * i, 8);
+      std::memcpy(&b, want->data() + 8 * i, 8);
+    } else {
+      float fa, fb;
+      std::memcpy(&fa, got->data() + 4 * i, 4);
+      std::memcpy(&fb, want->data() + 4 * i, 4);
+      a = fa, b = fb;
+    }
+    ASSERT_NEAR(a, b, (f64 ? 1e-12 : 1e-5) * (1 + std::abs(b))) << fft_type << " component " << i;
+  }
+}
+
+TEST_F(DuccFftTest, StaticDescriptorsMatchStablehloFft) {
+  // C2C forward (complex64), one axis.
+  ExpectMatchesBuiltIn<c64>(this, {0, 0, {2, 8}, {2, 8}, {2, 8}, {1}, true, 1.0}, "complex<f32>",
+                            "complex<f32>", PJRT_Buffer_Type_C64, "FFT", "[8]", 1);
+  // C2C backward (complex128), two axes, scale 1/N as JAX writes it.
+  ExpectMatchesBuiltIn<c128>(this, {1, 0, {3, 4, 6}, {3, 4, 6}, {3, 4, 6}, {1, 2}, false, 1.0 / 24},
+                             "complex<f64>", "complex<f64>", PJRT_Buffer_Type_C128, "IFFT",
+                             "[4, 6]", 1);
+  // R2C (f32 in), odd length.
+  ExpectMatchesBuiltIn<float>(this, {0, 2, {4, 7}, {4, 7}, {4, 4}, {1}, true, 1.0}, "f32",
+                              "complex<f32>", PJRT_Buffer_Type_F32, "RFFT", "[7]", 1);
+  // C2R (complex128 in, f64 out): the descriptor's shape is the result's.
+  ExpectMatchesBuiltIn<c128>(this, {1, 1, {3, 8}, {3, 5}, {3, 8}, {1}, false, 1.0 / 8},
+                             "complex<f64>", "f64", PJRT_Buffer_Type_C128, "IRFFT", "[8]", 1);
+  // A scale of its own (norm="forward"-style): the reference scaled by 1/8.
+  ExpectMatchesBuiltIn<c64>(this, {0, 0, {2, 8}, {2, 8}, {2, 8}, {1}, true, 0.125}, "complex<f32>",
+                            "complex<f32>", PJRT_Buffer_Type_C64, "FFT", "[8]", 0.125);
+}
+
+TEST_F(DuccFftTest, DynamicDescriptorMatchesStablehloFft) {
+  // DynamicDuccFftDescriptor: ndims (u32), dtype, fft_type, axes, forward.
+  FlatBuilder b(5, 12);
+  b.Scalar<uint32_t>(0, 4, 2);
+  b.Scalar<int8_t>(1, 8, 0);
+  b.Scalar<int8_t>(2, 9, 0);
+  b.Scalar<uint8_t>(4, 10, 1);
+  b.Vector<uint32_t>(3, 12, {1});
+  const std::string d_t = "tensor<" + std::to_string(b.size()) + "xui8>";
+  const std::string t = "tensor<2x8xcomplex<f32>>";
+  const std::string program =
+      "func.func @main(%x: " + t + ") -> " + t + " {\n  %d = stablehlo.constant " + b.Constant() +
+      "\n  %shape = stablehlo.constant dense<[2, 8]> : tensor<2xui32>\n"
+      "  %strides = stablehlo.constant dense<[8, 1]> : tensor<2xui32>\n"
+      "  %scale = stablehlo.constant dense<1.0> : tensor<f64>\n"
+      "  %0 = stablehlo.custom_call @dynamic_ducc_fft(%d, %x, %shape, %strides, %strides, %scale) "
+      "{api_version = 2 : i32} : (" + d_t + ", " + t + ", tensor<2xui32>, tensor<2xui32>, "
+      "tensor<2xui32>, tensor<f64>) -> " + t + "\n  return %0 : " + t + "\n}\n";
+  const std::string reference = "func.func @main(%x: " + t + ") -> " + t +
+                                " {\n  %0 = stablehlo.fft %x, type = FFT, length = [8] : (" + t +
+                                ") -> " + t + "\n  return %0 : " + t + "\n}\n";
+  std::vector<c64> x(16);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = c64(static_cast<float>(i % 5) - 2, static_cast<float>(i % 3));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> got, Run(program, PJRT_Buffer_Type_C64, {2, 8}, x));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> want, Run(reference, PJRT_Buffer_Type_C64, {2, 8}, x));
+  EXPECT_EQ(got, want);
+}
+
+TEST_F(DuccFftTest, BadDescriptorsFailClearly) {
+  const std::string t = "tensor<2x8xcomplex<f32>>";
+  auto program = [&](const std::string& constant, size_t size) {
+    const std::string d_t = "tensor<" + std::to_string(size) + "xui8>";
+    return "func.func @main(%x: " + t + ") -> " + t + " {\n  %d = stablehlo.constant " + constant +
+           "\n  %0 = stablehlo.custom_call @ducc_fft(%d, %x) : (" + d_t + ", " + t + ") -> " + t +
+           "\n  return %0 : " + t + "\n}\n";
+  };
+  std::vector<c64> x(16, c64(1, 0));
+  // Truncated bytes: INVALID_ARGUMENT naming the target, no crash.
+  StatusOr<std::vector<std::byte>> truncated =
+      Run(program("dense<[200, 0]> : tensor<2xui8>", 2), PJRT_Buffer_Type_C64, {2, 8}, x);
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_EQ(truncated.status().code(), StatusCode::kInvalidArgument) << truncated.status().ToString();
+  EXPECT_NE(truncated.status().message().find("ducc_fft"), std::string::npos);
+  // A transform over a leading axis: UNIMPLEMENTED, saying so.
+  const FlatBuilder leading = StaticDescriptor({0, 0, {2, 8}, {2, 8}, {2, 8}, {0}, true, 1.0});
+  StatusOr<std::vector<std::byte>> axis0 =
+      Run(program(leading.Constant(), leading.size()), PJRT_Buffer_Type_C64, {2, 8}, x);
+  ASSERT_FALSE(axis0.ok());
+  EXPECT_EQ(axis0.status().code(), StatusCode::kUnimplemented) << axis0.status().ToString();
+  EXPECT_NE(axis0.status().message().find("trailing"), std::string::npos);
+  // A descriptor whose shape is not the operand's.
+  const FlatBuilder wrong = StaticDescriptor({0, 0, {2, 4}, {2, 4}, {2, 4}, {1}, true, 1.0});
+  StatusOr<std::vector<std::byte>> mismatch =
+      Run(program(wrong.Constant(), wrong.size()), PJRT_Buffer_Type_C64, {2, 8}, x);
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_EQ(mismatch.status().code(), StatusCode::kInvalidArgument) << mismatch.status().ToString();
+  // Wrong operand count fails the compile.
+  StatusOr<LoadedExecutable> one = client_->Compile(
+      "func.func @main(%x: " + t + ") -> " + t + " {\n  %0 = stablehlo.custom_call @ducc_fft(%x) : (" + t +
+      ") -> " + t + "\n  return %0 : " + t + "\n}\n");
+  EXPECT_FALSE(one.ok());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // matrices), the LAPACK kernel runs over the batch, and the results are
 // copied back to the row-major tensors the backend keeps. The spellings JAX
 // used before its FFI targets run through the same kernels; its older FFT
-// targets are known by name and refused with a message saying so.
+// targets (ducc_fft.h) are registered here too, with the family they came in.
 #include <algorithm>
 #include <charconv>
 #include <span>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cpu/custom_calls/declared_layout.h"
+#include "cpu/custom_calls/ducc_fft.h"
 #include "cpu/custom_calls/lapack_kernels.h"
 #include "cpu/exec/op_registry.h"
 #include "kernels_abi/lapack_targets.h"
@@ -522,14 +523,6 @@ StatusOr<std::unique_ptr<CompiledOp>> RefuseLegacyLapackCall(const shlo::Operati
                         ffi, ": export the program again with a newer JAX"));
 }
 
-StatusOr<std::unique_ptr<CompiledOp>> RefuseDuccFft(const shlo::Operation& op,
-                                                    std::string_view target) {
-  return OpError(op, StatusCode::kUnimplemented,
-                 StrCat("custom call target '", target,
-                        "' (JAX's older CPU FFT) is not implemented; programs JAX exports now use "
-                        "stablehlo.fft, which plugrt runs"));
-}
-
 }  // namespace
 
 void RegisterLapackCustomCalls(OpRegistry& registry) {
@@ -542,7 +535,7 @@ void RegisterLapackCustomCalls(OpRegistry& registry) {
     }
   }
   for (std::string_view target : kernels_abi::kDuccFftTargets) {
-    registry.SetCustomCall(target, &RefuseDuccFft);
+    registry.SetCustomCall(target, &CompileDuccFftCall);
   }
 }
 
