@@ -303,6 +303,64 @@ TYPED_TEST(LapackCustomCallTest, GetrfMatchesLapackWithSingularInputs) {
   ExpectNear((*out)[2], info, "info");
 }
 
+// A batch large enough to be split over the client's threads (16 matrices
+// of order 40): every element's results and info land at its own index, each
+// chunk with its own workspace.
+TYPED_TEST(LapackCustomCallTest, LargeBatchesMatchLapackElementByElement) {
+  using T = TypeParam;
+  using R = Real<T>;
+  const int b = 16, n = 40;
+  std::vector<T> x;
+  for (int i = 0; i < b; ++i) {
+    std::vector<T> spd = Spd<T>(n, this->gen_);
+    x.insert(x.end(), spd.begin(), spd.end());
+  }
+  // Element 11 is not positive definite (potrf info 7) and singular (getrf).
+  for (int j = 0; j < n * n; ++j) x[11 * n * n + j] = T(0);
+  for (int j = 0; j < n; ++j) x[11 * n * n + j * n + j] = T(j == 6 ? -1 : 1);
+  for (int j = 0; j < n; ++j) x[11 * n * n + j * n + 9] = T(0);
+  auto lu = this->runner_.Run(this->Target("getrf", "getrf"), "", {Make<T>({b, n, n}, x)},
+                              {Shape<T>({b, n, n}), Shape<int32_t>({b, n}, false),
+                               Shape<int32_t>({b}, false)});
+  ASSERT_TRUE(lu.ok()) << lu.status().ToString();
+  std::vector<T> a = x;
+  std::vector<int32_t> ipiv(b * n), info(b);
+  for (int i = 0; i < b; ++i) {
+    info[i] = PLUGRT_PICK_(T, getrf, kRow, n, n, a.data() + i * n * n, n, ipiv.data() + i * n);
+  }
+  EXPECT_GT(info[11], 0);
+  ExpectNear((*lu)[0], a, "lu");
+  ExpectNear((*lu)[1], ipiv, "ipiv");
+  ExpectNear((*lu)[2], info, "info");
+
+  auto chol = this->runner_.Run(this->Target("potrf", "potrf"), "uplo = 76 : ui8",
+                                {Make<T>({b, n, n}, x)},
+                                {Shape<T>({b, n, n}), Shape<int32_t>({b}, false)});
+  ASSERT_TRUE(chol.ok()) << chol.status().ToString();
+  a = x;
+  for (int i = 0; i < b; ++i) info[i] = PLUGRT_PICK_(T, potrf, kRow, 'L', n, a.data() + i * n * n, n);
+  EXPECT_EQ(info[11], 7);
+  ExpectNear((*chol)[0], a, "factor");
+  ExpectNear((*chol)[1], info, "info");
+
+  auto eig = this->runner_.Run(this->Target("syevd", "heevd"), "mode = 78 : ui8, uplo = 76 : ui8",
+                               {Make<T>({b, n, n}, x)},
+                               {Shape<T>({b, n, n}), Shape<R>({b, n}, false),
+                                Shape<int32_t>({b}, false)});
+  ASSERT_TRUE(eig.ok()) << eig.status().ToString();
+  a = x;
+  std::vector<R> w(b * n);
+  for (int i = 0; i < b; ++i) {
+    if constexpr (kComplex<T>) {
+      info[i] = PLUGRT_PICK_(T, heevd, kRow, 'N', 'L', n, a.data() + i * n * n, n, w.data() + i * n);
+    } else {
+      info[i] = PLUGRT_PICK_(T, syevd, kRow, 'N', 'L', n, a.data() + i * n * n, n, w.data() + i * n);
+    }
+  }
+  ExpectNear((*eig)[1], w, "eigenvalues");
+  ExpectNear((*eig)[2], info, "info");
+}
+
 TYPED_TEST(LapackCustomCallTest, GeqrfAndOrgqrMatchLapack) {
   using T = TypeParam;
   const int b = 2, m = 6, n = 4;

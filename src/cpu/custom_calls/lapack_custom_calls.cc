@@ -17,6 +17,7 @@
 #include "cpu/custom_calls/ducc_fft.h"
 #include "cpu/custom_calls/lapack_kernels.h"
 #include "cpu/exec/op_registry.h"
+#include "cpu/kernels/parallel.h"
 #include "kernels_abi/lapack_targets.h"
 
 namespace plugrt::cpu {
@@ -37,7 +38,8 @@ struct LapackCall {
 
 // Runs `call` on row-major operands; row-major results.
 StatusOr<std::vector<Tensor>> RunLapackCall(const LapackCall& call, std::string_view where,
-                                            std::span<const RtValue* const> operands) {
+                                            std::span<const RtValue* const> operands,
+                                            const ExecContext& context) {
   if (operands.size() != call.operand_types.size()) {
     return InvalidArgument(where, ": expected ", call.operand_types.size(), " operands, got ",
                            operands.size());
@@ -57,7 +59,9 @@ StatusOr<std::vector<Tensor>> RunLapackCall(const LapackCall& call, std::string_
   std::vector<Tensor> results;
   results.reserve(call.result_types.size());
   for (const shlo::Type& t : call.result_types) results.emplace_back(t.element_type(), t.dims());
-  PLUGRT_RETURN_IF_ERROR(call.kernel(call.attrs, declared, results));
+  LapackAttrs attrs = call.attrs;
+  attrs.threads = ThreadBudget(context.kernel_threads);
+  PLUGRT_RETURN_IF_ERROR(call.kernel(attrs, declared, results));
   for (size_t i = 0; i < results.size(); ++i) {
     const std::vector<int64_t>& layout = call.result_layouts[i];
     if (!IsRowMajorOrder(layout)) results[i] = FromDeclaredLayout(results[i], layout);
@@ -71,10 +75,10 @@ class LapackCustomCallOp final : public CompiledOp {
       : where_(std::move(where)), call_(std::move(call)) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
-                                         ExecContext& /*context*/) const override {
+                                         ExecContext& context) const override {
     std::vector<const RtValue*> args;
     for (const RtValue& v : operands) args.push_back(&v);
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> results, RunLapackCall(call_, where_, args));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> results, RunLapackCall(call_, where_, args, context));
     std::vector<RtValue> out;
     out.reserve(results.size());
     for (Tensor& t : results) out.push_back(RtValue::Of(std::move(t)));
@@ -360,7 +364,7 @@ class LegacyLapackCallOp final : public CompiledOp {
         tuple_result_(tuple_result) {}
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
-                                         ExecContext& /*context*/) const override {
+                                         ExecContext& context) const override {
     if (operands.size() != form_.descriptors + call_.operand_types.size()) {
       return InvalidArgument(where_, ": expected ", form_.descriptors + call_.operand_types.size(),
                              " operands, got ", operands.size());
@@ -394,7 +398,7 @@ class LegacyLapackCallOp final : public CompiledOp {
     for (const shlo::Type& t : call.operand_types) operand_types.push_back(&t);
     for (const shlo::Type& t : call.result_types) result_types.push_back(&t);
     PLUGRT_RETURN_IF_ERROR(CheckLapackCall(target_, where_, operand_types, result_types, call.attrs));
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> computed, RunLapackCall(call, where_, data));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> computed, RunLapackCall(call, where_, data, context));
     // Workspaces zero-filled, computed results where the earlier form had them.
     std::vector<RtValue> out;
     for (const shlo::Type& t : results_) out.push_back(RtValue::Of(Tensor(t.element_type(), t.dims())));

@@ -5,8 +5,10 @@
 #include "cpu/custom_calls/lapack_kernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 // LAPACKE's complex types as std::complex; first, so that OpenBLAS's
@@ -15,6 +17,8 @@
 #define lapack_complex_double std::complex<double>
 #include <lapacke.h>
 #include <cblas.h>
+
+#include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -271,23 +275,74 @@ T* Of(Tensor& t) {
 }
 int32_t* Ints(Tensor& t) { return t.mutable_as<int32_t>(); }
 
+// --- batches ------------------------------------------------------------------
+
+// While alive, OpenBLAS runs each call on the calling thread: the batch's
+// matrices are already spread over plugrt's threads, and OpenBLAS's own
+// threads would only contend with them for the same cores. OpenBLAS's
+// thread count is process-wide, so concurrent batches share one setting:
+// the first sets it, the last restores it.
+class OpenBlasOnCallingThread {
+ public:
+  OpenBlasOnCallingThread() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (users_++ == 0) {
+      saved_ = openblas_get_num_threads();
+      if (saved_ != 1) openblas_set_num_threads(1);
+    }
+  }
+  ~OpenBlasOnCallingThread() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (--users_ == 0 && saved_ != 1) openblas_set_num_threads(saved_);
+  }
+  OpenBlasOnCallingThread(const OpenBlasOnCallingThread&) = delete;
+  OpenBlasOnCallingThread& operator=(const OpenBlasOnCallingThread&) = delete;
+
+ private:
+  static inline std::mutex mu_;
+  static inline int users_ = 0;
+  static inline int saved_ = 1;
+};
+
+// Runs fn(begin, end) over the batch [0, count) of matrices of order
+// `order`: in contiguous chunks on up to attrs.threads threads when the
+// batch holds enough work (a thread per ~32^3 flops-worth of matrices, as
+// jaxlib splits its batches too), else on the calling thread, where a single
+// large matrix keeps OpenBLAS's own threads. Each chunk allocates its own
+// LAPACK workspace inside fn.
+template <typename Fn>
+void ForBatch(const LapackAttrs& attrs, int64_t count, int order, Fn&& fn) {
+  if (count <= 0) return;
+  const int64_t per_matrix = static_cast<int64_t>(order) * order * order;
+  const int threads = count < 2 ? 1 : ThreadsFor(count * per_matrix, 32 * 32 * 32, attrs.threads);
+  if (threads <= 1) {
+    fn(int64_t{0}, count);
+    return;
+  }
+  OpenBlasOnCallingThread single;
+  ParallelFor(count, threads, fn);
+}
+
 // --- kernels ------------------------------------------------------------------
 
 template <typename T>
-Status GetrfKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> res) {
+Status GetrfKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tensor> res) {
   const Batch b = MatricesOf(ops[0].dims());
   res[0] = ops[0];
   const int64_t k = std::min(b.rows, b.cols);
   T* a = Of<T>(res[0]);
-  for (int64_t i = 0; i < b.count; ++i) {
-    Ints(res[2])[i] = Getrf(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows),
-                            Ints(res[1]) + i * k);
-  }
+  int32_t* ipiv = Ints(res[1]);
+  int32_t* info = Ints(res[2]);
+  ForBatch(attrs, b.count, std::max(b.rows, b.cols), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      info[i] = Getrf(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows), ipiv + i * k);
+    }
+  });
   return OkStatus();
 }
 
 template <typename T>
-Status GeqrfKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> res) {
+Status GeqrfKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tensor> res) {
   const Batch b = MatricesOf(ops[0].dims());
   res[0] = ops[0];
   if (b.count == 0) return OkStatus();
@@ -296,17 +351,21 @@ Status GeqrfKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> 
   T* tau = Of<T>(res[1]);
   T query{};
   Geqrf(b.rows, b.cols, a, Ld(b.rows), tau, &query, -1);
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    const int info = Geqrf(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows), tau + i * k,
-                           work.data(), static_cast<int>(work.size()));
-    if (res.size() > 2) Ints(res[2])[i] = info;
-  }
+  const size_t lwork = static_cast<size_t>(WorkSize(query));
+  int32_t* infos = res.size() > 2 ? Ints(res[2]) : nullptr;
+  ForBatch(attrs, b.count, std::max(b.rows, b.cols), [&](int64_t begin, int64_t end) {
+    std::vector<T> work(lwork);
+    for (int64_t i = begin; i < end; ++i) {
+      const int info = Geqrf(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows), tau + i * k,
+                             work.data(), static_cast<int>(work.size()));
+      if (infos != nullptr) infos[i] = info;
+    }
+  });
   return OkStatus();
 }
 
 template <typename T>
-Status Geqp3Kernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> res) {
+Status Geqp3Kernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tensor> res) {
   const Batch b = MatricesOf(ops[0].dims());
   res[0] = ops[0];
   res[1] = ops[1];
@@ -315,19 +374,24 @@ Status Geqp3Kernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> 
   T* a = Of<T>(res[0]);
   int32_t* jpvt = Ints(res[1]);
   T* tau = Of<T>(res[2]);
-  std::vector<Real<T>> rwork(static_cast<size_t>(2 * std::max(1, b.cols)));
+  const size_t lrwork = static_cast<size_t>(2 * std::max(1, b.cols));
+  std::vector<Real<T>> rwork(lrwork);
   T query{};
   Geqp3(b.rows, b.cols, a, Ld(b.rows), jpvt, tau, &query, -1, rwork.data());
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    Geqp3(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows), jpvt + i * b.cols, tau + i * k,
-          work.data(), static_cast<int>(work.size()), rwork.data());
-  }
+  const size_t lwork = static_cast<size_t>(WorkSize(query));
+  ForBatch(attrs, b.count, std::max(b.rows, b.cols), [&](int64_t begin, int64_t end) {
+    std::vector<T> work(lwork);
+    std::vector<Real<T>> chunk_rwork(lrwork);
+    for (int64_t i = begin; i < end; ++i) {
+      Geqp3(b.rows, b.cols, a + i * b.rows * b.cols, Ld(b.rows), jpvt + i * b.cols, tau + i * k,
+            work.data(), static_cast<int>(work.size()), chunk_rwork.data());
+    }
+  });
   return OkStatus();
 }
 
 template <typename T>
-Status OrgqrKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> res) {
+Status OrgqrKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tensor> res) {
   const Batch b = MatricesOf(ops[0].dims());
   const int k = static_cast<int>(ops[1].dims().back());
   res[0] = ops[0];
@@ -336,12 +400,16 @@ Status OrgqrKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> 
   T* tau = Of<T>(ops[1]);
   T query{};
   Orgqr(b.rows, b.cols, k, a, Ld(b.rows), tau, &query, -1);
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    const int info = Orgqr(b.rows, b.cols, k, a + i * b.rows * b.cols, Ld(b.rows), tau + i * k,
-                           work.data(), static_cast<int>(work.size()));
-    if (res.size() > 1) Ints(res[1])[i] = info;
-  }
+  const size_t lwork = static_cast<size_t>(WorkSize(query));
+  int32_t* infos = res.size() > 1 ? Ints(res[1]) : nullptr;
+  ForBatch(attrs, b.count, std::max(b.rows, b.cols), [&](int64_t begin, int64_t end) {
+    std::vector<T> work(lwork);
+    for (int64_t i = begin; i < end; ++i) {
+      const int info = Orgqr(b.rows, b.cols, k, a + i * b.rows * b.cols, Ld(b.rows), tau + i * k,
+                             work.data(), static_cast<int>(work.size()));
+      if (infos != nullptr) infos[i] = info;
+    }
+  });
   return OkStatus();
 }
 
@@ -350,9 +418,12 @@ Status PotrfKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
   const Batch b = MatricesOf(ops[0].dims());
   res[0] = ops[0];
   T* a = Of<T>(res[0]);
-  for (int64_t i = 0; i < b.count; ++i) {
-    Ints(res[1])[i] = Potrf(attrs.uplo, b.cols, a + i * b.rows * b.cols, Ld(b.rows));
-  }
+  int32_t* info = Ints(res[1]);
+  ForBatch(attrs, b.count, b.cols, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      info[i] = Potrf(attrs.uplo, b.cols, a + i * b.rows * b.cols, Ld(b.rows));
+    }
+  });
   return OkStatus();
 }
 
@@ -391,21 +462,26 @@ Status SvdKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tens
     info = Gesvd(attrs.mode, m, n, a, Ld(m), s, u, ldu, vt, ldvt, &query, -1, rwork.data());
   }
   if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  const int lwork = static_cast<int>(work.size());
+  const int lwork = WorkSize(query);
   const int64_t ustep = static_cast<int64_t>(ub.rows) * ub.cols;
   const int64_t vstep = static_cast<int64_t>(vb.rows) * vb.cols;
-  for (int64_t i = 0; i < b.count; ++i) {
-    T* ai = a + i * m * n;
-    if constexpr (kDivideAndConquer) {
-      info = Gesdd(attrs.mode, m, n, ai, Ld(m), s + i * mn, u + i * ustep, ldu, vt + i * vstep,
-                   ldvt, work.data(), lwork, rwork.data(), iwork.data());
-    } else {
-      info = Gesvd(attrs.mode, m, n, ai, Ld(m), s + i * mn, u + i * ustep, ldu, vt + i * vstep,
-                   ldvt, work.data(), lwork, rwork.data());
+  int32_t* infos = Ints(res[4]);
+  ForBatch(attrs, b.count, mx, [&](int64_t begin, int64_t end) {
+    std::vector<T> work(static_cast<size_t>(lwork));
+    std::vector<Real<T>> chunk_rwork(rwork.size());
+    std::vector<int> chunk_iwork(iwork.size());
+    for (int64_t i = begin; i < end; ++i) {
+      T* ai = a + i * m * n;
+      if constexpr (kDivideAndConquer) {
+        infos[i] = Gesdd(attrs.mode, m, n, ai, Ld(m), s + i * mn, u + i * ustep, ldu,
+                         vt + i * vstep, ldvt, work.data(), lwork, chunk_rwork.data(),
+                         chunk_iwork.data());
+      } else {
+        infos[i] = Gesvd(attrs.mode, m, n, ai, Ld(m), s + i * mn, u + i * ustep, ldu,
+                         vt + i * vstep, ldvt, work.data(), lwork, chunk_rwork.data());
+      }
     }
-    Ints(res[4])[i] = info;
-  }
+  });
   return OkStatus();
 }
 
@@ -422,15 +498,17 @@ Status SyevdKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
   int iquery = 0;
   int info = Syevd(attrs.mode, attrs.uplo, n, a, Ld(n), w, &query, -1, &rquery, -1, &iquery, -1);
   if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  std::vector<Real<T>> rwork(static_cast<size_t>(WorkSize(rquery)));
-  std::vector<int> iwork(static_cast<size_t>(std::max(1, iquery)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    Ints(res[2])[i] = Syevd(attrs.mode, attrs.uplo, n, a + i * n * n, Ld(n), w + i * n, work.data(),
-                            static_cast<int>(work.size()), rwork.data(),
-                            static_cast<int>(rwork.size()), iwork.data(),
-                            static_cast<int>(iwork.size()));
-  }
+  const int lwork = WorkSize(query), lrwork = WorkSize(rquery), liwork = std::max(1, iquery);
+  int32_t* infos = Ints(res[2]);
+  ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+    std::vector<T> work(static_cast<size_t>(lwork));
+    std::vector<Real<T>> rwork(static_cast<size_t>(lrwork));
+    std::vector<int> iwork(static_cast<size_t>(liwork));
+    for (int64_t i = begin; i < end; ++i) {
+      infos[i] = Syevd(attrs.mode, attrs.uplo, n, a + i * n * n, Ld(n), w + i * n, work.data(),
+                       lwork, rwork.data(), lrwork, iwork.data(), liwork);
+    }
+  });
   return OkStatus();
 }
 
@@ -471,15 +549,21 @@ Status GeevKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Ten
     std::vector<T> vr(static_cast<size_t>(std::max<int64_t>(1, nn)));
     int info = GeevReal(jl, jr, n, a, Ld(n), wr, wi, vl.data(), Ld(n), vr.data(), Ld(n), &query, -1);
     if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-    std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-    for (int64_t i = 0; i < b.count; ++i) {
-      info = GeevReal(jl, jr, n, a + i * nn, Ld(n), wr + i * n, wi + i * n, vl.data(), Ld(n),
-                      vr.data(), Ld(n), work.data(), static_cast<int>(work.size()));
-      Ints(res[4])[i] = info;
-      if (info != 0) continue;
-      if (jl == 'V') UnpackEigenvectors(n, wi + i * n, vl.data(), Of<std::complex<T>>(res[2]) + i * nn);
-      if (jr == 'V') UnpackEigenvectors(n, wi + i * n, vr.data(), Of<std::complex<T>>(res[3]) + i * nn);
-    }
+    const int lwork = WorkSize(query);
+    int32_t* infos = Ints(res[4]);
+    std::complex<T>* left = Of<std::complex<T>>(res[2]);
+    std::complex<T>* right = Of<std::complex<T>>(res[3]);
+    ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+      std::vector<T> work(static_cast<size_t>(lwork));
+      std::vector<T> packed_l(vl.size()), packed_r(vr.size());
+      for (int64_t i = begin; i < end; ++i) {
+        infos[i] = GeevReal(jl, jr, n, a + i * nn, Ld(n), wr + i * n, wi + i * n, packed_l.data(),
+                            Ld(n), packed_r.data(), Ld(n), work.data(), lwork);
+        if (infos[i] != 0) continue;
+        if (jl == 'V') UnpackEigenvectors(n, wi + i * n, packed_l.data(), left + i * nn);
+        if (jr == 'V') UnpackEigenvectors(n, wi + i * n, packed_r.data(), right + i * nn);
+      }
+    });
   } else {
     // Results: w, vl, vr, info.
     T* w = Of<T>(res[0]);
@@ -488,12 +572,16 @@ Status GeevKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Ten
     std::vector<Real<T>> rwork(static_cast<size_t>(std::max(1, 2 * n)));
     int info = GeevComplex(jl, jr, n, a, Ld(n), w, vl, Ld(n), vr, Ld(n), &query, -1, rwork.data());
     if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-    std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-    for (int64_t i = 0; i < b.count; ++i) {
-      Ints(res[3])[i] = GeevComplex(jl, jr, n, a + i * nn, Ld(n), w + i * n, vl + i * nn, Ld(n),
-                                    vr + i * nn, Ld(n), work.data(),
-                                    static_cast<int>(work.size()), rwork.data());
-    }
+    const int lwork = WorkSize(query);
+    int32_t* infos = Ints(res[3]);
+    ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+      std::vector<T> work(static_cast<size_t>(lwork));
+      std::vector<Real<T>> chunk_rwork(rwork.size());
+      for (int64_t i = begin; i < end; ++i) {
+        infos[i] = GeevComplex(jl, jr, n, a + i * nn, Ld(n), w + i * n, vl + i * nn, Ld(n),
+                               vr + i * nn, Ld(n), work.data(), lwork, chunk_rwork.data());
+      }
+    });
   }
   return OkStatus();
 }
@@ -515,25 +603,37 @@ Status GeesKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Ten
     T* wi = Of<T>(res[3]);
     int info = GeesReal(attrs.mode, n, a, Ld(n), &sdim, wr, wi, vs, Ld(n), &query, -1);
     if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-    std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-    for (int64_t i = 0; i < b.count; ++i) {
-      Ints(res[5])[i] = GeesReal(attrs.mode, n, a + i * nn, Ld(n), &sdim, wr + i * n, wi + i * n,
-                                 vs + i * nn, Ld(n), work.data(), static_cast<int>(work.size()));
-      Ints(res[4])[i] = sdim;
-    }
+    const int lwork = WorkSize(query);
+    int32_t* infos = Ints(res[5]);
+    int32_t* sdims = Ints(res[4]);
+    ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+      std::vector<T> work(static_cast<size_t>(lwork));
+      for (int64_t i = begin; i < end; ++i) {
+        int chunk_sdim = 0;
+        infos[i] = GeesReal(attrs.mode, n, a + i * nn, Ld(n), &chunk_sdim, wr + i * n, wi + i * n,
+                            vs + i * nn, Ld(n), work.data(), lwork);
+        sdims[i] = chunk_sdim;
+      }
+    });
   } else {
     // Results: t, vs, w, sdim, info.
     T* w = Of<T>(res[2]);
     std::vector<Real<T>> rwork(static_cast<size_t>(std::max(1, n)));
     int info = GeesComplex(attrs.mode, n, a, Ld(n), &sdim, w, vs, Ld(n), &query, -1, rwork.data());
     if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-    std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-    for (int64_t i = 0; i < b.count; ++i) {
-      Ints(res[4])[i] = GeesComplex(attrs.mode, n, a + i * nn, Ld(n), &sdim, w + i * n,
-                                    vs + i * nn, Ld(n), work.data(),
-                                    static_cast<int>(work.size()), rwork.data());
-      Ints(res[3])[i] = sdim;
-    }
+    const int lwork = WorkSize(query);
+    int32_t* infos = Ints(res[4]);
+    int32_t* sdims = Ints(res[3]);
+    ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+      std::vector<T> work(static_cast<size_t>(lwork));
+      std::vector<Real<T>> chunk_rwork(rwork.size());
+      for (int64_t i = begin; i < end; ++i) {
+        int chunk_sdim = 0;
+        infos[i] = GeesComplex(attrs.mode, n, a + i * nn, Ld(n), &chunk_sdim, w + i * n,
+                               vs + i * nn, Ld(n), work.data(), lwork, chunk_rwork.data());
+        sdims[i] = chunk_sdim;
+      }
+    });
   }
   return OkStatus();
 }
@@ -553,12 +653,17 @@ Status GehrdKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
   T query{};
   int info = Gehrd(n, attrs.low, attrs.high, a, Ld(n), tau_tmp.data(), &query, -1);
   if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    Ints(res[2])[i] = Gehrd(n, attrs.low, attrs.high, a + i * nn, Ld(n), tau_tmp.data(),
-                            work.data(), static_cast<int>(work.size()));
-    std::copy_n(tau_tmp.data(), tstep, tau + i * tstep);
-  }
+  const int lwork = WorkSize(query);
+  int32_t* infos = Ints(res[2]);
+  ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+    std::vector<T> work(static_cast<size_t>(lwork));
+    std::vector<T> chunk_tau(tau_tmp.size());
+    for (int64_t i = begin; i < end; ++i) {
+      infos[i] = Gehrd(n, attrs.low, attrs.high, a + i * nn, Ld(n), chunk_tau.data(), work.data(),
+                       lwork);
+      std::copy_n(chunk_tau.data(), tstep, tau + i * tstep);
+    }
+  });
   return OkStatus();
 }
 
@@ -579,13 +684,19 @@ Status SytrdKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
   std::vector<T> tau_tmp(static_cast<size_t>(std::max(1, n)));
   int info = Sytrd(attrs.uplo, n, a, Ld(n), d, e_tmp.data(), tau_tmp.data(), &query, -1);
   if (info != 0) return Internal("LAPACK's workspace query failed (info ", info, ")");
-  std::vector<T> work(static_cast<size_t>(WorkSize(query)));
-  for (int64_t i = 0; i < b.count; ++i) {
-    Ints(res[4])[i] = Sytrd(attrs.uplo, n, a + i * nn, Ld(n), d + i * n, e_tmp.data(),
-                            tau_tmp.data(), work.data(), static_cast<int>(work.size()));
-    std::copy_n(e_tmp.data(), estep, e + i * estep);
-    std::copy_n(tau_tmp.data(), estep, tau + i * estep);
-  }
+  const int lwork = WorkSize(query);
+  int32_t* infos = Ints(res[4]);
+  ForBatch(attrs, b.count, n, [&](int64_t begin, int64_t end) {
+    std::vector<T> work(static_cast<size_t>(lwork));
+    std::vector<Real<T>> chunk_e(e_tmp.size());
+    std::vector<T> chunk_tau(tau_tmp.size());
+    for (int64_t i = begin; i < end; ++i) {
+      infos[i] = Sytrd(attrs.uplo, n, a + i * nn, Ld(n), d + i * n, chunk_e.data(),
+                       chunk_tau.data(), work.data(), lwork);
+      std::copy_n(chunk_e.data(), estep, e + i * estep);
+      std::copy_n(chunk_tau.data(), estep, tau + i * estep);
+    }
+  });
   return OkStatus();
 }
 
@@ -600,15 +711,17 @@ Status TrsmKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Ten
   const int64_t astep = ab.count == 1 ? 0 : static_cast<int64_t>(k) * k;
   const T* a = Of<T>(ops[0]);
   T* y = Of<T>(res[0]);
-  for (int64_t i = 0; i < bb.count; ++i) {
-    Trsm(attrs.side, attrs.uplo, attrs.trans_x, attrs.diag, bb.rows, bb.cols, alpha, a + i * astep,
-         Ld(k), y + i * static_cast<int64_t>(bb.rows) * bb.cols, Ld(bb.rows));
-  }
+  ForBatch(attrs, bb.count, std::max(bb.rows, bb.cols), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      Trsm(attrs.side, attrs.uplo, attrs.trans_x, attrs.diag, bb.rows, bb.cols, alpha,
+           a + i * astep, Ld(k), y + i * static_cast<int64_t>(bb.rows) * bb.cols, Ld(bb.rows));
+    }
+  });
   return OkStatus();
 }
 
 template <typename T>
-Status GtsvKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> res) {
+Status GtsvKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Tensor> res) {
   const Batch b = MatricesOf(ops[3].dims());
   for (size_t i = 0; i < 4; ++i) res[i] = ops[i];
   const int n = b.rows, nrhs = b.cols;
@@ -616,12 +729,17 @@ Status GtsvKernel(const LapackAttrs&, std::span<Tensor> ops, std::span<Tensor> r
   T* d = Of<T>(res[1]);
   T* du = Of<T>(res[2]);
   T* rhs = Of<T>(res[3]);
-  for (int64_t i = 0; i < b.count; ++i) {
-    // jaxlib's dl holds n elements, the first unused; du's last is unused.
-    Ints(res[4])[i] = n == 0 ? 0
-                             : Gtsv(n, nrhs, dl + i * n + 1, d + i * n, du + i * n,
-                                    rhs + i * static_cast<int64_t>(n) * nrhs, Ld(n));
-  }
+  int32_t* infos = Ints(res[4]);
+  // Tridiagonal solves are O(n * nrhs): their work is what counts per matrix.
+  const int order = static_cast<int>(std::cbrt(static_cast<double>(n) * std::max(1, nrhs))) + 1;
+  ForBatch(attrs, b.count, order, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      // jaxlib's dl holds n elements, the first unused; du's last is unused.
+      infos[i] = n == 0 ? 0
+                        : Gtsv(n, nrhs, dl + i * n + 1, d + i * n, du + i * n,
+                               rhs + i * static_cast<int64_t>(n) * nrhs, Ld(n));
+    }
+  });
   return OkStatus();
 }
 

@@ -33,6 +33,9 @@ struct LapackAttrs {
   char diag = 0;           // trsm: 'N' / 'U'
   int32_t low = 0;         // gehrd: ilo, 1-based
   int32_t high = 0;        // gehrd: ihi
+  // Not an attribute: the thread budget of this execution (ExecContext's
+  // kernel_threads), set per run; batches of matrices are split over it.
+  int threads = 1;
 };
 
 // The attribute names each family reads, all required.
