@@ -1,11 +1,12 @@
 /* The XLA FFI headers (include/plugrt/xla_ffi_c_api.h,
- * include/plugrt/pjrt_ffi_extension.h) compile as strict ISO C11, as a C
- * handler needs them to, and their struct sizes agree with C++'s (checked
+ * include/plugrt/pjrt_ffi_extension.h, include/plugrt/xla_custom_call_status.h)
+ * compile as strict ISO C11, as a C handler needs them to, and their struct sizes agree with C++'s (checked
  * against the same upstream facts as tests/xla_ffi_test.cc). */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "plugrt/pjrt_ffi_extension.h"
+#include "plugrt/xla_custom_call_status.h"
 #include "plugrt/xla_ffi_c_api.h"
 
 /* A handler in C: copies its first argument's first f32 to its result. */
@@ -16,8 +17,22 @@ static XLA_FFI_Error* Copy(XLA_FFI_CallFrame* frame) {
   return NULL;
 }
 
+/* An untyped custom call in C with api_version 3's signature (the status
+ * header compiles as C11 too): out = in[0] * the opaque string's length. */
+static void Untyped(void* out, const void** in, const char* opaque, size_t opaque_len,
+                    XlaCustomCallStatus* status) {
+  (void)opaque, (void)status;
+  *(float*)out = *(const float*)in[0] * (float)opaque_len;
+}
+
 int main(void) {
   int failures = 0;
+  {
+    float x = 1.5f, y = 0;
+    const void* in[1] = {&x};
+    Untyped(&y, in, "ab", 2, NULL);
+    failures += y != 3.0f;
+  }
   if (sizeof(void*) == 8) {
     failures += sizeof(XLA_FFI_Api) != 192;
     failures += offsetof(XLA_FFI_CallFrame, future) != 168;
