@@ -10,13 +10,13 @@
 namespace plugrt::kernels_abi {
 namespace {
 
-struct Registry {
+struct UntypedRegistry {
   std::mutex mu;
   std::map<std::pair<std::string, std::string>, void*> functions;  // (platform, target)
 };
 
-Registry& TheRegistry() {
-  static Registry* registry = new Registry;  // never freed: programs may call at exit
+UntypedRegistry& TheUntypedRegistry() {
+  static UntypedRegistry* registry = new UntypedRegistry;  // never freed: programs may call at exit
   return *registry;
 }
 
@@ -28,7 +28,7 @@ Status RegisterUntypedCustomCall(std::string_view target, std::string_view platf
     return InvalidArgument("custom call '", target, "': the platform name is empty");
   }
   if (fn == nullptr) return InvalidArgument("custom call '", target, "': the function is null");
-  Registry& registry = TheRegistry();
+  UntypedRegistry& registry = TheUntypedRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
   auto [it, inserted] =
       registry.functions.emplace(std::make_pair(PlatformKey(platform), std::string(target)), fn);
@@ -41,7 +41,7 @@ Status RegisterUntypedCustomCall(std::string_view target, std::string_view platf
 }
 
 void* FindUntypedCustomCall(std::string_view target, std::string_view platform) {
-  Registry& registry = TheRegistry();
+  UntypedRegistry& registry = TheUntypedRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
   auto it = registry.functions.find(std::make_pair(PlatformKey(platform), std::string(target)));
   return it == registry.functions.end() ? nullptr : it->second;

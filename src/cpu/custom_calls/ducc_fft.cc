@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/fft.h"
 
 namespace plugrt::cpu {
@@ -102,18 +103,8 @@ struct DuccFft {
   double scale = 1;
 };
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size());
-  int64_t stride = 1;
-  for (size_t i = dims.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= dims[i];
-  }
-  return strides;
-}
-
 template <typename From>
-std::vector<int64_t> Widen(const std::vector<From>& values) {
+std::vector<int64_t> ToInt64s(const std::vector<From>& values) {
   return std::vector<int64_t>(values.begin(), values.end());
 }
 
@@ -128,10 +119,10 @@ StatusOr<DuccFft> ReadStatic(std::string_view descriptor) {
   PLUGRT_ASSIGN_OR_RETURN(std::vector<uint32_t> axes, t.Vector<uint32_t>(5));
   PLUGRT_ASSIGN_OR_RETURN(uint8_t forward, t.Scalar<uint8_t>(6, 0));
   PLUGRT_ASSIGN_OR_RETURN(f.scale, t.Scalar<double>(7, 0.0));
-  f.shape = Widen(shape);
-  f.strides_in = Widen(strides_in);
-  f.strides_out = Widen(strides_out);
-  f.axes = Widen(axes);
+  f.shape = ToInt64s(shape);
+  f.strides_in = ToInt64s(strides_in);
+  f.strides_out = ToInt64s(strides_out);
+  f.axes = ToInt64s(axes);
   f.forward = forward != 0;
   return f;
 }
@@ -145,7 +136,7 @@ StatusOr<std::vector<int64_t>> Int32s(const Tensor& t, size_t count, const char*
   }
   std::vector<uint32_t> raw(count);
   if (count > 0) std::memcpy(raw.data(), t.data(), count * 4);
-  return Widen(raw);
+  return ToInt64s(raw);
 }
 
 StatusOr<DuccFft> ReadDynamic(std::string_view descriptor, const std::vector<RtValue>& operands) {
@@ -156,7 +147,7 @@ StatusOr<DuccFft> ReadDynamic(std::string_view descriptor, const std::vector<RtV
   PLUGRT_ASSIGN_OR_RETURN(f.fft_type, t.Scalar<int8_t>(2, 0));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<uint32_t> axes, t.Vector<uint32_t>(3));
   PLUGRT_ASSIGN_OR_RETURN(uint8_t forward, t.Scalar<uint8_t>(4, 0));
-  f.axes = Widen(axes);
+  f.axes = ToInt64s(axes);
   f.forward = forward != 0;
   if (ndims > 64) return InvalidArgument("dynamic_ducc_fft: ndims ", ndims, " is too large");
   PLUGRT_ASSIGN_OR_RETURN(f.shape, Int32s(operands[2].tensor, ndims, "shape"));
@@ -171,7 +162,7 @@ StatusOr<DuccFft> ReadDynamic(std::string_view descriptor, const std::vector<RtV
 }
 
 // Multiplies every real component of `t` (f32, f64, c64, c128) by `factor`.
-void Scale(Tensor& t, double factor) {
+void ScaleInPlace(Tensor& t, double factor) {
   const int64_t n = t.num_elements() * (shlo::IsComplex(t.type()) ? 2 : 1);
   if (t.type() == ElementType::kF32 || t.type() == ElementType::kC64) {
     auto* v = reinterpret_cast<float*>(t.MutableData());
@@ -244,7 +235,7 @@ StatusOr<Tensor> RunDuccFft(const DuccFft& f, const Tensor& x, const shlo::Type&
   double n = 1;
   for (int64_t l : length) n *= static_cast<double>(l);
   const double factor = f.forward ? f.scale : f.scale * n;
-  if (factor != 1) Scale(out, factor);
+  if (factor != 1) ScaleInPlace(out, factor);
   return out;
 }
 
