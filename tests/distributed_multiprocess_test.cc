@@ -168,6 +168,11 @@ int ChildMain() {
                             {"cpu_device_count", int64_t{2}},
                             {"distributed_timeout_ms",
                              int64_t{std::atoll(Env("PLUGRT_MP_TIMEOUT_MS").c_str())}}};
+  if (!Env("PLUGRT_MP_HEARTBEAT_TIMEOUT_MS").empty()) {
+    options.create_options.push_back(
+        {"heartbeat_timeout_ms", int64_t{std::atoll(Env("PLUGRT_MP_HEARTBEAT_TIMEOUT_MS").c_str())}});
+    options.create_options.push_back({"heartbeat_interval_ms", int64_t{200}});
+  }
   options.kv_store = std::shared_ptr<KeyValueStore>(std::move(*store));
   auto client = Client::Create(*plugin, options);
   if (!client.ok()) {
@@ -198,8 +203,12 @@ int ChildMain() {
     return 4;
   }
   if (scenario == "die_before_execute" && node == 1) std::_Exit(0);
+  // A process that hangs without closing anything (as a stopped or wedged
+  // one does): only the heartbeat tells the others.
+  if (scenario == "stop_before_execute" && node == 1) ::raise(SIGSTOP);
   for (int run = 0; run < 2; ++run) {  // twice: the second reuses the connections
     if (scenario == "die_between_runs" && node == 1 && run == 1) std::_Exit(0);
+    if (scenario == "stop_between_runs" && node == 1 && run == 1) ::raise(SIGSTOP);
     auto results = executable->Execute({});
     if (!results.ok()) {
       Say("execute", results.status().ToString());
@@ -228,8 +237,11 @@ struct ChildResult {
 // `timeout_ms`: the processes' distributed_timeout_ms: long where all go
 // well (a loaded machine may start them slowly), short where the test waits
 // for it to pass.
+// `heartbeat_timeout_ms`: 0 keeps the default. Once node 0 has ended, the
+// others are killed when `kill_rest` (a stopped process never ends alone).
 std::vector<ChildResult> RunJob(const std::string& scenario, int nodes, const std::string& store,
-                                int started = -1, int timeout_ms = 20000) {
+                                int started = -1, int timeout_ms = 20000,
+                                int heartbeat_timeout_ms = 0, bool kill_rest = false) {
   const auto deadline = std::chrono::seconds(60);
   const int job = nodes;
   if (started >= 0) nodes = started;
@@ -247,6 +259,9 @@ std::vector<ChildResult> RunJob(const std::string& scenario, int nodes, const st
       ::setenv("PLUGRT_MP_NODES", std::to_string(job).c_str(), 1);
       ::setenv("PLUGRT_MP_STORE", store.c_str(), 1);
       ::setenv("PLUGRT_MP_TIMEOUT_MS", std::to_string(timeout_ms).c_str(), 1);
+      if (heartbeat_timeout_ms > 0) {
+        ::setenv("PLUGRT_MP_HEARTBEAT_TIMEOUT_MS", std::to_string(heartbeat_timeout_ms).c_str(), 1);
+      }
       ::execl("/proc/self/exe", "distributed_multiprocess_test", static_cast<char*>(nullptr));
       ::_exit(127);
     }
@@ -276,6 +291,9 @@ std::vector<ChildResult> RunJob(const std::string& scenario, int nodes, const st
         ::close(pipes[n]);
         pipes[n] = -1;
         --open;
+        if (n == 0 && kill_rest) {
+          for (int other = 1; other < nodes; ++other) ::kill(pids[other], SIGKILL);
+        }
       } else {
         results[n].output.append(chunk, static_cast<size_t>(got));
       }
@@ -412,11 +430,13 @@ TEST_F(MultiProcessTest, AProcessThatNeverComesIsNamed) {
 }
 
 TEST_F(MultiProcessTest, AProcessLostBeforeTheProgramCheckIsNamed) {
-  auto results = RunJob("die_before_compile", 2, FileStore(), -1, /*timeout_ms=*/4000);
+  // The heartbeat finds node 1's process gone (same machine) before the
+  // program check's own timeout.
+  auto results = RunJob("die_before_compile", 2, FileStore(), -1, /*timeout_ms=*/40000);
   SCOPED_TRACE(results[0].output);
   EXPECT_EQ(results[0].exit_code, 4);
-  EXPECT_NE(results[0].said["compile"].find("DEADLINE_EXCEEDED"), std::string::npos);
-  EXPECT_NE(results[0].said["compile"].find("node(s) [1]"), std::string::npos);
+  EXPECT_NE(results[0].said["compile"].find("UNAVAILABLE"), std::string::npos);
+  EXPECT_NE(results[0].said["compile"].find("node 1 (host 127.0.0.1, pid "), std::string::npos);
 }
 
 TEST_F(MultiProcessTest, AProcessLostBeforeACollectiveFailsTheOthersWithoutHanging) {
@@ -425,7 +445,31 @@ TEST_F(MultiProcessTest, AProcessLostBeforeACollectiveFailsTheOthersWithoutHangi
   EXPECT_EQ(results[0].exit_code, 5);
   EXPECT_NE(results[0].said["execute"].find("UNAVAILABLE"), std::string::npos);
   EXPECT_NE(results[0].said["execute"].find("nodes [0, 1]"), std::string::npos);
-  EXPECT_NE(results[0].said["execute"].find("node(s) [1] never joined"), std::string::npos);
+  EXPECT_NE(results[0].said["execute"].find("node 1 (host 127.0.0.1, pid "), std::string::npos);
+}
+
+// Node 1 stops (SIGSTOP) with its sockets open: before the first
+// collective's rendezvous, or between runs with its connections up, where
+// node 0's collective is in flight inside Gloo. The heartbeat (2 s here)
+// ends node 0's wait, naming node 1, long before distributed_timeout_ms
+// (60 s, past the test's deadline).
+void ExpectStoppedNodeNamed(const std::string& scenario, const std::string& store) {
+  auto results = RunJob(scenario, 2, store, -1, /*timeout_ms=*/60000,
+                        /*heartbeat_timeout_ms=*/2000, /*kill_rest=*/true);
+  SCOPED_TRACE(results[0].output);
+  EXPECT_EQ(results[0].exit_code, 5);
+  const std::string& error = results[0].said["execute"];
+  EXPECT_NE(error.find("UNAVAILABLE"), std::string::npos);
+  EXPECT_NE(error.find("node 1 (host 127.0.0.1, pid "), std::string::npos);
+  EXPECT_NE(error.find("stopped answering: no heartbeat for"), std::string::npos);
+}
+
+TEST_F(MultiProcessTest, AStoppedProcessIsNamedByTheHeartbeatBeforeItsFirstCollective) {
+  ExpectStoppedNodeNamed("stop_before_execute", FileStore());
+}
+
+TEST_F(MultiProcessTest, AStoppedProcessEndsACollectiveInFlight) {
+  ExpectStoppedNodeNamed("stop_between_runs", FileStore());
 }
 
 TEST(MultiProcessOptionsTest, AJobNeedsAStoreAndANodeIdBelowItsSize) {
@@ -444,6 +488,19 @@ TEST(MultiProcessOptionsTest, AJobNeedsAStoreAndANodeIdBelowItsSize) {
   ASSERT_FALSE(client.ok());
   EXPECT_EQ(client.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(client.status().message().find("node_id"), std::string::npos)
+      << client.status().message();
+}
+
+TEST(MultiProcessOptionsTest, AHeartbeatTimeoutMustExceedItsInterval) {
+  auto plugin = testing::CpuPlugin();
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  ClientOptions options;
+  options.create_options = {{"heartbeat_interval_ms", int64_t{500}},
+                            {"heartbeat_timeout_ms", int64_t{500}}};
+  auto client = Client::Create(*plugin, options);
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(client.status().message().find("heartbeat_timeout_ms"), std::string::npos)
       << client.status().message();
 }
 

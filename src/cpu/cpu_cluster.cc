@@ -30,17 +30,27 @@ int MsLeft(std::chrono::steady_clock::time_point deadline) {
 
 // Reads `key` of every node in `nodes` (waiting until `deadline`); the nodes
 // whose key never came are named in one DEADLINE_EXCEEDED.
+// With `heartbeat`, waits in slices and fails as soon as a node is lost.
 StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
                                                    const std::vector<int>& nodes,
                                                    const std::string& key_prefix,
                                                    std::chrono::steady_clock::time_point deadline,
                                                    std::chrono::milliseconds timeout,
-                                                   std::string_view what) {
+                                                   std::string_view what,
+                                                   const distributed::HeartbeatMonitor* heartbeat) {
   std::vector<std::string> values(nodes.size());
   std::vector<int> missing;
+  constexpr int kSliceMs = 200;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const std::string key = StrCat(key_prefix, nodes[i]);
-    StatusOr<std::string> value = store.Get(key, MsLeft(deadline));
+    StatusOr<std::string> value = store.Get(key, heartbeat ? std::min(kSliceMs, MsLeft(deadline))
+                                                           : MsLeft(deadline));
+    while (heartbeat != nullptr && !value.ok() &&
+           value.status().code() == StatusCode::kDeadlineExceeded && MsLeft(deadline) > 0) {
+      Status lost = heartbeat->Lost({nodes[i]});
+      if (!lost.ok()) return Status(lost.code(), StrCat(what, ": ", lost.message()));
+      value = store.Get(key, std::min(kSliceMs, MsLeft(deadline)));
+    }
     if (value.ok()) {
       values[i] = std::move(*value);
     } else if (value.status().code() == StatusCode::kDeadlineExceeded) {
@@ -79,8 +89,9 @@ std::optional<distributed::GlooCommunicator::DataType> DataTypeOf(shlo::ElementT
 // RemoteExchange over the Gloo communicator of src/distributed/.
 class GlooExchange final : public RemoteExchange {
  public:
-  GlooExchange(std::shared_ptr<KeyValueStore> store, distributed::GlooCommunicator::Options options)
-      : communicator_(std::move(store), std::move(options)) {}
+  GlooExchange(std::shared_ptr<KeyValueStore> store, distributed::GlooCommunicator::Options options,
+               std::shared_ptr<distributed::HeartbeatMonitor> heartbeat)
+      : communicator_(std::move(store), std::move(options), std::move(heartbeat)) {}
   int node_id() const override { return communicator_.options().node_id; }
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
@@ -90,7 +101,7 @@ class GlooExchange final : public RemoteExchange {
   bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
   Status AllReduce(std::string_view group_key, const std::vector<int>& nodes, Reduction reduction,
                    shlo::ElementType type, const std::vector<const void*>& inputs, void* output,
-                   size_t count) override {
+                   size_t count, std::shared_ptr<const void> keep_alive) override {
     using G = distributed::GlooCommunicator;
     std::optional<G::DataType> data_type = DataTypeOf(type);
     if (!data_type) {
@@ -103,7 +114,8 @@ class GlooExchange final : public RemoteExchange {
       case Reduction::kMin: how = G::Reduction::kMin; break;
       case Reduction::kMax: how = G::Reduction::kMax; break;
     }
-    return communicator_.AllReduce(group_key, nodes, how, *data_type, inputs, output, count);
+    return communicator_.AllReduce(group_key, nodes, how, *data_type, inputs, output, count,
+                                   std::move(keep_alive));
   }
 
  private:
@@ -137,6 +149,15 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
   writer.U32(static_cast<uint32_t>(options.num_nodes));
   writer.U32(static_cast<uint32_t>(local_devices));
   writer.U64(nonce);
+  // The heartbeat starts before the announcement, so that every node that
+  // has announced itself is being watched.
+  distributed::HeartbeatMonitor::Options beat;
+  beat.node_id = options.node_id;
+  beat.num_nodes = options.num_nodes;
+  beat.hostname = options.collectives_hostname;
+  beat.interval = std::chrono::milliseconds(options.heartbeat_interval_ms);
+  beat.timeout = std::chrono::milliseconds(options.heartbeat_timeout_ms);
+  PLUGRT_ASSIGN_OR_RETURN(cluster->heartbeat_, distributed::HeartbeatMonitor::Start(store, beat));
   const std::string node_key = StrCat(kPrefix, "node/");
   PLUGRT_RETURN_IF_ERROR(store->Put(StrCat(node_key, options.node_id), mine));
 
@@ -146,7 +167,8 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
       std::vector<std::string> all,
       GatherFromNodes(*store, nodes, node_key, deadline, cluster->timeout_,
                       StrCat("forming the cluster of ", options.num_nodes, " nodes (this is node ",
-                             options.node_id, ")")));
+                             options.node_id, ")"),
+                      cluster->heartbeat_.get()));
   int next_id = 0;
   for (int n = 0; n < options.num_nodes; ++n) {
     ByteReader reader(all[static_cast<size_t>(n)], StrCat("node ", n, "'s announcement"));
@@ -181,7 +203,7 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
   gloo.num_nodes = options.num_nodes;
   gloo.hostname = options.collectives_hostname;
   gloo.timeout = cluster->timeout_;
-  cluster->exchange_ = std::make_shared<GlooExchange>(store, std::move(gloo));
+  cluster->exchange_ = std::make_shared<GlooExchange>(store, std::move(gloo), cluster->heartbeat_);
   return cluster;
 }
 
@@ -201,7 +223,8 @@ Status CpuCluster::CheckSameProgram(const std::vector<int>& nodes, const std::st
       std::vector<std::string> all,
       GatherFromNodes(*store_, nodes, prefix, deadline, timeout_,
                       StrCat("checking that nodes ", NodesString(nodes), " load the same program '",
-                             program_name, "' (program #", index, " across them)")));
+                             program_name, "' (program #", index, " across them)"),
+                      heartbeat_.get()));
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (all[i] == fingerprint) continue;
     std::string table;

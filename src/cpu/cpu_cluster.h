@@ -4,6 +4,10 @@
 // node's device count, so every process numbers the job's devices the same
 // way: node 0's devices first, then node 1's, ... (global ids).
 //
+// Every node heartbeats from its announcement on (distributed/heartbeat.h,
+// keys "plugrt/heartbeat/<n>"): waits on other nodes here and in the
+// collectives fail as soon as a node they wait on is lost.
+//
 // Keys (under "plugrt/cpu/"): "node/<n>" (node n's device count and a
 // nonce), "compile/<nodes>/<k>/<n>" (node n's fingerprint of the k-th
 // program loaded across those nodes); Gloo's rendezvous uses "plugrt/gloo/".
@@ -21,6 +25,7 @@
 #include "common/status.h"
 #include "cpu/cpu_options.h"
 #include "cpu/exec/remote_exchange.h"
+#include "distributed/heartbeat.h"
 
 namespace plugrt::cpu {
 
@@ -58,6 +63,8 @@ class CpuCluster {
   std::vector<int> first_device_id_;
   std::shared_ptr<KeyValueStore> store_;
   std::chrono::milliseconds timeout_{0};
+  // Declared before exchange_: the exchange's groups consult it.
+  std::shared_ptr<distributed::HeartbeatMonitor> heartbeat_;
   std::shared_ptr<RemoteExchange> exchange_;
   std::mutex mu_;
   std::map<std::vector<int>, int64_t> loads_;  // per node set: programs checked so far

@@ -119,6 +119,16 @@ constexpr OptionSpec kOptions[] = {
      "how long a multi-process job's rendezvous, program check and each cross-process "
      "collective may wait for the other processes (default 60000)",
      [](CpuOptions& o, int64_t v) { o.distributed_timeout_ms = v; }},
+    {"heartbeat_interval_ms", OptionSpec::Type::kInt64, 1, std::numeric_limits<int32_t>::max(),
+     "PLUGRT_HEARTBEAT_INTERVAL_MS",
+     "how often each process of a multi-process job tells the others it is alive, through the "
+     "key-value store (default 1000)",
+     [](CpuOptions& o, int64_t v) { o.heartbeat_interval_ms = v; }},
+    {"heartbeat_timeout_ms", OptionSpec::Type::kInt64, 2, std::numeric_limits<int32_t>::max(),
+     "PLUGRT_HEARTBEAT_TIMEOUT_MS",
+     "how long a process of a multi-process job may stay silent before the others' "
+     "collectives and waits on it fail, naming it; above the interval (default 10000)",
+     [](CpuOptions& o, int64_t v) { o.heartbeat_timeout_ms = v; }},
     {"collectives_hostname", OptionSpec::Type::kString, 0, 0, "PLUGRT_COLLECTIVES_HOSTNAME",
      "the address cross-process collectives (Gloo TCP) listen on and announce (default "
      "127.0.0.1)", nullptr,
@@ -218,6 +228,11 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
         result.program.user_passes.values[i] = switches.values[i];
       }
     }
+  }
+  if (result.heartbeat_timeout_ms <= result.heartbeat_interval_ms) {
+    return InvalidArgument("option heartbeat_timeout_ms (", result.heartbeat_timeout_ms,
+                           ") must exceed heartbeat_interval_ms (", result.heartbeat_interval_ms,
+                           ")");
   }
   if (result.node_id >= result.num_nodes) {
     return InvalidArgument("option node_id is ", result.node_id, " but num_nodes is ",

@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "cpu/exec/program.h"
+#include "distributed/heartbeat.h"
 #include "sdk/types.h"
 
 namespace plugrt::cpu {
@@ -68,11 +69,18 @@ struct CpuOptions {
   // the cluster's rendezvous, the program check and each cross-process
   // collective. "collectives_hostname" (string; default
   // PLUGRT_COLLECTIVES_HOSTNAME, else 127.0.0.1): the address Gloo's TCP
-  // transport listens on and announces.
+  // transport listens on and announces. "heartbeat_interval_ms" (int64,
+  // >= 1) and "heartbeat_timeout_ms" (int64, above the interval; defaults in
+  // distributed/heartbeat.h, or PLUGRT_HEARTBEAT_INTERVAL_MS /
+  // PLUGRT_HEARTBEAT_TIMEOUT_MS): how often each process says it is alive,
+  // and how long a silent one may stay silent before the others' waits on
+  // it fail, naming it.
   int node_id = 0;
   int num_nodes = 1;
   int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;
   std::string collectives_hostname = "127.0.0.1";
+  int64_t heartbeat_interval_ms = distributed::kDefaultHeartbeatIntervalMs;
+  int64_t heartbeat_timeout_ms = distributed::kDefaultHeartbeatTimeoutMs;
 };
 
 inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";

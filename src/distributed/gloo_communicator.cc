@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "distributed/gloo_store.h"
+#include "distributed/op_thread.h"
 
 namespace plugrt::distributed {
 namespace {
@@ -27,12 +28,14 @@ struct GlooCommunicator::Group {
   std::vector<int> nodes;
   int rank = 0;
   std::mutex mu;
-  std::shared_ptr<gloo::rendezvous::Context> context;
+  std::shared_ptr<gloo::rendezvous::Context> context;  // touched by `thread` only
   Status failed;  // once set, the context is not used again
+  OpThread thread;
 };
 
-GlooCommunicator::GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options)
-    : store_(std::move(store)), options_(std::move(options)) {}
+GlooCommunicator::GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options,
+                                   std::shared_ptr<HeartbeatMonitor> heartbeat)
+    : store_(std::move(store)), options_(std::move(options)), heartbeat_(std::move(heartbeat)) {}
 
 GlooCommunicator::~GlooCommunicator() = default;
 
@@ -76,58 +79,89 @@ StatusOr<std::shared_ptr<GlooCommunicator::Group>> GlooCommunicator::FindGroup(
   return group;
 }
 
-template <typename Operation>
-Status GlooCommunicator::OnGroup(std::string_view group_key, const std::vector<int>& nodes,
-                                 Operation&& operation) {
+Status GlooCommunicator::OnGroup(
+    std::string_view group_key, const std::vector<int>& nodes,
+    std::function<void(const std::shared_ptr<gloo::Context>&)> operation) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
   std::lock_guard<std::mutex> lock(group->mu);
   if (!group->failed.ok()) return group->failed;
-  try {
-    if (group->context == nullptr) {
-      // The rendezvous: each member announces its address under the group's
-      // prefix and connects to every other.
-      GlooStore store(store_, StrCat("plugrt/gloo/", group_key, "/"), options_.timeout);
-      auto context = std::make_shared<gloo::rendezvous::Context>(
-          group->rank, static_cast<int>(nodes.size()));
-      context->setTimeout(options_.timeout);
-      std::shared_ptr<gloo::transport::Device> device;
-      {
-        std::lock_guard<std::mutex> device_lock(mu_);
-        device = device_;
-      }
-      context->connectFullMesh(store, device);
-      group->context = std::move(context);
+  if (heartbeat_ != nullptr) {
+    Status lost = heartbeat_->Lost(nodes);
+    if (!lost.ok()) {
+      group->failed = lost;
+      return lost;
     }
-    operation(std::shared_ptr<gloo::Context>(group->context));
-  } catch (const std::exception& e) {
-    // Members that never announced themselves for the rendezvous (each
-    // writes its rank's address under the group's prefix) are named: they
-    // are the lost ones.
-    std::vector<int> absent;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      if (static_cast<int>(i) == group->rank) continue;
-      if (!store_->TryGet(StrCat("plugrt/gloo/", group_key, "/", i)).ok()) {
-        absent.push_back(nodes[i]);
-      }
-    }
-    group->failed = MakeError(
-        StatusCode::kUnavailable, "cross-process collective over nodes ", NodesString(nodes),
-        " (this is node ", options_.node_id, ") failed",
-        absent.empty() ? std::string() : StrCat(": node(s) ", NodesString(absent), " never joined it"),
-        ": ", e.what());
-    return group->failed;
   }
-  return OkStatus();
+  std::shared_ptr<gloo::transport::Device> device;
+  {
+    std::lock_guard<std::mutex> device_lock(mu_);
+    device = device_;
+  }
+  // Everything the operation touches is its own or shared: the caller may
+  // walk away from it.
+  std::shared_ptr<OpThread::Op> op = group->thread.Post(
+      [group, device, store = store_, operation = std::move(operation),
+       prefix = StrCat("plugrt/gloo/", group_key, "/"), timeout = options_.timeout]() mutable {
+        if (group->context == nullptr) {
+          // The rendezvous: each member announces its address under the
+          // group's prefix and connects to every other.
+          GlooStore gloo_store(store, prefix, timeout);
+          auto context = std::make_shared<gloo::rendezvous::Context>(
+              group->rank, static_cast<int>(group->nodes.size()));
+          context->setTimeout(timeout);
+          context->connectFullMesh(gloo_store, device);
+          group->context = std::move(context);
+        }
+        operation(std::shared_ptr<gloo::Context>(group->context));
+      });
+  const auto slice = std::chrono::milliseconds(50);
+  while (!op->WaitFor(slice)) {
+    if (heartbeat_ == nullptr) continue;
+    Status lost = heartbeat_->Lost(nodes);
+    if (!lost.ok()) {
+      group->failed = MakeError(StatusCode::kUnavailable, "cross-process collective over nodes ",
+                                NodesString(nodes), " (this is node ", options_.node_id,
+                                ") abandoned: ", lost.message());
+      return group->failed;
+    }
+  }
+  std::exception_ptr error = op->error();
+  if (error == nullptr) return OkStatus();
+  std::string what = "unknown error";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  // Members that never announced themselves for the rendezvous (each writes
+  // its rank's address under the group's prefix) are named: they are the
+  // lost ones. So is a member the heartbeat knows to be lost.
+  std::vector<int> absent;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (static_cast<int>(i) == group->rank) continue;
+    if (!store_->TryGet(StrCat("plugrt/gloo/", group_key, "/", i)).ok()) {
+      absent.push_back(nodes[i]);
+    }
+  }
+  Status lost = heartbeat_ != nullptr ? heartbeat_->LostNow(nodes) : OkStatus();
+  group->failed = MakeError(
+      StatusCode::kUnavailable, "cross-process collective over nodes ", NodesString(nodes),
+      " (this is node ", options_.node_id, ") failed",
+      absent.empty() ? std::string() : StrCat(": node(s) ", NodesString(absent), " never joined it"),
+      lost.ok() ? std::string() : StrCat(": ", lost.message()), ": ", what);
+  return group->failed;
 }
 
 StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view group_key,
                                                                const std::vector<int>& nodes,
                                                                std::string_view bytes) {
   const size_t size = nodes.size();
-  std::vector<std::string> result(size);
-  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, [&](const std::shared_ptr<gloo::Context>& context) {
+  auto result = std::make_shared<std::vector<std::string>>(size);
+  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, [size, result, input = std::string(bytes)](
+                                                       const std::shared_ptr<gloo::Context>& context) mutable {
     // Sizes first, then the bytes (allgatherv needs every member's count).
-    uint64_t mine = bytes.size();
+    uint64_t mine = input.size();
     std::vector<uint64_t> sizes(size);
     gloo::AllgatherOptions sizes_options(context);
     sizes_options.setInput(&mine, 1);
@@ -137,18 +171,17 @@ StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view 
     size_t total = 0;
     for (size_t count : counts) total += count;
     std::string gathered(total, '\0');
-    std::string input(bytes);
     gloo::AllgathervOptions options(context);
     options.setInput(input.data(), input.size());
     options.setOutput(gathered.data(), counts);
     gloo::allgatherv(options);
     size_t offset = 0;
     for (size_t i = 0; i < size; ++i) {
-      result[i] = gathered.substr(offset, counts[i]);
+      (*result)[i] = gathered.substr(offset, counts[i]);
       offset += counts[i];
     }
   }));
-  return result;
+  return std::move(*result);
 }
 
 namespace {
@@ -219,10 +252,12 @@ void RunAllReduce(const std::shared_ptr<gloo::Context>& context,
 Status GlooCommunicator::AllReduce(std::string_view group_key, const std::vector<int>& nodes,
                                    Reduction reduction, DataType type,
                                    const std::vector<const void*>& inputs, void* output,
-                                   size_t count) {
+                                   size_t count, std::shared_ptr<const void> keep_alive) {
   if (inputs.empty()) return InvalidArgument("all-reduce: no inputs");
   if (count == 0) return OkStatus();
-  return OnGroup(group_key, nodes, [&](const std::shared_ptr<gloo::Context>& context) {
+  return OnGroup(group_key, nodes, [type, reduction, inputs, output, count,
+                                    keep_alive = std::move(keep_alive)](
+                                       const std::shared_ptr<gloo::Context>& context) {
     switch (type) {
       case DataType::kF32: return RunAllReduce<float>(context, reduction, inputs, output, count);
       case DataType::kF64: return RunAllReduce<double>(context, reduction, inputs, output, count);

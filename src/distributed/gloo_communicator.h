@@ -8,10 +8,14 @@
 // (prefix "plugrt/gloo/<key>/"), then hold a full mesh of TCP connections
 // for the rest of the communicator's life. One operation runs on a context
 // at a time; the members must issue a group's operations in the same order.
+// Operations run on the group's own thread (distributed/op_thread.h) while
+// the caller waits; with a heartbeat monitor, the caller stops waiting as
+// soon as a member of the group is lost and gets that member's error.
 #ifndef PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
 #define PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +25,7 @@
 
 #include "common/key_value_store.h"
 #include "common/status.h"
+#include "distributed/heartbeat.h"
 
 namespace gloo {
 class Context;
@@ -42,7 +47,9 @@ class GlooCommunicator {
     std::chrono::milliseconds timeout{60'000};
   };
 
-  GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options);
+  // `heartbeat` may be null: operations then wait for Gloo alone.
+  GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options,
+                   std::shared_ptr<HeartbeatMonitor> heartbeat = nullptr);
   ~GlooCommunicator();
 
   const Options& options() const { return options_; }
@@ -51,8 +58,9 @@ class GlooCommunicator {
   // this with the same `group_key` and gets every member's bytes, in `nodes`
   // order. Sizes may differ between members. Errors: INVALID_ARGUMENT for a
   // malformed group; UNAVAILABLE naming the group when a peer fails, goes
-  // away or does not answer within the timeout (the group's context is then
-  // unusable: later operations on it fail at once with the same error).
+  // away or does not answer within the timeout, or when the heartbeat
+  // loses a member (named); the group's context is then unusable: later
+  // operations on it fail at once with the same error.
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
                                                std::string_view bytes);
@@ -62,22 +70,26 @@ class GlooCommunicator {
   // Reduces this node's `inputs` (each `count` elements of `type`) and every
   // other member's into `output`, the same bytes on every member (Gloo's
   // ring all-reduce). Min and max of floats propagate NaN. Same group rules
-  // and errors as AllGather; one group key serves both.
+  // and errors as AllGather; one group key serves both. `keep_alive` owns
+  // the inputs and the output: an operation given up on (a lost member)
+  // may still touch them until Gloo's own timeout ends it.
   Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
                    Reduction reduction, DataType type, const std::vector<const void*>& inputs,
-                   void* output, size_t count);
+                   void* output, size_t count, std::shared_ptr<const void> keep_alive);
 
  private:
   struct Group;
   StatusOr<std::shared_ptr<Group>> FindGroup(std::string_view group_key,
                                              const std::vector<int>& nodes);
-  // Runs `operation` on the group's context (connected first if need be),
-  // turning Gloo's exceptions into the group's UNAVAILABLE error.
-  template <typename Operation>
-  Status OnGroup(std::string_view group_key, const std::vector<int>& nodes, Operation&& operation);
+  // Runs `operation` on the group's context (connected first if need be)
+  // on the group's thread, turning Gloo's exceptions and lost members into
+  // the group's UNAVAILABLE error. `operation` owns what it touches.
+  Status OnGroup(std::string_view group_key, const std::vector<int>& nodes,
+                 std::function<void(const std::shared_ptr<gloo::Context>&)> operation);
 
   std::shared_ptr<KeyValueStore> store_;
   const Options options_;
+  std::shared_ptr<HeartbeatMonitor> heartbeat_;
   std::mutex mu_;
   std::shared_ptr<gloo::transport::Device> device_;
   std::map<std::string, std::shared_ptr<Group>, std::less<>> groups_;

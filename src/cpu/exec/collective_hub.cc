@@ -185,9 +185,13 @@ Status CollectiveHub::ReduceAcrossNodes(const std::vector<int64_t>& group,
       inputs.push_back(theirs[k].data());
     }
     Tensor result = Tensor::Uninitialized(first[k].type(), first[k].dims());
+    // Tensors share their storage: these copies keep the bytes alive.
+    auto keep_alive = std::make_shared<std::vector<Tensor>>();
+    for (size_t i : local) keep_alive->push_back(slot.contributions[i][k]);
+    keep_alive->push_back(result);
     PLUGRT_RETURN_IF_ERROR(cross_.exchange->AllReduce(
         ChannelOf(group), nodes, reduction, first[k].type(), inputs, result.MutableData(),
-        static_cast<size_t>(first[k].num_elements())));
+        static_cast<size_t>(first[k].num_elements()), std::move(keep_alive)));
     results.push_back(std::move(result));
   }
   slot.reduced = std::move(results);

@@ -22,7 +22,8 @@ class RemoteExchange {
   // Every node of `nodes` (ascending, this one among them) calls this for
   // the same channel (`group_key`: the same string on every node, one
   // operation at a time per key, in the same order) and gets each node's
-  // bytes in `nodes` order. UNAVAILABLE when a peer fails or goes away.
+  // bytes in `nodes` order. UNAVAILABLE when a peer fails, goes away or
+  // stops answering (the heartbeat), naming it.
   virtual StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                        const std::vector<int>& nodes,
                                                        std::string_view bytes) = 0;
@@ -34,11 +35,12 @@ class RemoteExchange {
   // Reduces this node's `inputs` (`count` elements of `type` each) with
   // every other node's into `output`: the same bytes on every node. Same
   // channel rules as AllGather (one key serves both). Integers wrap around;
-  // min/max of floats propagate NaN.
+  // min/max of floats propagate NaN. `keep_alive` owns the inputs and the
+  // output: an exchange given up on (a lost peer) may touch them later.
   virtual Status AllReduce(std::string_view group_key, const std::vector<int>& nodes,
                            Reduction reduction, shlo::ElementType type,
-                           const std::vector<const void*>& inputs, void* output,
-                           size_t count) = 0;
+                           const std::vector<const void*>& inputs, void* output, size_t count,
+                           std::shared_ptr<const void> keep_alive) = 0;
 };
 
 // Where the processes (replica, partition) of an execution run when they
