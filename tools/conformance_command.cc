@@ -28,6 +28,7 @@
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
 #include "tools/known_failures.h"
+#include "tools/run_parallel_grid.h"
 
 extern char** environ;
 
@@ -46,6 +47,9 @@ struct ConformanceOptions {
   std::optional<int> fail_below;
   std::optional<int> sections_below;
   std::string known_failures_path;
+  // Only sections with interpreter.run_parallel grids, each as a job of one
+  // OS process per grid member (`conformance-file --processes`).
+  bool processes = false;
 };
 
 struct SectionResult {
@@ -185,6 +189,7 @@ StatusOr<Child> Spawn(const std::string& exe, const std::string& file, size_t in
     args.push_back("--devices");
     args.push_back(std::to_string(*options.plugin.devices));
   }
+  if (options.processes) args.push_back("--processes");
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -488,6 +493,20 @@ bool MatchesKnownFailures(const FailureList& known, const std::string& path,
 // failures differ from --known-failures.
 StatusOr<int> RunConformance(const ConformanceOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(Collected collected, CollectFiles(options.paths));
+  if (options.processes) {
+    // Files without grids have nothing to run as processes.
+    std::vector<std::string> with_grids;
+    for (const std::string& file : collected.files) {
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      const std::vector<int> sizes = RunParallelGridSizes(text.str());
+      if (std::any_of(sizes.begin(), sizes.end(), [](int size) { return size != 1; })) {
+        with_grids.push_back(file);
+      }
+    }
+    collected.files = std::move(with_grids);
+  }
   const std::vector<std::string>& files = collected.files;
   if (files.empty()) return NotFound("no .mlir files under the given paths");
   // A list that cannot be read fails now, not after the whole run.
@@ -581,6 +600,10 @@ void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
                       "(entries under other folders than the paths given are not compared)");
   command->add_flag("--verbose,-v", options->verbose,
                     "report each file as it finishes and every failing section");
+  command->add_flag("--processes", options->processes,
+                    "run only the sections with interpreter.run_parallel grids, each as a job "
+                    "of one OS process per grid member (through `plugrt launch`'s launcher; "
+                    "collectives over Gloo)");
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     StatusOr<int> code = RunConformance(*options);

@@ -8,6 +8,11 @@
 // status code name (UNIMPLEMENTED marks unsupported features); REASON is the
 // first line of the error. A child that stops before "done" crashed or hung
 // in the section after the last one it reported.
+//
+// With --processes, the child reports only the sections holding
+// interpreter.run_parallel grids, each run as a job of one process per grid
+// member (`conformance-file FILE --member K`, under the launcher); a member
+// says "plugrt-conformance: member fail CODE REASON" before it exits 1.
 #ifndef PLUGRT_TOOLS_CONFORMANCE_PROTOCOL_H_
 #define PLUGRT_TOOLS_CONFORMANCE_PROTOCOL_H_
 
@@ -17,6 +22,8 @@ namespace plugrt::tools {
 
 inline constexpr std::string_view kConformancePrefix = "plugrt-conformance: ";
 inline constexpr std::string_view kConformanceFileCommand = "conformance-file";
+// The op whose grids `--processes` runs as jobs of OS processes.
+inline constexpr std::string_view kRunParallelOp = "interpreter.run_parallel";
 
 }  // namespace plugrt::tools
 

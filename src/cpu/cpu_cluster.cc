@@ -204,6 +204,7 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
   gloo.hostname = options.collectives_hostname;
   gloo.timeout = cluster->timeout_;
   cluster->exchange_ = std::make_shared<GlooExchange>(store, std::move(gloo), cluster->heartbeat_);
+  cluster->job_ = JobNodes{options.node_id, options.num_nodes, cluster->exchange_};
   return cluster;
 }
 

@@ -54,6 +54,8 @@ class CpuCluster {
   // The cross-process collectives (Gloo) for the executor's hubs.
   const std::shared_ptr<RemoteExchange>& exchange() const { return exchange_; }
   std::chrono::milliseconds timeout() const { return timeout_; }
+  // This node and the exchange, for executions (ExecContext::job).
+  const JobNodes& job() const { return job_; }
 
  private:
   CpuCluster() = default;
@@ -66,6 +68,7 @@ class CpuCluster {
   // Declared before exchange_: the exchange's groups consult it.
   std::shared_ptr<distributed::HeartbeatMonitor> heartbeat_;
   std::shared_ptr<RemoteExchange> exchange_;
+  JobNodes job_;
   std::mutex mu_;
   std::map<std::vector<int>, int64_t> loads_;  // per node set: programs checked so far
 };

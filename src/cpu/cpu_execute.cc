@@ -120,6 +120,7 @@ struct Launch {
   std::shared_ptr<CollectiveHub> hub;  // null when the program runs one process
   std::vector<PerDevice> devices;
   int kernel_threads = 1;  // the client's, for each device's kernels
+  const JobNodes* job = nullptr;  // the client's job, when it has one
   std::chrono::milliseconds recv_timeout{0};  // the client's host_recv_timeout_ms
   int64_t run_id = 0;  // ExecContext::run_id of every device
 };
@@ -301,6 +302,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.run_id = launch.run_id;
     context.user_data = launch.options.user_data.get();
     context.kernel_threads = launch.kernel_threads;
+    context.job = launch.job;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
     if (results.ok()) {
       status = StoreOutputs(*results, mine.outputs, program.entry().result_types);
@@ -434,6 +436,7 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
     context.kernel_threads = client->kernel_threads();
+    if (client->cluster() != nullptr) context.job = &client->cluster()->job();
     try {
       StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
       if (results.ok()) {
@@ -748,6 +751,7 @@ Status CpuLoadedExecutable::ExecuteInto(
   launch->executable = executable_;
   launch->options = options;
   launch->kernel_threads = client_->kernel_threads();
+  if (client_->cluster() != nullptr) launch->job = &client_->cluster()->job();
   launch->recv_timeout = RecvTimeout(*client_);
   launch->run_id = NewRunId(options.launch_id);
   if (spans_nodes) {

@@ -33,6 +33,7 @@ class CollectiveHub;  // rendezvous of the devices of one execution
 class OpRegistry;     // the compile function of each op (op_registry.h)
 struct FeedQueues;    // infeed data and outfeed records (feed_ops.cc)
 class HostChannels;   // stablehlo.send / recv to the host (host_channels.h)
+struct JobNodes;      // the OS processes of a multi-process job (remote_exchange.h)
 
 // How a program is compiled. The CPU plugin fills it from its options
 // (cpu_options.h); the executor reads nothing from the environment.
@@ -108,6 +109,9 @@ struct ExecContext {
   std::map<std::string, std::vector<Tensor>, std::less<>>* probes = nullptr;
   // Counted into when set.
   KernelCounters* counters = nullptr;
+  // The OS processes of the job this run belongs to; null in a
+  // single-process client.
+  const JobNodes* job = nullptr;
   // Threads one large kernel may use (the client's "threads" option; 0: the
   // number of cores). Passed down, not kept per thread: nested regions and
   // harness sub-runs copy the context.

@@ -43,6 +43,15 @@ class RemoteExchange {
                            std::shared_ptr<const void> keep_alive) = 0;
 };
 
+// The OS processes of a multi-process job, as an execution sees them: the
+// conformance harness's run_parallel grids then run one member per process
+// (member k on node k) and swap their results through `exchange`.
+struct JobNodes {
+  int node_id = 0;
+  int num_nodes = 1;
+  std::shared_ptr<RemoteExchange> exchange;
+};
+
 // Where the processes (replica, partition) of an execution run when they
 // span OS processes: the node of each flattened id, and the way to the
 // others. A hub without one holds every process itself.

@@ -8,6 +8,13 @@
 // transfers (stablehlo.send / recv with is_host_transfer) go through one
 // first-in first-out queue per channel shared by the processes (the
 // executor's HostChannels, which a PJRT launch serves from its callbacks).
+//
+// In a multi-process job (ExecContext::job) the grid spreads over the OS
+// processes instead: node k runs member k alone, the members' collectives
+// cross processes through the job's exchange (Gloo), and afterwards the
+// nodes swap the members' results, so every node's program goes on with all
+// of them (and checks them all). Every node runs the whole program; host
+// transfers between members of different nodes are not served.
 #include <chrono>
 #include <cstring>
 #include <condition_variable>
@@ -15,10 +22,12 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
 
+#include "common/byte_io.h"
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/feeds.h"
 #include "cpu/exec/host_channels.h"
@@ -33,7 +42,10 @@ using Results = StatusOr<std::vector<RtValue>>;
 // recv of the same channel takes out (whichever process sends or receives).
 class QueuedChannels final : public HostChannels {
  public:
-  explicit QueuedChannels(std::set<int64_t> channels) : channels_(std::move(channels)) {}
+  // `across_nodes`: the members run in different OS processes, which these
+  // queues do not connect.
+  QueuedChannels(std::set<int64_t> channels, bool across_nodes)
+      : channels_(std::move(channels)), across_nodes_(across_nodes) {}
 
   Status Send(int64_t device_index, int64_t channel, std::string_view bytes) override {
     PLUGRT_RETURN_IF_ERROR(Served("send", device_index, channel));
@@ -64,12 +76,17 @@ class QueuedChannels final : public HostChannels {
 
  private:
   Status Served(const char* kind, int64_t device_index, int64_t channel) const {
+    if (across_nodes_) {
+      return Unimplemented("host transfers (", kind, " on channel ", channel,
+                           ") between run_parallel members in different OS processes");
+    }
     if (channels_.count(channel) > 0) return OkStatus();
     return FailedPrecondition("no ", kind, " callback for channel ", channel, " on device ",
                               device_index);
   }
 
   const std::set<int64_t> channels_;
+  const bool across_nodes_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<int64_t, std::deque<std::string>> queues_;
@@ -102,6 +119,72 @@ void CollectHostChannels(const shlo::Region& region, const CompileContext& conte
   }
 }
 
+// One node's member outcome, for the other nodes: a flag, then the
+// results' tensors or the error.
+StatusOr<std::string> EncodeOutcome(const Results& outcome) {
+  std::string bytes;
+  ByteWriter writer(bytes);
+  writer.U32(outcome.ok() ? 1 : 0);
+  if (!outcome.ok()) {
+    writer.U32(static_cast<uint32_t>(outcome.status().code()));
+    writer.LengthPrefixed(outcome.status().message());
+    return bytes;
+  }
+  writer.U32(static_cast<uint32_t>(outcome->size()));
+  for (const RtValue& value : *outcome) {
+    if (value.kind != RtValue::Kind::kTensor) {
+      return Unimplemented("a run_parallel member across processes returns a non-tensor value");
+    }
+    const Tensor& tensor = value.tensor;
+    writer.U32(static_cast<uint32_t>(tensor.type()));
+    writer.U32(static_cast<uint32_t>(tensor.rank()));
+    for (int64_t dim : tensor.dims()) writer.U64(static_cast<uint64_t>(dim));
+    writer.LengthPrefixed(
+        std::string_view(reinterpret_cast<const char*>(tensor.data()), tensor.byte_size()));
+  }
+  return bytes;
+}
+
+Results DecodeOutcome(std::string_view bytes, int node) {
+  const std::string subject = StrCat("run_parallel results from node ", node);
+  ByteReader reader(bytes, subject);
+  uint32_t ok = 0, count = 0;
+  PLUGRT_RETURN_IF_ERROR(reader.U32(&ok, "outcome"));
+  if (ok == 0) {
+    uint32_t code = 0;
+    std::string_view message;
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&code, "status code"));
+    PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&message, "message"));
+    return Status(static_cast<StatusCode>(code), StrCat("on node ", node, ": ", message));
+  }
+  PLUGRT_RETURN_IF_ERROR(reader.U32(&count, "result count"));
+  std::vector<RtValue> values;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t type = 0, rank = 0;
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&type, "element type"));
+    PLUGRT_RETURN_IF_ERROR(reader.U32(&rank, "rank"));
+    if (type >= static_cast<uint32_t>(shlo::kNumElementTypes) || rank > 64) {
+      return Internal(subject, ": malformed result header");
+    }
+    std::vector<int64_t> dims(rank);
+    unsigned __int128 expected = static_cast<unsigned>(shlo::StorageBytes(static_cast<ElementType>(type)));
+    for (int64_t& dim : dims) {
+      uint64_t value = 0;
+      PLUGRT_RETURN_IF_ERROR(reader.U64(&value, "dimension"));
+      if (value > (uint64_t{1} << 48)) return Internal(subject, ": dimension out of range");
+      dim = static_cast<int64_t>(value);
+      expected = std::min<unsigned __int128>(expected * value, uint64_t{1} << 62);
+    }
+    std::string_view data;
+    PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&data, "result bytes"));
+    if (expected != data.size()) return Internal(subject, ": a result's bytes do not fit its shape");
+    Tensor tensor = Tensor::Uninitialized(static_cast<ElementType>(type), std::move(dims));
+    if (!data.empty()) std::memcpy(tensor.MutableData(), data.data(), data.size());
+    values.push_back(RtValue::Of(std::move(tensor)));
+  }
+  return values;
+}
+
 class RunParallelOp final : public CompiledOp {
  public:
   RunParallelOp(int64_t num_replicas, int64_t num_partitions,
@@ -130,8 +213,23 @@ class RunParallelOp final : public CompiledOp {
       PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> entry, queue->Run({}, context));
       feeds.infeed.push_back(std::move(entry));
     }
-    QueuedChannels channels(host_channels_);
-    CollectiveHub hub(num_replicas_, num_partitions_);
+    const JobNodes* job = outer.job != nullptr && outer.job->num_nodes > 1 ? outer.job : nullptr;
+    if (job != nullptr && static_cast<size_t>(job->num_nodes) != count) {
+      return FailedPrecondition("interpreter.run_parallel: a grid of ", count,
+                                " processes in a job of ", job->num_nodes,
+                                " OS processes; across processes each runs one grid member");
+    }
+    QueuedChannels channels(host_channels_, job != nullptr);
+    std::optional<CollectiveHub> hub;
+    if (job != nullptr) {
+      CrossProcess cross;
+      for (size_t p = 0; p < count; ++p) cross.node_of_process.push_back(static_cast<int>(p));
+      cross.exchange = job->exchange;
+      hub.emplace(num_replicas_, num_partitions_, std::move(cross),
+                  2 * CollectiveHub::kDefaultTimeout);
+    } else {
+      hub.emplace(num_replicas_, num_partitions_);
+    }
     std::vector<Results> results(count, Status(StatusCode::kUnknown, "did not run"));
 
     auto run = [&](size_t p) {
@@ -140,7 +238,7 @@ class RunParallelOp final : public CompiledOp {
       context.partition_id = static_cast<int64_t>(p) % num_partitions_;
       context.num_replicas = num_replicas_;
       context.num_partitions = num_partitions_;
-      context.collectives = &hub;
+      context.collectives = &*hub;
       context.feeds = &feeds;
       context.host_channels = &channels;
       context.device_index = static_cast<int64_t>(p);
@@ -160,14 +258,32 @@ class RunParallelOp final : public CompiledOp {
         // Wake the peers waiting for this process. The hub keeps the first
         // reason, so the run reports the cause rather than its echoes.
         const Status& error = results[p].status();
-        hub.Abort(Status(error.code(),
+        hub->Abort(Status(error.code(),
                          StrCat("process (replica ", context.replica_id, ", partition ",
                                 context.partition_id, "): ", error.message())));
       }
-      hub.Finished(static_cast<int64_t>(p));  // after any Abort: the cause comes first
+      hub->Finished(static_cast<int64_t>(p));  // after any Abort: the cause comes first
     };
 
-    if (count == 1) {
+    if (job != nullptr) {
+      const size_t self = static_cast<size_t>(job->node_id);
+      run(self);
+      // Every node hands its member's outcome to every other (failures too,
+      // so that no node waits for a member that failed).
+      StatusOr<std::string> encoded = EncodeOutcome(results[self]);
+      if (!encoded.ok()) encoded = EncodeOutcome(Results(encoded.status()));
+      std::vector<int> nodes;
+      for (size_t p = 0; p < count; ++p) nodes.push_back(static_cast<int>(p));
+      PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> all,
+                              job->exchange->AllGather("run-parallel-results", nodes, *encoded));
+      for (size_t p = 0; p < count; ++p) {
+        if (p != self) results[p] = DecodeOutcome(all[p], static_cast<int>(p));
+      }
+      // The first failure (in process order) is the run's error.
+      for (size_t p = 0; p < count; ++p) {
+        if (!results[p].ok()) return results[p].status();
+      }
+    } else if (count == 1) {
       run(0);
     } else {
       std::vector<std::thread> threads;
@@ -176,13 +292,13 @@ class RunParallelOp final : public CompiledOp {
         try {
           threads.emplace_back(run, p);
         } catch (const std::exception& e) {
-          hub.Abort(ResourceExhausted("cannot start a thread for process ", p, ": ", e.what()));
+          hub->Abort(ResourceExhausted("cannot start a thread for process ", p, ": ", e.what()));
           break;
         }
       }
       for (std::thread& thread : threads) thread.join();
     }
-    PLUGRT_RETURN_IF_ERROR(hub.abort_status());
+    if (job == nullptr) PLUGRT_RETURN_IF_ERROR(hub->abort_status());
 
     std::vector<RtValue> all;
     for (Results& process : results) {
