@@ -331,6 +331,76 @@ module @m {
   }
 }
 
+// A region of several elementwise ops folds whole chunks at a time; one
+// with a constant folds element by element. Both must give the fold in group
+// order, across chunk boundaries (40002 elements: 3 chunks, the last short).
+TEST(RunParallelTest, ReductionRegionsOfSeveralOpsFoldEveryElementInGroupOrder) {
+  auto results = RunText(R"(
+module @m {
+  func.func @f() -> (tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>) {
+    %r = stablehlo.replica_id : tensor<ui32>
+    %r64 = stablehlo.convert %r : (tensor<ui32>) -> tensor<i64>
+    %seven = stablehlo.constant dense<7> : tensor<i64>
+    %shift = stablehlo.multiply %r64, %seven : tensor<i64>
+    %shift_b = stablehlo.broadcast_in_dim %shift, dims = [] : (tensor<i64>) -> tensor<40002xi64>
+    %io = stablehlo.iota dim = 0 : tensor<40002xi64>
+    %x = stablehlo.add %io, %shift_b : tensor<40002xi64>
+    %min = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+        %s = stablehlo.add %a, %b : tensor<i64>
+        %m = stablehlo.maximum %a, %b : tensor<i64>
+        %d = stablehlo.subtract %s, %m : tensor<i64>
+        stablehlo.return %d : tensor<i64>
+    }) {replica_groups = dense<[[2, 0, 1]]> : tensor<1x3xi64>} : (tensor<40002xi64>) -> tensor<40002xi64>
+    %plus = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+        %one = stablehlo.constant dense<1> : tensor<i64>
+        %s = stablehlo.add %a, %b : tensor<i64>
+        %t = stablehlo.add %s, %one : tensor<i64>
+        stablehlo.return %t : tensor<i64>
+    }) {replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>} : (tensor<40002xi64>) -> tensor<40002xi64>
+    %scattered = "stablehlo.reduce_scatter"(%x) ({
+      ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+        %s = stablehlo.add %a, %b : tensor<i64>
+        %m = stablehlo.maximum %a, %b : tensor<i64>
+        %d = stablehlo.subtract %s, %m : tensor<i64>
+        stablehlo.return %d : tensor<i64>
+    }) {scatter_dimension = 0 : i64,
+        replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>} : (tensor<40002xi64>) -> tensor<13334xi64>
+    return %min, %plus, %scattered : tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>
+  }
+  func.func @main() -> (tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+                        tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+                        tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>) {
+    %r:9 = "interpreter.run_parallel"() {programs = [[@f], [@f], [@f]]}
+        : () -> (tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+                 tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+                 tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>)
+    return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8
+        : tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+          tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>,
+          tensor<40002xi64>, tensor<40002xi64>, tensor<13334xi64>
+  }
+})");
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  ASSERT_EQ(results->size(), 9u);
+  for (int64_t p = 0; p < 3; ++p) {
+    const std::vector<int64_t> min = Values((*results)[3 * p].tensor);
+    const std::vector<int64_t> plus = Values((*results)[3 * p + 1].tensor);
+    const std::vector<int64_t> scattered = Values((*results)[3 * p + 2].tensor);
+    ASSERT_EQ(min.size(), 40002u);
+    ASSERT_EQ(scattered.size(), 13334u);
+    for (int64_t i = 0; i < 40002; ++i) {
+      // Member p holds i + 7p: the minimum is member 0's; (x0 + x1 + 1) + x2 + 1.
+      ASSERT_EQ(min[i], i) << "element " << i << " of replica " << p;
+      ASSERT_EQ(plus[i], 3 * i + 21 + 2) << "element " << i << " of replica " << p;
+    }
+    for (int64_t i = 0; i < 13334; ++i) {
+      ASSERT_EQ(scattered[i], p * 13334 + i) << "element " << i << " of replica " << p;
+    }
+  }
+}
+
 // ---- through PJRT: one program on several devices -----------------------------
 
 // 2 replicas x 2 partitions: an all_reduce across replicas, then an
