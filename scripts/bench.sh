@@ -4,7 +4,7 @@
 # workloads in PyTorch eager mode (bench/torch_bench.py), both with the same
 # number of threads, and prints the comparison (bench/compare.py).
 #
-# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [--plot [FILE]] [WORKLOAD...]
+# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [--plot [FILE]] [--distributed] [WORKLOAD...]
 #   WORKLOAD        bench/<name>.mlir stems (default: all)
 #   --threads       threads for both (default: the online cores)
 #   --out           where the two JSON files go (default: a new folder under /tmp)
@@ -12,6 +12,8 @@
 #   --no-hugepages  do not set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (see below)
 #   --plot [FILE]   also draw plugrt vs PyTorch vs ceiling per workload (bench/plot.py,
 #                   matplotlib) into FILE (.svg or .png; default DIR/bench.svg)
+#   --distributed   then the multi-process benchmarks (scripts/bench_allreduce.sh: memcpy
+#                   bandwidth, cross-process all-reduce bandwidth, data-parallel MLP steps/s)
 # Builds build/bin/plugrt with scripts/build.sh first if it is missing ($PLUGRT
 # names another binary). Run scripts/bench_setup.sh once before (python3-torch and
 # OpenBLAS). First prints PyTorch's build, thread, BLAS and oneDNN configuration, and
@@ -30,6 +32,7 @@ OUT=""
 TORCH=1
 HUGEPAGES=1
 PLOT=""
+DISTRIBUTED=0
 NAMES=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -45,7 +48,8 @@ while [ $# -gt 0 ]; do
         *) PLOT=default; shift ;;
       esac ;;
     --plot=*) PLOT="${1#*=}"; shift ;;
-    -h|--help) sed -n '2,23p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --distributed) DISTRIBUTED=1; shift ;;
+    -h|--help) sed -n '2,25p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac
@@ -116,6 +120,10 @@ if [ -n "$PLOT" ]; then
   else
     "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" || status=$?
   fi
+fi
+if [ "$DISTRIBUTED" = 1 ]; then
+  echo
+  PLUGRT="$PLUGRT" scripts/bench_allreduce.sh || status=$?
 fi
 echo
 echo "results in $OUT"

@@ -40,7 +40,7 @@ constexpr OptionSpec kOptions[] = {
     {"cpu_device_count", OptionSpec::Type::kInt64, 1, kMaxCpuDevices, nullptr,
      "virtual CPU devices of the client (default 1)",
      [](CpuOptions& o, int64_t v) { o.num_devices = static_cast<int>(v); }},
-    {"threads", OptionSpec::Type::kInt64, 1, kMaxThreads, nullptr,
+    {"threads", OptionSpec::Type::kInt64, 1, kMaxThreads, "PLUGRT_THREADS",
      "threads one device's execution may use for large kernels (default: the cores divided "
      "among the devices)",
      [](CpuOptions& o, int64_t v) { o.threads = static_cast<int>(v); }},
