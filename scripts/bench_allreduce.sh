@@ -3,17 +3,18 @@
 # 1. Memory bandwidth: a single-threaded 256 MiB memcpy between buffers already
 #    written (Python's slice assignment), bytes read + written per second: the
 #    reference the all-reduce is put against.
-# 2. Cross-process all-reduce bandwidth: for each size and process count,
-#    `plugrt launch -n P -- plugrt run` runs a program of K chained f32 sum
-#    all-reduces over all processes and one of a single all-reduce; the difference
-#    of the two jobs' wall times over K-1 is the time of one all-reduce (process
-#    start, compile and the program's other work cancel out, roughly). Prints
-#    algorithm bandwidth (bytes / time), bus bandwidth (x 2(P-1)/P, what a ring
-#    moves per process) and bus bandwidth as a fraction of the memcpy bandwidth.
+# 2. Cross-process all-reduce: for each process count P and size, a job of P
+#    processes (`plugrt launch -n P -- plugrt bench`, one device and one kernel
+#    thread each) times in every process a program of one f32 sum all-reduce over
+#    all of them (--repeats runs after warm-up ones, so the Gloo connections are
+#    up); node 0's median is reported as time per all-reduce (the program's
+#    output included), with algorithm bandwidth (bytes / time), bus bandwidth
+#    (x 2(P-1)/P, what a ring moves per process) and bus bandwidth as a fraction
+#    of the memcpy bandwidth.
 # 3. Data-parallel MLP training (bench/gen_dp_mlp.py: 784 -> 512 -> 512 -> 10,
-#    batch 128 per process, gradients summed by all_reduce): steps per second on
-#    1 process with all the cores against 2 processes with half the cores each
-#    (PLUGRT_THREADS), from jobs of 11 steps against jobs of 1 step.
+#    batch 128 per process, gradients summed by all_reduce, 4 steps per execute):
+#    steps per second on 1 process with all the cores, on 1 process with half of
+#    them, and on 2 processes with half of them each, timed the same way.
 #
 # Usage: scripts/bench_allreduce.sh [--procs "2 4"] [--sizes "1K 64K 1M 16M 256M"] [--no-mlp]
 # Builds nothing: needs build/bin/plugrt ($PLUGRT names another binary).
@@ -45,34 +46,40 @@ bytes_of() {
   esac
 }
 
-# program P N K: K chained sum all-reduces of f32[N] over P replicas.
-program() {
-  local procs="$1" n="$2" k="$3" ids="" i
+# workload P N: one f32 sum all-reduce of the argument f32[N] over P replicas.
+workload() {
+  local procs="$1" n="$2" ids="" i
   for ((i = 0; i < procs; i++)); do ids+="${ids:+, }$i"; done
+  echo "// plugrt-bench: kind=execute metric=bytes"
+  echo "// One f32 sum all-reduce over $procs processes (scripts/bench_allreduce.sh)."
   echo "module @allreduce attributes {mhlo.num_replicas = $procs : i32} {"
-  echo "  func.func @main() -> tensor<f32> {"
-  echo "    %v0 = stablehlo.iota dim = 0 : tensor<${n}xf32>"
-  for ((i = 0; i < k; i++)); do
-    echo "    %v$((i + 1)) = \"stablehlo.all_reduce\"(%v$i) ({"
-    echo "      ^bb0(%p: tensor<f32>, %q: tensor<f32>):"
-    echo "        %s = stablehlo.add %p, %q : tensor<f32>"
-    echo "        stablehlo.return %s : tensor<f32>"
-    echo "    }) {replica_groups = dense<[[$ids]]> : tensor<1x${procs}xi64>} : (tensor<${n}xf32>) -> tensor<${n}xf32>"
-  done
-  echo "    %z = stablehlo.constant dense<0.0> : tensor<f32>"
-  echo "    %r = stablehlo.reduce(%v$k init: %z) applies stablehlo.maximum across dimensions = [0] : (tensor<${n}xf32>, tensor<f32>) -> tensor<f32>"
-  echo "    return %r : tensor<f32>"
+  echo "  func.func @main(%x: tensor<${n}xf32>) -> tensor<${n}xf32> {"
+  echo "    %r = \"stablehlo.all_reduce\"(%x) ({"
+  echo "      ^bb0(%p: tensor<f32>, %q: tensor<f32>):"
+  echo "        %s = stablehlo.add %p, %q : tensor<f32>"
+  echo "        stablehlo.return %s : tensor<f32>"
+  echo "    }) {replica_groups = dense<[[$ids]]> : tensor<1x${procs}xi64>} : (tensor<${n}xf32>) -> tensor<${n}xf32>"
+  echo "    return %r : tensor<${n}xf32>"
   echo "  }"
   echo "}"
 }
 
-seconds_of_job() {
-  local procs="$1" file="$2" start end
-  start=$(date +%s.%N)
-  "$PLUGRT" launch -n "$procs" -- plugrt run "$file" > "$DIR/out.txt" 2>&1 ||
-    { cat "$DIR/out.txt" >&2; exit 1; }
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
+# median_ms PROCS THREADS DIR NAME REPEATS: node 0's median execute time of
+# workload DIR/NAME.mlir in a job of PROCS processes (1: no job).
+median_ms() {
+  local procs="$1" threads="$2" dir="$3" name="$4" repeats="$5"
+  local bench=(bench --dir "$dir" --repeats "$repeats" --warmup 2 --no-ceilings
+               --threads "$threads" --json - "$name")
+  if [ "$procs" = 1 ]; then
+    "$PLUGRT" "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
+    sed -n '/^{"machine"/,$p' "$DIR/out.txt" > "$DIR/node0.json"
+  else
+    "$PLUGRT" launch -n "$procs" -- plugrt "${bench[@]}" > "$DIR/out.txt" 2>&1 ||
+      { cat "$DIR/out.txt" >&2; exit 1; }
+    grep '^\[node 0\] ' "$DIR/out.txt" | sed 's/^\[node 0\] //' | sed -n '/^{"machine"/,$p' \
+      > "$DIR/node0.json"
+  fi
+  python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["workloads"][0]; print(w["median_ms"]) if "median_ms" in w else sys.exit(w.get("error", "no time"))' "$DIR/node0.json"
 }
 
 MEMCPY_MBPS=$(python3 - <<'PY'
@@ -95,24 +102,20 @@ echo
 echo "== cross-process all-reduce (f32 sum, loopback)"
 printf '%-6s %-8s %12s %14s %14s %12s\n' procs size "us/op" "algbw MB/s" "busbw MB/s" "of memcpy"
 for procs in $PROCS; do
+  mkdir -p "$DIR/p$procs"
   for size in $SIZES; do
     bytes=$(bytes_of "$size")
     n=$(( bytes / 4 ))
     [ "$n" -ge 1 ] || n=1
-    # Enough repetitions that the difference stands above the noise of
-    # starting processes, without piling up memory for the large sizes.
-    if [ "$bytes" -le $((4 * 1024 * 1024)) ]; then k=21; else k=5; fi
-    program "$procs" "$n" 1 > "$DIR/one.mlir"
-    program "$procs" "$n" "$k" > "$DIR/many.mlir"
-    t1=$(seconds_of_job "$procs" "$DIR/one.mlir")
-    tk=$(seconds_of_job "$procs" "$DIR/many.mlir")
-    python3 - "$procs" "$size" "$bytes" "$k" "$t1" "$tk" "$MEMCPY_MBPS" <<'PY'
+    workload "$procs" "$n" > "$DIR/p$procs/ar_$size.mlir"
+    if [ "$bytes" -le $((16 * 1024 * 1024)) ]; then repeats=20; else repeats=5; fi
+    ms=$(median_ms "$procs" 1 "$DIR/p$procs" "ar_$size" "$repeats")
+    python3 - "$procs" "$size" "$bytes" "$ms" "$MEMCPY_MBPS" <<'PY'
 import sys
-procs, size, nbytes, k, t1, tk = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
-memcpy = float(sys.argv[7])
-per_op = max((tk - t1) / (k - 1), 1e-9)
+procs, size, nbytes, ms, memcpy = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+per_op = ms / 1e3
 algbw = nbytes / per_op / 1e6
-busbw = algbw * 2 * (int(procs) - 1) / int(procs)
+busbw = algbw * 2 * (procs - 1) / procs
 print(f"{procs:<6} {size:<8} {per_op * 1e6:12.0f} {algbw:14.1f} {busbw:14.1f} {busbw / memcpy:12.3f}")
 PY
   done
@@ -122,32 +125,26 @@ done
 CORES="$(nproc)"
 HALF=$(( CORES / 2 ))
 [ "$HALF" -ge 1 ] || HALF=1
-mlp_seconds() {  # procs steps threads
-  python3 bench/gen_dp_mlp.py --replicas "$1" --steps "$2" > "$DIR/mlp.mlir"
-  local start end
-  start=$(date +%s.%N)
-  if [ "$1" = 1 ]; then
-    PLUGRT_THREADS="$3" "$PLUGRT" run "$DIR/mlp.mlir" > "$DIR/out.txt" 2>&1 ||
-      { cat "$DIR/out.txt" >&2; exit 1; }
-  else
-    PLUGRT_THREADS="$3" "$PLUGRT" launch -n "$1" -- plugrt run "$DIR/mlp.mlir" > "$DIR/out.txt" 2>&1 ||
-      { cat "$DIR/out.txt" >&2; exit 1; }
-  fi
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
-}
+STEPS=4
 echo
 echo "== data-parallel MLP training (784-512-512-10, batch 128 per process, $CORES cores)"
 printf '%-6s %-8s %12s %12s %14s\n' procs threads "ms/step" "steps/s" "samples/s"
-for procs in 1 2; do
-  threads=$CORES
-  [ "$procs" = 1 ] || threads=$HALF
-  t1=$(mlp_seconds "$procs" 1 "$threads")
-  tk=$(mlp_seconds "$procs" 11 "$threads")
-  python3 - "$procs" "$threads" "$t1" "$tk" <<'PY'
+# One process with all the cores, one with as many as each of the two gets
+# (the per-process baseline of the scaling), then the two.
+RUNS="1:$CORES"
+[ "$HALF" = "$CORES" ] || RUNS="$RUNS 1:$HALF"
+for run in $RUNS 2:$HALF; do
+  procs=${run%%:*}
+  threads=${run##*:}
+  mkdir -p "$DIR/mlp$procs"
+  { echo "// plugrt-bench: kind=execute metric=flops"
+    echo "// $STEPS data-parallel SGD steps over $procs processes (bench/gen_dp_mlp.py)."
+    python3 bench/gen_dp_mlp.py --replicas "$procs" --steps "$STEPS"; } > "$DIR/mlp$procs/dp_mlp.mlir"
+  ms=$(median_ms "$procs" "$threads" "$DIR/mlp$procs" dp_mlp 5)
+  python3 - "$procs" "$threads" "$ms" "$STEPS" <<'PY'
 import sys
-procs, threads, t1, tk = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-step = max((tk - t1) / 10, 1e-9)
+procs, threads, ms, steps = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+step = ms / 1e3 / steps
 print(f"{procs:<6} {threads:<8} {step * 1e3:12.1f} {1 / step:12.2f} {procs * 128 / step:14.0f}")
 PY
 done

@@ -32,6 +32,7 @@
 #include "tools/bench_timing.h"
 #include "client/plugin_discovery.h"
 #include "tools/commands.h"
+#include "tools/job_env.h"
 #include "tools/program_file.h"
 
 namespace plugrt::tools {
@@ -269,7 +270,12 @@ StatusOr<std::shared_ptr<Plugin>> LoadBenchPlugin(const BenchOptions& options) {
 
 StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Plugin> plugin, LoadBenchPlugin(options));
-  return Client::Create(std::move(plugin), BenchClientOptions(options));
+  ClientOptions client_options = BenchClientOptions(options);
+  // Under `plugrt launch`, a process of the job (multi-process workloads,
+  // scripts/bench_allreduce.sh): every process must run the same workloads
+  // the same number of times (give --repeats).
+  PLUGRT_RETURN_IF_ERROR(AddJobOptions(client_options));
+  return Client::Create(std::move(plugin), client_options);
 }
 
 StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload& workload) {
