@@ -1,8 +1,10 @@
 // The key-value stores of multi-process runs (src/distributed/, and the
 // client's in-process one), through the KeyValueStore interface: the same
-// behaviour from each, and what is particular to files and Redis.
+// behaviour from each, and what is particular to files and Redis. Also the
+// heartbeat monitor that watches the nodes of a job through a store.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "client/key_value_store.h"
 #include "distributed/file_key_value_store.h"
+#include "distributed/heartbeat.h"
 #include "distributed/key_value_store_url.h"
 #include "distributed/redis_key_value_store.h"
 #include "testutil/redis_server.h"
@@ -210,6 +213,68 @@ TEST(KeyValueStoreUrlTest, MalformedAddressesAreNamed) {
     ASSERT_FALSE(store.ok()) << address;
     EXPECT_EQ(store.status().code(), StatusCode::kInvalidArgument) << address;
   }
+}
+
+// ---- heartbeats ---------------------------------------------------------------
+
+distributed::HeartbeatMonitor::Options BeatOptions(int node) {
+  distributed::HeartbeatMonitor::Options options;
+  options.node_id = node;
+  options.num_nodes = 2;
+  options.hostname = "host" + std::to_string(node);
+  options.interval = std::chrono::milliseconds(20);
+  options.timeout = std::chrono::milliseconds(300);
+  return options;
+}
+
+// Lost({node}) once it is not OK, or OK after 10 s of asking.
+Status WaitUntilLost(const distributed::HeartbeatMonitor& monitor, int node) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < give_up) {
+    Status lost = monitor.Lost({node});
+    if (!lost.ok()) return lost;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return OkStatus();
+}
+
+TEST(HeartbeatTest, ANodeThatLeavesIsNamedAsLeft) {
+  auto store = std::make_shared<InMemoryKeyValueStore>();
+  auto watcher = distributed::HeartbeatMonitor::Start(store, BeatOptions(0));
+  ASSERT_TRUE(watcher.ok()) << watcher.status().ToString();
+  auto leaver = distributed::HeartbeatMonitor::Start(store, BeatOptions(1));
+  ASSERT_TRUE(leaver.ok()) << leaver.status().ToString();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE((*watcher)->Lost({0, 1}).ok());
+  leaver->reset();  // its client shut down
+  Status lost = WaitUntilLost(**watcher, 1);
+  EXPECT_EQ(lost.code(), StatusCode::kUnavailable) << lost.ToString();
+  EXPECT_NE(lost.message().find("node 1 (host host1, pid "), std::string::npos) << lost.message();
+  EXPECT_NE(lost.message().find("has left the job"), std::string::npos) << lost.message();
+}
+
+TEST(HeartbeatTest, ANodeWhoseBeatStopsChangingIsLostAfterTheTimeout) {
+  auto store = std::make_shared<InMemoryKeyValueStore>();
+  // Node 1 beat once, from another machine (no process to look up), then
+  // fell silent.
+  ASSERT_TRUE(store->Put("plugrt/heartbeat/1", "7 4242 elsewhere far-host").ok());
+  auto watcher = distributed::HeartbeatMonitor::Start(store, BeatOptions(0));
+  ASSERT_TRUE(watcher.ok()) << watcher.status().ToString();
+  Status lost = WaitUntilLost(**watcher, 1);
+  EXPECT_EQ(lost.code(), StatusCode::kUnavailable) << lost.ToString();
+  EXPECT_NE(lost.message().find("node 1 (host far-host, pid 4242) stopped answering"),
+            std::string::npos)
+      << lost.message();
+  // Nodes not asked about are not blamed.
+  EXPECT_TRUE((*watcher)->Lost({0}).ok());
+}
+
+TEST(HeartbeatTest, ATimeoutNotAboveTheIntervalIsRefused) {
+  auto options = BeatOptions(0);
+  options.timeout = options.interval;
+  auto monitor =
+      distributed::HeartbeatMonitor::Start(std::make_shared<InMemoryKeyValueStore>(), options);
+  EXPECT_EQ(monitor.status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace
