@@ -11,6 +11,7 @@ PACKAGES=(
   libbenchmark-dev                 # benchmarks
   libcli11-dev                     # command-line parsing for tools/plugrt
   libprotobuf-dev protobuf-compiler  # compile options (xla.CompileOptionsProto)
+  libgrpc++-dev protobuf-compiler-grpc  # remote workers: `plugrt serve`, libplugrt_remote.so
   libdnnl-dev ocl-icd-opencl-dev   # oneDNN: dot_general/convolution (its CMake config needs OpenCL's)
   libxbyak-dev                     # x86-64 code generation for fused elementwise loops
   liblapacke-dev libopenblas-dev   # LAPACK on OpenBLAS: JAX's CPU linear-algebra custom calls

@@ -71,6 +71,7 @@ void RegisterBenchCommand(CLI::App& app, int& exit_code);
 void RegisterConvertCommand(CLI::App& app, int& exit_code);
 void RegisterPluginsCommand(CLI::App& app, int& exit_code);
 void RegisterLaunchCommand(CLI::App& app, int& exit_code);
+void RegisterServeCommand(CLI::App& app, int& exit_code);
 // `completion bash`: register it last, it describes the others.
 void RegisterCompletionCommand(CLI::App& app, int& exit_code);
 // `conformance`, and the hidden `conformance-file` it runs each file in.

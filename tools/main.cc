@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   plugrt::tools::RegisterConvertCommand(app, exit_code);
   plugrt::tools::RegisterPluginsCommand(app, exit_code);
   plugrt::tools::RegisterLaunchCommand(app, exit_code);
+  plugrt::tools::RegisterServeCommand(app, exit_code);
   plugrt::tools::RegisterCompletionCommand(app, exit_code);
   try {
     app.parse(argc, argv);
