@@ -105,7 +105,8 @@ class Worker {
     std::string line;
     char c;
     while (::read(out[0], &c, 1) == 1 && c != '\n') line += c;
-    ::close(out[0]);
+    // Kept open: the worker's last line must not meet a closed pipe.
+    stdout_ = out[0];
     size_t colon = line.rfind(':', line.find(" ("));
     if (line.find("listening on") != std::string::npos && colon != std::string::npos) {
       port_ = std::atoi(line.c_str() + colon + 1);
@@ -125,6 +126,7 @@ class Worker {
     int status = 0;
     ::waitpid(pid_, &status, 0);
     pid_ = -1;
+    ::close(stdout_);
     return status;
   }
   // The worker's peak resident memory (VmHWM), in bytes; reset by ResetPeak.
@@ -151,6 +153,7 @@ class Worker {
  private:
   pid_t pid_ = -1;
   int port_ = 0;
+  int stdout_ = -1;
 };
 
 StatusOr<std::shared_ptr<Plugin>> RemotePlugin() { return Plugin::Load(PLUGRT_REMOTE_PLUGIN_PATH); }
@@ -370,6 +373,8 @@ TEST(RemoteTest, MalformedRequestsAreErrors) {
             grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(code(raw.Upload(context, PJRT_Buffer_Type_F32, {int64_t{1} << 62, 8}, {}, &info)),
             grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(code(raw.Upload(context, PJRT_Buffer_Type_F32, {int64_t{1} << 50}, {}, &info)),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);  // more than the machine has
   EXPECT_EQ(code(raw.Upload(context, PJRT_Buffer_Type_F32, {2}, {std::string(12, 'x')}, &info)),
             grpc::StatusCode::INVALID_ARGUMENT);  // too many bytes
   EXPECT_EQ(code(raw.Upload(context, PJRT_Buffer_Type_F32, {2}, {std::string(4, 'x')}, &info)),
@@ -512,6 +517,31 @@ TEST(RemoteTest, KilledWorkerIsAnErrorNotAHang) {
   ASSERT_FALSE(later.ok());
   EXPECT_EQ(later.status().code(), StatusCode::kUnavailable);
   EXPECT_THAT(later.status().message(), HasSubstr(worker.address()));
+}
+
+TEST(RemoteTest, WorkerStopsAtOnceOnSigterm) {
+  Worker worker;
+  ASSERT_TRUE(worker.ok());
+  auto client = RemoteClient(worker, 1);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  auto compiled = (*client)->Compile(kEndlessProgram);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
+  int64_t start = 0;
+  auto device = (*client)->addressable_devices().value()[0];
+  auto x = (*client)->BufferFromHostBuffer({&start, PJRT_Buffer_Type_S64, {}}, device);
+  ASSERT_TRUE(x.ok());
+  auto launched = compiled->ExecuteAsync({{&x->first}});
+  ASSERT_TRUE(launched.ok()) << launched.status().ToString();
+  // A download waiting for the endless program is cancelled, not waited for.
+  std::thread download([&] {
+    int64_t value = 0;
+    EXPECT_FALSE(launched->outputs[0][0].ToHost(&value, sizeof(value)).ok());
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int status = worker.Stop(SIGTERM);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(launched->device_complete[0].Await().code(), StatusCode::kUnavailable);
+  download.join();
 }
 
 TEST(RemoteTest, IdleClientLearnsOfADeadWorker) {

@@ -2,6 +2,7 @@
 // context, checks the request and turns it into client-library calls on the
 // hosted PJRT client; every failure is a status, never a crash.
 #include <grpcpp/grpcpp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -221,6 +222,14 @@ class WorkerService final : public wire::Worker::Service {
     std::vector<int64_t> dims(chunk.shape().dims().begin(), chunk.shape().dims().end());
     PLUGRT_ASSIGN_OR_RETURN(int64_t bytes, HostArrayBytes(type, dims));
     PLUGRT_ASSIGN_OR_RETURN(Device device, AddressableDevice(chunk.device_id()));
+    // More than the machine's memory cannot succeed; refusing it here keeps
+    // a bad header from reaching the allocator at all.
+    const int64_t physical = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) *
+                             static_cast<int64_t>(::sysconf(_SC_PAGESIZE));
+    if (physical > 0 && bytes > physical) {
+      return ResourceExhausted("Upload: the array's ", bytes, " bytes exceed the worker's ",
+                               physical, " bytes of memory");
+    }
     std::unique_ptr<void, decltype(&std::free)> storage(AllocateStorage(bytes), &std::free);
     if (storage == nullptr) {
       return ResourceExhausted("Upload: cannot allocate ", bytes, " bytes on the worker");
@@ -267,8 +276,15 @@ class WorkerService final : public wire::Worker::Service {
     ContextUse context(std::move(found));
     PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, context->GetBuffer(request.handle()));
     {
-      PLUGRT_ASSIGN_OR_RETURN(Future ready, buffer->ReadyFuture());
-      PLUGRT_RETURN_IF_ERROR(ready.Await());
+      // Waited for in steps, so that a cancelled call (the client gone, the
+      // worker shutting down) never stays blocked on a program that runs on.
+      std::vector<Future> ready;
+      PLUGRT_ASSIGN_OR_RETURN(ready.emplace_back(), buffer->ReadyFuture());
+      Execution producer(std::move(ready));
+      while (!producer.WaitFor(milliseconds(100))) {
+        if (call->IsCancelled()) return Cancelled("Download: cancelled while the buffer was not ready");
+      }
+      PLUGRT_RETURN_IF_ERROR(producer.statuses()[0]);
     }
     PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type type, buffer->element_type());
     PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, buffer->dimensions());
