@@ -262,6 +262,15 @@ TEST(RemoteTest, PlugrtRunUsesTheRemotePlugin) {
       env + PLUGRT_CLI_PATH + " run --plugin " + PLUGRT_REMOTE_PLUGIN_PATH + " " + args);
   ASSERT_EQ(remote.exit_code, 0) << remote.output;
   EXPECT_EQ(remote.output, local.output);
+  // The same program as a portable artifact (MLIR bytecode), compiled on
+  // the worker from its bytes.
+  std::string bytecode = dir + "/program.mlirbc";
+  ASSERT_EQ(testing::RunCli("convert " + program + " -o " + bytecode).exit_code, 0);
+  testing::CommandResult from_bytecode = testing::RunCommand(
+      env + PLUGRT_CLI_PATH + " run --plugin " + PLUGRT_REMOTE_PLUGIN_PATH + " " + bytecode +
+      " -i " + dir + "/a.npy -i " + dir + "/b.npy");
+  ASSERT_EQ(from_bytecode.exit_code, 0) << from_bytecode.output;
+  EXPECT_EQ(from_bytecode.output, local.output);
   // Without the token the run is refused.
   testing::CommandResult refused = testing::RunCommand(
       "PLUGRT_REMOTE_ADDRESS=" + worker.address() + " PLUGRT_REMOTE_TOKEN=wrong " +
