@@ -53,6 +53,14 @@ func.func @main(%a: tensor<4xf32> {tf.aliasing_output = 0 : i32}, %b: tensor<4xf
 }
 )";
 
+// Needs 4 TB: fails at run time with RESOURCE_EXHAUSTED.
+constexpr const char* kOversized = R"(
+func.func @main(%x: tensor<f32>) -> tensor<100000x100000x100xf32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<100000x100000x100xf32>
+  return %0 : tensor<100000x100000x100xf32>
+}
+)";
+
 // Runs until the worker is killed.
 constexpr const char* kEndlessProgram = R"(
 func.func @main(%x: tensor<i64>) -> tensor<i64> {
@@ -240,6 +248,26 @@ TEST(RemoteTest, DonationAndSerializedExecutables) {
   auto again = reloaded->Execute({{&x->first, &y->first}}, on_device);
   ASSERT_FALSE(again.ok());
   EXPECT_THAT(again.status().message(), HasSubstr("deleted"));
+}
+
+TEST(RemoteTest, ExecutionErrorsReachTheClient) {
+  Worker worker;
+  ASSERT_TRUE(worker.ok());
+  auto client = RemoteClient(worker);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  auto compiled = (*client)->Compile(kOversized);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
+  float one = 1;
+  auto device = (*client)->addressable_devices().value()[0];
+  auto x = (*client)->BufferFromHostBuffer({&one, PJRT_Buffer_Type_F32, {}}, device);
+  ASSERT_TRUE(x.ok());
+  auto outputs = compiled->Execute({{&x->first}});
+  ASSERT_FALSE(outputs.ok());
+  EXPECT_EQ(outputs.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_THAT(outputs.status().message(), HasSubstr("broadcast_in_dim"));
+  // The worker and the client go on.
+  float sum = 0;
+  EXPECT_EQ(RunProgram(**client, {1, 1, 1, 1}, {1, 1, 1, 1}, &sum), (std::vector<float>{2, 2, 2, 2}));
 }
 
 TEST(RemoteTest, PlugrtRunUsesTheRemotePlugin) {
@@ -480,7 +508,7 @@ TEST(RemoteTest, IdleContextsExpireAndHeartbeatsKeepThemAlive) {
   ASSERT_TRUE(raw.Upload(context, PJRT_Buffer_Type_U8, {3}, {"abc"}, &info).ok());
   EXPECT_TRUE(raw.KeepAlive(context).ok());
   // Idle for well over keep_alive_secs: dropped with its buffer.
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
   grpc::Status expired = raw.KeepAlive(context);
   EXPECT_EQ(expired.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_THAT(expired.error_message(), HasSubstr("expired"));
@@ -494,7 +522,7 @@ TEST(RemoteTest, IdleContextsExpireAndHeartbeatsKeepThemAlive) {
   auto device = (*client)->addressable_devices().value()[0];
   auto buffer = (*client)->BufferFromHostBuffer({data.data(), PJRT_Buffer_Type_U8, {3}}, device);
   ASSERT_TRUE(buffer.ok());
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
   std::vector<uint8_t> back(3);
   ASSERT_TRUE(buffer->first.ToHost(back.data(), 3).ok());
   EXPECT_EQ(back, data);
