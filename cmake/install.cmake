@@ -99,6 +99,8 @@ endforeach()
 # --- the tool and the CPU plugin -------------------------------------------------
 install(TARGETS plugrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS plugrt_cpu LIBRARY DESTINATION ${PLUGRT_INSTALL_PLUGINDIR} COMPONENT runtime)
+# The remote plugin (a worker's devices, `plugrt serve`): `--plugin remote`.
+install(TARGETS plugrt_remote LIBRARY DESTINATION ${PLUGRT_INSTALL_PLUGINDIR} COMPONENT runtime)
 # bash completion, written by the tool from its own command-line definition.
 set(PLUGRT_BASH_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/completions/plugrt)
 add_custom_command(OUTPUT ${PLUGRT_BASH_COMPLETION}
@@ -112,13 +114,19 @@ install(FILES ${PLUGRT_BASH_COMPLETION}
 # --- plugin discovery (src/client/plugin_discovery.cc) ---------------------------
 # The client looks for lib/plugrt/ relative to the module holding it, in
 # P/LIBDIR/plugrt as installed; the build tree gets the same folder, holding
-# a link to the CPU plugin, so build/bin/plugrt finds "cpu" the same way.
+# links to the CPU and remote plugins, so build/bin/plugrt finds "cpu" and
+# "remote" the same way.
 set_source_files_properties(${CMAKE_SOURCE_DIR}/src/client/plugin_discovery.cc PROPERTIES
   COMPILE_DEFINITIONS PLUGRT_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}")
 add_custom_command(TARGET plugrt_cpu POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt
   COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_FILE_NAME:plugrt_cpu>
           ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt/$<TARGET_FILE_NAME:plugrt_cpu>
+  VERBATIM)
+add_custom_command(TARGET plugrt_remote POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt
+  COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_FILE_NAME:plugrt_remote>
+          ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/plugrt/$<TARGET_FILE_NAME:plugrt_remote>
   VERBATIM)
 
 include(${CMAKE_CURRENT_LIST_DIR}/packaging.cmake)
