@@ -27,6 +27,14 @@
 #include "testutil/plugin_env.h"
 #include "testutil/run_command.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PLUGRT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PLUGRT_TEST_ASAN 1
+#endif
+#endif
+
 namespace plugrt {
 namespace {
 
@@ -97,15 +105,36 @@ class Worker {
   explicit Worker(int devices = 2) {
     int out[2];
     if (::pipe(out) != 0) return;
+    // Everything the child needs is built before fork: after it, a child of
+    // a threaded process may only exec.
     std::string token_file = TokenFile();
+    std::string count = std::to_string(devices);
+    const char* argv[] = {PLUGRT_CLI_PATH, "serve", "--listen", "127.0.0.1:0", "--token-file",
+                          token_file.c_str(), "--devices", count.c_str(), nullptr};
+    std::vector<std::string> environment;
+    for (char** e = environ; *e != nullptr; ++e) {
+      if (std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0) environment.push_back(*e);
+    }
+#ifdef PLUGRT_TEST_ASAN
+    // Freed blocks would stay resident in the sanitizer's quarantine and
+    // hide the worker's own memory use (LargeArraysStreamWithoutASecondCopy).
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    environment.push_back(std::string("ASAN_OPTIONS=") + (asan != nullptr ? asan : "") +
+                          ":quarantine_size_mb=0");
+#else
+    if (const char* asan = std::getenv("ASAN_OPTIONS")) {
+      environment.push_back(std::string("ASAN_OPTIONS=") + asan);
+    }
+#endif
+    std::vector<char*> envp;
+    for (std::string& entry : environment) envp.push_back(entry.data());
+    envp.push_back(nullptr);
     pid_ = ::fork();
     if (pid_ == 0) {
       ::dup2(out[1], STDOUT_FILENO);
       ::close(out[0]);
       ::close(out[1]);
-      std::string count = std::to_string(devices);
-      ::execl(PLUGRT_CLI_PATH, PLUGRT_CLI_PATH, "serve", "--listen", "127.0.0.1:0",
-              "--token-file", token_file.c_str(), "--devices", count.c_str(), nullptr);
+      ::execve(PLUGRT_CLI_PATH, const_cast<char* const*>(argv), envp.data());
       ::_exit(127);
     }
     ::close(out[1]);
@@ -603,7 +632,7 @@ TEST(RemoteTest, IdleClientLearnsOfADeadWorker) {
 // Large arrays stream in chunks, written on the worker straight into the
 // buffer's memory: its peak memory grows by the array once, not twice.
 TEST(RemoteTest, LargeArraysStreamWithoutASecondCopy) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef PLUGRT_TEST_ASAN
   constexpr int64_t kBytes = int64_t{64} << 20;
 #else
   constexpr int64_t kBytes = int64_t{PLUGRT_REMOTE_LARGE_TRANSFER_MIB} << 20;
