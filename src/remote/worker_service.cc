@@ -353,7 +353,8 @@ class WorkerService final : public wire::Worker::Service {
     ContextUse context(std::move(found));
     StatusOr<LoadedExecutable> loaded = InvalidArgument("Compile: the request holds no program");
     if (request.has_program()) {
-      std::string_view format = request.format().empty() ? "mlir" : request.format();
+      std::string_view format = request.format();
+      if (format.empty()) format = "mlir";
       loaded = client_.Compile(request.program(), format, request.compile_options());
     } else if (request.has_serialized_executable()) {
       loaded = client_.DeserializeAndLoad(request.serialized_executable(),
