@@ -1,11 +1,15 @@
 // `plugrt run` as a user runs it: the example MLP, .npy inputs and outputs,
-// replicated programs, and the errors for bad files and bad usage.
+// replicated programs, and the errors for bad files and bad usage; and the
+// gradient programs `plugrt grad` writes, run by it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "testutil/run_command.h"
 
@@ -193,6 +197,149 @@ func.func @twice() -> tensor<2xi32> {
   CommandResult twice = RunCli("run " + dir + "/two.mlir --entry twice");
   EXPECT_EQ(twice.exit_code, 0) << twice.output;
   EXPECT_TRUE(Contains(twice.output, "[2, 4]")) << twice.output;
+}
+
+// d/dx and d/dy of sum(x * y + sin(x)), with an integer argument that takes
+// no part: y + cos(x) and x.
+constexpr const char* kGradProgram = R"(
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>, %n: tensor<i32>) -> tensor<f32> {
+  %p = stablehlo.multiply %x, %y : tensor<3xf32>
+  %s = stablehlo.sine %x : tensor<3xf32>
+  %q = stablehlo.add %p, %s : tensor<3xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+)";
+
+TEST(CliRunTest, GradWritesTheGradientProgram) {
+  const std::string dir = TempDir("grad");
+  WriteText(dir + "/f.mlir", kGradProgram);
+  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", Floats({3}, {0.5, 1, 2})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/y.npy", Floats({3}, {3, 4, 5})).ok());
+  HostArray n{PJRT_Buffer_Type_S32, {}, std::vector<std::byte>(4)};
+  ASSERT_TRUE(WriteNpyFile(dir + "/n.npy", n).ok());
+  CommandResult grad = RunCli("grad " + dir + "/f.mlir --wrt 0,1 --value -o " + dir + "/g.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+  CommandResult run = RunCli("run " + dir + "/g.mlir -i " + dir + "/x.npy -i " + dir +
+                             "/y.npy -i " + dir + "/n.npy");
+  FAIL_IF_NO_COMPILER(run);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // sum(x y + sin x) = 17.730194; y + cos(x) = 3.8775826, 4.5403023, 4.5838532.
+  EXPECT_TRUE(Contains(run.output, "output 0: f32[]\narray(17.730194")) << run.output;
+  EXPECT_TRUE(Contains(run.output, "array([3.8775826, 4.5403023, 4.5838532]")) << run.output;
+  EXPECT_TRUE(Contains(run.output, "output 2: f32[3]\narray([0.5, 1. , 2. ]")) << run.output;
+  EXPECT_FALSE(Contains(run.output, "output 3")) << run.output;
+
+  // Without -o the program goes to stdout; without --wrt every float argument.
+  CommandResult printed = RunCli("grad " + dir + "/f.mlir");
+  ASSERT_EQ(printed.exit_code, 0) << printed.output;
+  EXPECT_TRUE(Contains(printed.output, "-> (tensor<3xf32>, tensor<3xf32>) {")) << printed.output;
+  EXPECT_TRUE(Contains(printed.output, "stablehlo.cosine")) << printed.output;
+}
+
+TEST(CliRunTest, GradVjpTakesOutputGradients) {
+  const std::string dir = TempDir("grad_vjp");
+  WriteText(dir + "/sq.mlir", R"(
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.multiply %x, %x : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+)");
+  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", Floats({3}, {1, 2, 3})).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/v.npy", Floats({3}, {1, 10, 100})).ok());
+  CommandResult grad = RunCli("grad " + dir + "/sq.mlir --vjp -o " + dir + "/g.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+  CommandResult run = RunCli("run " + dir + "/g.mlir -i " + dir + "/x.npy -i " + dir + "/v.npy");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // v^T J = 2 x v.
+  EXPECT_TRUE(Contains(run.output, "array([  2.,  40., 600.], dtype=float32)")) << run.output;
+}
+
+// The training step plugrt grad writes from examples/mlp_loss.mlir (the
+// forward pass of bench/mlp_train_step.mlir) against the hand-written step,
+// both scaled down as bench/check_programs.py scales them.
+TEST(CliRunTest, GradTrainingStepMatchesTheHandWrittenStep) {
+  auto scaled = [](std::string text) {
+    for (auto [from, to] : {std::pair<std::string, std::string>{"256", "4"}, {"784", "12"},
+                            {"1024", "16"}, {"3.906250e-03", "2.500000e-01"}}) {
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+        at += to.size();
+      }
+    }
+    return text;
+  };
+  auto read = [](const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string dir = TempDir("grad_mlp");
+  WriteText(dir + "/loss.mlir", scaled(read(kSourceRoot / "examples/mlp_loss.mlir")));
+  WriteText(dir + "/step.mlir", scaled(read(kSourceRoot / "bench/mlp_train_step.mlir")));
+  CommandResult grad = RunCli("grad " + dir + "/loss.mlir --wrt 2,3,4,5,6,7 --value --sgd 0.01 -o " +
+                              dir + "/grad_step.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+
+  const std::vector<std::vector<int64_t>> shapes = {{4, 12}, {4, 10}, {12, 16}, {16},
+                                                    {16, 16}, {16}, {16, 10}, {10}};
+  std::string inputs;
+  uint32_t seed = 12345;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    int64_t count = 1;
+    for (int64_t d : shapes[i]) count *= d;
+    std::vector<float> values(count);
+    for (int64_t k = 0; k < count; ++k) {
+      seed = seed * 1664525u + 1013904223u;
+      const float u = static_cast<float>(seed >> 8) / 16777216.0f;  // [0, 1)
+      // One-hot labels; other values in [-0.5, 0.5).
+      values[k] = i == 1 ? (k % 10 == (k / 10) % 10 ? 1.0f : 0.0f) : u - 0.5f;
+    }
+    const std::string path = dir + "/in" + std::to_string(i) + ".npy";
+    ASSERT_TRUE(WriteNpyFile(path, Floats(shapes[i], values)).ok());
+    inputs += " -i " + path;
+  }
+  CommandResult hand = RunCli("run " + dir + "/step.mlir" + inputs + " --output " + dir + "/hand");
+  FAIL_IF_NO_COMPILER(hand);
+  ASSERT_EQ(hand.exit_code, 0) << hand.output;
+  CommandResult made = RunCli("run " + dir + "/grad_step.mlir" + inputs + " --output " + dir +
+                              "/made");
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  for (int o = 0; o < 7; ++o) {
+    const std::string name = "/out" + std::to_string(o) + ".npy";
+    StatusOr<HostArray> a = ReadNpyFile(dir + "/hand" + name);
+    StatusOr<HostArray> b = ReadNpyFile(dir + "/made" + name);
+    ASSERT_TRUE(a.ok() && b.ok()) << name;
+    ASSERT_EQ(a->dims, b->dims) << name;
+    ASSERT_EQ(a->data.size(), b->data.size()) << name;
+    const float* x = reinterpret_cast<const float*>(a->data.data());
+    const float* y = reinterpret_cast<const float*>(b->data.data());
+    for (size_t k = 0; k < a->data.size() / sizeof(float); ++k) {
+      EXPECT_NEAR(x[k], y[k], 1e-5f + 1e-5f * std::abs(x[k])) << name << " element " << k;
+    }
+  }
+}
+
+TEST(CliRunTest, GradErrorsExitOne) {
+  const std::string dir = TempDir("grad_errors");
+  WriteText(dir + "/f.mlir", kGradProgram);
+  const std::string f = dir + "/f.mlir";
+  EXPECT_TRUE(FailedWith(RunCli("grad " + f + " --wrt 2"), 1,
+                         "argument 2 is s32[]; only floating-point arguments have gradients"));
+  EXPECT_TRUE(FailedWith(RunCli("grad " + f + " --wrt 7"), 1, "--wrt 7: @main has 3 arguments"));
+  EXPECT_TRUE(FailedWith(RunCli("grad " + f + " --wrt 0,0"), 1, "names argument 0 twice"));
+  EXPECT_TRUE(FailedWith(RunCli("grad " + f + " --entry nope"), 1, "no function @nope"));
+  EXPECT_TRUE(FailedWith(RunCli("grad " + dir + "/missing.mlir"), 1, "missing.mlir"));
+  // An op the trace cannot run is named.
+  WriteText(dir + "/custom.mlir", R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @my_op(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)");
+  EXPECT_TRUE(FailedWith(RunCli("grad " + dir + "/custom.mlir"), 1,
+                         "UNIMPLEMENTED: stablehlo.custom_call cannot be run op by op"));
+  EXPECT_TRUE(FailedWith(RunCli("grad " + f + " --wrt x"), 2, "--wrt"));
 }
 
 TEST(CliRunTest, UsageErrorsExitTwo) {

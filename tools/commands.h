@@ -69,6 +69,7 @@ void RegisterCompileCommand(CLI::App& app, int& exit_code);
 void RegisterInspectCommand(CLI::App& app, int& exit_code);
 void RegisterBenchCommand(CLI::App& app, int& exit_code);
 void RegisterConvertCommand(CLI::App& app, int& exit_code);
+void RegisterGradCommand(CLI::App& app, int& exit_code);
 void RegisterPluginsCommand(CLI::App& app, int& exit_code);
 void RegisterLaunchCommand(CLI::App& app, int& exit_code);
 void RegisterServeCommand(CLI::App& app, int& exit_code);

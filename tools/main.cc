@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   plugrt::tools::RegisterConformanceCommands(app, exit_code);
   plugrt::tools::RegisterBenchCommand(app, exit_code);
   plugrt::tools::RegisterConvertCommand(app, exit_code);
+  plugrt::tools::RegisterGradCommand(app, exit_code);
   plugrt::tools::RegisterPluginsCommand(app, exit_code);
   plugrt::tools::RegisterLaunchCommand(app, exit_code);
   plugrt::tools::RegisterServeCommand(app, exit_code);

@@ -60,14 +60,16 @@ StatusOr<eager::Reducer> BuiltinReducer(const Operation& op) {
 
 // The eager op for `op` on `inputs` (flat), run; its results.
 StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
-                                     const std::vector<Tensor>& inputs) {
+                                     const std::vector<Tensor>& inputs,
+                                     const std::optional<std::string>& device) {
   const std::string& name = op.name;
   if (name == "func.call") {
     const Attribute* callee = op.attribute("callee");
     if (callee == nullptr) return InvalidArgument("func.call without a callee");
-    return RunFunctionOpByOp(ctx, callee->str, inputs);
+    return RunFunctionOpByOp(ctx, callee->str, inputs, device);
   }
   eager::Op e(ctx, name);
+  if (device) e.SetDevice(*device);
   auto single = [&]() -> Status {
     for (const Tensor& t : inputs) PLUGRT_RETURN_IF_ERROR(e.AddInput(t));
     return OkStatus();
@@ -173,7 +175,8 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
 }  // namespace
 
 StatusOr<std::vector<Tensor>> RunFunctionOpByOp(Context& ctx, std::string_view name,
-                                                const std::vector<Tensor>& args) {
+                                                const std::vector<Tensor>& args,
+                                                const std::optional<std::string>& device) {
   PLUGRT_ASSIGN_OR_RETURN(std::string text, ctx.functions().DefinitionsFor({std::string(name)}));
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module, shlo::ParseModule(text, name));
   const shlo::Function* f = module->FindFunction(name);
@@ -195,7 +198,7 @@ StatusOr<std::vector<Tensor>> RunFunctionOpByOp(Context& ctx, std::string_view n
       inputs.push_back(it->second);
     }
     if (op->name == "func.return" || op->name == "stablehlo.return") return inputs;
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs, RunOne(ctx, *op, inputs));
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> outputs, RunOne(ctx, *op, inputs, device));
     if (outputs.size() != op->results.size()) {
       return Internal("@", name, ": ", op->name, " made ", outputs.size(), " results for ",
                       op->results.size());

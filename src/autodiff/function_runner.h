@@ -8,6 +8,8 @@
 #ifndef PLUGRT_AUTODIFF_FUNCTION_RUNNER_H_
 #define PLUGRT_AUTODIFF_FUNCTION_RUNNER_H_
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -15,9 +17,12 @@
 
 namespace plugrt::autodiff::internal {
 
-// The results of loaded function `name` on `args`, each op run eagerly.
-StatusOr<std::vector<Tensor>> RunFunctionOpByOp(Context& ctx, std::string_view name,
-                                                const std::vector<Tensor>& args);
+// The results of loaded function `name` on `args`, each op run eagerly;
+// with `device`, each op is placed there (so that a trace, trace_device.h,
+// also sees the ops that read no traced value, constants among them).
+StatusOr<std::vector<Tensor>> RunFunctionOpByOp(
+    Context& ctx, std::string_view name, const std::vector<Tensor>& args,
+    const std::optional<std::string>& device = std::nullopt);
 
 // The VJP of a loaded function by differentiating its body op by op.
 StatusOr<std::vector<Tensor>> FunctionVjp(const VjpCall& call);

@@ -31,6 +31,44 @@ std::string MainFunction(const std::vector<std::string>& arg_types,
 std::string ResultBinding(size_t n) { return n == 1 ? "%r" : "%r:" + std::to_string(n); }
 std::string ResultName(size_t i, size_t n) { return n == 1 ? "%r" : "%r#" + std::to_string(i); }
 
+StatusOr<std::string> BuildOpLine(const OpDef& def, const OpCall& call,
+                                  const std::vector<std::string>& operands,
+                                  std::string_view result, const std::vector<TensorType>& results,
+                                  std::vector<std::string>& functions) {
+  std::vector<std::string> arg_types, result_types;
+  for (const std::vector<TensorType>& group : call.inputs) {
+    for (const TensorType& t : group) {
+      PLUGRT_ASSIGN_OR_RETURN(std::string text, StablehloTypeText(t));
+      arg_types.push_back(std::move(text));
+    }
+  }
+  if (arg_types.size() != operands.size()) {
+    return Internal(call.op, ": ", operands.size(), " operand names for ", arg_types.size(),
+                    " inputs");
+  }
+  for (const TensorType& t : results) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string text, StablehloTypeText(t));
+    result_types.push_back(std::move(text));
+  }
+  std::string binding(result);
+  if (results.size() != 1) binding += ":" + std::to_string(results.size());
+  std::string line = binding + " = \"" + std::string(SpelledName(def)) + "\"(" +
+                     Join(operands) + ")";
+  if (def.regions) {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> regions, def.regions(call));
+    line += " (" + Join(regions) + ")";
+  }
+  if (def.attributes) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string attributes, def.attributes(call));
+    if (!attributes.empty()) line += " {" + attributes + "}";
+  }
+  line += " : (" + Join(arg_types) + ") -> (" + Join(result_types) + ")";
+  for (const auto& [name, value] : call.attrs) {
+    if (const FunctionRef* f = std::get_if<FunctionRef>(&value)) functions.push_back(f->name);
+  }
+  return line;
+}
+
 StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
                                      const FunctionLibrary& library) {
   PLUGRT_ASSIGN_OR_RETURN(std::vector<TensorType> results, def.result_types(call));
@@ -47,22 +85,9 @@ StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
     PLUGRT_ASSIGN_OR_RETURN(std::string text, StablehloTypeText(t));
     result_types.push_back(std::move(text));
   }
-  std::string line = ResultBinding(results.size()) + " = \"" + std::string(SpelledName(def)) + "\"(" +
-                     Join(operands) + ")";
-  if (def.regions) {
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> regions, def.regions(call));
-    line += " (" + Join(regions) + ")";
-  }
-  if (def.attributes) {
-    PLUGRT_ASSIGN_OR_RETURN(std::string attributes, def.attributes(call));
-    if (!attributes.empty()) line += " {" + attributes + "}";
-  }
-  line += " : (" + Join(arg_types) + ") -> (" + Join(result_types) + ")";
-
   std::vector<std::string> functions;
-  for (const auto& [name, value] : call.attrs) {
-    if (const FunctionRef* f = std::get_if<FunctionRef>(&value)) functions.push_back(f->name);
-  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string line,
+                          BuildOpLine(def, call, operands, "%r", results, functions));
   std::string definitions;
   if (!functions.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(definitions, library.DefinitionsFor(functions));

@@ -5,6 +5,7 @@
 #define PLUGRT_EAGER_PROGRAM_TEXT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -24,6 +25,17 @@ struct ProgramText {
 // "%r#i").
 std::string ResultBinding(size_t n);
 std::string ResultName(size_t i, size_t n);
+
+// One op as a line of a function body: `<result> = "name"(operands)
+// (regions) {attributes} : (argument types) -> (result types)`, binding
+// `result` (or `result:n` for n results, element i read as `result#i`).
+// `operands` name the inputs, flat, in `call.inputs` order; `results` are
+// the op's result types (def.result_types). The loaded functions the op
+// refers to are added to `functions`.
+StatusOr<std::string> BuildOpLine(const OpDef& def, const OpCall& call,
+                                  const std::vector<std::string>& operands,
+                                  std::string_view result, const std::vector<TensorType>& results,
+                                  std::vector<std::string>& functions);
 
 // `call.inputs` holds one group per `def.inputs` entry.
 StatusOr<ProgramText> BuildOpProgram(const OpDef& def, const OpCall& call,
