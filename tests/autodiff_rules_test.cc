@@ -178,6 +178,20 @@ std::vector<Case> Cases() {
                     {"scatter_dims_to_operand_dims", std::vector<int64_t>{0}},
                     {"index_vector_dim", int64_t{1}},
                     {"update_computation", Reducer::kAdd}}});
+  // The other combiners, with repeated indices (5 updates into 4 rows).
+  for (auto [label, reducer] : {std::pair<const char*, Reducer>{"mul", Reducer::kMul},
+                                {"max", Reducer::kMax},
+                                {"min", Reducer::kMin}}) {
+    const Fill fill = reducer == Reducer::kMul ? Fill::kPositive : Fill::kAny;
+    cases.push_back({std::string("scatter-") + label + " rows", "stablehlo.scatter",
+                     {L({A({4, 3}, fill)}), G(A({5, 1}, Fill::kIndices, 0, 3)),
+                      L({A({5, 3}, fill)})},
+                     {{"update_window_dims", std::vector<int64_t>{1}},
+                      {"inserted_window_dims", std::vector<int64_t>{0}},
+                      {"scatter_dims_to_operand_dims", std::vector<int64_t>{0}},
+                      {"index_vector_dim", int64_t{1}},
+                      {"update_computation", reducer}}});
+  }
   auto conv = [&](std::string label, Arg lhs, Arg rhs, AttrMap layout, AttrMap window) {
     for (auto& [k, v] : window) layout[k] = v;
     cases.push_back({"convolution " + label, "stablehlo.convolution", {G(lhs), G(rhs)}, layout});
@@ -244,6 +258,9 @@ std::vector<Case> Cases() {
                    {{"dimension", int64_t{1}}}});
   cases.push_back({"sort descending", "stablehlo.sort", {L({A({5})})},
                    {{"dimension", int64_t{0}}, {"comparison_direction", std::string("GT")}}});
+  // A loaded comparator (by magnitude, in kRuleFunctions), with a payload.
+  cases.push_back({"sort by a loaded comparator", "stablehlo.sort", {L({A({6}), A({6})})},
+                   {{"dimension", int64_t{0}}, {"comparator", eager::FunctionRef{"rules_cmp"}}}});
   // Two trips of x <- x * sin(x) (functions in kRuleFunctions).
   cases.push_back({"while, two trips", "stablehlo.while",
                    {L({A({}, Fill::kIndex, 0), A({3})})},
@@ -258,7 +275,8 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-// The loop of the while case, for f64, f32 and bf16 alike.
+// The loop of the while case and the sort's comparator, for f64, f32 and
+// bf16 alike.
 std::string RuleFunctions() {
   std::string text;
   for (const char* t : {"f64", "f32", "bf16"}) {
@@ -276,6 +294,13 @@ std::string RuleFunctions() {
             "  %s = stablehlo.sine %x : " + x + "\n"
             "  %y = stablehlo.multiply %x, %s : " + x + "\n"
             "  return %j, %y : tensor<i32>, " + x + "\n}\n";
+    const std::string e = std::string("tensor<") + t + ">";
+    text += "func.func @rules_cmp_" + suffix + "(%a: " + e + ", %b: " + e + ", %c: " + e +
+            ", %d: " + e + ") -> tensor<i1> {\n"
+            "  %x = stablehlo.abs %a : " + e + "\n"
+            "  %y = stablehlo.abs %b : " + e + "\n"
+            "  %r = stablehlo.compare LT, %x, %y : (" + e + ", " + e + ") -> tensor<i1>\n"
+            "  return %r : tensor<i1>\n}\n";
   }
   return text;
 }

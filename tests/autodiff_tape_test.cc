@@ -425,28 +425,43 @@ TEST(AutodiffTape, WorksUnderTheAsyncExecutor) {
   EXPECT_NEAR(got[1], 1 - std::tanh(1.0) * std::tanh(1.0), 1e-12);
 }
 
+// A scatter of update 5 into x[1] with `region` as the update computation;
+// the gradient of its result (ones) with respect to x.
+StatusOr<std::vector<Tensor>> ScatterGradient(Context& ctx, const Tensor& x,
+                                              eager::AttrValue region) {
+  Tape tape(ctx);
+  tape.Watch(x);
+  PLUGRT_ASSIGN_OR_RETURN(Tensor index, ctx.FromVector<int32_t>({1}, {1, 1}));
+  Tensor update = F64(ctx, {5}, {1});
+  Op scatter(ctx, "stablehlo.scatter");
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("inserted_window_dims", std::vector<int64_t>{0}));
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("scatter_dims_to_operand_dims", std::vector<int64_t>{0}));
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("index_vector_dim", int64_t{1}));
+  PLUGRT_RETURN_IF_ERROR(scatter.SetAttr("update_computation", std::move(region)));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({x}));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInput(index));
+  PLUGRT_RETURN_IF_ERROR(scatter.AddInputList({update}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> scattered, scatter.Execute());
+  return tape.Gradient({scattered[0]}, {x});
+}
+
 TEST(AutodiffTape, OpsWithoutAVjpAreUnimplementedByName) {
   auto ctx = MakeContext();
   Tensor x = F64(*ctx, {3, 1, 2}, {3});
-  Tape tape(*ctx);
-  tape.Watch(x);
-  // A scatter that keeps the maximum has no gradient rule.
-  auto index = ctx->FromVector<int32_t>({1}, {1, 1});
-  ASSERT_TRUE(index.ok());
-  Tensor update = F64(*ctx, {5}, {1});
-  Op scatter(*ctx, "stablehlo.scatter");
-  ASSERT_TRUE(scatter.SetAttr("inserted_window_dims", std::vector<int64_t>{0}).ok());
-  ASSERT_TRUE(scatter.SetAttr("scatter_dims_to_operand_dims", std::vector<int64_t>{0}).ok());
-  ASSERT_TRUE(scatter.SetAttr("index_vector_dim", int64_t{1}).ok());
-  ASSERT_TRUE(scatter.SetAttr("update_computation", eager::Reducer::kMax).ok());
-  ASSERT_TRUE(scatter.AddInputList({x}).ok());
-  ASSERT_TRUE(scatter.AddInput(*index).ok());
-  ASSERT_TRUE(scatter.AddInputList({update}).ok());
-  auto scattered = scatter.Execute();
-  ASSERT_TRUE(scattered.ok()) << scattered.status().ToString();
-  auto g = tape.Gradient({(*scattered)[0]}, {x});
+  // A scatter keeping the maximum has a rule: x[1] lost to the update.
+  auto max = ScatterGradient(*ctx, x, eager::Reducer::kMax);
+  ASSERT_TRUE(max.ok()) << max.status().ToString();
+  EXPECT_EQ(Values((*max)[0]), (std::vector<double>{1, 0, 1}));
+  // One that overwrites, with a loaded function as its region, has none.
+  ASSERT_TRUE(ctx->LoadFunctions(R"(
+func.func @autodiff_test_overwrite(%a: tensor<f64>, %b: tensor<f64>) -> tensor<f64> {
+  return %b : tensor<f64>
+}
+)").ok());
+  auto g = ScatterGradient(*ctx, x, eager::FunctionRef{"autodiff_test_overwrite"});
   EXPECT_EQ(g.status().code(), StatusCode::kUnimplemented);
   EXPECT_THAT(g.status().message(), HasSubstr("stablehlo.scatter"));
+  EXPECT_THAT(g.status().message(), HasSubstr("@autodiff_test_overwrite"));
 }
 
 constexpr char kSquare[] = R"(

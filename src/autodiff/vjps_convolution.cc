@@ -82,8 +82,9 @@ StatusOr<Grads> ConvolutionVjp(const VjpCall& call) {
   if (rhs_dil.empty()) rhs_dil.assign(n, 1);
   if (lhs_dil.empty()) lhs_dil.assign(n, 1);
   if (batch_groups > 1 && groups > 1) {
-    return Unimplemented("no gradient for ", call.op.name(),
-                         " with both feature and batch groups");
+    // No such convolution exists to differentiate.
+    return InvalidArgument(call.op.name(), ": feature_group_count ", groups, " and batch_group_count ",
+                           batch_groups, " (the StableHLO spec's C23: one of them must be 1)");
   }
 
   TensorMath m(call.context());

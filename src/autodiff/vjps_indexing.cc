@@ -81,15 +81,9 @@ StatusOr<Grads> GatherVjp(const VjpCall& c) {
   return Grads{g[0], Tensor()};
 }
 
-// scatter with an add combiner: the operand's gradient passes through, each
-// update's is gathered from where it went.
-StatusOr<Grads> ScatterVjp(const VjpCall& c) {
-  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("update_computation"));
-  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&region);
-  if (reducer == nullptr || *reducer != eager::Reducer::kAdd || c.op.inputs().size() != 3) {
-    return Unimplemented("no gradient for ", c.op.name(),
-                         " other than a single-input scatter-add (built-in add combiner)");
-  }
+// `t` (shaped like the scatter's operand) gathered at each update's place:
+// the transpose of scattering the updates.
+StatusOr<Tensor> GatherAtUpdates(const VjpCall& c, const Tensor& t) {
   const Tensor& updates = c.op.inputs()[2];
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> udims, updates.dims());
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> xdims, c.op.inputs()[0].dims());
@@ -118,19 +112,98 @@ StatusOr<Grads> ScatterVjp(const VjpCall& c) {
                                              "start_indices_batching_dims"},
                                             {"scatter_dims_to_operand_dims", "start_index_map"}}));
   PLUGRT_RETURN_IF_ERROR(gather.SetAttr("slice_sizes", sizes));
-  PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.output_grads[0]));
+  PLUGRT_RETURN_IF_ERROR(gather.AddInput(t));
   PLUGRT_RETURN_IF_ERROR(gather.AddInput(c.op.inputs()[1]));
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> gu, gather.Execute());
-  return Grads{c.output_grads[0], Tensor(), gu[0]};
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> out, gather.Execute());
+  return out[0];
 }
 
-// sort with the built-in comparator: a permutation of each row. The
-// permutation comes from sorting once more with an index operand; each
-// gradient goes back by sorting (index, gradient) pairs by index.
-StatusOr<Grads> SortVjp(const VjpCall& c) {
-  if (Attrs(c).Has("comparator")) {
-    return Unimplemented("no gradient for ", c.op.name(), " with a loaded comparator function");
+// scatter with a built-in combiner, one input. Let r be the result:
+//  add: the operand's gradient is g, each update's g gathered from where it
+//       went;
+//  mul: r is the operand times its updates, so the operand gets g r / x and
+//       each update gathered(g r) / u (exact where no factor is zero);
+//  max, min: the elements equal to r get the gradient there (every one of
+//       them at a tie), operand and updates alike.
+// A loaded function as the region (an overwrite, or any other) has none.
+StatusOr<Grads> ScatterVjp(const VjpCall& c) {
+  PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("update_computation"));
+  if (const eager::FunctionRef* f = std::get_if<eager::FunctionRef>(&region)) {
+    return Unimplemented("no gradient for ", c.op.name(), " with the loaded function @", f->name,
+                         " as its update computation (built-in add, mul, max, min only)");
   }
+  if (c.op.inputs().size() != 3) {
+    return Unimplemented("no gradient for ", c.op.name(), " of more than one input");
+  }
+  const eager::Reducer reducer = std::get<eager::Reducer>(region);
+  const Tensor& g = c.output_grads[0];
+  const Tensor& x = c.op.inputs()[0];
+  const Tensor& u = c.op.inputs()[2];
+  TensorMath m(c.context());
+  switch (reducer) {
+    case eager::Reducer::kAdd: {
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gu, GatherAtUpdates(c, g));
+      return Grads{g, Tensor(), gu};
+    }
+    case eager::Reducer::kMul: {
+      const Tensor& r = c.outputs[0];
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gr, m.Mul(g, r));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gx, m.Div(gr, x));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gr_at_u, GatherAtUpdates(c, gr));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gu, m.Div(gr_at_u, u));
+      return Grads{gx, Tensor(), gu};
+    }
+    case eager::Reducer::kMax:
+    case eager::Reducer::kMin: {
+      const Tensor& r = c.outputs[0];
+      PLUGRT_ASSIGN_OR_RETURN(Tensor zeros_x, m.ZerosLike(x));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor x_won, m.Compare(x, r, "EQ"));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gx, m.Select(x_won, g, zeros_x));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor r_at_u, GatherAtUpdates(c, r));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor g_at_u, GatherAtUpdates(c, g));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor zeros_u, m.ZerosLike(u));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor u_won, m.Compare(u, r_at_u, "EQ"));
+      PLUGRT_ASSIGN_OR_RETURN(Tensor gu, m.Select(u_won, g_at_u, zeros_u));
+      return Grads{gx, Tensor(), gu};
+    }
+    default:
+      return Unimplemented("no gradient for ", c.op.name(), " with combiner ",
+                           eager::ReducerOpName(reducer));
+  }
+}
+
+// A comparator that takes one more pair of arguments, two s32 indices, and
+// ignores them: `comparator` for the sort that carries an index operand
+// along. Loaded once per comparator (as @<comparator>_with_index).
+StatusOr<eager::FunctionRef> WithIndexComparator(Context& ctx, const std::string& comparator) {
+  const std::string name = comparator + "_with_index";
+  if (ctx.functions().Contains(name)) return eager::FunctionRef{name};
+  PLUGRT_ASSIGN_OR_RETURN(eager::FunctionSignature sig, ctx.functions().Signature(comparator));
+  if (sig.result_types.size() != 1) {
+    return InvalidArgument("comparator @", comparator, " must return one i1");
+  }
+  std::string params, operands, types;
+  for (size_t i = 0; i < sig.argument_types.size(); ++i) {
+    const std::string sep = i == 0 ? "" : ", ";
+    params += sep + "%p" + std::to_string(i) + ": " + sig.argument_types[i];
+    operands += sep + "%p" + std::to_string(i);
+    types += sep + sig.argument_types[i];
+  }
+  const std::string text = "func.func private @" + name + "(" + params +
+                           ", %i: tensor<i32>, %j: tensor<i32>) -> " + sig.result_types[0] +
+                           " {\n  %r = func.call @" + comparator + "(" + operands + ") : (" +
+                           types + ") -> " + sig.result_types[0] + "\n  return %r : " +
+                           sig.result_types[0] + "\n}\n";
+  Status loaded = ctx.LoadFunctions(text);
+  // Another thread may have loaded it first.
+  if (!loaded.ok() && !ctx.functions().Contains(name)) return loaded;
+  return eager::FunctionRef{name};
+}
+
+// sort: a permutation of each row. The permutation comes from sorting once
+// more with an index operand (a loaded comparator is given one that ignores
+// it); each gradient goes back by sorting (index, gradient) pairs by index.
+StatusOr<Grads> SortVjp(const VjpCall& c) {
   const std::span<const Tensor> inputs = c.op.inputs();
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, inputs[0].dims());
   PLUGRT_ASSIGN_OR_RETURN(int64_t dim, Attrs(c).Int("dimension", -1));
@@ -149,6 +222,14 @@ StatusOr<Grads> SortVjp(const VjpCall& c) {
   PLUGRT_RETURN_IF_ERROR(with_index.SetAttr(eager::kListLengthAttr,
                                             static_cast<int64_t>(inputs.size() + 1)));
   PLUGRT_RETURN_IF_ERROR(with_index.SetAttr("is_stable", true));
+  if (Attrs(c).Has("comparator")) {
+    PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("comparator"));
+    if (const eager::FunctionRef* f = std::get_if<eager::FunctionRef>(&region)) {
+      PLUGRT_ASSIGN_OR_RETURN(eager::FunctionRef wrapped,
+                              WithIndexComparator(c.context(), f->name));
+      PLUGRT_RETURN_IF_ERROR(with_index.SetAttr("comparator", wrapped));
+    }
+  }
   std::vector<Tensor> operands(inputs.begin(), inputs.end());
   operands.push_back(index);
   PLUGRT_RETURN_IF_ERROR(with_index.AddInputList(operands));
