@@ -192,6 +192,14 @@ std::vector<Case> Cases() {
                       {"index_vector_dim", int64_t{1}},
                       {"update_computation", reducer}}});
   }
+  // An overwrite (a loaded function returning the update), at one row.
+  cases.push_back({"scatter overwriting a row", "stablehlo.scatter",
+                   {L({A({4, 3})}), G(A({1, 1}, Fill::kIndices, 2, 2)), L({A({1, 3})})},
+                   {{"update_window_dims", std::vector<int64_t>{1}},
+                    {"inserted_window_dims", std::vector<int64_t>{0}},
+                    {"scatter_dims_to_operand_dims", std::vector<int64_t>{0}},
+                    {"index_vector_dim", int64_t{1}},
+                    {"update_computation", eager::FunctionRef{"rules_overwrite"}}}});
   auto conv = [&](std::string label, Arg lhs, Arg rhs, AttrMap layout, AttrMap window) {
     for (auto& [k, v] : window) layout[k] = v;
     cases.push_back({"convolution " + label, "stablehlo.convolution", {G(lhs), G(rhs)}, layout});
@@ -275,8 +283,8 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-// The loop of the while case and the sort's comparator, for f64, f32 and
-// bf16 alike.
+// The loop of the while case, the sort's comparator and the scatter's
+// overwrite, for f64, f32 and bf16 alike.
 std::string RuleFunctions() {
   std::string text;
   for (const char* t : {"f64", "f32", "bf16"}) {
@@ -295,6 +303,8 @@ std::string RuleFunctions() {
             "  %y = stablehlo.multiply %x, %s : " + x + "\n"
             "  return %j, %y : tensor<i32>, " + x + "\n}\n";
     const std::string e = std::string("tensor<") + t + ">";
+    text += "func.func @rules_overwrite_" + suffix + "(%a: " + e + ", %b: " + e + ") -> " + e +
+            " {\n  return %b : " + e + "\n}\n";
     text += "func.func @rules_cmp_" + suffix + "(%a: " + e + ", %b: " + e + ", %c: " + e +
             ", %d: " + e + ") -> tensor<i1> {\n"
             "  %x = stablehlo.abs %a : " + e + "\n"

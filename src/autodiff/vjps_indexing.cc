@@ -1,6 +1,8 @@
 // The VJPs of ops that pick elements by index: dynamic (update) slices,
 // gather and scatter (each other's transposes), and sort (a permutation).
 #include "autodiff/builtin_rules.h"
+#include "stablehlo/ir.h"
+#include "stablehlo/parser.h"
 
 namespace plugrt::autodiff::internal {
 
@@ -118,6 +120,41 @@ StatusOr<Tensor> GatherAtUpdates(const VjpCall& c, const Tensor& t) {
   return out[0];
 }
 
+// Whether loaded function `name` returns its second argument as it is: a
+// scatter's overwrite (what jax's x.at[i].set(u) lowers to).
+bool IsOverwrite(Context& ctx, const std::string& name) {
+  StatusOr<std::string> text = ctx.functions().DefinitionsFor({name});
+  if (!text.ok()) return false;
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ParseModule(*text, name);
+  if (!module.ok()) return false;
+  const shlo::Function* f = (*module)->FindFunction(name);
+  if (f == nullptr || f->body == nullptr || f->body->blocks.size() != 1) return false;
+  const shlo::Block& block = f->body->front();
+  return block.arguments.size() == 2 && block.operations.size() == 1 &&
+         block.operations[0]->operands.size() == 1 &&
+         block.operations[0]->operands[0] == block.arguments[1].get();
+}
+
+// scatter overwriting with its updates: the operand's gradient is g where no
+// update was written (found by scattering ones into zeros the same way),
+// each update's g gathered from where it went. Exact for indices that do not
+// repeat (the spec leaves open which of repeated ones is written last).
+StatusOr<Grads> OverwriteScatterVjp(const VjpCall& c) {
+  TensorMath m(c.context());
+  const Tensor& g = c.output_grads[0];
+  PLUGRT_ASSIGN_OR_RETURN(Tensor zeros_x, m.ZerosLike(c.op.inputs()[0]));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor ones_u, m.OnesLike(c.op.inputs()[2]));
+  eager::Op mark = c.op.Fresh();
+  PLUGRT_RETURN_IF_ERROR(mark.AddInputList({zeros_x}));
+  PLUGRT_RETURN_IF_ERROR(mark.AddInput(c.op.inputs()[1]));
+  PLUGRT_RETURN_IF_ERROR(mark.AddInputList({ones_u}));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> written, mark.Execute());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor kept, m.Compare(written[0], zeros_x, "EQ"));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gx, m.Select(kept, g, zeros_x));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gu, GatherAtUpdates(c, g));
+  return Grads{gx, Tensor(), gu};
+}
+
 // scatter with a built-in combiner, one input. Let r be the result:
 //  add: the operand's gradient is g, each update's g gathered from where it
 //       went;
@@ -125,15 +162,18 @@ StatusOr<Tensor> GatherAtUpdates(const VjpCall& c, const Tensor& t) {
 //       each update gathered(g r) / u (exact where no factor is zero);
 //  max, min: the elements equal to r get the gradient there (every one of
 //       them at a tie), operand and updates alike.
-// A loaded function as the region (an overwrite, or any other) has none.
+// A loaded function as the region: an overwrite has its own rule
+// (OverwriteScatterVjp), any other none.
 StatusOr<Grads> ScatterVjp(const VjpCall& c) {
   PLUGRT_ASSIGN_OR_RETURN(auto region, Attrs(c).Region("update_computation"));
-  if (const eager::FunctionRef* f = std::get_if<eager::FunctionRef>(&region)) {
-    return Unimplemented("no gradient for ", c.op.name(), " with the loaded function @", f->name,
-                         " as its update computation (built-in add, mul, max, min only)");
-  }
   if (c.op.inputs().size() != 3) {
     return Unimplemented("no gradient for ", c.op.name(), " of more than one input");
+  }
+  if (const eager::FunctionRef* f = std::get_if<eager::FunctionRef>(&region)) {
+    if (IsOverwrite(c.context(), f->name)) return OverwriteScatterVjp(c);
+    return Unimplemented("no gradient for ", c.op.name(), " with the loaded function @", f->name,
+                         " as its update computation (built-in add, mul, max, min and an "
+                         "overwrite only)");
   }
   const eager::Reducer reducer = std::get<eager::Reducer>(region);
   const Tensor& g = c.output_grads[0];
