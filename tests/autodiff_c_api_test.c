@@ -257,6 +257,42 @@ static void TestCVjp(PLUGRT_EagerContext* ctx, PLUGRT_EagerStatus* s) {
   PLUGRT_EagerDeleteTensorHandle(g);
 }
 
+/* A trainable variable's reads are watched by the thread's tapes. */
+static void TestVariables(PLUGRT_EagerContext* ctx, PLUGRT_EagerStatus* s) {
+  const double wv[3] = {1, 2, 3};
+  PLUGRT_EagerTensorHandle* init = Doubles(ctx, wv, 3, s);
+  PLUGRT_EagerVariable* w = PLUGRT_EagerNewVariable("w", init, 1, s);
+  CHECK_OK(s);
+  PLUGRT_Tape* tape = PLUGRT_NewTape(ctx, 0, s);
+  PLUGRT_EagerTensorHandle* value = PLUGRT_EagerVariableValue(w);
+  CHECK(PLUGRT_TapeIsWatched(tape, value));
+  PLUGRT_EagerTensorHandle* y = Run(ctx, "stablehlo.multiply", value, value, s);
+  PLUGRT_EagerTensorHandle* g = NULL;
+  PLUGRT_TapeGradient(tape, &y, 1, &value, 1, NULL, PLUGRT_UNCONNECTED_NONE, &g, s);
+  CHECK_OK(s);
+  const double twice[3] = {2, 4, 6};
+  CHECK(Near(g, twice, 3));
+  PLUGRT_DeleteTape(tape);
+
+  const double short_v[2] = {1, 2};
+  PLUGRT_EagerTensorHandle* wrong = Doubles(ctx, short_v, 2, s);
+  PLUGRT_EagerVariableAssign(w, wrong, s);
+  CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
+  PLUGRT_EagerVariableAssign(w, g, s);
+  CHECK_OK(s);
+  PLUGRT_EagerTensorHandle* now = PLUGRT_EagerVariableValue(w);
+  CHECK(Near(now, twice, 3));
+  CHECK(PLUGRT_EagerNewVariable(NULL, init, 1, s) == NULL);
+  CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
+  PLUGRT_EagerDeleteVariable(w);
+  PLUGRT_EagerDeleteTensorHandle(init);
+  PLUGRT_EagerDeleteTensorHandle(value);
+  PLUGRT_EagerDeleteTensorHandle(y);
+  PLUGRT_EagerDeleteTensorHandle(g);
+  PLUGRT_EagerDeleteTensorHandle(wrong);
+  PLUGRT_EagerDeleteTensorHandle(now);
+}
+
 int main(void) {
   PLUGRT_EagerStatus* s = PLUGRT_EagerNewStatus();
   PLUGRT_EagerContextOptions options;
@@ -269,6 +305,7 @@ int main(void) {
     TestTape(ctx, s);
     TestForward(ctx, s);
     TestCVjp(ctx, s);
+    TestVariables(ctx, s);
     CHECK(PLUGRT_NewTape(NULL, 0, s) == NULL);
     CHECK_CODE(s, PLUGRT_EAGER_INVALID_ARGUMENT);
     PLUGRT_EagerDeleteContext(ctx);

@@ -475,6 +475,45 @@ func.func @autodiff_test_hypot(%a: tensor<f64>, %b: tensor<f64>) -> tensor<f64> 
   EXPECT_THAT(g.status().message(), HasSubstr("@autodiff_test_hypot"));
 }
 
+// Trainable variables are watched as they are read, with no Watch call;
+// others, and tapes told not to, watch nothing.
+TEST(AutodiffTape, TapesWatchTrainableVariablesAsTheyAreRead) {
+  auto ctx = MakeContext();
+  TensorMath m(*ctx);
+  auto w = eager::Variable::Create("w", F64(*ctx, {1, 2, 3}, {3}));
+  auto frozen = eager::Variable::Create("frozen", F64(*ctx, {4, 5, 6}, {3}), false);
+  ASSERT_TRUE(w.ok() && frozen.ok());
+  {
+    Tape tape(*ctx);
+    Tensor wv = w->Value(), fv = frozen->Value();
+    EXPECT_TRUE(tape.IsWatched(wv));
+    EXPECT_FALSE(tape.IsWatched(fv));
+    Must(m.Mul(fv, fv));  // on nothing watched: not recorded
+    EXPECT_EQ(tape.num_recorded(), 0);
+    Tensor y = Must(m.Mul(Must(m.Mul(wv, wv)), fv));  // w^2 f: d/dw = 2 w f
+    auto g = tape.Gradient({y}, {wv});
+    ASSERT_TRUE(g.ok()) << g.status().ToString();
+    EXPECT_THAT(Values((*g)[0]), ElementsAre(8, 20, 36));
+  }
+  {
+    Tape tape(*ctx, /*persistent=*/false, /*watch_accessed_variables=*/false);
+    EXPECT_FALSE(tape.IsWatched(w->Value()));
+  }
+  // Assign: every holder sees the new value, of the same type only.
+  eager::Variable alias = *w;
+  ASSERT_TRUE(w->Assign(F64(*ctx, {7, 8, 9}, {3})).ok());
+  EXPECT_THAT(Values(alias.Value()), ElementsAre(7, 8, 9));
+  Status wrong_shape = w->Assign(F64(*ctx, {1, 2}, {2}));
+  EXPECT_EQ(wrong_shape.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(wrong_shape.message(), HasSubstr("variable 'w' holds f64[3]"));
+  auto wrong_type = ctx->FromVector<float>({1, 2, 3}, {3});
+  ASSERT_TRUE(wrong_type.ok());
+  EXPECT_EQ(w->Assign(*wrong_type).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(eager::Variable::Create("", F64(*ctx, {1}, {1})).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(eager::Variable::Create("v", Tensor()).status().code(), StatusCode::kInvalidArgument);
+}
+
 constexpr char kSquare[] = R"(
 func.func @autodiff_test_square(%x: tensor<2xf64>) -> tensor<2xf64> {
   %r = stablehlo.multiply %x, %x : tensor<2xf64>

@@ -439,6 +439,25 @@ PLUGRT_EagerTensorHandle* PLUGRT_EagerPack(PLUGRT_EagerContext* ctx,
 void PLUGRT_EagerUnpack(const PLUGRT_EagerTensorHandle* h, PLUGRT_EagerTensorHandle** components,
                         int* num_components, PLUGRT_EagerStatus* status);
 
+/* ---- variables -------------------------------------------------------------
+ * A named slot holding a tensor (eager/variable.h). Reads of a trainable
+ * variable are watched by the tapes of the reading thread
+ * (plugrt/autodiff_c_api.h); ask the gradient for the value read. */
+typedef struct PLUGRT_EagerVariable PLUGRT_EagerVariable;
+/* A variable holding `initial` (the handle stays the caller's); nonzero
+ * `trainable`: tapes watch its reads. NULL with the error on bad input. */
+PLUGRT_EagerVariable* PLUGRT_EagerNewVariable(const char* name,
+                                              const PLUGRT_EagerTensorHandle* initial,
+                                              int trainable, PLUGRT_EagerStatus* status);
+void PLUGRT_EagerDeleteVariable(PLUGRT_EagerVariable* variable);
+/* The tensor it holds now, as a new handle (NULL for a NULL variable). */
+PLUGRT_EagerTensorHandle* PLUGRT_EagerVariableValue(const PLUGRT_EagerVariable* variable);
+/* Holds `value` from now on: INVALID_ARGUMENT if its element type or
+ * dimensions differ from the variable's. */
+void PLUGRT_EagerVariableAssign(PLUGRT_EagerVariable* variable,
+                                const PLUGRT_EagerTensorHandle* value,
+                                PLUGRT_EagerStatus* status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,11 +21,20 @@ Status Accumulate(const TensorMath& m, Tensor& slot, const Tensor& g) {
 
 }  // namespace
 
-Tape::Tape(Context& ctx, bool persistent) : ctx_(ctx), persistent_(persistent) {
+Tape::Tape(Context& ctx, bool persistent, bool watch_accessed_variables)
+    : ctx_(ctx), persistent_(persistent), watch_accessed_variables_(watch_accessed_variables) {
   eager::AddThreadOpObserver(this);
+  eager::AddThreadVariableObserver(this);
 }
 
-Tape::~Tape() { eager::RemoveThreadOpObserver(this); }
+Tape::~Tape() {
+  eager::RemoveThreadVariableObserver(this);
+  eager::RemoveThreadOpObserver(this);
+}
+
+void Tape::OnVariableRead(const eager::Variable&, const Tensor& value) {
+  if (watch_accessed_variables_) Watch(value);
+}
 
 void Tape::Watch(const Tensor& t) {
   if (!t || spent_) return;

@@ -28,6 +28,7 @@
 #include "common/status.h"
 #include "eager/op.h"
 #include "eager/op_observer.h"
+#include "eager/variable.h"
 
 namespace plugrt::autodiff {
 
@@ -42,12 +43,15 @@ struct GradientStats {
   int64_t ops_pruned = 0;   // ops on no path from a source to a target: skipped
 };
 
-class Tape : private eager::OpObserver {
+class Tape : private eager::OpObserver, private eager::VariableObserver {
  public:
   // Starts recording. A non-persistent tape computes one gradient, then
   // releases what it recorded; a persistent one computes many and releases
   // it when destroyed.
-  explicit Tape(Context& ctx, bool persistent = false);
+  // With `watch_accessed_variables`, every trainable variable read on this
+  // thread while the tape lives (eager/variable.h) is watched: its value,
+  // the tensor to ask the gradient for.
+  explicit Tape(Context& ctx, bool persistent = false, bool watch_accessed_variables = true);
   ~Tape() override;
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
@@ -77,10 +81,12 @@ class Tape : private eager::OpObserver {
     std::vector<Tensor> outputs;
   };
   Status OnExecuted(const eager::Op& op, std::span<const Tensor> outputs) override;
+  void OnVariableRead(const eager::Variable& variable, const Tensor& value) override;
   bool Tracks(const void* id) const;
 
   Context& ctx_;
   const bool persistent_;
+  const bool watch_accessed_variables_;
   bool spent_ = false;      // a non-persistent tape after its gradient
   bool computing_ = false;  // in Gradient: its own ops are not recorded
   std::vector<Entry> entries_;

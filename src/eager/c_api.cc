@@ -955,4 +955,32 @@ void PLUGRT_EagerUnpack(const PLUGRT_EagerTensorHandle* h, PLUGRT_EagerTensorHan
   for (size_t i = 0; i < parts->size(); ++i) components[i] = NewHandle((*parts)[i]);
 }
 
+PLUGRT_EagerVariable* PLUGRT_EagerNewVariable(const char* name,
+                                              const PLUGRT_EagerTensorHandle* initial,
+                                              int trainable, PLUGRT_EagerStatus* status) {
+  if (name == nullptr || initial == nullptr) {
+    Set(status, CheckArgs(false, "PLUGRT_EagerNewVariable"));
+    return nullptr;
+  }
+  StatusOr<plugrt::eager::Variable> variable =
+      plugrt::eager::Variable::Create(name, initial->tensor, trainable != 0);
+  Set(status, variable.status());
+  return variable.ok() ? new PLUGRT_EagerVariable{std::move(variable).value()} : nullptr;
+}
+
+void PLUGRT_EagerDeleteVariable(PLUGRT_EagerVariable* variable) { delete variable; }
+
+PLUGRT_EagerTensorHandle* PLUGRT_EagerVariableValue(const PLUGRT_EagerVariable* variable) {
+  return variable == nullptr ? nullptr : NewHandle(variable->variable.Value());
+}
+
+void PLUGRT_EagerVariableAssign(PLUGRT_EagerVariable* variable,
+                                const PLUGRT_EagerTensorHandle* value,
+                                PLUGRT_EagerStatus* status) {
+  if (variable == nullptr || value == nullptr) {
+    return Set(status, CheckArgs(false, "PLUGRT_EagerVariableAssign"));
+  }
+  Set(status, variable->variable.Assign(value->tensor));
+}
+
 }  // extern "C"

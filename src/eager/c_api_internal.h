@@ -12,6 +12,7 @@
 
 #include "eager/context.h"
 #include "eager/custom_device.h"
+#include "eager/variable.h"
 #include "plugrt/eager_c_api.h"
 
 struct PLUGRT_EagerStatus {
@@ -44,6 +45,10 @@ struct PLUGRT_EagerOp {
 
 struct PLUGRT_EagerTensorHandle {
   plugrt::eager::Tensor tensor;
+};
+
+struct PLUGRT_EagerVariable {
+  plugrt::eager::Variable variable;
 };
 
 #endif  // PLUGRT_EAGER_C_API_INTERNAL_H_
