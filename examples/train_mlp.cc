@@ -2,8 +2,9 @@
 // the eager layer. An MLP 784 -> 256 -> 256 -> 10 with ReLU learns a
 // synthetic, learnable dataset generated here (no downloads): ten classes,
 // each a fixed random pattern of 784 features, every sample its class's
-// pattern plus Gaussian noise. SGD with momentum; each step is eager ops
-// recorded by a Tape, whose gradient gives the parameters' updates.
+// pattern plus Gaussian noise. The parameters are trainable variables, which
+// a Tape watches as they are read; each step is eager ops it records, and its
+// gradient gives SGD with momentum the parameters' updates.
 //
 //   build/bin/train_mlp [--epochs N] [--samples N] [--batch N] [--max-loss X] [--plugin PATH]
 //
@@ -23,6 +24,7 @@
 #include "autodiff/tensor_math.h"
 #include "eager/context.h"
 #include "eager/op.h"
+#include "eager/variable.h"
 
 using namespace plugrt;
 using plugrt::autodiff::Tape;
@@ -87,9 +89,16 @@ Dataset MakeDataset(int64_t samples) {
 }
 
 struct Mlp {
-  std::vector<Tensor> params;    // w1, b1, w2, b2, w3, b3
-  std::vector<Tensor> velocity;  // the momentum of each
+  std::vector<eager::Variable> params;  // w1, b1, w2, b2, w3, b3
+  std::vector<Tensor> velocity;         // the momentum of each
 };
+
+// The parameters' values now (watched by the tapes alive on this thread).
+std::vector<Tensor> Read(const Mlp& mlp) {
+  std::vector<Tensor> values;
+  for (const eager::Variable& p : mlp.params) values.push_back(p.Value());
+  return values;
+}
 
 StatusOr<Mlp> InitMlp(Context& ctx) {
   Random random(11);
@@ -103,11 +112,14 @@ StatusOr<Mlp> InitMlp(Context& ctx) {
     PLUGRT_ASSIGN_OR_RETURN(Tensor wt, ctx.FromVector<float>(w, {shape[0], shape[1]}));
     PLUGRT_ASSIGN_OR_RETURN(Tensor bt, ctx.FromVector<float>(std::vector<float>(shape[1]),
                                                              {shape[1]}));
-    mlp.params.push_back(wt);
-    mlp.params.push_back(bt);
+    const std::string layer = std::to_string(mlp.params.size() / 2 + 1);
+    PLUGRT_ASSIGN_OR_RETURN(eager::Variable w_var, eager::Variable::Create("w" + layer, wt));
+    PLUGRT_ASSIGN_OR_RETURN(eager::Variable b_var, eager::Variable::Create("b" + layer, bt));
+    mlp.params.push_back(w_var);
+    mlp.params.push_back(b_var);
   }
   TensorMath math(ctx);
-  for (const Tensor& p : mlp.params) {
+  for (const Tensor& p : Read(mlp)) {
     PLUGRT_ASSIGN_OR_RETURN(Tensor v, math.ZerosLike(p));
     mlp.velocity.push_back(v);
   }
@@ -123,13 +135,14 @@ StatusOr<Tensor> Dense(const TensorMath& math, const Tensor& x, const Tensor& w,
   return math.Add(xw, bb);
 }
 
-StatusOr<Tensor> Logits(const TensorMath& math, const Mlp& mlp, const Tensor& x, int64_t batch) {
-  PLUGRT_ASSIGN_OR_RETURN(Tensor z1, Dense(math, x, mlp.params[0], mlp.params[1], batch));
+StatusOr<Tensor> Logits(const TensorMath& math, const std::vector<Tensor>& params, const Tensor& x,
+                        int64_t batch) {
+  PLUGRT_ASSIGN_OR_RETURN(Tensor z1, Dense(math, x, params[0], params[1], batch));
   PLUGRT_ASSIGN_OR_RETURN(Tensor zeros, math.ZerosLike(z1));
   PLUGRT_ASSIGN_OR_RETURN(Tensor h1, math.Run1("stablehlo.maximum", {z1, zeros}));
-  PLUGRT_ASSIGN_OR_RETURN(Tensor z2, Dense(math, h1, mlp.params[2], mlp.params[3], batch));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor z2, Dense(math, h1, params[2], params[3], batch));
   PLUGRT_ASSIGN_OR_RETURN(Tensor h2, math.Run1("stablehlo.maximum", {z2, zeros}));
-  return Dense(math, h2, mlp.params[4], mlp.params[5], batch);
+  return Dense(math, h2, params[4], params[5], batch);
 }
 
 // Softmax cross-entropy against one-hot `labels`, averaged over the batch:
@@ -176,19 +189,20 @@ StatusOr<Batch> MakeBatch(Context& ctx, const Dataset& data, int64_t first, int6
 StatusOr<float> Step(const TensorMath& math, Mlp& mlp, const Batch& batch, int64_t size,
                      const Options& options) {
   Tensor loss;
-  std::vector<Tensor> grads;
+  std::vector<Tensor> values, grads;
   {
-    Tape tape(math.context());
-    for (const Tensor& p : mlp.params) tape.Watch(p);
-    PLUGRT_ASSIGN_OR_RETURN(Tensor logits, Logits(math, mlp, batch.x, size));
+    Tape tape(math.context());  // watches the variables as Read reads them
+    values = Read(mlp);
+    PLUGRT_ASSIGN_OR_RETURN(Tensor logits, Logits(math, values, batch.x, size));
     PLUGRT_ASSIGN_OR_RETURN(loss, Loss(math, logits, batch.labels, size));
-    PLUGRT_ASSIGN_OR_RETURN(grads, tape.Gradient({loss}, mlp.params));
+    PLUGRT_ASSIGN_OR_RETURN(grads, tape.Gradient({loss}, values));
   }
   for (size_t i = 0; i < mlp.params.size(); ++i) {
     PLUGRT_ASSIGN_OR_RETURN(Tensor kept, math.Scale(mlp.velocity[i], options.momentum));
     PLUGRT_ASSIGN_OR_RETURN(mlp.velocity[i], math.Add(kept, grads[i]));
     PLUGRT_ASSIGN_OR_RETURN(Tensor step, math.Scale(mlp.velocity[i], options.learning_rate));
-    PLUGRT_ASSIGN_OR_RETURN(mlp.params[i], math.Sub(mlp.params[i], step));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor updated, math.Sub(values[i], step));
+    PLUGRT_RETURN_IF_ERROR(mlp.params[i].Assign(updated));
   }
   PLUGRT_ASSIGN_OR_RETURN(std::vector<float> value, loss.ToVector<float>());
   return value[0];
@@ -199,7 +213,7 @@ StatusOr<double> Accuracy(const TensorMath& math, const Mlp& mlp, const Dataset&
   int64_t correct = 0, seen = 0;
   for (int64_t first = 0; first + options.batch <= options.samples; first += options.batch) {
     PLUGRT_ASSIGN_OR_RETURN(Batch batch, MakeBatch(math.context(), data, first, options.batch));
-    PLUGRT_ASSIGN_OR_RETURN(Tensor logits, Logits(math, mlp, batch.x, options.batch));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor logits, Logits(math, Read(mlp), batch.x, options.batch));
     PLUGRT_ASSIGN_OR_RETURN(std::vector<float> values, logits.ToVector<float>());
     for (int64_t s = 0; s < options.batch; ++s) {
       int best = 0;
