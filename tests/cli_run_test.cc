@@ -277,8 +277,8 @@ TEST(CliRunTest, GradTrainingStepMatchesTheHandWrittenStep) {
   const std::string dir = TempDir("grad_mlp");
   WriteText(dir + "/loss.mlir", scaled(read(kSourceRoot / "examples/mlp_loss.mlir")));
   WriteText(dir + "/step.mlir", scaled(read(kSourceRoot / "bench/mlp_train_step.mlir")));
-  CommandResult grad = RunCli("grad " + dir + "/loss.mlir --wrt 2,3,4,5,6,7 --value --sgd 0.01 -o " +
-                              dir + "/grad_step.mlir");
+  CommandResult grad = RunCli("grad " + dir + "/loss.mlir --wrt 2,3,4,5,6,7 --value --sgd 0.01" +
+                              " -o " + dir + "/grad_step.mlir");
   ASSERT_EQ(grad.exit_code, 0) << grad.output;
 
   const std::vector<std::vector<int64_t>> shapes = {{4, 12}, {4, 10}, {12, 16}, {16},

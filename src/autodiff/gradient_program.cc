@@ -94,7 +94,8 @@ StatusOr<std::string> GradientProgram(eager::Context& context, std::string_view 
       if (IsDifferentiable(arg_types[i].type)) wrt.push_back(static_cast<int64_t>(i));
     }
     if (wrt.empty()) {
-      return InvalidArgument("@", options.entry, " has no floating-point argument to differentiate");
+      return InvalidArgument("@", options.entry,
+                             " has no floating-point argument to differentiate");
     }
   }
   std::set<int64_t> seen;
@@ -184,8 +185,8 @@ StatusOr<std::string> GradientProgram(eager::Context& context, std::string_view 
   std::string text;
   const std::set<std::string>& functions = trace->functions();
   if (!functions.empty()) {
-    PLUGRT_ASSIGN_OR_RETURN(text, context.functions().DefinitionsFor(
-                                      std::vector<std::string>(functions.begin(), functions.end())));
+    const std::vector<std::string> names(functions.begin(), functions.end());
+    PLUGRT_ASSIGN_OR_RETURN(text, context.functions().DefinitionsFor(names));
   }
   text += "func.func @main(" + Join(params) + ") -> (" + Join(types) + ") {\n";
   for (const std::string& line : trace->Body(values)) text += "  " + line + "\n";

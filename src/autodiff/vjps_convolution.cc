@@ -83,8 +83,9 @@ StatusOr<Grads> ConvolutionVjp(const VjpCall& call) {
   if (lhs_dil.empty()) lhs_dil.assign(n, 1);
   if (batch_groups > 1 && groups > 1) {
     // No such convolution exists to differentiate.
-    return InvalidArgument(call.op.name(), ": feature_group_count ", groups, " and batch_group_count ",
-                           batch_groups, " (the StableHLO spec's C23: one of them must be 1)");
+    return InvalidArgument(call.op.name(), ": feature_group_count ", groups,
+                           " and batch_group_count ", batch_groups,
+                           " (the StableHLO spec's C23: one of them must be 1)");
   }
 
   TensorMath m(call.context());
