@@ -256,6 +256,33 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   EXPECT_TRUE(Contains(run.output, "array([  2.,  40., 600.], dtype=float32)")) << run.output;
 }
 
+// Dynamic slices (what jax indexing lowers to) at a start read at run time.
+TEST(CliRunTest, GradThroughDynamicSlices) {
+  const std::string dir = TempDir("grad_dynamic");
+  WriteText(dir + "/ds.mlir", R"(
+func.func @main(%x: tensor<5xf32>, %i: tensor<i32>) -> tensor<2xf32> {
+  %s = stablehlo.dynamic_slice %x, %i, sizes = [2] : (tensor<5xf32>, tensor<i32>) -> tensor<2xf32>
+  %t = stablehlo.sine %s : tensor<2xf32>
+  %u = stablehlo.dynamic_update_slice %x, %t, %i : (tensor<5xf32>, tensor<2xf32>, tensor<i32>) -> tensor<5xf32>
+  %w = stablehlo.slice %u [1:3] : (tensor<5xf32>) -> tensor<2xf32>
+  %r = stablehlo.multiply %w, %s : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+)");
+  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", Floats({5}, {0.1, 0.2, 0.3, 0.4, 0.5})).ok());
+  HostArray start{PJRT_Buffer_Type_S32, {}, std::vector<std::byte>(4)};
+  start.data[0] = std::byte{1};
+  ASSERT_TRUE(WriteNpyFile(dir + "/i.npy", start).ok());
+  CommandResult grad = RunCli("grad " + dir + "/ds.mlir --wrt 0 -o " + dir + "/g.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+  CommandResult run = RunCli("run " + dir + "/g.mlir -i " + dir + "/x.npy -i " + dir + "/i.npy");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // r = sin(x[1:3]) x[1:3]: x cos x + sin x there (0.3946826, 0.5821212), 0 elsewhere.
+  EXPECT_TRUE(Contains(run.output,
+                       "array([0.        , 0.39468265, 0.5821212 , 0.        , 0.        ]"))
+      << run.output;
+}
+
 // The training step plugrt grad writes from examples/mlp_loss.mlir (the
 // forward pass of bench/mlp_train_step.mlir) against the hand-written step,
 // both scaled down as bench/check_programs.py scales them.

@@ -145,6 +145,17 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     PLUGRT_ASSIGN_OR_RETURN(int64_t d, shlo::AttrToInt(*dim));
     PLUGRT_RETURN_IF_ERROR(e.SetAttr("dimension", d));
     PLUGRT_RETURN_IF_ERROR(e.AddInputList(inputs));
+  } else if (name == "stablehlo.dynamic_slice" || name == "stablehlo.dynamic_update_slice") {
+    // The operand (and update) singly, then the start indices as a list.
+    const size_t singles = name == "stablehlo.dynamic_slice" ? 1 : 2;
+    if (inputs.size() < singles) return InvalidArgument(name, " without its operands");
+    if (singles == 1) {
+      PLUGRT_ASSIGN_OR_RETURN(auto sizes, Ints(op, "slice_sizes"));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr("slice_sizes", sizes));
+    }
+    for (size_t i = 0; i < singles; ++i) PLUGRT_RETURN_IF_ERROR(e.AddInput(inputs[i]));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList(std::vector<Tensor>(
+        inputs.begin() + static_cast<std::ptrdiff_t>(singles), inputs.end())));
   } else if (name == "stablehlo.iota") {
     const Attribute* dim = op.attribute("iota_dimension");
     if (dim == nullptr) return InvalidArgument(name, " without an iota_dimension");
