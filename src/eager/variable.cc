@@ -7,7 +7,7 @@ namespace plugrt::eager {
 
 namespace {
 
-std::vector<VariableObserver*>& ThreadObservers() {
+std::vector<VariableObserver*>& ThreadVariableObservers() {
   thread_local std::vector<VariableObserver*> observers;
   return observers;
 }
@@ -15,11 +15,11 @@ std::vector<VariableObserver*>& ThreadObservers() {
 }  // namespace
 
 void AddThreadVariableObserver(VariableObserver* observer) {
-  ThreadObservers().push_back(observer);
+  ThreadVariableObservers().push_back(observer);
 }
 
 void RemoveThreadVariableObserver(VariableObserver* observer) {
-  std::vector<VariableObserver*>& observers = ThreadObservers();
+  std::vector<VariableObserver*>& observers = ThreadVariableObservers();
   observers.erase(std::remove(observers.begin(), observers.end(), observer), observers.end());
 }
 
@@ -43,7 +43,7 @@ Tensor Variable::Value() const {
   }
   if (state_->trainable) {
     // A copy: an observer may remove itself (a tape ending) while told.
-    const std::vector<VariableObserver*> observers = ThreadObservers();
+    const std::vector<VariableObserver*> observers = ThreadVariableObservers();
     for (VariableObserver* o : observers) o->OnVariableRead(*this, value);
   }
   return value;
