@@ -346,7 +346,7 @@ StatusOr<double> TimedExecute(const LoadedExecutable& executable,
                               const ExecuteOptions& execute_options, bool timed = true) {
   const long long start = timed ? NowNanoseconds() : 0;
   PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, executable.ExecuteAsync(arguments, execute_options));
-  for (std::vector<Buffer>& outputs : result.outputs) {
+  for (OutputList& outputs : result.outputs) {
     for (Buffer& output : outputs) {
       PLUGRT_ASSIGN_OR_RETURN(Future ready, output.ReadyFuture());
       PLUGRT_RETURN_IF_ERROR(ready.Await());

@@ -85,7 +85,7 @@ Status RunEagerly(eager::Context& context, const Plan& plan, std::vector<eager::
 Status RunFused(const LoadedExecutable& executable, const std::vector<std::vector<Buffer*>>& args,
                 const ExecuteOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, executable.ExecuteAsync(args, options));
-  for (std::vector<Buffer>& outputs : result.outputs) {
+  for (OutputList& outputs : result.outputs) {
     for (Buffer& output : outputs) {
       PLUGRT_ASSIGN_OR_RETURN(Future ready, output.ReadyFuture());
       PLUGRT_RETURN_IF_ERROR(ready.Await());

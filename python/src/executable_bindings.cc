@@ -132,7 +132,7 @@ PyExecution Launch(const PyExecutable& e, const std::vector<py::sequence>& argum
     for (Buffer& b : device_outputs) wrapped.emplace_back(e.client, std::move(b));
     execution.outputs.push_back(std::move(wrapped));
   }
-  execution.done = std::make_shared<std::vector<Future>>(std::move(result->device_complete));
+  execution.done = std::make_shared<std::vector<Future>>(std::move(result->device_complete).ToVector());
   return execution;
 }
 

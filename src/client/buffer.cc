@@ -16,11 +16,6 @@ Buffer::Buffer(std::shared_ptr<internal::ClientHandle> owner, const PJRT_Api* ap
                PJRT_Buffer* raw)
     : owner_(std::move(owner)), api_(api), raw_(raw) {}
 
-Buffer::~Buffer() { Reset(); }
-
-Buffer::Buffer(Buffer&& other) noexcept
-    : owner_(std::move(other.owner_)), api_(other.api_), raw_(std::exchange(other.raw_, nullptr)) {}
-
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     Reset();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "client/device.h"
@@ -27,8 +28,13 @@ class Buffer {
   // Takes ownership of `raw`. `owner` (may be null) is kept alive as long as
   // the buffer.
   Buffer(std::shared_ptr<internal::ClientHandle> owner, const PJRT_Api* api, PJRT_Buffer* raw);
-  ~Buffer();
-  Buffer(Buffer&& other) noexcept;
+  // Inline: results are moved and destroyed on every execute; only a live
+  // handle needs the out-of-line Reset.
+  ~Buffer() {
+    if (raw_ != nullptr) Reset();
+  }
+  Buffer(Buffer&& other) noexcept
+      : owner_(std::move(other.owner_)), api_(other.api_), raw_(std::exchange(other.raw_, nullptr)) {}
   Buffer& operator=(Buffer&& other) noexcept;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

@@ -10,11 +10,6 @@ namespace plugrt {
 using internal::Call;
 using internal::NewArgs;
 
-Future::~Future() { Reset(); }
-
-Future::Future(Future&& other) noexcept
-    : api_(other.api_), event_(std::exchange(other.event_, nullptr)) {}
-
 Future& Future::operator=(Future&& other) noexcept {
   if (this != &other) {
     Reset();

@@ -3,6 +3,7 @@
 #define PLUGRT_CLIENT_EVENT_H_
 
 #include <functional>
+#include <utility>
 
 #include "common/status.h"
 #include "pjrt_c_api.h"
@@ -16,8 +17,12 @@ class Future {
   static Future Ready() { return Future(); }
   // Takes ownership of `event` (may be nullptr: already done and OK).
   Future(const PJRT_Api* api, PJRT_Event* event) : api_(api), event_(event) {}
-  ~Future();
-  Future(Future&& other) noexcept;
+  // Inline: futures are moved and destroyed on every execute.
+  ~Future() {
+    if (event_ != nullptr) Reset();
+  }
+  Future(Future&& other) noexcept
+      : api_(other.api_), event_(std::exchange(other.event_, nullptr)) {}
   Future& operator=(Future&& other) noexcept;
   Future(const Future&) = delete;
   Future& operator=(const Future&) = delete;

@@ -444,7 +444,7 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
   result.device_complete.reserve(num_devices);
   bool missing = false;
   for (size_t d = 0; d < num_devices; ++d) {
-    std::vector<Buffer>& row = result.outputs.emplace_back();
+    OutputList& row = result.outputs.emplace_back();
     row.reserve(outputs_per_device);
     for (size_t j = 0; j < outputs_per_device; ++j) {
       PJRT_Buffer* raw = output_rows[d][j];
@@ -454,7 +454,7 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
     result.device_complete.emplace_back(api_, events[d]);
   }
   // Host callbacks may run until each device's work ends.
-  c_options.KeepCallbacksAliveUntil(result.device_complete);
+  c_options.KeepCallbacksAliveUntil(std::span<Future>(result.device_complete.data(), result.device_complete.size()));
   if (missing) return Internal("plugin's Execute left an output buffer unset");
   return result;
 }
@@ -468,7 +468,10 @@ StatusOr<std::vector<std::vector<Buffer>>> LoadedExecutable::Execute(
     if (first_error.ok() && !status.ok()) first_error = status;
   }
   if (!first_error.ok()) return first_error;
-  return std::move(result.outputs);
+  std::vector<std::vector<Buffer>> outputs;
+  outputs.reserve(result.outputs.size());
+  for (OutputList& row : result.outputs) outputs.push_back(std::move(row).ToVector());
+  return outputs;
 }
 
 }  // namespace plugrt

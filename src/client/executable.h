@@ -15,6 +15,7 @@
 #include "client/event.h"
 #include "client/execute_options.h"
 #include "common/compiled_memory_stats.h"
+#include "common/inline_vector.h"
 #include "common/named_value.h"
 #include "common/status.h"
 #include "pjrt_c_api.h"
@@ -27,10 +28,14 @@ struct ClientHandle;
 
 // What ExecuteAsync hands back: outputs[d][o] is output o of device d's
 // run; device_complete[d] completes (with the run's error, if any) when
-// device d's work has ended.
+// device d's work has ended. The lists index and iterate like vectors and
+// move into them (ToVector, or a conversion); they keep one device with up
+// to four outputs inside the result, so a small execute allocates nothing
+// for them.
+using OutputList = InlineVector<Buffer, 4>;
 struct ExecuteResult {
-  std::vector<std::vector<Buffer>> outputs;
-  std::vector<Future> device_complete;
+  InlineVector<OutputList, 1> outputs;
+  InlineVector<Future, 1> device_complete;
 };
 
 // Move-only owner of a PJRT_Executable: a compiled program, loaded or not.

@@ -199,7 +199,7 @@ StatusOr<CExecuteOptions> CExecuteOptions::Build(const ExecuteOptions& options,
   return built;
 }
 
-void CExecuteOptions::KeepCallbacksAliveUntil(std::vector<Future>& device_complete) {
+void CExecuteOptions::KeepCallbacksAliveUntil(std::span<Future> device_complete) {
   if (callbacks_ == nullptr) return;
   for (Future& done : device_complete) {
     std::shared_ptr<CallbackState> keep = callbacks_;

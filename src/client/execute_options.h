@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "client/device.h"
@@ -95,7 +96,7 @@ class CExecuteOptions {
 
   // Keeps the host callbacks alive until every one of `device_complete` has
   // fired (no-op without callbacks).
-  void KeepCallbacksAliveUntil(std::vector<Future>& device_complete);
+  void KeepCallbacksAliveUntil(std::span<Future> device_complete);
 
   struct CallbackState;
 

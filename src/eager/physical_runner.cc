@@ -166,7 +166,7 @@ StatusOr<std::vector<Future>> PhysicalRunner::RunReplicated(
       outputs[r][i].state()->Resolve(std::move(result.outputs[r][i]), program->results[i]);
     }
   }
-  return std::move(result.device_complete);
+  return std::move(result.device_complete).ToVector();
 }
 
 StatusOr<Tensor> PhysicalRunner::CopyToDevice(const Tensor& tensor, const NamedDevice& device) {
