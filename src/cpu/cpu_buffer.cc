@@ -28,7 +28,7 @@ sdk::Device* CpuBuffer::device() const { return memory_->device(); }
 void CpuBuffer::Delete() {
   StorageRef released;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     deleted_ = true;
     released = std::move(storage_);
   }
@@ -37,7 +37,7 @@ void CpuBuffer::Delete() {
 }
 
 bool CpuBuffer::is_deleted() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return deleted_;
 }
 
@@ -51,13 +51,13 @@ Status CpuBuffer::CheckLiveLocked(std::string_view operation) const {
 }
 
 StatusOr<CpuBuffer::LiveState> CpuBuffer::Live(std::string_view operation) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   PLUGRT_RETURN_IF_ERROR(CheckLiveLocked(operation));
   return LiveState{storage_, ready_};
 }
 
 StatusOr<CpuBuffer::Donation> CpuBuffer::Donate() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (donated_) {
     return FailedPrecondition("buffer has already been donated to an execution");
   }
@@ -76,10 +76,15 @@ StatusOr<CpuBuffer::Donation> CpuBuffer::Donate() {
 }
 
 StatusOr<StorageRef> CpuBuffer::LiveStorage(std::string_view operation, bool* defined) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  PLUGRT_RETURN_IF_ERROR(CheckLiveLocked(operation));
+  StorageRef storage;
+  {
+    std::lock_guard<SpinLock> lock(mu_);
+    if (deleted_) return CheckLiveLocked(operation);
+    storage = storage_;
+  }
+  // ready_ is set once, at construction: read outside the lock.
   *defined = ready_->IsReady() && ready_->status().ok();
-  return storage_;
+  return storage;
 }
 
 StatusOr<StorageRef> CpuBuffer::storage() const {
@@ -93,7 +98,7 @@ StatusOr<sdk::EventRef> CpuBuffer::definition_event() const {
 }
 
 StatusOr<sdk::EventRef> CpuBuffer::ready_event() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   PLUGRT_RETURN_IF_ERROR(CheckLiveLocked("ReadyEvent"));
   return ready_;  // the event alone (Live would copy the storage's count too)
 }
@@ -212,7 +217,7 @@ StatusOr<void*> CpuBuffer::opaque_device_memory_pointer() {
 }
 
 Status CpuBuffer::IncreaseExternalReferenceCount() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (deleted_) {
     return FailedPrecondition("IncreaseExternalReferenceCount: buffer has been ",
                               donated_ ? "donated to an execution" : "deleted");
@@ -224,7 +229,7 @@ Status CpuBuffer::IncreaseExternalReferenceCount() {
 Status CpuBuffer::DecreaseExternalReferenceCount() {
   StorageRef released;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     if (external_references_ == 0) {
       return FailedPrecondition(
           "DecreaseExternalReferenceCount: the buffer has no external references to release");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/recycled.h"
+#include "common/spin_lock.h"
 #include "cpu/buffer_storage.h"
 #include "cpu/cpu_memory.h"
 #include "cpu/host_transfer.h"
@@ -102,7 +103,7 @@ class CpuBuffer final : public sdk::Buffer, public Recycled<CpuBuffer> {
   std::vector<int64_t> dims_;
   size_t device_bytes_;
 
-  mutable std::mutex mu_;
+  mutable SpinLock mu_;  // guards the fields below; held only to read or swap them
   StorageRef storage_;  // null once deleted
   sdk::EventRef ready_;
   bool deleted_ = false;

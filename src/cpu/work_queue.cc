@@ -23,6 +23,7 @@ WorkQueue::~WorkQueue() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    claims_.fetch_add(kStopping, std::memory_order_acq_rel);
   }
   cv_.notify_all();
   for (std::thread& thread : threads_) thread.join();
@@ -41,6 +42,7 @@ void WorkQueue::Schedule(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_) {
+      claims_.fetch_add(kQueued, std::memory_order_acq_rel);
       tasks_.push_back(std::move(task));
       cv_.notify_one();
       return;
@@ -50,24 +52,22 @@ void WorkQueue::Schedule(std::function<void()> task) {
 }
 
 bool WorkQueue::TryRunInline(const std::function<void()>& task) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    // Only a single-threaded queue keeps order this way.
-    if (stopped_ || stopping_ || running_ > 0 || !tasks_.empty() || threads_.size() != 1) {
-      return false;
-    }
-    ++running_;
+  // Only a single-threaded queue keeps order this way.
+  if (threads_.size() != 1) return false;
+  int64_t idle = 0;
+  if (!claims_.compare_exchange_strong(idle, kInline, std::memory_order_acquire,
+                                       std::memory_order_relaxed)) {
+    return false;  // something queued or running, or stopping
   }
   RunGuarded(task);
-  bool queued;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    --running_;
-    queued = !tasks_.empty() || stopping_;
+  // Tasks queued meanwhile wait for the inline claim to go; wake the worker
+  // only then (an idle worker woken for nothing costs a futex round trip).
+  // The lock orders the release before the worker's next look at claims_,
+  // so the wake-up cannot fall between its check and its wait.
+  if (claims_.fetch_sub(kInline, std::memory_order_acq_rel) != kInline) {
+    { std::lock_guard<std::mutex> lock(mu_); }
+    cv_.notify_all();
   }
-  // Tasks queued meanwhile wait for running_ to drop; wake the worker only
-  // then (an idle worker woken for nothing costs a futex round trip).
-  if (queued) cv_.notify_all();
   return true;
 }
 
@@ -79,8 +79,9 @@ void WorkQueue::WorkerLoop() {
       // With one worker, a task run inline must finish before the next
       // queued one starts (queue order is device order).
       cv_.wait(lock, [this] {
-        return (stopping_ && running_ == 0) ||
-               (!tasks_.empty() && (threads_.size() > 1 || running_ == 0));
+        const bool inline_idle = (claims_.load(std::memory_order_acquire) & kInline) == 0;
+        return (stopping_ && running_ == 0 && inline_idle) ||
+               (!tasks_.empty() && (threads_.size() > 1 || (running_ == 0 && inline_idle)));
       });
       if (tasks_.empty()) return;  // stopping, and nothing left to drain
       task = std::move(tasks_.front());
@@ -91,6 +92,7 @@ void WorkQueue::WorkerLoop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       --running_;
+      claims_.fetch_sub(kQueued, std::memory_order_acq_rel);
     }
     cv_.notify_all();
   }

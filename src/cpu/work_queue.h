@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -37,10 +38,19 @@ class WorkQueue {
  private:
   void WorkerLoop();
 
+  // What TryRunInline may claim without the lock: kInline while a task runs
+  // inline, plus kQueued for each task queued or run by a worker, plus
+  // kStopping once the destructor began. Inline runs claim it from 0 with one
+  // compare-exchange; everything else changes under mu_ as well.
+  static constexpr int64_t kInline = 1;
+  static constexpr int64_t kQueued = 2;
+  static constexpr int64_t kStopping = int64_t{1} << 40;
+  std::atomic<int64_t> claims_{0};
+
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
-  int running_ = 0;  // tasks being run, by workers or inline
+  int running_ = 0;  // tasks being run by workers
   bool stopping_ = false;
   bool stopped_ = false;
   std::vector<std::thread> threads_;
