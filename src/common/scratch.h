@@ -33,16 +33,17 @@ class Scratch {
   // The pool is looked up once (a thread_local in a shared library costs a
   // call to reach); a Scratch stays on the thread that made it.
   Scratch() : pool_(Pool()) {
-    if (pool_.empty()) {
+    if (pool_ == nullptr || pool_->empty()) {
       value_ = std::make_unique<T>();
     } else {
-      value_ = std::move(pool_.back());
-      pool_.pop_back();
+      value_ = std::move(pool_->back());
+      pool_->pop_back();
     }
   }
   ~Scratch() {
+    if (pool_ == nullptr) return;  // the thread is ending: value_ is just freed
     RecycleScratch(*value_);
-    pool_.push_back(std::move(value_));
+    pool_->push_back(std::move(value_));
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
@@ -51,14 +52,38 @@ class Scratch {
   T* operator->() { return value_.get(); }
 
  private:
-  static std::vector<std::unique_ptr<T>>& Pool() {
-    thread_local std::vector<std::unique_ptr<T>> pool;
-    return pool;
+  using PoolVector = std::vector<std::unique_ptr<T>>;
+  // The thread's pool through a trivially destructible slot: one TLS lookup
+  // per use, where a thread_local vector would need a second one for its
+  // initialization guard. The pool itself lives in an owner made on the
+  // thread's first use, which empties the slot when the thread ends.
+  struct Slot {
+    PoolVector* pool;
+    bool gone;  // the owner is destroyed: no pool from now on
+  };
+  struct Owner {
+    PoolVector pool;
+    ~Owner() {
+      slot_.pool = nullptr;
+      slot_.gone = true;
+    }
+  };
+  static PoolVector* Pool() {
+    Slot& slot = slot_;
+    if (slot.pool == nullptr && !slot.gone) {
+      thread_local Owner owner;
+      slot.pool = &owner.pool;
+    }
+    return slot.pool;
   }
+  static thread_local Slot slot_;
 
-  std::vector<std::unique_ptr<T>>& pool_;
+  PoolVector* pool_;
   std::unique_ptr<T> value_;
 };
+
+template <typename T>
+thread_local typename Scratch<T>::Slot Scratch<T>::slot_ = {};
 
 template <typename T>
 using ScratchVector = Scratch<std::vector<T>>;
