@@ -375,6 +375,58 @@ func.func @main(%acc: tensor<64x128xi32>, %x: tensor<64x128xf32>)
   EXPECT_EQ(counters.fused_loops, 1);
 }
 
+// Integer elementwise ops and broadcasts of large tensors (here 327,680
+// elements, what the quantized dot's zero-point correction runs) are split
+// over the kernel threads; every element must be what one thread computes.
+TEST(FastPathsTest, LargeIntegerElementwiseAndBroadcastsSplitOverThreads) {
+  const std::string text = R"(
+func.func @main(%x: tensor<640x512xi32>, %v: tensor<512xi32>, %w: tensor<640xi32>)
+    -> (tensor<640x512xi32>, tensor<640x512xi32>, tensor<640x512xf32>) {
+  %bv = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<512xi32>) -> tensor<640x512xi32>
+  %bw = stablehlo.broadcast_in_dim %w, dims = [0] : (tensor<640xi32>) -> tensor<640x512xi32>
+  %d = stablehlo.subtract %x, %bv : tensor<640x512xi32>
+  %p = stablehlo.multiply %d, %bw : tensor<640x512xi32>
+  %f = stablehlo.convert %p : (tensor<640x512xi32>) -> tensor<640x512xf32>
+  func.return %d, %p, %f : tensor<640x512xi32>, tensor<640x512xi32>, tensor<640x512xf32>
+}
+)";
+  for (bool fast : {true, false}) {
+    SCOPED_TRACE(fast ? "fast paths" : "reference");
+    auto program = CompileText(text, fast);
+    ASSERT_TRUE(program.ok()) << program.status().ToString();
+    Tensor x(ElementType::kSI32, {640, 512}), v(ElementType::kSI32, {512}),
+        w(ElementType::kSI32, {640});
+    for (int64_t i = 0; i < 640; ++i) {
+      w.mutable_as<int32_t>()[i] = static_cast<int32_t>(i % 13) - 6;
+      for (int64_t j = 0; j < 512; ++j) {
+        x.mutable_as<int32_t>()[i * 512 + j] = static_cast<int32_t>(i * 1000 - j * 7);
+      }
+    }
+    for (int64_t j = 0; j < 512; ++j) v.mutable_as<int32_t>()[j] = static_cast<int32_t>(3 * j - 100);
+    ExecContext context;
+    context.kernel_threads = 2;
+    auto got = (*program)->Run({RtValue::Of(x), RtValue::Of(v), RtValue::Of(w)}, context);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ASSERT_EQ(got->size(), 3u);
+    const int32_t* d = (*got)[0].tensor.as<int32_t>();
+    const int32_t* p = (*got)[1].tensor.as<int32_t>();
+    const float* f = (*got)[2].tensor.as<float>();
+    int reported = 0;
+    for (int64_t i = 0; i < 640; ++i) {
+      for (int64_t j = 0; j < 512; ++j) {
+        const int64_t at = i * 512 + j;
+        const int32_t want_d = static_cast<int32_t>(i * 1000 - j * 7 - (3 * j - 100));
+        const int32_t want_p = want_d * (static_cast<int32_t>(i % 13) - 6);
+        if ((d[at] != want_d || p[at] != want_p || f[at] != static_cast<float>(want_p)) &&
+            reported++ < 5) {
+          ADD_FAILURE() << "element (" << i << ", " << j << "): " << d[at] << ", " << p[at]
+                        << ", " << f[at] << "; want " << want_d << ", " << want_p;
+        }
+      }
+    }
+  }
+}
+
 TEST(FastPathsTest, FusedTranscendentalsStayWithinAFewUlpOverTheirRange) {
   // exp, tanh and logistic over [-100, 100] (overflow to inf, underflow to
   // subnormals and 0, the tanh series/exp switch at 0.4).

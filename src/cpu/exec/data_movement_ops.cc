@@ -10,6 +10,7 @@
 #include "cpu/exec/op_registry.h"
 #include "cpu/exec/literal.h"
 #include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/parallel.h"
 #include "cpu/kernels/elementwise.h"
 #include "cpu/kernels/gather_scatter.h"
 #include "cpu/kernels/index_values.h"
@@ -380,7 +381,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
       PLUGRT_RETURN_IF_ERROR(CheckOperands(op, dynamic ? 2 : 1));
       PLUGRT_ASSIGN_OR_RETURN(shlo::Type type, ResultType(op));
       PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IntList(op, "broadcast_dimensions"));
-      return MakeOp([dims, type, dynamic](const Operands& in, ExecContext&) -> Results {
+      return MakeOp([dims, type, dynamic](const Operands& in, ExecContext& context) -> Results {
         PLUGRT_ASSIGN_OR_RETURN(const Tensor* operand, In(in, 0));
         if (dynamic) {
           PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ListOperand(in, 1));
@@ -389,7 +390,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
                                    type.ToString());
           }
         }
-        return One(BroadcastInDim(*operand, type.dims(), dims), type);
+        return One(BroadcastInDim(*operand, type.dims(), dims,
+                                  ThreadBudget(context.kernel_threads)),
+                   type);
       });
     }
     case OpCode::kBroadcast: {

@@ -1,5 +1,6 @@
 // CompileElementwiseOp: decodes elementwise ops once, checks their types and
 // shapes, and binds the typed kernel each will run.
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -9,6 +10,7 @@
 #include "common/small_array.h"
 #include "cpu/exec/op_registry.h"
 #include "cpu/kernels/elementwise.h"
+#include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -114,8 +116,11 @@ class ElementwiseOp final : public CompiledOp {
         }
       }
     }
-    Tensor out = reuse != nullptr ? *reuse : Tensor(plan_.result_type, std::move(dims));
-    PLUGRT_RETURN_IF_ERROR(Compute(in.data(), out));
+    // Kernels that write every element get memory without zeroing it first.
+    Tensor out = reuse != nullptr             ? *reuse
+                 : WritesEveryElement()       ? Tensor::Uninitialized(plan_.result_type, std::move(dims))
+                                              : Tensor(plan_.result_type, std::move(dims));
+    PLUGRT_RETURN_IF_ERROR(ComputeSplit(in.data(), out, context.kernel_threads));
     std::vector<RtValue> results(1);
     results[0] = RtValue::Of(std::move(out));
     return results;
@@ -124,7 +129,7 @@ class ElementwiseOp final : public CompiledOp {
   bool writes_into() const override { return WritesElementwise() || plan_.kind == Kind::kConvert; }
 
   Status ExecuteInto(std::span<const Tensor* const> operands, Tensor& out,
-                     ExecContext&) const override {
+                     ExecContext& context) const override {
     if (!writes_into()) return Internal(where_, ": cannot write into a given tensor");
     if (operands.size() != plan_.operand_types.size()) {
       return Error(StrCat("expected ", plan_.operand_types.size(), " operands, got ",
@@ -137,7 +142,7 @@ class ElementwiseOp final : public CompiledOp {
                           DimsToString(out.dims()), ", expected ",
                           shlo::ElementTypeName(plan_.result_type), DimsToString(main.dims())));
     }
-    return Compute(operands.data(), out);
+    return ComputeSplit(operands.data(), out, context.kernel_threads);
   }
 
  private:
@@ -169,6 +174,47 @@ class ElementwiseOp final : public CompiledOp {
     }
     return OkStatus();
   }
+
+  // Kinds whose kernels write every element of the result.
+  bool WritesEveryElement() const { return WritesElementwise() || plan_.kind == Kind::kConvert; }
+
+  // Compute, over contiguous ranges of elements on up to `kernel_threads`
+  // threads when the result is large: each range is a rank-1 view of the
+  // result and of every operand of its shape (rank-0 operands stay whole),
+  // which these kernels treat like any other tensor.
+  Status ComputeSplit(const Tensor* const* in, Tensor& out, int kernel_threads) const {
+    const int64_t count = out.num_elements();
+    if (count < 2 * kMinElementsPerThread || !WritesEveryElement()) return Compute(in, out);
+    const int threads = ThreadsFor(count, kMinElementsPerThread, ThreadBudget(kernel_threads));
+    if (threads <= 1) return Compute(in, out);
+    const size_t arity = plan_.operand_types.size();
+    auto range = [](const Tensor& t, int64_t begin, int64_t end) {
+      const size_t bytes = static_cast<size_t>(shlo::StorageBytes(t.type()));
+      return Tensor(t.type(), {end - begin}, t.storage(),
+                    const_cast<std::byte*>(t.data()) + static_cast<size_t>(begin) * bytes);
+    };
+    std::mutex mu;
+    Status first_failure;
+    ParallelFor(count, threads, [&](int64_t begin, int64_t end) {
+      SmallArray<Tensor, 4> parts(arity);
+      SmallArray<const Tensor*, 4> views(arity);
+      for (size_t i = 0; i < arity; ++i) {
+        parts[i] = in[i]->rank() == 0 ? *in[i] : range(*in[i], begin, end);
+        views[i] = &parts[i];
+      }
+      Tensor part = range(out, begin, end);
+      Status status = Compute(views.data(), part);
+      if (!status.ok()) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (first_failure.ok()) first_failure = std::move(status);
+      }
+    });
+    return first_failure;
+  }
+
+  // Below this many result elements per thread, one thread does it all (a
+  // parallel region costs a few microseconds).
+  static constexpr int64_t kMinElementsPerThread = int64_t{1} << 16;
 
   // Runs the kernel: `out` has the result's type and shape.
   Status Compute(const Tensor* const* in, Tensor& out) const {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cpu/kernels/compute_common.h"
+#include "cpu/kernels/parallel.h"
 #include "cpu/kernels/strided_copy.h"
 
 namespace plugrt::cpu {
@@ -33,7 +34,7 @@ std::string DimsString(const std::vector<int64_t>& dims) {
 }  // namespace
 
 StatusOr<Tensor> BroadcastInDim(const Tensor& operand, const std::vector<int64_t>& result_dims,
-                                const std::vector<int64_t>& broadcast_dimensions) {
+                                const std::vector<int64_t>& broadcast_dimensions, int threads) {
   PLUGRT_RETURN_IF_ERROR(
       CheckRankedList("broadcast_dimensions", broadcast_dimensions, operand.rank()));
   const int64_t result_rank = static_cast<int64_t>(result_dims.size());
@@ -55,9 +56,27 @@ StatusOr<Tensor> BroadcastInDim(const Tensor& operand, const std::vector<int64_t
                              result_dims[d]);
     }
   }
-  PLUGRT_ASSIGN_OR_RETURN(Tensor result, NewTensor(operand.type(), result_dims));
-  StridedCopy(operand.data(), src_strides, result.MutableData(), RowMajorStrides(result_dims),
-              result_dims, ElementBytes(operand));
+  // Every element is written below: no zeroing first.
+  PLUGRT_RETURN_IF_ERROR(CheckedElementCount(result_dims).status());
+  Tensor result = Tensor::Uninitialized(operand.type(), result_dims);
+  const std::vector<int64_t> dst_strides = RowMajorStrides(result_dims);
+  const size_t eb = ElementBytes(operand);
+  // Bands of at least 64k elements each.
+  const int bands = result_dims.empty()
+                        ? 1
+                        : std::min<int>(ThreadsFor(result.num_elements(), int64_t{1} << 16, threads),
+                                        static_cast<int>(std::min<int64_t>(result_dims[0], 1 << 16)));
+  if (bands <= 1) {
+    StridedCopy(operand.data(), src_strides, result.MutableData(), dst_strides, result_dims, eb);
+    return result;
+  }
+  ParallelFor(result_dims[0], bands, [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> band = result_dims;
+    band[0] = end - begin;
+    StridedCopy(operand.data() + static_cast<size_t>(begin * src_strides[0]) * eb, src_strides,
+                result.MutableData() + static_cast<size_t>(begin * dst_strides[0]) * eb,
+                dst_strides, band, eb);
+  });
   return result;
 }
 

@@ -15,9 +15,11 @@
 namespace plugrt::cpu {
 
 // Operand dim k becomes result dim broadcast_dimensions[k]; operand size 1
-// broadcasts, other sizes must match.
+// broadcasts, other sizes must match. A large result is written by up to
+// `threads` threads (bands of its outermost dimension).
 StatusOr<Tensor> BroadcastInDim(const Tensor& operand, const std::vector<int64_t>& result_dims,
-                                const std::vector<int64_t>& broadcast_dimensions);
+                                const std::vector<int64_t>& broadcast_dimensions,
+                                int threads = 1);
 
 // Same elements, new dims (shares storage with the operand).
 StatusOr<Tensor> Reshape(const Tensor& operand, const std::vector<int64_t>& result_dims);
