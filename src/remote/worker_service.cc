@@ -428,7 +428,7 @@ class WorkerService final : public wire::Worker::Service {
                               AddressableDevice(request.execute_device_id()));
     }
     PLUGRT_ASSIGN_OR_RETURN(ExecuteResult result, executable->ExecuteAsync(lists, options));
-    for (std::vector<Buffer>& device_outputs : result.outputs) {
+    for (OutputList& device_outputs : result.outputs) {
       wire::DeviceOutputs* out = response.add_outputs();
       for (Buffer& output : device_outputs) {
         uint64_t handle = context->AddBuffer(std::move(output));
@@ -444,7 +444,7 @@ class WorkerService final : public wire::Worker::Service {
         response.add_donated(handles[i]);
       }
     }
-    auto execution = std::make_shared<Execution>(std::move(result.device_complete));
+    auto execution = std::make_shared<Execution>(std::move(result.device_complete).ToVector());
     if (execution->WaitFor(milliseconds(std::min(request.wait_ms(), kMaxWaitMs)))) {
       FillStatuses(execution->statuses(), &response);
     } else {
