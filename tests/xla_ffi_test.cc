@@ -523,6 +523,24 @@ TEST_F(XlaFfiTest, RunsATypedHandlerOnBuffersWithAttributes) {
   EXPECT_EQ(As<float>(bytes), (std::vector<float>{4, 7, 10, 13, 16, 19}));
 }
 
+TEST_F(XlaFfiTest, ThePluginObjectRegistersHandlersForItsClients) {
+  // plugrt's C++ client registers through the same extension (Plugin::RegisterFfiHandler).
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, Plugin::FromApi(api_, "cpu"));
+  PLUGRT_ASSERT_OK(plugin->RegisterFfiHandler("test.ffi.via_plugin",
+                                              reinterpret_cast<void*>(&ScaleOffset)));
+  std::string program = kScaleOffset;
+  program.replace(program.find("test.ffi.scale_offset"), sizeof("test.ffi.scale_offset") - 1,
+                  "test.ffi.via_plugin");
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Device> devices, client_->addressable_devices());
+  Buffer x = Upload<float>(*client_, devices[0], PJRT_Buffer_Type_F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> bytes, Run(program, {&x}));
+  EXPECT_EQ(As<float>(bytes), (std::vector<float>{4, 7, 10, 13, 16, 19}));
+  // Another handler under the taken name is the plugin's error, passed on.
+  Status taken =
+      plugin->RegisterFfiHandler("test.ffi.via_plugin", reinterpret_cast<void*>(&Other));
+  EXPECT_EQ(taken.code(), StatusCode::kAlreadyExists) << taken.ToString();
+}
+
 TEST_F(XlaFfiTest, AttributesArriveSortedAndTyped) {
   const std::string program = CallProgram(
       "test.ffi.attrs", "tensor<f32>",

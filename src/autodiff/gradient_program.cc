@@ -188,7 +188,7 @@ StatusOr<std::string> GradientProgram(eager::Context& context, std::string_view 
     const std::vector<std::string> names(functions.begin(), functions.end());
     PLUGRT_ASSIGN_OR_RETURN(text, context.functions().DefinitionsFor(names));
   }
-  text += "func.func @main(" + Join(params) + ") -> (" + Join(types) + ") {\n";
+  text += "func.func @" + options.name + "(" + Join(params) + ") -> (" + Join(types) + ") {\n";
   for (const std::string& line : trace->Body(values)) text += "  " + line + "\n";
   text += "  \"func.return\"(" + Join(values) + ") : (" + Join(types) + ") -> ()\n}\n";
 

@@ -23,6 +23,9 @@ namespace plugrt::autodiff {
 struct GradientProgramOptions {
   // The function differentiated.
   std::string entry = "main";
+  // The name of the function written (another than "main" to load it into
+  // an eager context, which keeps that name for the programs it builds).
+  std::string name = "main";
   // The argument indices gradients are taken with respect to; empty: every
   // floating-point argument.
   std::vector<int64_t> wrt;
@@ -39,7 +42,7 @@ struct GradientProgramOptions {
 };
 
 // The gradient program of `program` (StableHLO text, a module or bare
-// functions): its @main takes the entry's arguments (then, with `vjp`, the
+// functions): its @main (options.name) takes the entry's arguments (then, with `vjp`, the
 // output gradients) and returns (the entry's results, with `with_value`,
 // then) d(results)/d(argument) for each argument of `wrt`, in order (or,
 // with `sgd_learning_rate`, each such argument updated by it); an argument

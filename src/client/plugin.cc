@@ -8,7 +8,9 @@
 #include <mutex>
 
 #include "client/api_call.h"
+#include "client/error.h"
 #include "client/named_value_c.h"
+#include "plugrt/pjrt_ffi_extension.h"
 
 namespace plugrt {
 
@@ -110,6 +112,31 @@ StatusOr<std::shared_ptr<Plugin>> Plugin::Load(const std::string& path) {
   // The handle is never closed once the plugin's code has run: its table,
   // threads and objects may be referenced for the rest of the process.
   return FromApi(api, path);
+}
+
+Status Plugin::RegisterFfiHandler(const std::string& target, void* handler, int api_version,
+                                  const std::string& platform, uint32_t traits) const {
+  const PJRT_FFI_Extension* ffi = nullptr;
+  for (const PJRT_Extension_Base* ext = api_->extension_start; ext != nullptr; ext = ext->next) {
+    if (ext->type == PJRT_Extension_Type_FFI) {
+      ffi = reinterpret_cast<const PJRT_FFI_Extension*>(ext);
+      break;
+    }
+  }
+  if (ffi == nullptr || ffi->register_handler == nullptr) {
+    return Unimplemented("PJRT plugin ", path_, " has no FFI extension: cannot register ",
+                         "custom-call target ", target);
+  }
+  PJRT_FFI_Register_Handler_Args args{};
+  args.struct_size = PJRT_FFI_Register_Handler_Args_STRUCT_SIZE;
+  args.target_name = target.data();
+  args.target_name_size = target.size();
+  args.api_version = api_version;
+  args.handler = handler;
+  args.platform_name = platform.data();
+  args.platform_name_size = platform.size();
+  args.traits = static_cast<PJRT_FFI_Handler_TraitsBits>(traits);
+  return StatusFromPjrtError(api_, ffi->register_handler(&args));
 }
 
 StatusOr<std::vector<NamedValue>> Plugin::attributes() const {

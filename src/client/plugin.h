@@ -3,6 +3,7 @@
 #ifndef PLUGRT_CLIENT_PLUGIN_H_
 #define PLUGRT_CLIENT_PLUGIN_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,16 @@ class Plugin {
 
   // PJRT_Plugin_Attributes, copied.
   StatusOr<std::vector<NamedValue>> attributes() const;
+
+  // Registers a custom-call handler through the plugin's FFI extension
+  // (plugrt/pjrt_ffi_extension.h), as JAX does: `handler` is an
+  // XLA_FFI_Handler* for api_version 1 (custom calls with api_version = 4)
+  // or an untyped function for api_version 0. Handlers belong to the plugin
+  // (every client of it sees them). UNIMPLEMENTED when the plugin has no
+  // FFI extension; the plugin's own error otherwise (a target registered
+  // twice, a bad platform).
+  Status RegisterFfiHandler(const std::string& target, void* handler, int api_version = 1,
+                            const std::string& platform = "Host", uint32_t traits = 0) const;
 
   // Only Load and FromApi can name the tag, so every Plugin has passed the
   // table checks.
