@@ -3,6 +3,8 @@
 // compile (through the quantized lowering) and compute what the spec says:
 // round-to-nearest-even, clamping to the storage range, per-axis parameters,
 // requantization, and storage element types at the program's boundary.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -359,6 +361,72 @@ func.func @main() -> (tensor<2x3xi8>, tensor<2x3xi8>) {
   EXPECT_EQ(Ints<int8_t>((*out)[0]), Ints<int8_t>((*out)[1]));
   // Row 0, column 0: 0.5 - 0.5 - 2 + 0.1875 = -1.8125 -> -14.5 + 2 -> -12 (even).
   EXPECT_EQ(Ints<int8_t>((*out)[0])[0], -12);
+}
+
+// The lhs zero-point correction: up to a depth where every product sum and
+// offset is exact in f32 it is subtracted in f32 inside the rescaling,
+// beyond it in i32 first. Both give the exact integer result's requantized
+// value: checked against sum((l - zp) * r) computed here in integers,
+// rescaled in f32 as the lowering does (a result may differ by one where a
+// fused multiply-add rounds once instead of twice).
+TEST(QuantizedExecutionTest, ZeroPointCorrectionIsExactOnBothSidesOfTheF32Bound) {
+  for (int64_t k : {1024, 1100}) {
+    SCOPED_TRACE(k);
+    const int64_t m = 3, n = 4;
+    std::mt19937 generator(11);
+    std::uniform_int_distribution<int> value(-128, 127);
+    std::vector<int> l(m * k), r(k * n);
+    for (int& v : l) v = value(generator);
+    for (int& v : r) v = value(generator);
+    // Row 0 at the extremes: the largest product sums the depth allows.
+    for (int64_t j = 0; j < k; ++j) l[j] = -128, r[j * n] = -128;
+    auto dense = [](const std::vector<int>& values, int64_t rows, int64_t cols) {
+      std::string text = "dense<[";
+      for (int64_t i = 0; i < rows; ++i) {
+        text += i == 0 ? "[" : ", [";
+        for (int64_t j = 0; j < cols; ++j) {
+          text += (j == 0 ? "" : ", ") + std::to_string(values[i * cols + j]);
+        }
+        text += "]";
+      }
+      return text + "]>";
+    };
+    const std::string ks = std::to_string(k);
+    const std::string lt = "tensor<3x" + ks + "x!quant.uniform<i8:f32, 0.02:-3>>";
+    const std::string rt = "tensor<" + ks + "x4x!quant.uniform<i8:f32, 0.01>>";
+    const std::string ot = "tensor<3x4x!quant.uniform<i8:f32, 40.0:5>>";
+    const std::string text =
+        "func.func @main() -> tensor<3x4xi8> {\n"
+        "  %l = stablehlo.constant " + dense(l, m, k) + " : tensor<3x" + ks + "xi8>\n"
+        "  %r = stablehlo.constant " + dense(r, k, n) + " : tensor<" + ks + "x4xi8>\n"
+        "  %ql = stablehlo.bitcast_convert %l : (tensor<3x" + ks + "xi8>) -> " + lt + "\n"
+        "  %qr = stablehlo.bitcast_convert %r : (tensor<" + ks + "x4xi8>) -> " + rt + "\n"
+        "  %d = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (" + lt + ", " +
+        rt + ") -> " + ot + "\n"
+        "  %s = stablehlo.bitcast_convert %d : (" + ot + ") -> tensor<3x4xi8>\n"
+        "  func.return %s : tensor<3x4xi8>\n}\n";
+    auto out = RunQuantized(text);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    const std::vector<int64_t> got = Ints<int8_t>((*out)[0]);
+    const float scale = static_cast<float>(0.02 * 0.01 / 40.0);
+    int exact = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t acc = 0;
+        for (int64_t c = 0; c < k; ++c) acc += int64_t{l[i * k + c] + 3} * r[c * n + j];
+        float f = static_cast<float>(acc) * scale + 5.0f;
+        f = std::nearbyint(std::min(127.0f, std::max(-128.0f, f)));
+        const int64_t want = static_cast<int64_t>(f);
+        EXPECT_LE(std::abs(got[i * n + j] - want), 1) << "element " << i << "," << j;
+        exact += got[i * n + j] == want;
+      }
+    }
+    EXPECT_GE(exact, 11);
+    // Row 0, column 0, the largest sum: (-128 + 3) * -128 * k, of which the
+    // correction is 3 * -128 * k (about two steps of the result's scale).
+    EXPECT_EQ(got[0], static_cast<int64_t>(std::nearbyint(
+                          std::min(127.0f, static_cast<float>(125 * 128 * k) * scale + 5.0f))));
+  }
 }
 
 // With batching dimensions the column sums come from a reduction.

@@ -1,6 +1,7 @@
 #include "passes/lower_quantized.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
@@ -254,10 +255,14 @@ Value* Dequantize(Emitter& e, Value* v, const UniformQuantParams& q, ElementType
 // stored * merged_scale + merged_zp in f32 with merged_scale = in_scale /
 // out_scale and merged_zp = out_zp - in_zp * merged_scale (dequantize then
 // quantize, folded), clamped when the result is narrower than 32 bits.
+//
+// `less`, when given, is an f32 tensor of v's shape subtracted from v once it
+// is converted to f32 (the caller vouches that this equals converting v less
+// it in integers: both exact in f32).
 StatusOr<Value*> Requantize(Emitter& e, const Operation& op, Value* v,
                             const UniformQuantParams& in, const UniformQuantParams& out,
-                            ElementType out_storage) {
-  if (in == out) return e.Convert(v, in.storage, out_storage);
+                            ElementType out_storage, Value* less = nullptr) {
+  if (in == out && less == nullptr) return e.Convert(v, in.storage, out_storage);
   if (in.per_axis() && out.per_axis() && in.quantized_dimension != out.quantized_dimension) {
     return OpUnimplemented(op, "requantizing from quantization dimension ",
                            in.quantized_dimension, " to ", out.quantized_dimension,
@@ -281,6 +286,7 @@ StatusOr<Value*> Requantize(Emitter& e, const Operation& op, Value* v,
   }
   const ElementType f32 = ElementType::kF32;
   Value* f = e.Convert(v, in.storage, f32);
+  if (less != nullptr) f = e.Bin("stablehlo.subtract", f, less, f32);
   f = e.Bin("stablehlo.multiply", f, e.Param(axis_params, merged_scale, f32), f32);
   if (any_zp) f = e.Bin("stablehlo.add", f, e.Param(axis_params, merged_zp, f32), f32);
   if (shlo::BitWidth(out_storage) < 32) {
@@ -595,6 +601,31 @@ class Lowering {
       Emitter small(b, kept_dims);
       Value* offset = small.Bin("stablehlo.multiply", sums,
                                 small.Splat(i32, static_cast<double>(ql.zero_points[0])), i32);
+      // Where every product sum and every offset is an integer of at most
+      // 2^24 in magnitude, both convert to f32 exactly and their f32
+      // difference is the i32 difference rounded once, as converting it
+      // would round it: the subtraction then joins the float rescaling
+      // (one fused pass over the result instead of an i32 pass, a
+      // broadcast copy and the float pass).
+      int64_t depth = 1;
+      for (int64_t d : rc) depth *= rt.dims()[d];
+      auto magnitude = [](ElementType storage) {
+        return std::max(std::abs(static_cast<double>(shlo::StorageTypeMin(storage))),
+                        std::abs(static_cast<double>(shlo::StorageTypeMax(storage))));
+      };
+      const double exact = 16777216.0;  // 2^24
+      const double most_product =
+          static_cast<double>(depth) * magnitude(ql.storage) * magnitude(qr.storage);
+      const double most_offset = std::abs(static_cast<double>(ql.zero_points[0])) *
+                                 static_cast<double>(depth) * magnitude(qr.storage);
+      if (most_product <= exact && most_offset <= exact) {
+        Value* spread = b.BroadcastInDim(small.Convert(offset, i32, ElementType::kF32),
+                                         e.T(ElementType::kF32), kept_to_result);
+        PLUGRT_ASSIGN_OR_RETURN(Value * out,
+                                Requantize(e, *op, acc, product, qo, qo.storage, spread));
+        Replace(op, 0, out);
+        return true;
+      }
       acc = e.Bin("stablehlo.subtract", acc, b.BroadcastInDim(offset, e.T(i32), kept_to_result),
                   i32);
     }
