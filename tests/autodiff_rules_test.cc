@@ -261,6 +261,21 @@ std::vector<Case> Cases() {
                     {"window_dilations", std::vector<int64_t>{2}},
                     {"padding", std::vector<int64_t>{1, 1}},
                     {"body", Reducer::kMin}}});
+  // max pooling's gradient op: each window's source goes to its largest
+  // element (padding never chosen; a window over padding alone drops it).
+  cases.push_back({"select_and_scatter, strided, padded", "stablehlo.select_and_scatter",
+                   {G(A({4, 5})), G(A({2, 5})), G(A({}))},
+                   {{"window_dimensions", std::vector<int64_t>{2, 2}},
+                    {"window_strides", std::vector<int64_t>{2, 1}},
+                    {"padding", std::vector<int64_t>{0, 1, 1, 0}},
+                    {"scatter", Reducer::kAdd}}});
+  cases.push_back({"select_and_scatter, smallest first", "stablehlo.select_and_scatter",
+                   {G(A({6})), G(A({3})), G(A({}))},
+                   {{"window_dimensions", std::vector<int64_t>{3}},
+                    {"window_strides", std::vector<int64_t>{2}},
+                    {"padding", std::vector<int64_t>{1, 0}},
+                    {"select_direction", std::string("LE")},
+                    {"scatter", Reducer::kAdd}}});
   cases.push_back({"sort rows with a payload", "stablehlo.sort",
                    {L({A({2, 4}), A({2, 4})})},
                    {{"dimension", int64_t{1}}}});

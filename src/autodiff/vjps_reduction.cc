@@ -1,4 +1,4 @@
-// The VJPs of reductions: reduce (add, mul, max, min), reduce_window
+// The VJPs of reductions: reduce (add, mul, max, min), reduce_window, select_and_scatter
 // (sums; max and min pooling), and the collectives all_reduce (sums) and
 // all_gather.
 #include <algorithm>
@@ -329,12 +329,106 @@ StatusOr<Grads> AllGatherVjp(const VjpCall& c) {
   return Grads{gx[0]};
 }
 
+// select_and_scatter with an add scatter and a built-in select
+// (`select_direction`): result = init everywhere, plus, at the element each
+// window selects, that window's source. So the source's gradient is g at
+// each window's selected element (found again here, window offset by window
+// offset in the order the op scans them: an offset replaces the choice so
+// far when select(choice, it) is false; padding is never chosen), the
+// init's is the sum of g, and the operand, which only chooses, gets zeros.
+// Made of differentiable ops, so forward mode and second derivatives work.
+StatusOr<Grads> SelectAndScatterVjp(const VjpCall& c) {
+  const eager::AttrReader a = Attrs(c);
+  PLUGRT_ASSIGN_OR_RETURN(auto scatter, a.Region("scatter"));
+  const eager::Reducer* reducer = std::get_if<eager::Reducer>(&scatter);
+  if (reducer == nullptr || *reducer != eager::Reducer::kAdd) {
+    return Unimplemented("no gradient for ", c.op.name(), " other than with an add scatter");
+  }
+  if (a.Has("select")) {
+    return Unimplemented("no gradient for ", c.op.name(), " with a loaded select function (",
+                         "give select_direction instead)");
+  }
+  std::string direction = "GE";
+  if (a.Has("select_direction")) {
+    PLUGRT_ASSIGN_OR_RETURN(direction, a.String("select_direction"));
+  }
+  const Tensor& x = c.op.inputs()[0];
+  const Tensor& source = c.op.inputs()[1];
+  const Tensor& g = c.output_grads[0];
+  if (!g) return Grads(3);  // an integer result carries no gradient
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> sdims, source.dims());
+  const size_t rank = sdims.size();
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> window, a.Ints("window_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, a.IntsOrEmpty("window_strides"));
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> padding, a.IntsOrEmpty("padding"));
+  if (strides.empty()) strides.assign(rank, 1);
+  if (padding.empty()) padding.assign(2 * rank, 0);
+  TensorMath m(c.context());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor g_init, m.SumAll(g));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor g_operand, m.ZerosLike(x));
+  int64_t windows = 1, offsets = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    windows *= sdims[d];
+    offsets *= window[d];
+  }
+  if (windows == 0) {
+    PLUGRT_ASSIGN_OR_RETURN(Tensor g_source, m.ZerosLike(source));
+    return Grads{g_operand, g_source, g_init};
+  }
+  std::vector<int64_t> lo, hi, none(rank, 0);
+  for (size_t d = 0; d < rank; ++d) {
+    lo.push_back(padding[2 * d]);
+    hi.push_back(padding[2 * d + 1]);
+  }
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type xtype, x.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(PJRT_Buffer_Type gtype, g.dtype());
+  PLUGRT_ASSIGN_OR_RETURN(Tensor x_zero, m.Filled(xtype, {}, 0.0, x.device_name()));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor g_zero, m.Filled(gtype, {}, 0.0, g.device_name()));
+  // Padding: any value (never chosen), marked invalid.
+  PLUGRT_ASSIGN_OR_RETURN(Tensor xpad, m.Pad(x, x_zero, lo, hi, none));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor gpad, m.Pad(g, g_zero, lo, hi, none));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor ones, m.OnesLike(x));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor valid_pad, m.Pad(ones, x_zero, lo, hi, none));
+  Tensor have, best, best_g;
+  for (int64_t flat = 0; flat < offsets; ++flat) {
+    std::vector<int64_t> start(rank), limit(rank);
+    int64_t rest = flat;
+    for (size_t d = rank; d-- > 0;) {
+      start[d] = rest % window[d];
+      rest /= window[d];
+      limit[d] = start[d] + (sdims[d] - 1) * strides[d] + 1;
+    }
+    PLUGRT_ASSIGN_OR_RETURN(Tensor xk, m.Slice(xpad, start, limit, strides));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor gk, m.Slice(gpad, start, limit, strides));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor vk, m.Slice(valid_pad, start, limit, strides));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor vk_zero, m.ZerosLike(vk));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor valid, m.Compare(vk, vk_zero, "NE"));
+    if (flat == 0) {
+      have = valid, best = xk, best_g = gk;
+      continue;
+    }
+    // Replaces the choice where this offset is valid and either nothing is
+    // chosen yet or select(choice, this) says not to keep the choice.
+    PLUGRT_ASSIGN_OR_RETURN(Tensor keep, m.Compare(best, xk, direction));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor kept, m.Run1("stablehlo.and", {have, keep}));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor not_kept, m.Run1("stablehlo.not", {kept}));
+    PLUGRT_ASSIGN_OR_RETURN(Tensor take, m.Run1("stablehlo.and", {valid, not_kept}));
+    PLUGRT_ASSIGN_OR_RETURN(best, m.Select(take, xk, best));
+    PLUGRT_ASSIGN_OR_RETURN(best_g, m.Select(take, gk, best_g));
+    PLUGRT_ASSIGN_OR_RETURN(have, m.Run1("stablehlo.or", {have, valid}));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Tensor none_chosen, m.ZerosLike(best_g));
+  PLUGRT_ASSIGN_OR_RETURN(Tensor g_source, m.Select(have, best_g, none_chosen));
+  return Grads{g_operand, g_source, g_init};
+}
+
 }  // namespace
 
 void AddReductionVjps(const AddVjp& add) {
   add("stablehlo.all_gather", AllGatherVjp);
   add("stablehlo.reduce", ReduceVjp);
   add("stablehlo.reduce_window", ReduceWindowVjp);
+  add("stablehlo.select_and_scatter", SelectAndScatterVjp);
   add("stablehlo.all_reduce", [](const VjpCall& c) -> StatusOr<Grads> {
     // A sum over replicas: each replica's input reaches every replica's
     // output, so its gradient is the sum of theirs (the same all_reduce).

@@ -672,6 +672,54 @@ StatusOr<std::string> ReduceWindowAttributes(const OpCall& call) {
          I64Array(w.win_dil) + ", padding = " + padding;
 }
 
+// select_and_scatter: window_dimensions (required), window_strides and
+// padding as reduce_window takes them (no dilations: the op has none).
+StatusOr<std::string> SelectAndScatterAttributes(const OpCall& call) {
+  const size_t rank = Input(call, 0).dims.size();
+  PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, rank));
+  for (size_t d = 0; d < rank; ++d) {
+    if (w.base_dil[d] != 1 || w.win_dil[d] != 1) {
+      return InvalidArgument(call.op, ": select_and_scatter has no dilations");
+    }
+  }
+  std::string padding = "dense<[";
+  for (size_t d = 0; d < rank; ++d) {
+    padding += (d == 0 ? "[" : ", [") + std::to_string(w.padding[2 * d]) + ", " +
+               std::to_string(w.padding[2 * d + 1]) + "]";
+  }
+  padding += "]> : tensor<" + std::to_string(rank) + "x2xi64>";
+  if (rank == 0) padding = "dense<> : tensor<0x2xi64>";
+  return "window_dimensions = " + I64Array(w.dims) + ", window_strides = " +
+         I64Array(w.strides) + ", padding = " + padding;
+}
+
+// select_and_scatter's regions: `select`, a loaded function of two operand
+// scalars returning i1, or, without one, `select_direction` (default GE:
+// the first of the largest) comparing them; `scatter`, a reducer or a loaded
+// function of two init-typed scalars.
+StatusOr<std::vector<std::string>> SelectAndScatterRegions(const OpCall& call) {
+  const TensorType scalar = Scalar(Input(call, 0).type);
+  std::string select;
+  if (call.attr().Has("select")) {
+    PLUGRT_ASSIGN_OR_RETURN(FunctionRef f, call.attr().Function("select"));
+    PLUGRT_ASSIGN_OR_RETURN(select,
+                            CallRegion(f, {scalar, scalar}, {Scalar(PJRT_Buffer_Type_PRED)}));
+  } else {
+    std::string direction = "GE";
+    if (call.attr().Has("select_direction")) {
+      PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String("select_direction"));
+    }
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalar));
+    select = "{\n^bb0(%p0: " + t + ", %p1: " + t +
+             "):\n  %c = \"stablehlo.compare\"(%p0, %p1) {comparison_direction = "
+             "#stablehlo<comparison_direction " + direction + ">} : (" + t + ", " + t +
+             ") -> tensor<i1>\n  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n}";
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("scatter"));
+  PLUGRT_ASSIGN_OR_RETURN(std::string scatter, ReducerRegion(body, {call.inputs[2][0].type}));
+  return std::vector<std::string>{select, scatter};
+}
+
 // scatter's dimension numbers as int attributes of StableHLO's names.
 StatusOr<std::string> ScatterAttributes(const OpCall& call) {
   const AttrReader a = call.attr();
@@ -809,6 +857,8 @@ std::map<std::string_view, OpDef> BuildTable() {
             GatherAttributes, nullptr});
   add(OpDef{"stablehlo.reduce_window", {{"inputs", true}, {"init_values", true}}, "results", true,
             ReduceWindowResult, ReduceWindowAttributes, ReduceRegions});
+  add(OpDef{"stablehlo.select_and_scatter", {{"operand"}, {"source"}, {"init_value"}}, "result",
+            false, SameAs(0), SelectAndScatterAttributes, SelectAndScatterRegions});
   add(OpDef{"stablehlo.scatter", {{"inputs", true}, {"scatter_indices"}, {"updates", true}},
             "results", true, SameAsList, ScatterAttributes, ScatterRegions});
   add(OpDef{"stablehlo.sort", {{"inputs", true}}, "results", true, SameAsList, SortAttributes,
