@@ -84,6 +84,10 @@ void Connection::Close() {
       stub_->CloseContext(call->get(), request, &response);
     }
   }
+  // Buffers and executables may outlive the connection's use: their calls
+  // fail at once instead of asking the worker about a closed context.
+  MarkDead(FailedPrecondition("remote worker ", options_.address,
+                              ": the client closed its context"));
 }
 
 StatusOr<std::unique_ptr<grpc::ClientContext>> Connection::NewCall(milliseconds timeout) {
