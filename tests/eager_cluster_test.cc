@@ -19,6 +19,7 @@
 #include "autodiff/tensor_math.h"
 #include "eager/context.h"
 #include "plugrt/eager_c_api.h"
+#include "remote/worker_server.h"
 #include "testutil/plugin_env.h"
 #include "testutil/remote_worker.h"
 
@@ -358,6 +359,44 @@ TEST_F(EagerClusterTest, TheCApiSetsACluster) {
   PLUGRT_EagerDeleteTensorHandle(h);
   PLUGRT_EagerDeleteContext(ctx);
   PLUGRT_EagerDeleteStatus(status);
+}
+
+// A worker in this process, whose contexts the test counts: a released task's
+// worker context closes at once, though its tensors still hold buffers.
+TEST(EagerClusterReleaseTest, ReleasedTasksCloseTheirWorkerContexts) {
+  auto cpu = plugrt::testing::CreateCpuClient(1);
+  ASSERT_TRUE(cpu.ok()) << cpu.status().ToString();
+  remote::WorkerOptions worker_options;
+  worker_options.token = plugrt::testing::kRemoteToken;
+  auto server = remote::WorkerServer::Start(std::move(cpu).value(), worker_options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const std::string spec = "worker=127.0.0.1:" + std::to_string((*server)->port());
+  auto ctx = MakeContext();
+  ASSERT_NE(ctx, nullptr);
+  ASSERT_TRUE(ctx->SetClusterSpec(Spec(spec), ClusterUpdate::kReset, Remote()).ok());
+  Tensor old = F32(*ctx, {1, 2}, kTask0);
+  Tensor sum = Must(Binary(*ctx, "stablehlo.add", old, old));  // an executable there too
+  EXPECT_THAT(Values(sum), ElementsAre(2, 4));
+  EXPECT_EQ((*server)->live_contexts(), 1u);
+  // Update with the same task keeps its context.
+  ASSERT_TRUE(ctx->SetClusterSpec(Spec(spec), ClusterUpdate::kUpdate, Remote()).ok());
+  EXPECT_EQ((*server)->live_contexts(), 1u);
+  EXPECT_THAT(Values(old), ElementsAre(1, 2));
+  // Reset: a new context replaces the old one, which `old` does not keep.
+  ASSERT_TRUE(ctx->SetClusterSpec(Spec(spec), ClusterUpdate::kReset, Remote()).ok());
+  EXPECT_EQ((*server)->live_contexts(), 1u);
+  // Past the lease, the buffer itself: the plugin knows its context closed.
+  auto raw = old.state()->buffer().ToHostVector();
+  ASSERT_FALSE(raw.ok());
+  EXPECT_EQ(raw.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(raw.status().message(), HasSubstr("closed its context"));
+  EXPECT_THAT(Values(Must(Binary(*ctx, "stablehlo.add", F32(*ctx, {3}, kTask0),
+                                 F32(*ctx, {4}, kTask0)))),
+              ElementsAre(7));
+  // No tasks: no contexts.
+  ASSERT_TRUE(ctx->SetClusterSpec(ClusterSpec(), ClusterUpdate::kUpdate, Remote()).ok());
+  EXPECT_EQ((*server)->live_contexts(), 0u);
+  EXPECT_FALSE(sum.ToVector<float>().ok());
 }
 
 // Workers of its own: one is killed.

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
+#include "client/error.h"
 #include "client/plugin_discovery.h"
+#include "common/log.h"
+#include "plugrt/remote_extension.h"
 
 namespace plugrt::eager {
 
@@ -46,6 +50,36 @@ StatusOr<std::shared_ptr<RemoteTask>> ConnectTask(const std::shared_ptr<Plugin>&
                              task->client.get(), task->lease});
   }
   return task;
+}
+
+// Ends a released task's worker context now, through the remote plugin's
+// extension (include/plugrt/remote_extension.h), though tensors of the task
+// may still hold buffers. A plugin without it ends the context when the last
+// buffer goes.
+void CloseWorkerContext(const RemoteTask& task) {
+  const PJRT_Api* api = task.client->api();
+  for (const PJRT_Extension_Base* e = api->extension_start; e != nullptr; e = e->next) {
+    int type = 0;  // read as an int: the chain may hold types unknown here
+    std::memcpy(&type, &e->type, sizeof(type));
+    if (type != PJRT_Extension_Type_Unknown || e->struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE) {
+      continue;
+    }
+    const auto* remote = reinterpret_cast<const PLUGRT_Remote_Extension*>(e);
+    if (remote->name == nullptr || std::strcmp(remote->name, PLUGRT_REMOTE_EXTENSION_NAME) != 0 ||
+        remote->client_close == nullptr) {
+      continue;
+    }
+    PLUGRT_Remote_Client_Close_Args args{};
+    args.struct_size = PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE;
+    args.client = task.client->raw();
+    Status closed = StatusFromPjrtError(api, remote->client_close(&args));
+    if (!closed.ok()) {
+      // The lease is released either way; the context expires on the worker.
+      Log(LogLevel::kWarning, "eager", StrCat("closing the context of cluster task ",
+                                              task.lease->task(), ": ", closed.ToString()));
+    }
+    return;
+  }
 }
 
 }  // namespace
@@ -114,6 +148,7 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
             ? "the context's cluster was reset (SetClusterSpec with reset)"
             : "a cluster update (SetClusterSpec with update) removed or moved it",
         "; its tensors went with it"));
+    CloseWorkerContext(*task);
     dropped.push_back(task);
   }
   tasks_ = std::move(next);

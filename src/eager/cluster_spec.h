@@ -44,8 +44,9 @@ StatusOr<ClusterSpec> ParseClusterSpec(std::string_view text);
 
 enum class ClusterUpdate {
   // A new cluster: every remote client of the old spec is released (its
-  // worker context closed once nothing holds it) and new ones are made;
-  // tensors on the old tasks fail with an error saying so.
+  // worker context closed at once, with its buffers and executables) and
+  // new ones are made; tensors on the old tasks fail with an error saying
+  // so.
   kReset,
   // Tasks added or removed: tasks of the new spec with the same job, index
   // and address as before keep their clients and tensors; removed ones are

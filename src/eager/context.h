@@ -87,8 +87,9 @@ class Context {
   // Sets the cluster of remote tasks (cluster_spec.h) whose devices join
   // devices(): kReset replaces every remote client, kUpdate keeps the tasks
   // whose job, index and address are unchanged (and their tensors). The
-  // tensors of released tasks fail from then on with an error saying so;
-  // a worker context closes once nothing holds its tensors. An empty spec
+  // tensors of released tasks fail from then on with an error saying so,
+  // and their worker contexts close at once (the remote plugin's extension,
+  // include/plugrt/remote_extension.h). An empty spec
   // removes every remote task. Waits for queued ops first (their first
   // error stays for the next Wait). On error (a bad spec, a task that cannot
   // be reached) the cluster is unchanged. Not to be called while another
