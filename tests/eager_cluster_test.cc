@@ -4,10 +4,12 @@
 // local ones; copies between the local client and the tasks, and between
 // tasks, keep the values; reset releases the old tasks and update keeps
 // the untouched ones; the tape records remote ops; heartbeats keep an idle
-// task alive and a killed worker is reported with its address; bad specs
+// task alive, and a killed worker, or one stalled past the keep-alive period,
+// is reported with its address; bad specs
 // and names are clear errors; the C API sets a cluster too.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
 #include <memory>
@@ -442,6 +444,31 @@ TEST(EagerClusterLivenessTest, HeartbeatsKeepTasksAliveAndADeadWorkerIsReported)
           .ok());
   EXPECT_THAT(Values(on0), ElementsAre(1, 2));
   EXPECT_THAT(Names(*ctx), Not(Contains(kTask1)));
+}
+
+// A worker that stops answering (stopped, not killed) past the keep-alive
+// period: its context is lost, and using it is an error naming the worker,
+// never a hang; a reset connects afresh once it answers again.
+TEST(EagerClusterLivenessTest, AStalledWorkersContextIsReportedLost) {
+  plugrt::testing::RemoteWorker worker(1);
+  ASSERT_TRUE(worker.ok());
+  auto ctx = MakeContext();
+  ASSERT_NE(ctx, nullptr);
+  const ClusterSpec spec = Spec("worker=" + worker.address());
+  ASSERT_TRUE(ctx->SetClusterSpec(spec, ClusterUpdate::kReset, Remote(1)).ok());
+  Tensor t = F32(*ctx, {1, 2}, kTask0);
+  ASSERT_EQ(::kill(worker.pid(), SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_EQ(::kill(worker.pid(), SIGCONT), 0);
+  auto lost = t.ToVector<float>();
+  ASSERT_FALSE(lost.ok());
+  EXPECT_THAT(lost.status().message(), HasSubstr(worker.address()));
+  EXPECT_THAT(lost.status().message(), HasSubstr("heartbeat"));
+  auto op = Binary(*ctx, "stablehlo.add", t, t);
+  ASSERT_FALSE(op.ok());
+  EXPECT_THAT(op.status().message(), HasSubstr(worker.address()));
+  ASSERT_TRUE(ctx->SetClusterSpec(spec, ClusterUpdate::kReset, Remote(1)).ok());
+  EXPECT_THAT(Values(F32(*ctx, {3}, kTask0)), ElementsAre(3));
 }
 
 }  // namespace
