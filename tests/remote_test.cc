@@ -25,15 +25,8 @@
 #include "client/npy.h"
 #include "proto/remote_worker.grpc.pb.h"
 #include "testutil/plugin_env.h"
+#include "testutil/remote_worker.h"
 #include "testutil/run_command.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PLUGRT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLUGRT_TEST_ASAN 1
-#endif
-#endif
 
 namespace plugrt {
 namespace {
@@ -41,7 +34,7 @@ namespace {
 using ::testing::HasSubstr;
 namespace wire = remote::wire;
 
-constexpr const char* kToken = "remote-test-token-0123456789";
+constexpr const char* kToken = testing::kRemoteToken;
 
 constexpr const char* kProgram = R"(
 func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
@@ -85,113 +78,12 @@ func.func @main(%x: tensor<i64>) -> tensor<i64> {
 }
 )";
 
-std::string TestDir() {
-  std::string dir = ::testing::TempDir() + "/remote_test_" + std::to_string(::getpid());
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
+using Worker = testing::RemoteWorker;
+std::string TestDir() { return testing::RemoteTestDir(); }
 std::string WriteFile(const std::string& name, const std::string& text) {
-  std::string path = TestDir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
+  return testing::WriteRemoteTestFile(name, text);
 }
-
-std::string TokenFile() { return WriteFile("token", std::string(kToken) + "\n"); }
-
-// A `plugrt serve` process on 127.0.0.1, port chosen by the worker.
-class Worker {
- public:
-  explicit Worker(int devices = 2) {
-    int out[2];
-    if (::pipe(out) != 0) return;
-    // Everything the child needs is built before fork: after it, a child of
-    // a threaded process may only exec.
-    std::string token_file = TokenFile();
-    std::string count = std::to_string(devices);
-    const char* argv[] = {PLUGRT_CLI_PATH, "serve", "--listen", "127.0.0.1:0", "--token-file",
-                          token_file.c_str(), "--devices", count.c_str(), nullptr};
-    std::vector<std::string> environment;
-    for (char** e = environ; *e != nullptr; ++e) {
-      if (std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0) environment.push_back(*e);
-    }
-#ifdef PLUGRT_TEST_ASAN
-    // Freed blocks would stay resident in the sanitizer's quarantine and
-    // hide the worker's own memory use (LargeArraysStreamWithoutASecondCopy).
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    environment.push_back(std::string("ASAN_OPTIONS=") + (asan != nullptr ? asan : "") +
-                          ":quarantine_size_mb=0");
-#else
-    if (const char* asan = std::getenv("ASAN_OPTIONS")) {
-      environment.push_back(std::string("ASAN_OPTIONS=") + asan);
-    }
-#endif
-    std::vector<char*> envp;
-    for (std::string& entry : environment) envp.push_back(entry.data());
-    envp.push_back(nullptr);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::dup2(out[1], STDOUT_FILENO);
-      ::close(out[0]);
-      ::close(out[1]);
-      ::execve(PLUGRT_CLI_PATH, const_cast<char* const*>(argv), envp.data());
-      ::_exit(127);
-    }
-    ::close(out[1]);
-    // The first line names the port.
-    std::string line;
-    char c;
-    while (::read(out[0], &c, 1) == 1 && c != '\n') line += c;
-    // Kept open: the worker's last line must not meet a closed pipe.
-    stdout_ = out[0];
-    size_t colon = line.rfind(':', line.find(" ("));
-    if (line.find("listening on") != std::string::npos && colon != std::string::npos) {
-      port_ = std::atoi(line.c_str() + colon + 1);
-    }
-  }
-  ~Worker() { Stop(SIGTERM); }
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-
-  bool ok() const { return port_ > 0; }
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-  pid_t pid() const { return pid_; }
-  // Returns the exit status.
-  int Stop(int signal) {
-    if (pid_ <= 0) return -1;
-    ::kill(pid_, signal);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-    ::close(stdout_);
-    return status;
-  }
-  // The worker's peak resident memory (VmHWM), in bytes; reset by ResetPeak.
-  int64_t PeakBytes() const {
-    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-    std::string line;
-    while (std::getline(status, line)) {
-      if (line.rfind("VmHWM:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
-    }
-    return -1;
-  }
-  int64_t ResidentBytes() const {
-    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
-    std::string line;
-    while (std::getline(status, line)) {
-      if (line.rfind("VmRSS:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
-    }
-    return -1;
-  }
-  void ResetPeak() const {
-    std::ofstream("/proc/" + std::to_string(pid_) + "/clear_refs") << "5";
-  }
-
- private:
-  pid_t pid_ = -1;
-  int port_ = 0;
-  int stdout_ = -1;
-};
+std::string TokenFile() { return testing::RemoteTokenFile(); }
 
 StatusOr<std::shared_ptr<Plugin>> RemotePlugin() { return Plugin::Load(PLUGRT_REMOTE_PLUGIN_PATH); }
 

@@ -112,7 +112,9 @@ PLUGRT_EagerContext* PLUGRT_EagerNewContext(const PLUGRT_EagerContextOptions* op
  * Tensor handles may outlive it. */
 void PLUGRT_EagerDeleteContext(PLUGRT_EagerContext* ctx);
 
-/* The physical devices, named "<kind>:<index>" ("cpu:0"); names borrowed. */
+/* The physical devices, named "<kind>:<index>" ("cpu:0"), then those of the
+ * cluster's remote tasks, "/job:JOB/task:T/device:KIND:N"; names borrowed
+ * (until the next PLUGRT_EagerContextSetClusterSpec). */
 int PLUGRT_EagerContextNumDevices(const PLUGRT_EagerContext* ctx);
 const char* PLUGRT_EagerContextDeviceName(const PLUGRT_EagerContext* ctx, int index);
 const char* PLUGRT_EagerContextDefaultDevice(const PLUGRT_EagerContext* ctx);
@@ -121,6 +123,42 @@ void PLUGRT_EagerContextSetDefaultDevice(PLUGRT_EagerContext* ctx, const char* d
 void PLUGRT_EagerContextSetPlacementPolicy(PLUGRT_EagerContext* ctx,
                                            PLUGRT_EagerPlacementPolicy policy,
                                            PLUGRT_EagerStatus* status);
+/* ---- cluster of remote tasks (after TFE_ContextSetServerDef) ------------- */
+
+typedef enum {
+  /* A new cluster: every remote task's client is released and new ones are
+   * made; tensors on the old tasks fail with an error saying so. */
+  PLUGRT_EAGER_CLUSTER_RESET = 0,
+  /* Tasks added or removed: unchanged tasks (same job, index and address)
+   * keep their clients and tensors. */
+  PLUGRT_EAGER_CLUSTER_UPDATE = 1
+} PLUGRT_EagerClusterUpdate;
+
+typedef struct {
+  size_t struct_size;
+  /* The remote PJRT plugin, a name or a path; NULL: "remote"
+   * (libplugrt_remote.so found by plugin discovery). */
+  const char* plugin;
+  /* The workers' token file; NULL or "": $PLUGRT_REMOTE_TOKEN_FILE, else
+   * $PLUGRT_REMOTE_TOKEN. */
+  const char* token_file;
+  /* A worker drops a context after this long without traffic; the client
+   * sends heartbeats meanwhile and reports a dead worker within it. 0: 60. */
+  int64_t keep_alive_secs;
+} PLUGRT_EagerRemoteOptions;
+#define PLUGRT_EagerRemoteOptions_STRUCT_SIZE \
+  PLUGRT_EAGER_STRUCT_SIZE(PLUGRT_EagerRemoteOptions, keep_alive_secs)
+
+/* Sets the cluster whose remote devices join the context's: `spec` is
+ * "JOB=HOST:PORT,HOST:PORT;JOB=HOST:PORT" (each job's tasks numbered from 0
+ * in order; "" removes every remote task). `options` may be NULL (the
+ * defaults). Waits for queued ops first. On error the cluster is unchanged.
+ * Not to be called while another thread runs ops on the context. */
+void PLUGRT_EagerContextSetClusterSpec(PLUGRT_EagerContext* ctx, const char* spec,
+                                       PLUGRT_EagerClusterUpdate mode,
+                                       const PLUGRT_EagerRemoteOptions* options,
+                                       PLUGRT_EagerStatus* status);
+
 /* StableHLO functions (a module or bare func.func definitions): each becomes
  * an op by its name and a region for reduce/sort/while/scatter. */
 void PLUGRT_EagerContextLoadFunctions(PLUGRT_EagerContext* ctx, const char* text,

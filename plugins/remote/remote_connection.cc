@@ -12,6 +12,13 @@ using std::chrono::milliseconds;
 // How long the worker may hold a poll for a running execution.
 constexpr uint32_t kPollWaitMs = 500;
 
+// Whether a worker's error says the context itself is gone: its
+// ContextTable's words (src/remote/worker_context.cc) for an expired,
+// closed or unknown context, as opposed to an error about one handle.
+bool IsContextGone(const std::string& message) {
+  return message.rfind("remote context ", 0) == 0;
+}
+
 }  // namespace
 
 Connection::Connection(ConnectionOptions options) : options_(std::move(options)) {}
@@ -77,6 +84,10 @@ void Connection::Close() {
       stub_->CloseContext(call->get(), request, &response);
     }
   }
+  // Buffers and executables may outlive the connection's use: their calls
+  // fail at once instead of asking the worker about a closed context.
+  MarkDead(FailedPrecondition("remote worker ", options_.address,
+                              ": the client closed its context"));
 }
 
 StatusOr<std::unique_ptr<grpc::ClientContext>> Connection::NewCall(milliseconds timeout) {
@@ -111,6 +122,18 @@ Status Connection::Finish(const grpc::Status& status, std::string_view what) {
       return Status(StatusCode::kUnauthenticated,
                     StrCat("remote worker ", options_.address, " refused the token: ",
                            status.error_message()));
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::NOT_FOUND:
+      if (IsContextGone(status.error_message())) {
+        // The worker dropped this client's context (it expired, or the
+        // worker restarted): nothing will work again, so every later call
+        // fails at once with this error.
+        Status error(static_cast<StatusCode>(status.error_code()),
+                     StrCat("remote worker ", options_.address, ": ", status.error_message()));
+        MarkDead(error);
+        return error;
+      }
+      return FromGrpc(status);
     default:
       return FromGrpc(status);
   }

@@ -40,7 +40,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
                                                    wire::CreateContextResponse* opened);
   ~Connection();
   // Stops the background threads, fails executions still watched, closes the
-  // context on the worker. Idempotent.
+  // context on the worker; later calls fail at once (FAILED_PRECONDITION
+  // naming the worker). Idempotent.
   void Close();
 
   const std::string& address() const { return options_.address; }

@@ -7,11 +7,14 @@
 //   keep_alive_secs  int64   the worker drops the context after this long
 //                            without traffic (default 60)
 //                                                       $PLUGRT_REMOTE_KEEP_ALIVE_SECS
+// Its PJRT extension (include/plugrt/remote_extension.h) closes a client's
+// worker context before the client's last buffer is gone.
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "plugins/remote/remote_client.h"
+#include "plugins/remote/remote_extension.h"
 #include "remote/token.h"
 #include "sdk/plugin.h"
 
@@ -63,6 +66,7 @@ StatusOr<ConnectionOptions> ReadOptions(const sdk::Attributes& create_options) {
 class RemotePlugin : public sdk::Plugin {
  public:
   const sdk::Attributes& attributes() const override { return attributes_; }
+  PJRT_Extension_Base* extensions() const override { return RemoteExtensions(); }
   StatusOr<std::unique_ptr<sdk::Client>> CreateClient(const sdk::ClientOptions& options) override {
     PLUGRT_ASSIGN_OR_RETURN(ConnectionOptions connection, ReadOptions(options.create_options));
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<RemoteClient> client, RemoteClient::Create(connection));

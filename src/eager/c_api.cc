@@ -358,6 +358,39 @@ void PLUGRT_EagerContextSetPlacementPolicy(PLUGRT_EagerContext* ctx,
   }
   Set(status, std::move(checked));
 }
+void PLUGRT_EagerContextSetClusterSpec(PLUGRT_EagerContext* ctx, const char* spec,
+                                       PLUGRT_EagerClusterUpdate mode,
+                                       const PLUGRT_EagerRemoteOptions* options,
+                                       PLUGRT_EagerStatus* status) {
+  if (ctx == nullptr || spec == nullptr) {
+    return Set(status, CheckArgs(false, "PLUGRT_EagerContextSetClusterSpec"));
+  }
+  const int raw_mode = RawEnum(mode);
+  if (raw_mode != PLUGRT_EAGER_CLUSTER_RESET && raw_mode != PLUGRT_EAGER_CLUSTER_UPDATE) {
+    return Set(status, plugrt::InvalidArgument(
+                           "PLUGRT_EagerContextSetClusterSpec: no cluster update mode ", raw_mode,
+                           " (PLUGRT_EAGER_CLUSTER_RESET or _UPDATE)"));
+  }
+  plugrt::eager::RemoteOptions remote;
+  if (options != nullptr) {
+    if (options->struct_size < PLUGRT_EagerRemoteOptions_STRUCT_SIZE) {
+      return Set(status, plugrt::InvalidArgument(
+                             "PLUGRT_EagerContextSetClusterSpec: options with struct_size >= ",
+                             PLUGRT_EagerRemoteOptions_STRUCT_SIZE, " are needed, got ",
+                             options->struct_size));
+    }
+    if (options->plugin != nullptr) remote.plugin = options->plugin;
+    if (options->token_file != nullptr) remote.token_file = options->token_file;
+    if (options->keep_alive_secs != 0) remote.keep_alive_secs = options->keep_alive_secs;
+  }
+  StatusOr<plugrt::eager::ClusterSpec> parsed = plugrt::eager::ParseClusterSpec(spec);
+  if (!parsed.ok()) return Set(status, parsed.status());
+  Set(status, ctx->ctx->SetClusterSpec(*parsed,
+                                       raw_mode == PLUGRT_EAGER_CLUSTER_RESET
+                                           ? plugrt::eager::ClusterUpdate::kReset
+                                           : plugrt::eager::ClusterUpdate::kUpdate,
+                                       remote));
+}
 void PLUGRT_EagerContextLoadFunctions(PLUGRT_EagerContext* ctx, const char* text,
                                       PLUGRT_EagerStatus* status) {
   Set(status, text == nullptr ? CheckArgs(false, "PLUGRT_EagerContextLoadFunctions")

@@ -30,7 +30,7 @@ Context::Context(std::shared_ptr<Client> client, ContextOptions options)
     : client_(std::move(client)),
       options_(std::move(options)),
       cache_(options_.cache_capacity),
-      physical_(*client_, cache_, functions_),
+      physical_(cache_, functions_),
       placement_(options_.placement),
       async_(options_.async),
       executor_(options_.async ? MakeAsyncExecutor() : MakeSyncExecutor()) {}
@@ -54,12 +54,74 @@ Status Context::Init() {
     PLUGRT_ASSIGN_OR_RETURN(std::string kind, devices[i].kind());
     std::transform(kind.begin(), kind.end(), kind.begin(),
                    [](unsigned char c) { return std::isspace(c) ? '_' : std::tolower(c); });
-    devices_.push_back({devices[i], kind + ":" + std::to_string(i)});
+    local_devices_.push_back({devices[i], kind + ":" + std::to_string(i), client_.get(), nullptr});
+  }
+  ListDevices();
+  return OkStatus();
+}
+
+void Context::ListDevices() {
+  devices_ = local_devices_;
+  for (const auto& task : cluster_.tasks()) {
+    devices_.insert(devices_.end(), task->devices.begin(), task->devices.end());
+  }
+}
+
+Status Context::SetClusterSpec(const ClusterSpec& spec, ClusterUpdate mode,
+                               const RemoteOptions& options) {
+  {
+    // Queued ops may use the tasks about to go.
+    std::lock_guard<std::mutex> lock(mu_);
+    Status earlier = executor_->Wait();
+    if (deferred_error_.ok()) deferred_error_ = std::move(earlier);
+  }
+  const std::string default_name = default_device().name;
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<RemoteTask>> dropped,
+                          cluster_.Apply(spec, mode, options));
+  // The programs compiled on released clients go with them (they hold the
+  // clients, and a new task may reuse a device name).
+  for (const auto& task : dropped) {
+    const void* client = task->client.get();
+    cache_.EraseIf([client](const CompiledProgram& p) { return p.client == client; });
+  }
+  ListDevices();
+  default_device_ = 0;
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    if (devices_[i].name == default_name) default_device_ = i;
   }
   return OkStatus();
 }
 
+const NamedDevice* Context::FindPhysical(const Device& device) const {
+  for (const NamedDevice& d : devices_) {
+    if (d.device == device) return &d;
+  }
+  return nullptr;
+}
+
 StatusOr<NamedDevice> Context::FindDevice(std::string_view name) const {
+  std::string canonical;
+  if (!name.empty() && name.front() == '/') {
+    PLUGRT_ASSIGN_OR_RETURN(std::optional<TaskDeviceName> full, ParseTaskDeviceName(name));
+    if (full && full->job == kLocalJob) {
+      if (full->task != 0) {
+        return NotFound("no device '", name, "': the context's own devices are task 0 of job ",
+                        kLocalJob);
+      }
+      canonical = full->device;
+    } else if (full) {
+      if (!cluster_.HasJob(full->job)) {
+        return NotFound("no device '", name, "': the context's cluster has no job '", full->job,
+                        "' (its jobs: ", cluster_.Describe(), ")");
+      }
+      if (cluster_.FindTask(full->job, full->task) == nullptr) {
+        return NotFound("no device '", name, "': job '", full->job, "' has no task ", full->task,
+                        " (the cluster: ", cluster_.Describe(), ")");
+      }
+      canonical = StrCat(TaskName(full->job, full->task), "/device:", full->device);
+    }
+    if (full) name = canonical;
+  }
   std::string known;
   for (const NamedDevice& d : devices_) {
     if (d.name == name) return d;
@@ -109,7 +171,12 @@ Status Context::SetAsync(bool async) {
 
 Status Context::Wait() {
   std::lock_guard<std::mutex> lock(mu_);
-  return executor_->Wait();
+  Status status = executor_->Wait();
+  if (!deferred_error_.ok()) {
+    status = std::move(deferred_error_);
+    deferred_error_ = OkStatus();
+  }
+  return status;
 }
 
 StatusOr<NamedDevice> Context::DeviceOrDefault(const std::optional<std::string>& name) const {
@@ -119,6 +186,32 @@ StatusOr<NamedDevice> Context::DeviceOrDefault(const std::optional<std::string>&
 
 OpRunner& Context::RunnerFor(const NamedDevice& /*device*/) { return physical_; }
 
+StatusOr<Tensor> Context::CopyPhysical(const Tensor& tensor, const NamedDevice& target) {
+  PLUGRT_RETURN_IF_ERROR(tensor.state()->CheckHeld());
+  PLUGRT_RETURN_IF_ERROR(target.lease != nullptr ? target.lease->status() : OkStatus());
+  const NamedDevice* source = FindPhysical(tensor.device());
+  if (source != nullptr && source->client == target.client) {
+    return RunnerFor(target).CopyToDevice(tensor, target);
+  }
+  // Clients cannot copy into each other's devices: download, then upload.
+  PLUGRT_RETURN_IF_ERROR(tensor.state()->WaitResolved());
+  const TensorType& type = tensor.state()->type();
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, tensor.ToHost());
+  return Upload(bytes.data(), type.type, type.dims, target);
+}
+
+StatusOr<Tensor> Context::Upload(const void* data, PJRT_Buffer_Type type,
+                                 std::vector<int64_t> dims, const NamedDevice& target) {
+  Client::HostBuffer host(data, type, dims);
+  PLUGRT_ASSIGN_OR_RETURN(auto made, target.client->BufferFromHostBuffer(host, target.device));
+  // kImmutableOnlyDuringCall: the plugin has copied the data on return;
+  // waiting keeps that true for plugins that signal later.
+  PLUGRT_RETURN_IF_ERROR(made.second.Await());
+  auto state = std::make_shared<internal::TensorState>(target.device, target.name, target.lease);
+  state->Resolve(std::move(made.first), TensorType{type, std::move(dims)});
+  return Tensor(std::move(state));
+}
+
 StatusOr<Tensor> Context::FromHost(const void* data, PJRT_Buffer_Type type,
                                    std::vector<int64_t> dims, std::optional<std::string> device) {
   if (device && FindCustomDevice(*device) != nullptr) {
@@ -127,14 +220,7 @@ StatusOr<Tensor> Context::FromHost(const void* data, PJRT_Buffer_Type type,
     return CopyToDevice(physical, *device);
   }
   PLUGRT_ASSIGN_OR_RETURN(NamedDevice target, DeviceOrDefault(device));
-  Client::HostBuffer host(data, type, dims);
-  PLUGRT_ASSIGN_OR_RETURN(auto made, client_->BufferFromHostBuffer(host, target.device));
-  // kImmutableOnlyDuringCall: the plugin has copied the data on return;
-  // waiting keeps that true for plugins that signal later.
-  PLUGRT_RETURN_IF_ERROR(made.second.Await());
-  auto state = std::make_shared<internal::TensorState>(target.device, target.name);
-  state->Resolve(std::move(made.first), TensorType{type, std::move(dims)});
-  return Tensor(std::move(state));
+  return Upload(data, type, std::move(dims), target);
 }
 
 namespace {
@@ -171,7 +257,8 @@ StatusOr<Tensor> Context::FromHostZeroCopy(void* data, PJRT_Buffer_Type type,
   }
   Client::HostBuffer host(data, type, dims);
   host.semantics = PJRT_HostBufferSemantics_kImmutableZeroCopy;
-  StatusOr<std::pair<Buffer, Future>> made = client_->BufferFromHostBuffer(host, target->device);
+  StatusOr<std::pair<Buffer, Future>> made =
+      target->client->BufferFromHostBuffer(host, target->device);
   if (!made.ok()) {
     (*release)();
     return made.status();
@@ -187,7 +274,7 @@ StatusOr<Tensor> Context::FromHostZeroCopy(void* data, PJRT_Buffer_Type type,
     (*release)();
     return registered;
   }
-  auto state = std::make_shared<internal::TensorState>(target->device, target->name);
+  auto state = std::make_shared<internal::TensorState>(target->device, target->name, target->lease);
   state->Resolve(std::move(made->first), TensorType{type, std::move(dims)});
   return Tensor(std::move(state));
 }
@@ -213,7 +300,7 @@ StatusOr<Tensor> Context::CopyToDevice(const Tensor& tensor, std::string_view de
     }
     return copy;
   }
-  return RunnerFor(target).CopyToDevice(tensor, target);
+  return CopyPhysical(tensor, target);
 }
 
 StatusOr<std::vector<std::vector<Tensor>>> Context::ExecuteReplicated(
@@ -232,6 +319,7 @@ StatusOr<std::vector<std::vector<Tensor>>> Context::ExecuteReplicated(
     for (auto& group : placed[r]) {
       for (Tensor& t : group) {
         if (!t) return InvalidArgument(op.name(), ": an input of replica ", r, " is empty");
+        PLUGRT_RETURN_IF_ERROR(t.state()->CheckHeld());
         if (t.is_custom() || t.device() != target.device) {
           PLUGRT_ASSIGN_OR_RETURN(t, CopyToDevice(t, target.name));
         }
@@ -243,7 +331,8 @@ StatusOr<std::vector<std::vector<Tensor>>> Context::ExecuteReplicated(
       }
     }
     for (int64_t i = 0; i < num_outputs; ++i) {
-      outputs[r].emplace_back(std::make_shared<internal::TensorState>(target.device, target.name));
+      outputs[r].emplace_back(
+          std::make_shared<internal::TensorState>(target.device, target.name, target.lease));
     }
     targets.push_back(std::move(target));
   }
@@ -273,6 +362,11 @@ Status Context::RegisterCustomDevice(std::string name, std::unique_ptr<CustomDev
       return MakeError(StatusCode::kAlreadyExists, "custom device '", name,
                        "': a physical device has that name");
     }
+  }
+  if (name.front() == '/') {
+    return InvalidArgument("custom device '", name,
+                           "': names starting with '/' are full device names "
+                           "(/job:JOB/task:T/device:KIND:N)");
   }
   std::lock_guard<std::mutex> lock(custom_mu_);
   if (custom_devices_.count(name) != 0) {
@@ -462,7 +556,12 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
     PLUGRT_ASSIGN_OR_RETURN(NamedDevice d, FindDevice(*op.device()));
     requested = std::move(d);
   }
-  PLUGRT_RETURN_IF_ERROR(PlaceOp(op.name(), requested, op.inputs(), default_device(),
+  for (const Tensor& input : op.inputs()) {
+    // A tensor of a released cluster task (one atomic load for remote
+    // tensors, one null test for local ones).
+    if (input) PLUGRT_RETURN_IF_ERROR(input.state()->CheckHeld());
+  }
+  PLUGRT_RETURN_IF_ERROR(PlaceOp(op.name(), requested, op.inputs(), devices_, default_device(),
                                  placement_policy(), placement));
   for (const std::string& warning : placement.warnings) {
     if (options_.warn) {
@@ -474,8 +573,8 @@ Status Context::Place(const Op& op, Placement& placement, std::vector<Tensor>& o
   PLUGRT_ASSIGN_OR_RETURN(int64_t num_outputs, op.NumOutputs());
   outputs.reserve(static_cast<size_t>(num_outputs));
   for (int64_t o = 0; o < num_outputs; ++o) {
-    outputs.emplace_back(
-        std::make_shared<internal::TensorState>(placement.device.device, placement.device.name));
+    outputs.emplace_back(std::make_shared<internal::TensorState>(
+        placement.device.device, placement.device.name, placement.device.lease));
   }
   return OkStatus();
 }
@@ -487,7 +586,7 @@ StatusOr<Future> Context::RunPlaced(const Op& op, const Placement& placement,
   std::vector<Tensor> moved(op.inputs().begin(), op.inputs().end());
   auto copies = std::make_shared<std::vector<Tensor>>();
   for (size_t index : placement.copies) {
-    PLUGRT_ASSIGN_OR_RETURN(moved[index], runner.CopyToDevice(moved[index], placement.device));
+    PLUGRT_ASSIGN_OR_RETURN(moved[index], CopyPhysical(moved[index], placement.device));
     copies->push_back(moved[index]);
   }
   PLUGRT_ASSIGN_OR_RETURN(Future done, runner.Run(op, moved, placement.device, outputs));

@@ -1,6 +1,8 @@
 // plugrt eager: Context, the root of the eager layer over one PJRT client
-// (any plugin): its devices and placement, the functions loaded into it, the
-// cache of compiled op programs, the executor, and tensors from host memory.
+// (any plugin) and, when a cluster spec is set, the remote tasks of the
+// cluster (cluster.h: a client of the remote plugin per task): their devices
+// and placement, the functions loaded into it, the cache of compiled op
+// programs, the executor, and tensors from host memory.
 //
 //   auto ctx = Context::Create("build/lib/libplugrt_cpu.so");
 //   Tensor a = *(*ctx)->FromVector<float>({1, 2, 3}, {3});
@@ -23,6 +25,8 @@
 #include "client/client.h"
 #include "common/element_type.h"
 #include "common/status.h"
+#include "eager/cluster.h"
+#include "eager/cluster_spec.h"
 #include "eager/custom_device.h"
 #include "eager/executor.h"
 #include "eager/function_library.h"
@@ -63,16 +67,38 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // The local client (the remote tasks' are in cluster()).
   const Client& client() const { return *client_; }
 
-  // The client's addressable devices, named "<kind>:<index>" ("cpu:0").
+  // The local client's addressable devices, named "<kind>:<index>"
+  // ("cpu:0"), then the cluster's remote ones, "/job:J/task:T/device:KIND:N"
+  // (in job, then task order). Changed by SetClusterSpec.
   const std::vector<NamedDevice>& devices() const { return devices_; }
-  // A physical device by name (a custom device's name is an error saying so).
+  // A physical device by name (a custom device's name is an error saying
+  // so). Local devices also answer to "/job:localhost/task:0/device:cpu:0";
+  // a remote name of a job or task the cluster lacks is NOT_FOUND naming
+  // the cluster's jobs.
   StatusOr<NamedDevice> FindDevice(std::string_view name) const;
   // The name of a device of the client; "(unknown device)" otherwise.
   std::string DeviceName(const Device& device) const;
   const NamedDevice& default_device() const { return devices_[default_device_]; }
   Status SetDefaultDevice(std::string_view name);
+
+  // Sets the cluster of remote tasks (cluster_spec.h) whose devices join
+  // devices(): kReset replaces every remote client, kUpdate keeps the tasks
+  // whose job, index and address are unchanged (and their tensors). The
+  // tensors of released tasks fail from then on with an error saying so,
+  // and their worker contexts close at once (the remote plugin's extension,
+  // include/plugrt/remote_extension.h). An empty spec
+  // removes every remote task. Waits for queued ops first (their first
+  // error stays for the next Wait). On error (a bad spec, a task that cannot
+  // be reached) the cluster is unchanged. Not to be called while another
+  // thread runs ops on this context; names of devices() lent before it
+  // (the C API's) may dangle after it.
+  Status SetClusterSpec(const ClusterSpec& spec, ClusterUpdate mode,
+                        const RemoteOptions& options = {});
+  const ClusterSpec& cluster_spec() const { return cluster_.spec(); }
+  const Cluster& cluster() const { return cluster_; }
 
   PlacementPolicy placement_policy() const;
   void set_placement_policy(PlacementPolicy policy);
@@ -87,7 +113,9 @@ class Context {
   // Not to be called while another thread runs ops on this context.
   Status SetAsync(bool async);
   // Waits for all queued ops and their device work; the first error since
-  // the last Wait.
+  // the last Wait. An op on a remote task whose worker died fails with
+  // UNAVAILABLE naming its address (the remote plugin's heartbeats notice
+  // within the keep-alive period), never a hang.
   Status Wait();
 
   CacheStats cache_stats() const { return cache_.stats(); }
@@ -111,7 +139,9 @@ class Context {
                                     std::optional<std::string> device = std::nullopt);
 
   // A copy of `tensor` on the named device, made by that device's runner
-  // (waits until `tensor` is resolved). To a custom device: its
+  // (waits until `tensor` is resolved); between devices of different
+  // clients (local and remote, two remote tasks) through host memory. To a
+  // custom device: its
   // CopyToDevice; from one: its CopyFromDevice (a tensor of one custom
   // device goes to another through the default physical device).
   StatusOr<Tensor> CopyToDevice(const Tensor& tensor, std::string_view device);
@@ -181,6 +211,16 @@ class Context {
   Status MakeNode(std::shared_ptr<const Op> held, Node& node, std::vector<Tensor>& outputs);
   // The runner for ops placed on `device` (a physical one).
   OpRunner& RunnerFor(const NamedDevice& device);
+  // A copy of physical `tensor` on physical `target`: the runner's within a
+  // client, else through host memory.
+  StatusOr<Tensor> CopyPhysical(const Tensor& tensor, const NamedDevice& target);
+  // A tensor holding a copy of dense row-major host data on `target`.
+  StatusOr<Tensor> Upload(const void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
+                          const NamedDevice& target);
+  // The device of the context `device` is, or null.
+  const NamedDevice* FindPhysical(const Device& device) const;
+  // devices_ from the local devices and the cluster's.
+  void ListDevices();
   // The custom device an op is routed to (custom_device.h); null: physical.
   StatusOr<CustomDevice*> RouteToCustomDevice(const Op& op) const;
   // The custom device holding `tensor`; an error if it is not this context's.
@@ -188,7 +228,9 @@ class Context {
 
   std::shared_ptr<Client> client_;
   ContextOptions options_;
-  std::vector<NamedDevice> devices_;
+  std::vector<NamedDevice> local_devices_;
+  Cluster cluster_;
+  std::vector<NamedDevice> devices_;  // local_devices_, then the cluster's
   size_t default_device_ = 0;
   FunctionLibrary functions_;
   ProgramCache cache_;
@@ -197,8 +239,10 @@ class Context {
   // async one (switched only by SetAsync, under mu_).
   std::atomic<PlacementPolicy> placement_;
   std::atomic<bool> async_;
-  mutable std::mutex mu_;  // guards executor_ switches
+  mutable std::mutex mu_;  // guards executor_ switches and deferred_error_
   std::unique_ptr<Executor> executor_;
+  // An error SetClusterSpec's wait collected, for the next Wait.
+  Status deferred_error_;
   // Shared so that tensors' copy-off callbacks can tell whether the device
   // still exists (they hold weak references).
   mutable std::mutex custom_mu_;

@@ -27,16 +27,18 @@ class OpRunner {
   // result); returns the future of the device work.
   virtual StatusOr<Future> Run(const Op& op, std::span<const Tensor> inputs,
                                const NamedDevice& device, std::vector<Tensor>& outputs) = 0;
-  // A copy of `tensor` (resolved) on `device`.
+  // A copy of `tensor` (resolved, on a device of the same client) on
+  // `device`.
   virtual StatusOr<Tensor> CopyToDevice(const Tensor& tensor, const NamedDevice& device) = 0;
 };
 
 // Builds the op's program text, compiles it once per (device, text) through
-// the client, and executes it on the device.
+// the device's client (NamedDevice::client: the context's own or a remote
+// task's), and executes it on the device.
 class PhysicalRunner : public OpRunner {
  public:
-  PhysicalRunner(const Client& client, ProgramCache& cache, const FunctionLibrary& library)
-      : client_(client), cache_(cache), library_(library) {}
+  PhysicalRunner(ProgramCache& cache, const FunctionLibrary& library)
+      : cache_(cache), library_(library) {}
 
   StatusOr<Future> Run(const Op& op, std::span<const Tensor> inputs, const NamedDevice& device,
                        std::vector<Tensor>& outputs) override;
@@ -59,7 +61,6 @@ class PhysicalRunner : public OpRunner {
                                                            std::span<const Tensor> inputs,
                                                            std::span<const NamedDevice> devices);
 
-  const Client& client_;
   ProgramCache& cache_;
   const FunctionLibrary& library_;
 };

@@ -28,6 +28,7 @@ StatusOr<CompiledProgram> CompileFor(const Client& client, const std::string& te
     options.device_assignment->ids.push_back(id);
   }
   CompiledProgram program;
+  program.client = &client;
   PLUGRT_ASSIGN_OR_RETURN(program.executable, client.Compile(text, options));
   PLUGRT_ASSIGN_OR_RETURN(auto types, program.executable.output_element_types());
   PLUGRT_ASSIGN_OR_RETURN(auto dims, program.executable.output_dimensions());
@@ -72,7 +73,18 @@ void BuffersOf(std::span<const Tensor> inputs, std::vector<Buffer*>& buffers) {
 
 StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
     const Op& op, std::span<const Tensor> inputs, std::span<const NamedDevice> devices) {
-  // A replicated program's key names all its devices (a name has no comma).
+  // Device names are unique in a context, and a client's programs leave the
+  // cache with it (Context::SetClusterSpec), so the names stand for the
+  // client too. A replicated program's key names all its devices (a name
+  // has no comma); they are one client's.
+  for (const NamedDevice& d : devices) {
+    if (d.client == nullptr) return Internal(op.name(), ": device ", d.name, " has no client");
+    if (d.client != devices[0].client) {
+      return InvalidArgument(op.name(), ": one program runs on the devices of one client (the "
+                             "local one or one cluster task); ", d.name, " and ", devices[0].name,
+                             " are not");
+    }
+  }
   std::string replicated;
   for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
     replicated += (i == 0 ? "" : ",") + devices[i].name;
@@ -92,7 +104,7 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
                                              library_)
                       : BuildOpProgram(*op.def(), OpCall{op.name(), op.attrs(), types}, library_);
     if (!text.ok()) return StatusOr<CompiledProgram>(text.status());
-    StatusOr<CompiledProgram> compiled = CompileFor(client_, text->text, raw);
+    StatusOr<CompiledProgram> compiled = CompileFor(*devices[0].client, text->text, raw);
     if (!compiled.ok()) {
       // The plugin's verifier names the rule; this names the eager op.
       return StatusOr<CompiledProgram>(Status(

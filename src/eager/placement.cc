@@ -3,14 +3,25 @@
 namespace plugrt::eager {
 
 Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-               std::span<const Tensor> inputs, const NamedDevice& default_device,
+               std::span<const Tensor> inputs, std::span<const NamedDevice> devices,
+               const NamedDevice& default_device,
                PlacementPolicy policy, Placement& placement) {
   const Tensor* first = inputs.empty() ? nullptr : &inputs.front();
   if (requested) {
     placement.device = *requested;
   } else if (first != nullptr) {
-    placement.device.device = first->device();
-    placement.device.name = first->device_name();
+    const NamedDevice* found = nullptr;
+    for (const NamedDevice& d : devices) {
+      if (d.device == first->device()) {
+        found = &d;
+        break;
+      }
+    }
+    if (found == nullptr) {
+      return FailedPrecondition(op, ": input 0 is on ", first->device_name(),
+                                ", which is not a device of this context (any more)");
+    }
+    placement.device = *found;
   } else {
     placement.device = default_device;
   }

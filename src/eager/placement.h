@@ -5,6 +5,7 @@
 #ifndef PLUGRT_EAGER_PLACEMENT_H_
 #define PLUGRT_EAGER_PLACEMENT_H_
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,7 +14,12 @@
 
 #include "client/device.h"
 #include "common/status.h"
+#include "eager/task_lease.h"
 #include "eager/tensor.h"
+
+namespace plugrt {
+class Client;
+}
 
 namespace plugrt::eager {
 
@@ -26,6 +32,11 @@ enum class PlacementPolicy {
 struct NamedDevice {
   Device device;
   std::string name;
+  // The client the device belongs to: the context's own, or a remote
+  // task's (cluster.h). Valid while the device is in the context.
+  const Client* client = nullptr;
+  // A remote task's device: the lease its tensors share; null: local.
+  std::shared_ptr<TaskLease> lease;
 };
 
 struct Placement {
@@ -37,11 +48,14 @@ struct Placement {
 };
 
 // `inputs`: the op's inputs (physical tensors), flat; `copies` index them.
-// Reads the devices in place (no list is built per op).
+// `devices`: the context's, where the first input's device is looked up
+// (an input on a device no longer there is an error). Reads the devices in
+// place (no list is built per op).
 // Fills `placement` (empty on entry; an out-parameter, so that the per-op
 // path moves no Placement around).
 Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
-               std::span<const Tensor> inputs, const NamedDevice& default_device,
+               std::span<const Tensor> inputs, std::span<const NamedDevice> devices,
+               const NamedDevice& default_device,
                PlacementPolicy policy, Placement& placement);
 
 }  // namespace plugrt::eager

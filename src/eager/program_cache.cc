@@ -53,4 +53,19 @@ void ProgramCache::Clear() {
   lru_.clear();
 }
 
+size_t ProgramCache::EraseIf(const std::function<bool(const CompiledProgram&)>& drop) {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t erased = 0;
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    if (drop(*it->second)) {
+      index_.erase(it->first);
+      it = lru_.erase(it);
+      ++erased;
+    } else {
+      ++it;
+    }
+  }
+  return erased;
+}
+
 }  // namespace plugrt::eager

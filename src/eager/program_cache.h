@@ -31,6 +31,9 @@ struct CacheStats {
 struct CompiledProgram {
   LoadedExecutable executable;
   std::vector<TensorType> results;
+  // The client it was compiled on (for EraseIf when a context lets a
+  // client go).
+  const void* client = nullptr;
 };
 
 // Thread-safe. Entries are shared: an evicted executable lives on while a
@@ -50,6 +53,9 @@ class ProgramCache {
                                                                  const Compile& compile);
   CacheStats stats() const;
   void Clear();
+  // Drops the entries `drop` answers true for (not counted as evictions);
+  // how many.
+  size_t EraseIf(const std::function<bool(const CompiledProgram&)>& drop);
 
  private:
   using Entry = std::pair<std::string, std::shared_ptr<const CompiledProgram>>;

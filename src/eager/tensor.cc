@@ -42,6 +42,12 @@ Status TensorState::WaitResolved() const {
   return status_;
 }
 
+Status TensorState::HeldError() const {
+  Status reason = lease_->status();
+  return Status(reason.code(), "the tensor on " + device_name_ + " cannot be used: " +
+                                   reason.message());
+}
+
 bool TensorState::resolved() const { return done_.load(std::memory_order_acquire); }
 
 void TensorState::OnResolved(std::function<void()> callback) {
@@ -59,6 +65,7 @@ void TensorState::OnResolved(std::function<void()> callback) {
 
 Status Tensor::Check() const {
   if (state_ == nullptr) return FailedPrecondition("the tensor handle is empty");
+  PLUGRT_RETURN_IF_ERROR(state_->CheckHeld());
   return state_->WaitResolved();
 }
 
@@ -128,6 +135,7 @@ Status Tensor::Await() const {
 bool Tensor::IsReady() const {
   if (state_ == nullptr) return true;
   if (!state_->resolved()) return false;
+  if (!state_->CheckHeld().ok()) return true;  // Await fails at once
   if (const CustomTensorData* custom = state_->custom()) return custom->IsReady();
   if (state_->known_ready()) return true;
   if (!state_->WaitResolved().ok()) return true;
@@ -160,6 +168,7 @@ void Tensor::ToHostAsync(void* dst, size_t size, std::function<void(Status)> don
     done(FailedPrecondition("the tensor handle is empty"));
     return;
   }
+  if (Status held = state_->CheckHeld(); !held.ok()) return done(std::move(held));
   if (state_->custom()) {
     // The copy off the custom device is the device's own (synchronous) call.
     StatusOr<Tensor> physical = CopyOff(*this);
@@ -185,7 +194,9 @@ StatusOr<Tensor> Tensor::CopyToDevice(const Device& device, std::string device_n
     if (physical.device() == device) return physical;
     return physical.CopyToDevice(device, std::move(device_name));
   }
-  auto state = std::make_shared<internal::TensorState>(device, std::move(device_name));
+  // A copy within one client: the same task, so the same lease.
+  auto state =
+      std::make_shared<internal::TensorState>(device, std::move(device_name), state_->lease());
   PLUGRT_ASSIGN_OR_RETURN(Buffer copy, state_->buffer().CopyToDevice(device));
   state->Resolve(std::move(copy), state_->type());
   return Tensor(std::move(state));

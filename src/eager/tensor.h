@@ -21,6 +21,7 @@
 #include "client/device.h"
 #include "common/status.h"
 #include "eager/custom_tensor.h"
+#include "eager/task_lease.h"
 #include "eager/tensor_type.h"
 #include "pjrt_c_api.h"
 
@@ -39,8 +40,11 @@ using CopyOff = std::function<StatusOr<Tensor>(const Tensor&)>;
 // made. The device is fixed at creation (placement happens before running).
 class TensorState {
  public:
-  TensorState(Device device, std::string device_name)
-      : device_(device), device_name_(std::move(device_name)) {}
+  // `lease`: the remote task's (task_lease.h) for a device of a cluster
+  // task; null for the context's own devices.
+  TensorState(Device device, std::string device_name,
+              std::shared_ptr<const TaskLease> lease = nullptr)
+      : device_(device), device_name_(std::move(device_name)), lease_(std::move(lease)) {}
   // A tensor on a custom device: resolved at once, its data kept by `data`
   // (destroyed with the state: the deallocation).
   TensorState(std::string device_name, PJRT_Buffer_Type dtype,
@@ -64,6 +68,13 @@ class TensorState {
   const TensorType& type() const { return type_; }
   const Device& device() const { return device_; }
   const std::string& device_name() const { return device_name_; }
+  const std::shared_ptr<const TaskLease>& lease() const { return lease_; }
+  // OK unless the tensor is on a remote task its context released (then
+  // why, naming the device and the task).
+  Status CheckHeld() const {
+    if (lease_ == nullptr || !lease_->released()) return OkStatus();
+    return HeldError();
+  }
 
   // Null for a tensor of a physical device.
   CustomTensorData* custom() const { return custom_.get(); }
@@ -76,9 +87,12 @@ class TensorState {
   void set_known_ready() { known_ready_.store(true, std::memory_order_release); }
 
  private:
+  Status HeldError() const;
+
   std::atomic<bool> known_ready_{false};
   const Device device_;
   const std::string device_name_;
+  const std::shared_ptr<const TaskLease> lease_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
   // Set (release) under mu_ once status_ or buffer_ and type_ are final, so

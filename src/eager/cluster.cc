@@ -1,0 +1,159 @@
+#include "eager/cluster.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+
+#include "client/error.h"
+#include "client/plugin_discovery.h"
+#include "common/log.h"
+#include "plugrt/remote_extension.h"
+
+namespace plugrt::eager {
+
+namespace {
+
+// A client of the remote plugin for one task, with its devices named.
+StatusOr<std::shared_ptr<RemoteTask>> ConnectTask(const std::shared_ptr<Plugin>& plugin,
+                                              std::string_view job, int index,
+                                              const std::string& address,
+                                              const RemoteOptions& options) {
+  const std::string task_name = TaskName(job, index);
+  auto failed = [&](const Status& status) {
+    return Status(status.code(), StrCat("cluster task ", task_name, " at ", address, ": ",
+                                        status.message()));
+  };
+  ClientOptions client_options;
+  client_options.create_options = {NamedValue{"address", address},
+                                   NamedValue{"keep_alive_secs", options.keep_alive_secs}};
+  if (!options.token_file.empty()) {
+    client_options.create_options.push_back(NamedValue{"token_file", options.token_file});
+  }
+  StatusOr<std::unique_ptr<Client>> client = Client::Create(plugin, client_options);
+  if (!client.ok()) return failed(client.status());
+  auto task = std::make_shared<RemoteTask>();
+  task->job = std::string(job);
+  task->index = index;
+  task->address = address;
+  task->client = std::shared_ptr<Client>(std::move(client).value());
+  task->lease = std::make_shared<TaskLease>(task_name, address);
+  StatusOr<std::vector<Device>> devices = task->client->addressable_devices();
+  if (!devices.ok()) return failed(devices.status());
+  if (devices->empty()) return failed(FailedPrecondition("the worker has no devices"));
+  for (size_t i = 0; i < devices->size(); ++i) {
+    StatusOr<std::string> kind = (*devices)[i].kind();
+    if (!kind.ok()) return failed(kind.status());
+    std::transform(kind->begin(), kind->end(), kind->begin(),
+                   [](unsigned char c) { return std::isspace(c) ? '_' : std::tolower(c); });
+    task->devices.push_back({(*devices)[i], StrCat(task_name, "/device:", *kind, ":", i),
+                             task->client.get(), task->lease});
+  }
+  return task;
+}
+
+// Ends a released task's worker context now, through the remote plugin's
+// extension (include/plugrt/remote_extension.h), though tensors of the task
+// may still hold buffers. A plugin without it ends the context when the last
+// buffer goes.
+void CloseWorkerContext(const RemoteTask& task) {
+  const PJRT_Api* api = task.client->api();
+  for (const PJRT_Extension_Base* e = api->extension_start; e != nullptr; e = e->next) {
+    int type = 0;  // read as an int: the chain may hold types unknown here
+    std::memcpy(&type, &e->type, sizeof(type));
+    if (type != PJRT_Extension_Type_Unknown || e->struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE) {
+      continue;
+    }
+    const auto* remote = reinterpret_cast<const PLUGRT_Remote_Extension*>(e);
+    if (remote->name == nullptr || std::strcmp(remote->name, PLUGRT_REMOTE_EXTENSION_NAME) != 0 ||
+        remote->client_close == nullptr) {
+      continue;
+    }
+    PLUGRT_Remote_Client_Close_Args args{};
+    args.struct_size = PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE;
+    args.client = task.client->raw();
+    Status closed = StatusFromPjrtError(api, remote->client_close(&args));
+    if (!closed.ok()) {
+      // The lease is released either way; the context expires on the worker.
+      Log(LogLevel::kWarning, "eager", StrCat("closing the context of cluster task ",
+                                              task.lease->task(), ": ", closed.ToString()));
+    }
+    return;
+  }
+}
+
+}  // namespace
+
+const RemoteTask* Cluster::FindTask(std::string_view job, int index) const {
+  for (const auto& task : tasks_) {
+    if (task->job == job && task->index == index) return task.get();
+  }
+  return nullptr;
+}
+
+std::string Cluster::Describe() const {
+  std::string text;
+  for (const auto& [job, tasks] : spec_.jobs) {
+    std::string indices;
+    for (const auto& entry : tasks) indices += (indices.empty() ? "" : ", ") + std::to_string(entry.first);
+    text += StrCat(text.empty() ? "" : ", ", job, " (task", tasks.size() == 1 ? " " : "s ",
+                   indices, ")");
+  }
+  return text.empty() ? "none" : text;
+}
+
+StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterSpec& spec,
+                                                                  ClusterUpdate mode,
+                                                                  const RemoteOptions& options) {
+  PLUGRT_RETURN_IF_ERROR(spec.Validate());
+  if (options.keep_alive_secs < 1) {
+    return InvalidArgument("cluster: keep_alive_secs must be at least 1, got ",
+                           options.keep_alive_secs);
+  }
+  std::shared_ptr<Plugin> plugin;
+  std::vector<std::shared_ptr<RemoteTask>> next;
+  for (const auto& [job, tasks] : spec.jobs) {
+    for (const auto& [index, address] : tasks) {
+      if (mode == ClusterUpdate::kUpdate) {
+        const RemoteTask* kept = FindTask(job, index);
+        if (kept != nullptr && kept->address == address) {
+          for (const auto& task : tasks_) {
+            if (task.get() == kept) next.push_back(task);
+          }
+          continue;
+        }
+      }
+      if (plugin == nullptr) {
+        StatusOr<std::shared_ptr<Plugin>> loaded = LoadPlugin(options.plugin);
+        if (!loaded.ok()) {
+          return Status(loaded.status().code(),
+                        StrCat("cluster: cannot load the remote plugin '", options.plugin,
+                               "': ", loaded.status().message()));
+        }
+        plugin = std::move(loaded).value();
+      }
+      // On failure the clients made so far go with `next` (their contexts
+      // closed); the old cluster stays.
+      PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<RemoteTask> task,
+                              ConnectTask(plugin, job, index, address, options));
+      next.push_back(std::move(task));
+    }
+  }
+  std::vector<std::shared_ptr<RemoteTask>> dropped;
+  for (auto& task : tasks_) {
+    if (std::find(next.begin(), next.end(), task) != next.end()) continue;
+    task->lease->Release(FailedPrecondition(
+        "task ", task->lease->task(), " (", task->address, ") was released: ",
+        mode == ClusterUpdate::kReset
+            ? "the context's cluster was reset (SetClusterSpec with reset)"
+            : "a cluster update (SetClusterSpec with update) removed or moved it",
+        "; its tensors went with it"));
+    CloseWorkerContext(*task);
+    dropped.push_back(task);
+  }
+  tasks_ = std::move(next);
+  spec_ = spec;
+  return dropped;
+}
+
+}  // namespace plugrt::eager
