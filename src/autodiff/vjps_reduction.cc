@@ -3,6 +3,7 @@
 // all_gather.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "autodiff/builtin_rules.h"
 
@@ -167,6 +168,35 @@ StatusOr<Grads> ReduceWindowVjp(const VjpCall& c) {
   return Grads{gx, g_init};
 }
 
+// The number of windows (the product of `out_dims`) and of offsets within
+// a window (of `window`).
+std::pair<int64_t, int64_t> WindowCounts(const std::vector<int64_t>& out_dims,
+                                         const std::vector<int64_t>& window) {
+  int64_t windows = 1, offsets = 1;
+  for (size_t d = 0; d < out_dims.size(); ++d) {
+    windows *= out_dims[d];
+    offsets *= window[d];
+  }
+  return {windows, offsets};
+}
+
+// Where window offset `flat` (row-major over `window`) of every window
+// starts and ends in the padded input: a strided slice [start, limit) with
+// the window strides gives that offset's element of each window.
+void OffsetSlice(int64_t flat, const std::vector<int64_t>& window,
+                 const std::vector<int64_t>& dilation, const std::vector<int64_t>& out_dims,
+                 const std::vector<int64_t>& strides, std::vector<int64_t>& start,
+                 std::vector<int64_t>& limit) {
+  const size_t rank = window.size();
+  start.assign(rank, 0);
+  limit.assign(rank, 0);
+  for (size_t d = rank; d-- > 0;) {
+    start[d] = (flat % window[d]) * dilation[d];
+    flat /= window[d];
+    limit[d] = start[d] + (out_dims[d] - 1) * strides[d] + 1;
+  }
+}
+
 // reduce_window with a max or min body (pooling): each window's gradient
 // goes to the elements equal to its result, shared evenly among ties (the
 // init value is one more candidate per window, and fills the padding).
@@ -193,11 +223,7 @@ StatusOr<Grads> ReduceWindowMaxMinVjp(const VjpCall& c) {
     if (b != 1) return Unimplemented("no gradient for ", c.op.name(), " with base_dilations");
   }
   TensorMath m(c.context());
-  int64_t windows = 1, offsets = 1;
-  for (size_t d = 0; d < rank; ++d) {
-    windows *= ydims[d];
-    offsets *= window[d];
-  }
+  const auto [windows, offsets] = WindowCounts(ydims, window);
   if (windows == 0) {
     PLUGRT_ASSIGN_OR_RETURN(Tensor gx, m.ZerosLike(x));
     PLUGRT_ASSIGN_OR_RETURN(Tensor gi, m.ZerosLike(init));
@@ -221,13 +247,8 @@ StatusOr<Grads> ReduceWindowMaxMinVjp(const VjpCall& c) {
   std::vector<std::vector<int64_t>> starts;
   std::vector<Tensor> masks;
   for (int64_t flat = 0; flat < offsets; ++flat) {
-    std::vector<int64_t> start(rank), limit(rank);
-    int64_t rest = flat;
-    for (size_t d = rank; d-- > 0;) {
-      start[d] = (rest % window[d]) * wdil[d];
-      rest /= window[d];
-      limit[d] = start[d] + (ydims[d] - 1) * strides[d] + 1;
-    }
+    std::vector<int64_t> start, limit;
+    OffsetSlice(flat, window, wdil, ydims, strides, start, limit);
     PLUGRT_ASSIGN_OR_RETURN(Tensor taken, m.Slice(xpad, start, limit, strides));
     PLUGRT_ASSIGN_OR_RETURN(Tensor hit, m.Compare(taken, y, "EQ"));
     PLUGRT_ASSIGN_OR_RETURN(Tensor hits, m.Select(hit, ones, zeros));
@@ -366,11 +387,7 @@ StatusOr<Grads> SelectAndScatterVjp(const VjpCall& c) {
   TensorMath m(c.context());
   PLUGRT_ASSIGN_OR_RETURN(Tensor g_init, m.SumAll(g));
   PLUGRT_ASSIGN_OR_RETURN(Tensor g_operand, m.ZerosLike(x));
-  int64_t windows = 1, offsets = 1;
-  for (size_t d = 0; d < rank; ++d) {
-    windows *= sdims[d];
-    offsets *= window[d];
-  }
+  const auto [windows, offsets] = WindowCounts(sdims, window);
   if (windows == 0) {
     PLUGRT_ASSIGN_OR_RETURN(Tensor g_source, m.ZerosLike(source));
     return Grads{g_operand, g_source, g_init};
@@ -391,13 +408,8 @@ StatusOr<Grads> SelectAndScatterVjp(const VjpCall& c) {
   PLUGRT_ASSIGN_OR_RETURN(Tensor valid_pad, m.Pad(ones, x_zero, lo, hi, none));
   Tensor have, best, best_g;
   for (int64_t flat = 0; flat < offsets; ++flat) {
-    std::vector<int64_t> start(rank), limit(rank);
-    int64_t rest = flat;
-    for (size_t d = rank; d-- > 0;) {
-      start[d] = rest % window[d];
-      rest /= window[d];
-      limit[d] = start[d] + (sdims[d] - 1) * strides[d] + 1;
-    }
+    std::vector<int64_t> start, limit;
+    OffsetSlice(flat, window, std::vector<int64_t>(rank, 1), sdims, strides, start, limit);
     PLUGRT_ASSIGN_OR_RETURN(Tensor xk, m.Slice(xpad, start, limit, strides));
     PLUGRT_ASSIGN_OR_RETURN(Tensor gk, m.Slice(gpad, start, limit, strides));
     PLUGRT_ASSIGN_OR_RETURN(Tensor vk, m.Slice(valid_pad, start, limit, strides));

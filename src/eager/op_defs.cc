@@ -657,16 +657,21 @@ StatusOr<Types> ReduceWindowResult(const OpCall& call) {
   return out;
 }
 
+// Flat (low, high) pairs per dimension as StableHLO's padding attribute.
+std::string PaddingText(const std::vector<int64_t>& padding, size_t rank) {
+  if (rank == 0) return "dense<> : tensor<0x2xi64>";
+  std::string text = "dense<[";
+  for (size_t d = 0; d < rank; ++d) {
+    text += (d == 0 ? "[" : ", [") + std::to_string(padding[2 * d]) + ", " +
+            std::to_string(padding[2 * d + 1]) + "]";
+  }
+  return text + "]> : tensor<" + std::to_string(rank) + "x2xi64>";
+}
+
 StatusOr<std::string> ReduceWindowAttributes(const OpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, call.inputs[0][0].dims.size()));
   const size_t rank = w.dims.size();
-  std::string padding = "dense<[";
-  for (size_t d = 0; d < rank; ++d) {
-    padding += (d == 0 ? "[" : ", [") + std::to_string(w.padding[2 * d]) + ", " +
-               std::to_string(w.padding[2 * d + 1]) + "]";
-  }
-  padding += "]> : tensor<" + std::to_string(rank) + "x2xi64>";
-  if (rank == 0) padding = "dense<> : tensor<0x2xi64>";
+  const std::string padding = PaddingText(w.padding, rank);
   return "window_dimensions = " + I64Array(w.dims) + ", window_strides = " + I64Array(w.strides) +
          ", base_dilations = " + I64Array(w.base_dil) + ", window_dilations = " +
          I64Array(w.win_dil) + ", padding = " + padding;
@@ -682,13 +687,7 @@ StatusOr<std::string> SelectAndScatterAttributes(const OpCall& call) {
       return InvalidArgument(call.op, ": select_and_scatter has no dilations");
     }
   }
-  std::string padding = "dense<[";
-  for (size_t d = 0; d < rank; ++d) {
-    padding += (d == 0 ? "[" : ", [") + std::to_string(w.padding[2 * d]) + ", " +
-               std::to_string(w.padding[2 * d + 1]) + "]";
-  }
-  padding += "]> : tensor<" + std::to_string(rank) + "x2xi64>";
-  if (rank == 0) padding = "dense<> : tensor<0x2xi64>";
+  const std::string padding = PaddingText(w.padding, rank);
   return "window_dimensions = " + I64Array(w.dims) + ", window_strides = " +
          I64Array(w.strides) + ", padding = " + padding;
 }
