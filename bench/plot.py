@@ -64,7 +64,8 @@ def plot(path, plugrt, torch):
     ax.set_yscale("log")
     ax.set_ylim(low, high)
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    # Minor ticks unlabelled: labelled, they crowd into each other near every decade.
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.axhline(1.0, color="black", linewidth=0.6)
     ax.set_xticks(list(xs))
     ax.set_xticklabels([r[0] for r in rows], rotation=60, ha="right", fontsize=8)
