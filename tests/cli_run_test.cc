@@ -283,6 +283,72 @@ func.func @main(%x: tensor<5xf32>, %i: tensor<i32>) -> tensor<2xf32> {
       << run.output;
 }
 
+// A small CNN as JAX writes one (convolution, ReLU, max pooling by
+// reduce_window, tanh, sum): the gradient program's weight gradient against
+// central differences of the forward program, in f64.
+TEST(CliRunTest, GradThroughConvolutionAndPooling) {
+  const std::string dir = TempDir("grad_cnn");
+  WriteText(dir + "/cnn.mlir", R"(
+func.func @main(%x: tensor<1x5x5x2xf64>, %w: tensor<3x3x2x2xf64>) -> tensor<f64> {
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf64>, tensor<3x3x2x2xf64>) -> tensor<1x5x5x2xf64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f64>
+  %zeros = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f64>) -> tensor<1x5x5x2xf64>
+  %r = stablehlo.maximum %c, %zeros : tensor<1x5x5x2xf64>
+  %low = stablehlo.constant dense<-1.0e30> : tensor<f64>
+  %p = "stablehlo.reduce_window"(%r, %low) ({
+    ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+      %m = stablehlo.maximum %a, %b : tensor<f64>
+      stablehlo.return %m : tensor<f64>
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x5x5x2xf64>, tensor<f64>) -> tensor<1x3x3x2xf64>
+  %t = stablehlo.tanh %p : tensor<1x3x3x2xf64>
+  %s = stablehlo.reduce(%t init: %zero) applies stablehlo.add across dimensions = [0, 1, 2, 3] : (tensor<1x3x3x2xf64>, tensor<f64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+)");
+  auto doubles = [](std::vector<int64_t> dims, const std::vector<double>& values) {
+    HostArray array{PJRT_Buffer_Type_F64, std::move(dims), {}};
+    array.data.resize(values.size() * sizeof(double));
+    std::memcpy(array.data.data(), values.data(), array.data.size());
+    return array;
+  };
+  std::vector<double> x(50), w(36);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.7 * static_cast<double>(i) + 0.3);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.4 * std::cos(1.3 * static_cast<double>(i));
+  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", doubles({1, 5, 5, 2}, x)).ok());
+  ASSERT_TRUE(WriteNpyFile(dir + "/w.npy", doubles({3, 3, 2, 2}, w)).ok());
+  CommandResult grad = RunCli("grad " + dir + "/cnn.mlir --wrt 1 -o " + dir + "/g.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+  CommandResult run = RunCli("run " + dir + "/g.mlir -i " + dir + "/x.npy -i " + dir +
+                             "/w.npy --output " + dir + "/g");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  StatusOr<HostArray> g = ReadNpyFile(dir + "/g/out0.npy");
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  ASSERT_EQ(g->data.size(), w.size() * sizeof(double));
+  auto forward = [&](const std::vector<double>& weights) -> double {
+    EXPECT_TRUE(WriteNpyFile(dir + "/wp.npy", doubles({3, 3, 2, 2}, weights)).ok());
+    std::filesystem::remove_all(dir + "/f");
+    CommandResult f = RunCli("run " + dir + "/cnn.mlir -i " + dir + "/x.npy -i " + dir +
+                             "/wp.npy --output " + dir + "/f");
+    EXPECT_EQ(f.exit_code, 0) << f.output;
+    StatusOr<HostArray> out = ReadNpyFile(dir + "/f/out0.npy");
+    double value = 0;
+    if (out.ok() && out->data.size() == sizeof(double)) {
+      std::memcpy(&value, out->data.data(), sizeof value);
+    }
+    return value;
+  };
+  const double h = 1e-6;
+  for (size_t k : {0, 7, 19, 35}) {
+    std::vector<double> up = w, down = w;
+    up[k] += h;
+    down[k] -= h;
+    const double numeric = (forward(up) - forward(down)) / (2 * h);
+    double analytic = 0;
+    std::memcpy(&analytic, g->data.data() + k * sizeof(double), sizeof analytic);
+    EXPECT_NEAR(analytic, numeric, 1e-6 * (1 + std::abs(numeric))) << "weight " << k;
+  }
+}
+
 // The training step plugrt grad writes from examples/mlp_loss.mlir (the
 // forward pass of bench/mlp_train_step.mlir) against the hand-written step,
 // both scaled down as bench/check_programs.py scales them.

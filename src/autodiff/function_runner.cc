@@ -1,5 +1,6 @@
 #include "autodiff/function_runner.h"
 
+#include <initializer_list>
 #include <map>
 
 #include "autodiff/tape.h"
@@ -42,6 +43,19 @@ StatusOr<std::vector<int64_t>> Ints(const Operation& op, std::string_view name) 
   const Attribute* a = op.attribute(name);
   if (a == nullptr) return InvalidArgument(op.name, " has no attribute '", name, "'");
   return shlo::AttrToIntList(*a);
+}
+
+// Each of `names` the op has, as a flat integer list of the same name on the
+// eager op (a padding's (low, high) pairs row by row).
+Status CopyOptionalInts(const Operation& op, eager::Op& e,
+                        std::initializer_list<const char*> names) {
+  for (const char* attr : names) {
+    if (const Attribute* a = op.attribute(attr)) {
+      PLUGRT_ASSIGN_OR_RETURN(auto values, shlo::AttrToIntList(*a));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(attr, values));
+    }
+  }
+  return OkStatus();
 }
 
 // A region that applies one built-in combiner to its two arguments.
@@ -173,6 +187,53 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     PLUGRT_ASSIGN_OR_RETURN(auto dims, Ints(op, "dimensions"));
     PLUGRT_ASSIGN_OR_RETURN(eager::Reducer reducer, BuiltinReducer(op));
     PLUGRT_RETURN_IF_ERROR(e.SetAttr("dimensions", dims));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("body", reducer));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[0]}));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[1]}));
+  } else if (name == "stablehlo.convolution") {
+    // The dimension numbers' fields under their StableHLO names, as the
+    // eager op takes them; the window attributes as flat lists.
+    const Attribute* numbers = op.attribute("dimension_numbers");
+    if (numbers == nullptr) return InvalidArgument(name, " without dimension_numbers");
+    for (const char* field : {"input_batch_dimension", "input_feature_dimension",
+                              "kernel_input_feature_dimension", "kernel_output_feature_dimension",
+                              "output_batch_dimension", "output_feature_dimension"}) {
+      const Attribute* f = numbers->field(field);
+      if (f == nullptr) return InvalidArgument(name, " without ", field);
+      PLUGRT_ASSIGN_OR_RETURN(int64_t v, shlo::AttrToInt(*f));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field, v));
+    }
+    for (const char* field : {"input_spatial_dimensions", "kernel_spatial_dimensions",
+                              "output_spatial_dimensions"}) {
+      const Attribute* f = numbers->field(field);
+      if (f == nullptr) return InvalidArgument(name, " without ", field);
+      PLUGRT_ASSIGN_OR_RETURN(auto dims, shlo::AttrToIntList(*f));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field, dims));
+    }
+    if (const Attribute* reversal = op.attribute("window_reversal")) {
+      PLUGRT_ASSIGN_OR_RETURN(auto flags, shlo::AttrToIntList(*reversal));
+      for (int64_t flag : flags) {
+        if (flag != 0) return Unimplemented(name, " with window_reversal, run op by op");
+      }
+    }
+    PLUGRT_RETURN_IF_ERROR(CopyOptionalInts(op, e, {"window_strides", "padding", "lhs_dilation",
+                                                    "rhs_dilation"}));
+    for (const char* attr : {"feature_group_count", "batch_group_count"}) {
+      if (const Attribute* a = op.attribute(attr)) {
+        PLUGRT_ASSIGN_OR_RETURN(int64_t v, shlo::AttrToInt(*a));
+        PLUGRT_RETURN_IF_ERROR(e.SetAttr(attr, v));
+      }
+    }
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.reduce_window") {
+    if (inputs.size() != 2) {
+      return Unimplemented(name, " of more than one input, in a function run op by op");
+    }
+    PLUGRT_ASSIGN_OR_RETURN(auto window, Ints(op, "window_dimensions"));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("window_dimensions", window));
+    PLUGRT_RETURN_IF_ERROR(CopyOptionalInts(
+        op, e, {"window_strides", "base_dilations", "window_dilations", "padding"}));
+    PLUGRT_ASSIGN_OR_RETURN(eager::Reducer reducer, BuiltinReducer(op));
     PLUGRT_RETURN_IF_ERROR(e.SetAttr("body", reducer));
     PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[0]}));
     PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[1]}));
