@@ -283,12 +283,71 @@ func.func @main(%x: tensor<5xf32>, %i: tensor<i32>) -> tensor<2xf32> {
       << run.output;
 }
 
+HostArray Doubles(std::vector<int64_t> dims, const std::vector<double>& values) {
+  HostArray array{PJRT_Buffer_Type_F64, std::move(dims), {}};
+  array.data.resize(values.size() * sizeof(double));
+  std::memcpy(array.data.data(), values.data(), array.data.size());
+  return array;
+}
+
+// `plugrt grad` of the f64 scalar function in dir/f.mlir, whose arguments
+// are `args` (written as .npy files), with respect to argument `wrt`: its
+// gradient at the entries `checked` against central differences of f run
+// by `plugrt run`.
+void ExpectGradientMatchesDifferences(const std::string& dir, std::vector<HostArray> args,
+                                      size_t wrt, const std::vector<size_t>& checked) {
+  std::string inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string path = dir + "/arg" + std::to_string(i) + ".npy";
+    ASSERT_TRUE(WriteNpyFile(path, args[i]).ok());
+    inputs += " -i " + path;
+  }
+  CommandResult grad = RunCli("grad " + dir + "/f.mlir --wrt " + std::to_string(wrt) + " -o " +
+                              dir + "/g.mlir");
+  ASSERT_EQ(grad.exit_code, 0) << grad.output;
+  CommandResult run = RunCli("run " + dir + "/g.mlir" + inputs + " --output " + dir + "/g");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  StatusOr<HostArray> g = ReadNpyFile(dir + "/g/out0.npy");
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  ASSERT_EQ(g->data.size(), args[wrt].data.size());
+  auto forward = [&](const HostArray& moved) -> double {
+    std::string moved_inputs;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const std::string name = i == wrt ? "moved" : "arg" + std::to_string(i);
+      moved_inputs += " -i " + dir + "/" + name + ".npy";
+    }
+    EXPECT_TRUE(WriteNpyFile(dir + "/moved.npy", moved).ok());
+    std::filesystem::remove_all(dir + "/f");
+    CommandResult f = RunCli("run " + dir + "/f.mlir" + moved_inputs + " --output " + dir + "/f");
+    EXPECT_EQ(f.exit_code, 0) << f.output;
+    StatusOr<HostArray> out = ReadNpyFile(dir + "/f/out0.npy");
+    double value = 0;
+    if (out.ok() && out->data.size() == sizeof(double)) {
+      std::memcpy(&value, out->data.data(), sizeof value);
+    }
+    return value;
+  };
+  const double h = 1e-6;
+  for (size_t k : checked) {
+    HostArray up = args[wrt], down = args[wrt];
+    double v = 0;
+    std::memcpy(&v, up.data.data() + k * sizeof(double), sizeof v);
+    const double vu = v + h, vd = v - h;
+    std::memcpy(up.data.data() + k * sizeof(double), &vu, sizeof vu);
+    std::memcpy(down.data.data() + k * sizeof(double), &vd, sizeof vd);
+    const double numeric = (forward(up) - forward(down)) / (2 * h);
+    double analytic = 0;
+    std::memcpy(&analytic, g->data.data() + k * sizeof(double), sizeof analytic);
+    EXPECT_NEAR(analytic, numeric, 1e-6 * (1 + std::abs(numeric))) << "entry " << k;
+  }
+}
+
 // A small CNN as JAX writes one (convolution, ReLU, max pooling by
-// reduce_window, tanh, sum): the gradient program's weight gradient against
-// central differences of the forward program, in f64.
+// reduce_window, tanh, sum): the weight gradient against central
+// differences, in f64.
 TEST(CliRunTest, GradThroughConvolutionAndPooling) {
   const std::string dir = TempDir("grad_cnn");
-  WriteText(dir + "/cnn.mlir", R"(
+  WriteText(dir + "/f.mlir", R"(
 func.func @main(%x: tensor<1x5x5x2xf64>, %w: tensor<3x3x2x2xf64>) -> tensor<f64> {
   %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf64>, tensor<3x3x2x2xf64>) -> tensor<1x5x5x2xf64>
   %zero = stablehlo.constant dense<0.0> : tensor<f64>
@@ -305,48 +364,39 @@ func.func @main(%x: tensor<1x5x5x2xf64>, %w: tensor<3x3x2x2xf64>) -> tensor<f64>
   return %s : tensor<f64>
 }
 )");
-  auto doubles = [](std::vector<int64_t> dims, const std::vector<double>& values) {
-    HostArray array{PJRT_Buffer_Type_F64, std::move(dims), {}};
-    array.data.resize(values.size() * sizeof(double));
-    std::memcpy(array.data.data(), values.data(), array.data.size());
-    return array;
-  };
   std::vector<double> x(50), w(36);
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.7 * static_cast<double>(i) + 0.3);
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.4 * std::cos(1.3 * static_cast<double>(i));
-  ASSERT_TRUE(WriteNpyFile(dir + "/x.npy", doubles({1, 5, 5, 2}, x)).ok());
-  ASSERT_TRUE(WriteNpyFile(dir + "/w.npy", doubles({3, 3, 2, 2}, w)).ok());
-  CommandResult grad = RunCli("grad " + dir + "/cnn.mlir --wrt 1 -o " + dir + "/g.mlir");
-  ASSERT_EQ(grad.exit_code, 0) << grad.output;
-  CommandResult run = RunCli("run " + dir + "/g.mlir -i " + dir + "/x.npy -i " + dir +
-                             "/w.npy --output " + dir + "/g");
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  StatusOr<HostArray> g = ReadNpyFile(dir + "/g/out0.npy");
-  ASSERT_TRUE(g.ok()) << g.status().ToString();
-  ASSERT_EQ(g->data.size(), w.size() * sizeof(double));
-  auto forward = [&](const std::vector<double>& weights) -> double {
-    EXPECT_TRUE(WriteNpyFile(dir + "/wp.npy", doubles({3, 3, 2, 2}, weights)).ok());
-    std::filesystem::remove_all(dir + "/f");
-    CommandResult f = RunCli("run " + dir + "/cnn.mlir -i " + dir + "/x.npy -i " + dir +
-                             "/wp.npy --output " + dir + "/f");
-    EXPECT_EQ(f.exit_code, 0) << f.output;
-    StatusOr<HostArray> out = ReadNpyFile(dir + "/f/out0.npy");
-    double value = 0;
-    if (out.ok() && out->data.size() == sizeof(double)) {
-      std::memcpy(&value, out->data.data(), sizeof value);
-    }
-    return value;
-  };
-  const double h = 1e-6;
-  for (size_t k : {0, 7, 19, 35}) {
-    std::vector<double> up = w, down = w;
-    up[k] += h;
-    down[k] -= h;
-    const double numeric = (forward(up) - forward(down)) / (2 * h);
-    double analytic = 0;
-    std::memcpy(&analytic, g->data.data() + k * sizeof(double), sizeof analytic);
-    EXPECT_NEAR(analytic, numeric, 1e-6 * (1 + std::abs(numeric))) << "weight " << k;
-  }
+  ExpectGradientMatchesDifferences(dir, {Doubles({1, 5, 5, 2}, x), Doubles({3, 3, 2, 2}, w)},
+                                   1, {0, 7, 19, 35});
+}
+
+// Indexing as JAX lowers it: rows gathered (x[idx]) and added back at
+// indices (zeros.at[idx].add(...)), rows used twice included.
+TEST(CliRunTest, GradThroughGatherAndScatter) {
+  const std::string dir = TempDir("grad_gather");
+  WriteText(dir + "/f.mlir", R"(
+func.func @main(%x: tensor<4x3xf64>) -> tensor<f64> {
+  %idx = stablehlo.constant dense<[[2], [0], [2]]> : tensor<3x1xi32>
+  %rows = "stablehlo.gather"(%x, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>, indices_are_sorted = false} : (tensor<4x3xf64>, tensor<3x1xi32>) -> tensor<3x3xf64>
+  %sq = stablehlo.sine %rows : tensor<3x3xf64>
+  %upd = stablehlo.multiply %sq, %rows : tensor<3x3xf64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f64>
+  %zeros = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f64>) -> tensor<4x3xf64>
+  %s = "stablehlo.scatter"(%zeros, %idx, %upd) ({
+    ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+      %m = stablehlo.add %a, %b : tensor<f64>
+      stablehlo.return %m : tensor<f64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false} : (tensor<4x3xf64>, tensor<3x1xi32>, tensor<3x3xf64>) -> tensor<4x3xf64>
+  %e = stablehlo.exponential %s : tensor<4x3xf64>
+  %y = stablehlo.multiply %e, %x : tensor<4x3xf64>
+  %r = stablehlo.reduce(%y init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x3xf64>, tensor<f64>) -> tensor<f64>
+  return %r : tensor<f64>
+}
+)");
+  std::vector<double> x(12);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.3 * std::cos(0.9 * static_cast<double>(i));
+  ExpectGradientMatchesDifferences(dir, {Doubles({4, 3}, x)}, 0, {0, 4, 6, 8, 10});
 }
 
 // The training step plugrt grad writes from examples/mlp_loss.mlir (the

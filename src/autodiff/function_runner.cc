@@ -58,6 +58,36 @@ Status CopyOptionalInts(const Operation& op, eager::Op& e,
   return OkStatus();
 }
 
+// Each field of the struct attribute `name` (gather's or scatter's
+// dimension numbers) as an eager attribute of the field's name: an int or a
+// list of ints.
+Status CopyStructFields(const Operation& op, eager::Op& e, std::string_view name) {
+  const Attribute* numbers = op.attribute(name);
+  if (numbers == nullptr || numbers->kind != Attribute::Kind::kStruct) {
+    return InvalidArgument(op.name, " without ", name);
+  }
+  for (const auto& field : numbers->fields) {
+    if (field.second.kind == Attribute::Kind::kInteger) {
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field.first, field.second.int_value));
+    } else {
+      PLUGRT_ASSIGN_OR_RETURN(auto values, shlo::AttrToIntList(field.second));
+      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field.first, values));
+    }
+  }
+  return OkStatus();
+}
+
+// A boolean attribute, when the op has it, under the same name.
+Status CopyOptionalBool(const Operation& op, eager::Op& e, const char* name) {
+  if (const Attribute* a = op.attribute(name)) {
+    if (a->kind != Attribute::Kind::kBool) {
+      return InvalidArgument(op.name, ": ", name, " is not a bool");
+    }
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr(name, a->bool_value));
+  }
+  return OkStatus();
+}
+
 // A region that applies one built-in combiner to its two arguments.
 StatusOr<eager::Reducer> BuiltinReducer(const Operation& op) {
   if (op.regions.size() != 1 || op.region(0).blocks.size() != 1 ||
@@ -225,6 +255,26 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
       }
     }
     PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.gather") {
+    PLUGRT_RETURN_IF_ERROR(CopyStructFields(op, e, "dimension_numbers"));
+    PLUGRT_ASSIGN_OR_RETURN(auto sizes, Ints(op, "slice_sizes"));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("slice_sizes", sizes));
+    PLUGRT_RETURN_IF_ERROR(CopyOptionalBool(op, e, "indices_are_sorted"));
+    PLUGRT_RETURN_IF_ERROR(single());
+  } else if (name == "stablehlo.scatter") {
+    // One input, its indices and one update (the eager layer's built-in
+    // combiners act on each input on its own).
+    if (inputs.size() != 3) {
+      return Unimplemented(name, " of more than one input, in a function run op by op");
+    }
+    PLUGRT_RETURN_IF_ERROR(CopyStructFields(op, e, "scatter_dimension_numbers"));
+    PLUGRT_RETURN_IF_ERROR(CopyOptionalBool(op, e, "indices_are_sorted"));
+    PLUGRT_RETURN_IF_ERROR(CopyOptionalBool(op, e, "unique_indices"));
+    PLUGRT_ASSIGN_OR_RETURN(eager::Reducer reducer, BuiltinReducer(op));
+    PLUGRT_RETURN_IF_ERROR(e.SetAttr("update_computation", reducer));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[0]}));
+    PLUGRT_RETURN_IF_ERROR(e.AddInput(inputs[1]));
+    PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[2]}));
   } else if (name == "stablehlo.reduce_window") {
     if (inputs.size() != 2) {
       return Unimplemented(name, " of more than one input, in a function run op by op");
