@@ -15,6 +15,7 @@
 #include "dtypes.h"
 #include "eager_objects.h"
 #include "eager/attribute.h"
+#include "eager/cluster_spec.h"
 #include "eager/context.h"
 #include "eager/op.h"
 #include "eager/tensor.h"
@@ -334,6 +335,35 @@ void RegisterEager(py::module_& m) {
              ThrowIfError(status);
            },
            "Waits for queued ops; raises the first error since the last wait.")
+      .def("set_cluster_spec",
+           [](const PyContext& c, const std::string& spec, bool reset,
+              const std::string& token_file, int64_t keep_alive_secs,
+              const std::string& plugin) {
+             StatusOr<eager::ClusterSpec> parsed = eager::ParseClusterSpec(spec);
+             ThrowIfError(parsed.status());
+             eager::RemoteOptions options;
+             options.plugin = plugin;
+             options.token_file = token_file;
+             options.keep_alive_secs = keep_alive_secs;
+             Status status;
+             {
+               py::gil_scoped_release release;
+               status = c.context->SetClusterSpec(
+                   *parsed, reset ? eager::ClusterUpdate::kReset : eager::ClusterUpdate::kUpdate,
+                   options);
+             }
+             ThrowIfError(status);
+           },
+           py::arg("spec"), py::kw_only(), py::arg("reset") = true, py::arg("token_file") = "",
+           py::arg("keep_alive_secs") = 60, py::arg("plugin") = "remote",
+           "set_cluster_spec(spec, *, reset=True, token_file='', keep_alive_secs=60, "
+           "plugin='remote'): remote tasks (`plugrt serve` workers) whose devices join the "
+           "context as \"/job:JOB/task:T/device:cpu:N\"; spec \"worker=host:port,host:port;"
+           "ps=host:port\" ('' removes every task). reset=False updates: unchanged tasks keep "
+           "their tensors. token_file empty: $PLUGRT_REMOTE_TOKEN_FILE or $PLUGRT_REMOTE_TOKEN.")
+      .def_property_readonly(
+          "cluster_spec", [](const PyContext& c) { return c.context->cluster_spec().ToString(); },
+          "The cluster spec set last, in set_cluster_spec's form ('' for none).")
       .def_property_readonly("is_async", [](const PyContext& c) { return c.context->is_async(); })
       .def("set_async",
            [](const PyContext& c, bool asynchronous) {
