@@ -365,6 +365,20 @@ StatusOr<std::string> SortAttributes(const OpCall& call) {
   return "dimension = " + std::to_string(dim) + " : i64, is_stable = " + (stable ? "true" : "false");
 }
 
+// A region of `params` (scalars) that compares its first two with
+// `direction` (sort's built-in comparator, select_and_scatter's select).
+StatusOr<std::string> CompareRegion(const Types& params, std::string_view direction) {
+  std::string text = "{\n^bb0(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(params[i]));
+    text += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i)) + ": " + t;
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(params[0]));
+  return text + "):\n  %c = \"stablehlo.compare\"(%p0, %p1) {comparison_direction = "
+                "#stablehlo<comparison_direction " + std::string(direction) + ">} : (" + t +
+                ", " + t + ") -> tensor<i1>\n  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n}";
+}
+
 // sort's comparator: a loaded function of 2N scalars (lhs0, rhs0, lhs1,
 // rhs1, ...) returning i1, or, without one, `comparison_direction` (default
 // LT) applied to the first input's pair.
@@ -384,16 +398,8 @@ StatusOr<std::vector<std::string>> SortRegions(const OpCall& call) {
   if (call.attr().Has("comparison_direction")) {
     PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String("comparison_direction"));
   }
-  std::string text = "{\n^bb0(";
-  for (size_t i = 0; i < scalars.size(); ++i) {
-    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalars[i]));
-    text += (i == 0 ? "" : ", ") + ("%p" + std::to_string(i)) + ": " + t;
-  }
-  PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalars[0]));
-  text += "):\n  %c = \"stablehlo.compare\"(%p0, %p1) {comparison_direction = "
-          "#stablehlo<comparison_direction " + direction + ">} : (" + t + ", " + t +
-          ") -> tensor<i1>\n  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n}";
-  return std::vector<std::string>{text};
+  PLUGRT_ASSIGN_OR_RETURN(std::string region, CompareRegion(scalars, direction));
+  return std::vector<std::string>{region};
 }
 
 StatusOr<std::vector<std::string>> WhileRegions(const OpCall& call) {
@@ -579,6 +585,17 @@ StatusOr<Types> ConvolutionResult(const OpCall& call) {
   return Types{out};
 }
 
+// Flat (low, high) pairs per dimension as StableHLO's padding attribute.
+std::string PaddingText(const std::vector<int64_t>& padding, size_t rank) {
+  if (rank == 0) return "dense<> : tensor<0x2xi64>";
+  std::string text = "dense<[";
+  for (size_t d = 0; d < rank; ++d) {
+    text += (d == 0 ? "[" : ", [") + std::to_string(padding[2 * d]) + ", " +
+            std::to_string(padding[2 * d + 1]) + "]";
+  }
+  return text + "]> : tensor<" + std::to_string(rank) + "x2xi64>";
+}
+
 StatusOr<std::string> ConvolutionAttributes(const OpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(ConvAttrs c, ReadConvAttrs(call));
   const size_t rank = c.is.size() + 2;
@@ -593,12 +610,7 @@ StatusOr<std::string> ConvolutionAttributes(const OpCall& call) {
     for (size_t d = 0; d < rank; ++d) text += (d == 0 ? "" : ", ") + at[d];
     return text + "]";
   };
-  std::string padding = "dense<[";
-  for (size_t j = 0; j < c.is.size(); ++j) {
-    padding += (j == 0 ? "[" : ", [") + std::to_string(c.padding[2 * j]) + ", " +
-               std::to_string(c.padding[2 * j + 1]) + "]";
-  }
-  padding += "]> : tensor<" + std::to_string(c.is.size()) + "x2xi64>";
+  const std::string padding = PaddingText(c.padding, c.is.size());
   return "dimension_numbers = #stablehlo.conv<" + layout(c.ib, 'b', c.if_, 'f', c.is) + "x" +
          layout(c.ki, 'i', c.ko, 'o', c.ks) + "->" + layout(c.ob, 'b', c.of, 'f', c.os) +
          ">, window_strides = " + I64Array(c.strides) + ", padding = " + padding +
@@ -657,17 +669,6 @@ StatusOr<Types> ReduceWindowResult(const OpCall& call) {
   return out;
 }
 
-// Flat (low, high) pairs per dimension as StableHLO's padding attribute.
-std::string PaddingText(const std::vector<int64_t>& padding, size_t rank) {
-  if (rank == 0) return "dense<> : tensor<0x2xi64>";
-  std::string text = "dense<[";
-  for (size_t d = 0; d < rank; ++d) {
-    text += (d == 0 ? "[" : ", [") + std::to_string(padding[2 * d]) + ", " +
-            std::to_string(padding[2 * d + 1]) + "]";
-  }
-  return text + "]> : tensor<" + std::to_string(rank) + "x2xi64>";
-}
-
 StatusOr<std::string> ReduceWindowAttributes(const OpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, call.inputs[0][0].dims.size()));
   const size_t rank = w.dims.size();
@@ -708,11 +709,7 @@ StatusOr<std::vector<std::string>> SelectAndScatterRegions(const OpCall& call) {
     if (call.attr().Has("select_direction")) {
       PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String("select_direction"));
     }
-    PLUGRT_ASSIGN_OR_RETURN(std::string t, StablehloTypeText(scalar));
-    select = "{\n^bb0(%p0: " + t + ", %p1: " + t +
-             "):\n  %c = \"stablehlo.compare\"(%p0, %p1) {comparison_direction = "
-             "#stablehlo<comparison_direction " + direction + ">} : (" + t + ", " + t +
-             ") -> tensor<i1>\n  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n}";
+    PLUGRT_ASSIGN_OR_RETURN(select, CompareRegion({scalar, scalar}, direction));
   }
   PLUGRT_ASSIGN_OR_RETURN(Region body, call.attr().Region("scatter"));
   PLUGRT_ASSIGN_OR_RETURN(std::string scatter, ReducerRegion(body, {call.inputs[2][0].type}));
