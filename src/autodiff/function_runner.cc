@@ -58,8 +58,8 @@ Status CopyOptionalInts(const Operation& op, eager::Op& e,
   return OkStatus();
 }
 
-// Each field of the struct attribute `name` (gather's or scatter's
-// dimension numbers) as an eager attribute of the field's name: an int or a
+// Each field of the struct attribute `name` (the dimension numbers of
+// gather, scatter or convolution) as an eager attribute of the field's name: an int or a
 // list of ints.
 Status CopyStructFields(const Operation& op, eager::Op& e, std::string_view name) {
   const Attribute* numbers = op.attribute(name);
@@ -222,24 +222,9 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[1]}));
   } else if (name == "stablehlo.convolution") {
     // The dimension numbers' fields under their StableHLO names, as the
-    // eager op takes them; the window attributes as flat lists.
-    const Attribute* numbers = op.attribute("dimension_numbers");
-    if (numbers == nullptr) return InvalidArgument(name, " without dimension_numbers");
-    for (const char* field : {"input_batch_dimension", "input_feature_dimension",
-                              "kernel_input_feature_dimension", "kernel_output_feature_dimension",
-                              "output_batch_dimension", "output_feature_dimension"}) {
-      const Attribute* f = numbers->field(field);
-      if (f == nullptr) return InvalidArgument(name, " without ", field);
-      PLUGRT_ASSIGN_OR_RETURN(int64_t v, shlo::AttrToInt(*f));
-      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field, v));
-    }
-    for (const char* field : {"input_spatial_dimensions", "kernel_spatial_dimensions",
-                              "output_spatial_dimensions"}) {
-      const Attribute* f = numbers->field(field);
-      if (f == nullptr) return InvalidArgument(name, " without ", field);
-      PLUGRT_ASSIGN_OR_RETURN(auto dims, shlo::AttrToIntList(*f));
-      PLUGRT_RETURN_IF_ERROR(e.SetAttr(field, dims));
-    }
+    // eager op takes them (it checks that none is missing); the window
+    // attributes as flat lists.
+    PLUGRT_RETURN_IF_ERROR(CopyStructFields(op, e, "dimension_numbers"));
     if (const Attribute* reversal = op.attribute("window_reversal")) {
       PLUGRT_ASSIGN_OR_RETURN(auto flags, shlo::AttrToIntList(*reversal));
       for (int64_t flag : flags) {
