@@ -570,6 +570,7 @@ class Lowering {
     const ElementType i32 = ElementType::kSI32;
     Value* acc = b.Op("stablehlo.dot_general", {L(op->operands[0]), L(op->operands[1])},
                       Type::Tensor(i32, res.dims()), op->attributes);
+    Value* less = nullptr;  // the correction in f32, when Requantize subtracts it
     if (ql.zero_points[0] != 0) {
       // sum(l * r) - lzp * sum(r) over the contracted dimensions; the sums
       // (one per kept rhs index) scaled before they are spread over the
@@ -619,17 +620,14 @@ class Lowering {
       const double most_offset = std::abs(static_cast<double>(ql.zero_points[0])) *
                                  static_cast<double>(depth) * magnitude(qr.storage);
       if (most_product <= exact && most_offset <= exact) {
-        Value* spread = b.BroadcastInDim(small.Convert(offset, i32, ElementType::kF32),
-                                         e.T(ElementType::kF32), kept_to_result);
-        PLUGRT_ASSIGN_OR_RETURN(Value * out,
-                                Requantize(e, *op, acc, product, qo, qo.storage, spread));
-        Replace(op, 0, out);
-        return true;
+        less = b.BroadcastInDim(small.Convert(offset, i32, ElementType::kF32),
+                                e.T(ElementType::kF32), kept_to_result);
+      } else {
+        acc = e.Bin("stablehlo.subtract", acc,
+                    b.BroadcastInDim(offset, e.T(i32), kept_to_result), i32);
       }
-      acc = e.Bin("stablehlo.subtract", acc, b.BroadcastInDim(offset, e.T(i32), kept_to_result),
-                  i32);
     }
-    PLUGRT_ASSIGN_OR_RETURN(Value * out, Requantize(e, *op, acc, product, qo, qo.storage));
+    PLUGRT_ASSIGN_OR_RETURN(Value * out, Requantize(e, *op, acc, product, qo, qo.storage, less));
     Replace(op, 0, out);
     return true;
   }
