@@ -61,7 +61,8 @@ void CloseWorkerContext(const RemoteTask& task) {
   for (const PJRT_Extension_Base* e = api->extension_start; e != nullptr; e = e->next) {
     int type = 0;  // read as an int: the chain may hold types unknown here
     std::memcpy(&type, &e->type, sizeof(type));
-    if (type != PJRT_Extension_Type_Unknown || e->struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE) {
+    if (type != PJRT_Extension_Type_Unknown ||
+        e->struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE) {
       continue;
     }
     const auto* remote = reinterpret_cast<const PLUGRT_Remote_Extension*>(e);
@@ -95,7 +96,9 @@ std::string Cluster::Describe() const {
   std::string text;
   for (const auto& [job, tasks] : spec_.jobs) {
     std::string indices;
-    for (const auto& entry : tasks) indices += (indices.empty() ? "" : ", ") + std::to_string(entry.first);
+    for (const auto& entry : tasks) {
+      indices += (indices.empty() ? "" : ", ") + std::to_string(entry.first);
+    }
     text += StrCat(text.empty() ? "" : ", ", job, " (task", tasks.size() == 1 ? " " : "s ",
                    indices, ")");
   }
@@ -115,11 +118,11 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
   for (const auto& [job, tasks] : spec.jobs) {
     for (const auto& [index, address] : tasks) {
       if (mode == ClusterUpdate::kUpdate) {
-        const RemoteTask* kept = FindTask(job, index);
-        if (kept != nullptr && kept->address == address) {
-          for (const auto& task : tasks_) {
-            if (task.get() == kept) next.push_back(task);
-          }
+        auto kept = std::find_if(tasks_.begin(), tasks_.end(), [&](const auto& task) {
+          return task->job == job && task->index == index && task->address == address;
+        });
+        if (kept != tasks_.end()) {
+          next.push_back(*kept);
           continue;
         }
       }

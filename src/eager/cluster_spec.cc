@@ -4,15 +4,11 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/trim.h"
+
 namespace plugrt::eager {
 
 namespace {
-
-std::string_view TrimSpaces(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool ParseDecimal(std::string_view text, int& out) {
   if (text.empty()) return false;
@@ -99,10 +95,10 @@ std::string ClusterSpec::ToString() const {
 
 StatusOr<ClusterSpec> ParseClusterSpec(std::string_view text) {
   ClusterSpec spec;
-  if (TrimSpaces(text).empty()) return spec;  // no remote tasks
+  if (TrimSpace(text).empty()) return spec;  // no remote tasks
   while (!text.empty()) {
     const size_t semicolon = text.find(';');
-    std::string_view entry = TrimSpaces(text.substr(0, semicolon));
+    std::string_view entry = TrimSpace(text.substr(0, semicolon));
     text = semicolon == std::string_view::npos ? std::string_view() : text.substr(semicolon + 1);
     if (entry.empty()) continue;
     const size_t equals = entry.find('=');
@@ -110,7 +106,7 @@ StatusOr<ClusterSpec> ParseClusterSpec(std::string_view text) {
       return InvalidArgument("cluster spec: '", entry,
                              "' is not JOB=ADDRESS,ADDRESS (host:port of each task)");
     }
-    const std::string_view job = TrimSpaces(entry.substr(0, equals));
+    const std::string_view job = TrimSpace(entry.substr(0, equals));
     PLUGRT_RETURN_IF_ERROR(CheckJobName(job));
     if (spec.jobs.count(job) != 0) {
       return InvalidArgument("cluster spec: job '", job, "' is listed twice");
@@ -119,7 +115,7 @@ StatusOr<ClusterSpec> ParseClusterSpec(std::string_view text) {
     int index = 0;
     while (true) {
       const size_t comma = addresses.find(',');
-      const std::string_view address = TrimSpaces(addresses.substr(0, comma));
+      const std::string_view address = TrimSpace(addresses.substr(0, comma));
       if (address.empty()) {
         return InvalidArgument("cluster spec: job '", job, "' has an empty address (task ", index,
                                ")");
@@ -160,8 +156,8 @@ StatusOr<std::optional<TaskDeviceName>> ParseTaskDeviceName(std::string_view nam
   std::string_view device = rest.substr(device_at + std::string_view("/device:").size());
   const size_t colon = device.rfind(':');
   int index = 0;
-  if (colon == std::string_view::npos || colon == 0 || !ParseDecimal(device.substr(colon + 1), index) ||
-      index < 0) {
+  if (colon == std::string_view::npos || colon == 0 ||
+      !ParseDecimal(device.substr(colon + 1), index) || index < 0) {
     return malformed();
   }
   parts.device = std::string(device);

@@ -92,13 +92,6 @@ Status Context::SetClusterSpec(const ClusterSpec& spec, ClusterUpdate mode,
   return OkStatus();
 }
 
-const NamedDevice* Context::FindPhysical(const Device& device) const {
-  for (const NamedDevice& d : devices_) {
-    if (d.device == device) return &d;
-  }
-  return nullptr;
-}
-
 StatusOr<NamedDevice> Context::FindDevice(std::string_view name) const {
   std::string canonical;
   if (!name.empty() && name.front() == '/') {
@@ -135,10 +128,8 @@ StatusOr<NamedDevice> Context::FindDevice(std::string_view name) const {
 }
 
 std::string Context::DeviceName(const Device& device) const {
-  for (const NamedDevice& d : devices_) {
-    if (d.device == device) return d.name;
-  }
-  return "(unknown device)";
+  const NamedDevice* found = FindNamedDevice(devices_, device);
+  return found != nullptr ? found->name : "(unknown device)";
 }
 
 Status Context::SetDefaultDevice(std::string_view name) {
@@ -189,7 +180,7 @@ OpRunner& Context::RunnerFor(const NamedDevice& /*device*/) { return physical_; 
 StatusOr<Tensor> Context::CopyPhysical(const Tensor& tensor, const NamedDevice& target) {
   PLUGRT_RETURN_IF_ERROR(tensor.state()->CheckHeld());
   PLUGRT_RETURN_IF_ERROR(target.lease != nullptr ? target.lease->status() : OkStatus());
-  const NamedDevice* source = FindPhysical(tensor.device());
+  const NamedDevice* source = FindNamedDevice(devices_, tensor.device());
   if (source != nullptr && source->client == target.client) {
     return RunnerFor(target).CopyToDevice(tensor, target);
   }

@@ -217,8 +217,6 @@ class Context {
   // A tensor holding a copy of dense row-major host data on `target`.
   StatusOr<Tensor> Upload(const void* data, PJRT_Buffer_Type type, std::vector<int64_t> dims,
                           const NamedDevice& target);
-  // The device of the context `device` is, or null.
-  const NamedDevice* FindPhysical(const Device& device) const;
   // devices_ from the local devices and the cluster's.
   void ListDevices();
   // The custom device an op is routed to (custom_device.h); null: physical.

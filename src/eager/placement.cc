@@ -2,6 +2,13 @@
 
 namespace plugrt::eager {
 
+const NamedDevice* FindNamedDevice(std::span<const NamedDevice> devices, const Device& device) {
+  for (const NamedDevice& d : devices) {
+    if (d.device == device) return &d;
+  }
+  return nullptr;
+}
+
 Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
                std::span<const Tensor> inputs, std::span<const NamedDevice> devices,
                const NamedDevice& default_device,
@@ -10,13 +17,7 @@ Status PlaceOp(std::string_view op, const std::optional<NamedDevice>& requested,
   if (requested) {
     placement.device = *requested;
   } else if (first != nullptr) {
-    const NamedDevice* found = nullptr;
-    for (const NamedDevice& d : devices) {
-      if (d.device == first->device()) {
-        found = &d;
-        break;
-      }
-    }
+    const NamedDevice* found = FindNamedDevice(devices, first->device());
     if (found == nullptr) {
       return FailedPrecondition(op, ": input 0 is on ", first->device_name(),
                                 ", which is not a device of this context (any more)");

@@ -47,6 +47,9 @@ struct Placement {
   std::vector<std::string> warnings;
 };
 
+// The entry of `devices` for `device`, or null.
+const NamedDevice* FindNamedDevice(std::span<const NamedDevice> devices, const Device& device);
+
 // `inputs`: the op's inputs (physical tensors), flat; `copies` index them.
 // `devices`: the context's, where the first input's device is looked up
 // (an input on a device no longer there is an error). Reads the devices in
