@@ -3,6 +3,8 @@
 #include <cctype>
 #include <set>
 
+#include "common/trim.h"
+
 namespace plugrt::eager {
 
 namespace {
@@ -72,12 +74,6 @@ class Scanner {
   std::string_view text_;
 };
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // Splits at commas outside brackets.
 StatusOr<std::vector<std::string_view>> SplitTopLevel(std::string_view list) {
   std::vector<std::string_view> parts;
@@ -98,12 +94,12 @@ StatusOr<std::vector<std::string_view>> SplitTopLevel(std::string_view list) {
       continue;
     }
     if (c == ',') {
-      parts.push_back(Trim(s.Slice(start, s.pos)));
+      parts.push_back(TrimSpace(s.Slice(start, s.pos)));
       start = s.pos + 1;
     }
     ++s.pos;
   }
-  std::string_view last = Trim(s.Slice(start, s.pos));
+  std::string_view last = TrimSpace(s.Slice(start, s.pos));
   if (!last.empty() || !parts.empty()) parts.push_back(last);
   return parts;
 }
@@ -120,7 +116,7 @@ std::string TypeOf(std::string_view item) {
     if (c == '{' || s.StartsWith(" loc(") || s.StartsWith("loc(")) break;
     ++s.pos;
   }
-  return std::string(Trim(item.substr(0, s.pos)));
+  return std::string(TrimSpace(item.substr(0, s.pos)));
 }
 
 struct Parsed {
