@@ -42,11 +42,11 @@ struct GradientProgramOptions {
 };
 
 // The gradient program of `program` (StableHLO text, a module or bare
-// functions): its @main (options.name) takes the entry's arguments (then, with `vjp`, the
-// output gradients) and returns (the entry's results, with `with_value`,
-// then) d(results)/d(argument) for each argument of `wrt`, in order (or,
-// with `sgd_learning_rate`, each such argument updated by it); an argument
-// no result depends on gets zeros. The text is checked by the
+// functions): its @main (@options.name) takes the entry's arguments (then,
+// with `vjp`, the output gradients) and returns (the entry's results, with
+// `with_value`, then) d(results)/d(argument) for each argument of `wrt`, in
+// order (or, with `sgd_learning_rate`, each such argument updated by it);
+// an argument no result depends on gets zeros. The text is checked by the
 // verifier before it is returned. `context` loads the program's functions
 // (under new names where they clash with what it holds) and a trace device;
 // its plugin runs nothing.

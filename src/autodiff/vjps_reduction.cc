@@ -1,6 +1,6 @@
-// The VJPs of reductions: reduce (add, mul, max, min), reduce_window, select_and_scatter
-// (sums; max and min pooling), and the collectives all_reduce (sums) and
-// all_gather.
+// The VJPs of reductions: reduce (add, mul, max, min), reduce_window (sums;
+// max and min pooling), select_and_scatter (add scatters), and the
+// collectives all_reduce (sums) and all_gather.
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -407,9 +407,10 @@ StatusOr<Grads> SelectAndScatterVjp(const VjpCall& c) {
   PLUGRT_ASSIGN_OR_RETURN(Tensor ones, m.OnesLike(x));
   PLUGRT_ASSIGN_OR_RETURN(Tensor valid_pad, m.Pad(ones, x_zero, lo, hi, none));
   Tensor have, best, best_g;
+  const std::vector<int64_t> undilated(rank, 1);
   for (int64_t flat = 0; flat < offsets; ++flat) {
     std::vector<int64_t> start, limit;
-    OffsetSlice(flat, window, std::vector<int64_t>(rank, 1), sdims, strides, start, limit);
+    OffsetSlice(flat, window, undilated, sdims, strides, start, limit);
     PLUGRT_ASSIGN_OR_RETURN(Tensor xk, m.Slice(xpad, start, limit, strides));
     PLUGRT_ASSIGN_OR_RETURN(Tensor gk, m.Slice(gpad, start, limit, strides));
     PLUGRT_ASSIGN_OR_RETURN(Tensor vk, m.Slice(valid_pad, start, limit, strides));
