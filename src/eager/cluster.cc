@@ -118,10 +118,12 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
   for (const auto& [job, tasks] : spec.jobs) {
     for (const auto& [index, address] : tasks) {
       if (mode == ClusterUpdate::kUpdate) {
-        auto kept = std::find_if(tasks_.begin(), tasks_.end(), [&](const auto& task) {
-          return task->job == job && task->index == index && task->address == address;
-        });
-        if (kept != tasks_.end()) {
+        // A plain loop: clang 14 does not let lambdas capture structured bindings.
+        const std::shared_ptr<RemoteTask>* kept = nullptr;
+        for (const auto& task : tasks_) {
+          if (task->job == job && task->index == index && task->address == address) kept = &task;
+        }
+        if (kept != nullptr) {
           next.push_back(*kept);
           continue;
         }
