@@ -136,7 +136,9 @@ TEST(OpRegistryTest, CustomCallTargetsAreRegisteredByName) {
       }
     }
   }
-  EXPECT_EQ(programs.Names().size(), std::size(kernels_abi::kMathTargets) + lapack);
+  // The quantized lowering's integer dot (compute_ops_linear.cc).
+  EXPECT_NE(programs.Find(kernels_abi::kQuantizedDotTarget), nullptr);
+  EXPECT_EQ(programs.Names().size(), std::size(kernels_abi::kMathTargets) + lapack + 1);
 }
 
 // A kFormula op without a formula in cost_analysis.cc answers INTERNAL "no

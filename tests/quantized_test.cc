@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -18,9 +19,11 @@
 #include "cpu/exec/program.h"
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_dot.h"
+#include "cpu/kernels/quantized_dot.h"
 #include "passes/lower_quantized.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "stablehlo/quant_type.h"
 #include "stablehlo/serialize.h"
 #include "stablehlo/verifier.h"
 
@@ -336,6 +339,83 @@ TEST(QuantizedExecutionTest, Int8FastDotIsExact) {
   EXPECT_EQ(want.as<int32_t>()[0 * n + 0], k * 128 * 128);
   EXPECT_EQ(want.as<int32_t>()[1 * n + 1], -k * 127 * 128);
   }
+}
+
+// plugrt.quantized_dot as one oneDNN int8 matmul (lhs zero point, per-tensor
+// or per-column scales, result zero point, rounding and saturation inside
+// oneDNN) gives the same integers as the product rescaled by plugrt's own
+// loop, ties (scale 0.5) and saturation included. Skipped where the CPU has
+// no VNNI: there is no fused plan to compare.
+TEST(QuantizedExecutionTest, FusedInt8RescalingEqualsTheReferenceLoop) {
+  const int64_t m = 64, k = 300, n = 48;
+  std::mt19937 generator(5);
+  std::uniform_int_distribution<int> value(-128, 127);
+  std::uniform_real_distribution<float> spread(0.001f, 0.05f);
+  struct Case {
+    shlo::ElementType lhs, out;
+    int64_t lhs_zp, out_zp;
+    bool per_column;
+    float scale;  // 0: random per column
+  };
+  const Case cases[] = {
+      {shlo::ElementType::kSI8, shlo::ElementType::kSI8, -3, 5, false, 0.5f},
+      {shlo::ElementType::kSI8, shlo::ElementType::kSI8, 7, -2, true, 0.0f},
+      {shlo::ElementType::kSI8, shlo::ElementType::kSI8, 0, 0, false, 0.0013f},
+      {shlo::ElementType::kUI8, shlo::ElementType::kUI8, 128, 100, false, 0.25f},
+      {shlo::ElementType::kSI8, shlo::ElementType::kSI32, -100, 3, true, 0.0f},
+  };
+  int compared = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(shlo::ElementTypeName(c.lhs)) + " -> " +
+                 std::string(shlo::ElementTypeName(c.out)));
+    cpu::Tensor lhs(c.lhs, {m, k}), rhs(shlo::ElementType::kSI8, {k, n});
+    auto* l = reinterpret_cast<uint8_t*>(lhs.MutableData());
+    int8_t* r = rhs.mutable_as<int8_t>();
+    for (int64_t i = 0; i < m * k; ++i) l[i] = static_cast<uint8_t>(value(generator));
+    for (int64_t i = 0; i < k * n; ++i) r[i] = static_cast<int8_t>(value(generator));
+    for (int64_t j = 0; j < k; ++j) l[j] = 0x80, r[j * n] = -128;  // the extremes
+    cpu::QuantizedDotParams params;
+    params.lhs_zero_point = c.lhs_zp;
+    const size_t channels = c.per_column ? static_cast<size_t>(n) : 1;
+    for (size_t i = 0; i < channels; ++i) {
+      params.scales.push_back(c.scale != 0 ? c.scale : spread(generator));
+      params.zero_points.push_back(c.out_zp);
+    }
+    params.scale_dimension = c.per_column ? 1 : -1;
+    params.storage = c.out;
+    params.storage_min = shlo::StorageTypeMin(c.out);
+    params.storage_max = shlo::StorageTypeMax(c.out);
+    params.full_range = true;
+    const cpu::DotDimensions dims{{}, {}, {1}, {0}};
+    auto plan = [&](bool fast) {
+      return cpu::QuantizedDot::Plan(lhs.dims(), c.lhs, rhs.dims(), shlo::ElementType::kSI8,
+                                     dims, params, fast, /*kernel_threads=*/2);
+    };
+    auto fused = plan(true);
+    auto reference = plan(false);
+    ASSERT_TRUE(fused.ok()) << fused.status().ToString();
+    ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+    ASSERT_FALSE((*reference)->fused());
+    if (!(*fused)->fused()) continue;
+    StatusOr<cpu::Tensor> got = (*fused)->Run(lhs, rhs, 2);
+    StatusOr<cpu::Tensor> want = (*reference)->Run(lhs, rhs, 2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    const size_t bytes = static_cast<size_t>(m * n * shlo::StorageBytes(c.out));
+    int mismatches = 0;
+    for (int64_t i = 0; i < m * n; ++i) {
+      const size_t w = static_cast<size_t>(shlo::StorageBytes(c.out));
+      if (std::memcmp(reinterpret_cast<const std::byte*>(got->data()) + i * w,
+                      reinterpret_cast<const std::byte*>(want->data()) + i * w, w) != 0 &&
+          mismatches++ < 5) {
+        ADD_FAILURE() << "element " << i;
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << "of " << bytes / shlo::StorageBytes(c.out);
+    ++compared;
+  }
+  if (compared == 0) GTEST_SKIP() << "no fused int8 plan on this CPU (no VNNI)";
+  EXPECT_EQ(compared, static_cast<int>(std::size(cases))) << "a case did not fuse";
 }
 
 // A quantized dot_general with per-axis weights computes in integers and

@@ -5,6 +5,9 @@
 //  - "plugrt.math.<fn>": special functions the CHLO lowering turns into
 //    custom calls (lgamma, erf_inv, zeta, ...), one result of the operands'
 //    type and shape.
+//  - "plugrt.quantized_dot": a quantized dot_general lowered to its integer
+//    product and rescaling in one op (below), which the CPU backend runs as
+//    one oneDNN int8 matmul where it can.
 //  - "check.expect_*": the checks of the StableHLO conformance corpus,
 //    registered only when the conformance harness is enabled.
 #ifndef PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
@@ -70,6 +73,31 @@ constexpr std::optional<MathTarget> MathTargetNamed(std::string_view name) {
   }
   return std::nullopt;
 }
+
+// "plugrt.quantized_dot"(lhs, rhs) -> result: lhs and rhs hold the storage
+// integers of 8-bit quantized operands (lhs s8 or u8, rhs s8), the result the
+// storage integers of the quantized result, with the attribute
+// "dot_dimension_numbers" of stablehlo.dot_general and these:
+//   lhs_zero_point   i64: subtracted from every lhs integer;
+//   scales           array of f32 floats: one, or one per index of
+//                    scale_dimension of the result;
+//   zero_points      i64 array, as many as scales;
+//   scale_dimension  i64: the result dimension the scales run along, -1
+//                    when there is one scale;
+//   storage_min/max  i64: the result's storage range.
+// Each result element, at channel c of scale_dimension, is
+//   clamp(round_nearest_even(f32(p) * scales[c] + f32(zero_points[c])),
+//         storage_min, storage_max)
+// where p = sum over the contracted dimensions of (lhs - lhs_zero_point) *
+// rhs, an exact integer (i32 for the depths 8-bit products reach), and the
+// multiply and add are f32 operations, each rounded once.
+inline constexpr std::string_view kQuantizedDotTarget = "plugrt.quantized_dot";
+inline constexpr std::string_view kQuantizedDotLhsZeroPoint = "lhs_zero_point";
+inline constexpr std::string_view kQuantizedDotScales = "scales";
+inline constexpr std::string_view kQuantizedDotZeroPoints = "zero_points";
+inline constexpr std::string_view kQuantizedDotScaleDimension = "scale_dimension";
+inline constexpr std::string_view kQuantizedDotStorageMin = "storage_min";
+inline constexpr std::string_view kQuantizedDotStorageMax = "storage_max";
 
 // Checks of the conformance corpus written as custom calls (the check
 // dialect's ops have op codes of their own, in stablehlo/op_code.h).

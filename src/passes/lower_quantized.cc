@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels_abi/custom_call_targets.h"
 #include "stablehlo/float_format.h"
 #include "stablehlo/ir_builder.h"
 
@@ -255,14 +256,10 @@ Value* Dequantize(Emitter& e, Value* v, const UniformQuantParams& q, ElementType
 // stored * merged_scale + merged_zp in f32 with merged_scale = in_scale /
 // out_scale and merged_zp = out_zp - in_zp * merged_scale (dequantize then
 // quantize, folded), clamped when the result is narrower than 32 bits.
-//
-// `less`, when given, is an f32 tensor of v's shape subtracted from v once it
-// is converted to f32 (the caller vouches that this equals converting v less
-// it in integers: both exact in f32).
 StatusOr<Value*> Requantize(Emitter& e, const Operation& op, Value* v,
                             const UniformQuantParams& in, const UniformQuantParams& out,
-                            ElementType out_storage, Value* less = nullptr) {
-  if (in == out && less == nullptr) return e.Convert(v, in.storage, out_storage);
+                            ElementType out_storage) {
+  if (in == out) return e.Convert(v, in.storage, out_storage);
   if (in.per_axis() && out.per_axis() && in.quantized_dimension != out.quantized_dimension) {
     return OpUnimplemented(op, "requantizing from quantization dimension ",
                            in.quantized_dimension, " to ", out.quantized_dimension,
@@ -286,7 +283,6 @@ StatusOr<Value*> Requantize(Emitter& e, const Operation& op, Value* v,
   }
   const ElementType f32 = ElementType::kF32;
   Value* f = e.Convert(v, in.storage, f32);
-  if (less != nullptr) f = e.Bin("stablehlo.subtract", f, less, f32);
   f = e.Bin("stablehlo.multiply", f, e.Param(axis_params, merged_scale, f32), f32);
   if (any_zp) f = e.Bin("stablehlo.add", f, e.Param(axis_params, merged_zp, f32), f32);
   if (shlo::BitWidth(out_storage) < 32) {
@@ -497,10 +493,12 @@ class Lowering {
 
   // Quantized dot_general in integers, when the weights (rhs) have zero
   // points 0 (per-tensor, or per-axis along one of their free dimensions)
-  // and both operands are 8-bit: the i32 product of the stored integers,
-  // less lhs_zp times the rhs column sums, is exactly sum((l - lzp) * r);
-  // times lhs_scale * rhs_scale it is the float product, which is then
-  // quantized to the result type (Requantize). False: not such a case.
+  // and both operands are 8-bit: sum((l - lzp) * r) of the stored integers
+  // is an exact integer; times lhs_scale * rhs_scale it is the float
+  // product, which is then quantized to the result type. One
+  // "plugrt.quantized_dot" custom call does all of it (custom_call_targets.h
+  // defines it), so a backend can run the product and its rescaling as one
+  // kernel. False: not such a case.
   StatusOr<bool> LowerIntegerDot(Operation* op) {
     if (op->operands.size() != 2 || op->results.size() != 1) return false;
     const Type& lt = op->operands[0]->type;
@@ -546,111 +544,45 @@ class Lowering {
                                               : static_cast<int64_t>(rb.size()) + lhs_free +
                                                     free_index++);
     }
-    // The product's parameters: scale lhs_scale * rhs_scale (per rhs channel
-    // along the result dimension the rhs channels become), zero point 0.
-    UniformQuantParams product;
-    product.storage = ElementType::kSI32;
-    product.storage_min = shlo::StorageTypeMin(ElementType::kSI32);
-    product.storage_max = shlo::StorageTypeMax(ElementType::kSI32);
-    product.expressed = qo.expressed;
+    // The product's scale is lhs_scale * rhs_scale, per rhs channel along
+    // the result dimension the rhs channels become; divided by the result's
+    // scale it is the one multiplier of each channel.
+    int64_t scale_dimension = -1;
+    std::vector<double> product_scales;
     if (qr.per_axis()) {
       auto it = std::find(kept.begin(), kept.end(), qr.quantized_dimension);
       if (it == kept.end() || contains(rb, qr.quantized_dimension)) return false;
-      product.quantized_dimension = kept_to_result[it - kept.begin()];
-      if (qo.per_axis() && qo.quantized_dimension != product.quantized_dimension) return false;
-      for (double s : qr.scales) product.scales.push_back(ql.scales[0] * s);
+      scale_dimension = kept_to_result[it - kept.begin()];
+      if (qo.per_axis() && qo.quantized_dimension != scale_dimension) return false;
+      if (qo.per_axis() && qo.scales.size() != qr.scales.size()) return false;
+      for (double s : qr.scales) product_scales.push_back(ql.scales[0] * s);
     } else {
       if (qo.per_axis()) return false;
-      product.scales.push_back(ql.scales[0] * qr.scales[0]);
+      product_scales.push_back(ql.scales[0] * qr.scales[0]);
     }
-    product.zero_points.assign(product.scales.size(), 0);
+    std::vector<Attribute> scales;
+    std::vector<int64_t> zero_points;
+    for (size_t c = 0; c < product_scales.size(); ++c) {
+      const size_t oc = qo.per_axis() ? c : 0;
+      scales.push_back(Attribute::Float(static_cast<float>(product_scales[c] / qo.scales[oc])));
+      zero_points.push_back(qo.zero_points[oc]);
+    }
 
+    namespace abi = kernels_abi;
+    auto name = [](std::string_view n) { return std::string(n); };
     IrBuilder b(op);
-    Emitter e(b, res.dims());
-    const ElementType i32 = ElementType::kSI32;
-    Value* acc = b.Op("stablehlo.dot_general", {L(op->operands[0]), L(op->operands[1])},
-                      Type::Tensor(i32, res.dims()), op->attributes);
-    Value* less = nullptr;  // the correction in f32, when Requantize subtracts it
-    if (ql.zero_points[0] != 0) {
-      // sum(l * r) - lzp * sum(r) over the contracted dimensions; the sums
-      // (one per kept rhs index) scaled before they are spread over the
-      // result.
-      std::vector<int64_t> kept_dims;
-      for (int64_t d : kept) kept_dims.push_back(rt.dims()[d]);
-      const Type sums_type = Type::Tensor(i32, kept_dims);
-      Value* sums = nullptr;
-      if (rb.empty()) {
-        // A product with ones: the int8 matmul path instead of a reduction.
-        std::vector<int64_t> ones_dims, ones_contracting;
-        for (size_t i = 0; i < rc.size(); ++i) {
-          ones_dims.push_back(rt.dims()[rc[i]]);
-          ones_contracting.push_back(static_cast<int64_t>(i));
-        }
-        Value* ones = b.SplatInt(Type::Tensor(qr.storage, ones_dims), 1);
-        sums = b.Op("stablehlo.dot_general", {ones, L(op->operands[1])}, sums_type,
-                    {{"dot_dimension_numbers",
-                      Attribute::Struct("stablehlo.dot",
-                                        {{"lhs_batching_dimensions", Attribute::DenseI64Array({})},
-                                         {"rhs_batching_dimensions", Attribute::DenseI64Array({})},
-                                         {"lhs_contracting_dimensions",
-                                          Attribute::DenseI64Array(ones_contracting)},
-                                         {"rhs_contracting_dimensions",
-                                          Attribute::DenseI64Array(rc)}})}});
-      } else {
-        sums = ReduceSum(b, b.Convert(L(op->operands[1]), i32), rc, sums_type);
-      }
-      Emitter small(b, kept_dims);
-      Value* offset = small.Bin("stablehlo.multiply", sums,
-                                small.Splat(i32, static_cast<double>(ql.zero_points[0])), i32);
-      // Where every product sum and every offset is an integer of at most
-      // 2^24 in magnitude, both convert to f32 exactly and their f32
-      // difference is the i32 difference rounded once, as converting it
-      // would round it: the subtraction then joins the float rescaling
-      // (one fused pass over the result instead of an i32 pass, a
-      // broadcast copy and the float pass).
-      int64_t depth = 1;
-      for (int64_t d : rc) depth *= rt.dims()[d];
-      auto magnitude = [](ElementType storage) {
-        return std::max(std::abs(static_cast<double>(shlo::StorageTypeMin(storage))),
-                        std::abs(static_cast<double>(shlo::StorageTypeMax(storage))));
-      };
-      const double exact = 16777216.0;  // 2^24
-      const double most_product =
-          static_cast<double>(depth) * magnitude(ql.storage) * magnitude(qr.storage);
-      const double most_offset = std::abs(static_cast<double>(ql.zero_points[0])) *
-                                 static_cast<double>(depth) * magnitude(qr.storage);
-      if (most_product <= exact && most_offset <= exact) {
-        less = b.BroadcastInDim(small.Convert(offset, i32, ElementType::kF32),
-                                e.T(ElementType::kF32), kept_to_result);
-      } else {
-        acc = e.Bin("stablehlo.subtract", acc,
-                    b.BroadcastInDim(offset, e.T(i32), kept_to_result), i32);
-      }
-    }
-    PLUGRT_ASSIGN_OR_RETURN(Value * out, Requantize(e, *op, acc, product, qo, qo.storage, less));
+    Value* out = b.Op(
+        "stablehlo.custom_call", {L(op->operands[0]), L(op->operands[1])}, StorageType(res),
+        {{"call_target_name", Attribute::String(name(abi::kQuantizedDotTarget))},
+         {"dot_dimension_numbers", *dn},
+         {name(abi::kQuantizedDotLhsZeroPoint), Attribute::Integer(ql.zero_points[0])},
+         {name(abi::kQuantizedDotScales), Attribute::Array(std::move(scales))},
+         {name(abi::kQuantizedDotZeroPoints), Attribute::DenseI64Array(std::move(zero_points))},
+         {name(abi::kQuantizedDotScaleDimension), Attribute::Integer(scale_dimension)},
+         {name(abi::kQuantizedDotStorageMin), Attribute::Integer(qo.storage_min)},
+         {name(abi::kQuantizedDotStorageMax), Attribute::Integer(qo.storage_max)}});
     Replace(op, 0, out);
     return true;
-  }
-
-  // The sum of `x` over `dims` (an i32 reduce with an add body).
-  static Value* ReduceSum(IrBuilder& b, Value* x, const std::vector<int64_t>& dims,
-                          const Type& result_type) {
-    const Type scalar = Type::Scalar(ElementType::kSI32);
-    Value* zero = b.SplatInt(scalar, 0);
-    Operation* reduce = b.Create("stablehlo.reduce", {x, zero}, {result_type},
-                                 {{"dimensions", Attribute::DenseI64Array(dims)}});
-    auto region = std::make_unique<Region>();
-    region->parent_op = reduce;
-    auto block = std::make_unique<Block>();
-    block->parent = region.get();
-    Value* a = IrBuilder::AddArgument(block.get(), scalar);
-    Value* c = IrBuilder::AddArgument(block.get(), scalar);
-    IrBuilder inner(block.get(), b.location());
-    Value* sum = inner.Op("stablehlo.add", {a, c}, scalar);
-    inner.Create("stablehlo.return", {sum}, {});
-    region->blocks.push_back(std::move(block));
-    reduce->regions.push_back(std::move(region));
-    return reduce->result(0);
   }
 
   // dequantize -> the op in the expressed type -> quantize.

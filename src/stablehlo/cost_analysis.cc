@@ -198,6 +198,35 @@ StatusOr<double> DimProduct(const Operation& op, const Type& type,
   return n;
 }
 
+// 2 * batch * m * n * k of a dot, a dot_general or a custom call carrying
+// dot_dimension_numbers (plugrt.quantized_dot); complex products count 4x.
+StatusOr<double> DotFlops(const Operation& op) {
+  PLUGRT_ASSIGN_OR_RETURN(const Type* lhs, TensorOperand(op, 0));
+  PLUGRT_ASSIGN_OR_RETURN(const Type* rhs, TensorOperand(op, 1));
+  std::vector<int64_t> lb, rb, lc, rc;
+  if (op.code == OpCode::kDot) {
+    if (lhs->rank() < 1 || rhs->rank() < 1) return OpError(op, "operands must have rank >= 1");
+    lc = {lhs->rank() - 1};
+    rc = {0};
+  } else {
+    const Attribute* dn = StructAttr(op, "dot_dimension_numbers");
+    if (dn == nullptr) return OpError(op, "missing dot_dimension_numbers");
+    PLUGRT_ASSIGN_OR_RETURN(lb, FieldList(op, *dn, "lhs_batching_dimensions"));
+    PLUGRT_ASSIGN_OR_RETURN(rb, FieldList(op, *dn, "rhs_batching_dimensions"));
+    PLUGRT_ASSIGN_OR_RETURN(lc, FieldList(op, *dn, "lhs_contracting_dimensions"));
+    PLUGRT_ASSIGN_OR_RETURN(rc, FieldList(op, *dn, "rhs_contracting_dimensions"));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(double batch, DimProduct(op, *lhs, lb, "lhs batching"));
+  PLUGRT_ASSIGN_OR_RETURN(double k, DimProduct(op, *lhs, lc, "lhs contracting"));
+  PLUGRT_ASSIGN_OR_RETURN(double rbatch, DimProduct(op, *rhs, rb, "rhs batching"));
+  PLUGRT_ASSIGN_OR_RETURN(double rk, DimProduct(op, *rhs, rc, "rhs contracting"));
+  // Free dims: what the batching and contracting dims leave.
+  const double m = batch * k > 0 ? Elements(*lhs) / (batch * k) : 0;
+  const double n = rbatch * rk > 0 ? Elements(*rhs) / (rbatch * rk) : 0;
+  const double complex_factor = IsComplexOp(op) ? 4 : 1;
+  return Sat(2 * batch * m * n * k * complex_factor);
+}
+
 // --- per-op arithmetic ------------------------------------------------------
 
 enum class Kind { kData, kArith, kTranscendental };
@@ -554,30 +583,7 @@ class Estimator {
     switch (op.code) {
       case OpCode::kDot:
       case OpCode::kDotGeneral: {
-        PLUGRT_ASSIGN_OR_RETURN(const Type* lhs, TensorOperand(op, 0));
-        PLUGRT_ASSIGN_OR_RETURN(const Type* rhs, TensorOperand(op, 1));
-        std::vector<int64_t> lb, rb, lc, rc;
-        if (op.code == OpCode::kDot) {
-          if (lhs->rank() < 1 || rhs->rank() < 1) return OpError(op, "operands must have rank >= 1");
-          lc = {lhs->rank() - 1};
-          rc = {0};
-        } else {
-          const Attribute* dn = StructAttr(op, "dot_dimension_numbers");
-          if (dn == nullptr) return OpError(op, "missing dot_dimension_numbers");
-          PLUGRT_ASSIGN_OR_RETURN(lb, FieldList(op, *dn, "lhs_batching_dimensions"));
-          PLUGRT_ASSIGN_OR_RETURN(rb, FieldList(op, *dn, "rhs_batching_dimensions"));
-          PLUGRT_ASSIGN_OR_RETURN(lc, FieldList(op, *dn, "lhs_contracting_dimensions"));
-          PLUGRT_ASSIGN_OR_RETURN(rc, FieldList(op, *dn, "rhs_contracting_dimensions"));
-        }
-        PLUGRT_ASSIGN_OR_RETURN(double batch, DimProduct(op, *lhs, lb, "lhs batching"));
-        PLUGRT_ASSIGN_OR_RETURN(double k, DimProduct(op, *lhs, lc, "lhs contracting"));
-        PLUGRT_ASSIGN_OR_RETURN(double rbatch, DimProduct(op, *rhs, rb, "rhs batching"));
-        PLUGRT_ASSIGN_OR_RETURN(double rk, DimProduct(op, *rhs, rc, "rhs contracting"));
-        // Free dims: what the batching and contracting dims leave.
-        const double m = batch * k > 0 ? Elements(*lhs) / (batch * k) : 0;
-        const double n = rbatch * rk > 0 ? Elements(*rhs) / (rbatch * rk) : 0;
-        const double complex_factor = IsComplexOp(op) ? 4 : 1;
-        cost.flops = Sat(2 * batch * m * n * k * complex_factor);
+        PLUGRT_ASSIGN_OR_RETURN(cost.flops, DotFlops(op));
         return true;
       }
       case OpCode::kConvolution:
@@ -724,6 +730,10 @@ class Estimator {
         if (target != nullptr && target->kind == Attribute::Kind::kString &&
             target->str.rfind(kernels_abi::kMathTargetPrefix, 0) == 0) {
           cost.transcendentals = out;
+        }
+        if (target != nullptr && target->kind == Attribute::Kind::kString &&
+            target->str == kernels_abi::kQuantizedDotTarget) {
+          PLUGRT_ASSIGN_OR_RETURN(cost.flops, DotFlops(op));
         }
         return false;  // regions, if any, counted once
       }

@@ -278,7 +278,8 @@ class DuccFftOp final : public CompiledOp {
 }  // namespace
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileDuccFftCall(const shlo::Operation& op,
-                                                         std::string_view target) {
+                                                         std::string_view target,
+                                                         const ProgramOptions& /*options*/) {
   const bool dynamic = target == "dynamic_ducc_fft";
   const size_t expected = dynamic ? 6 : 2;
   if (op.operands.size() != expected || op.results.size() != 1) {

@@ -24,7 +24,8 @@ namespace plugrt::cpu {
 // others are UNIMPLEMENTED. The descriptor is read on each execution (it is
 // an operand); a malformed one is INVALID_ARGUMENT.
 StatusOr<std::unique_ptr<CompiledOp>> CompileDuccFftCall(const shlo::Operation& op,
-                                                         std::string_view target);
+                                                         std::string_view target,
+                                                         const ProgramOptions& /*options*/);
 
 }  // namespace plugrt::cpu
 

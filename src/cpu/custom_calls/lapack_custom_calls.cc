@@ -190,7 +190,8 @@ StatusOr<LapackAttrs> ReadAttrs(const shlo::Operation& op, std::string_view targ
 }
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileLapackCall(const shlo::Operation& op,
-                                                        std::string_view target) {
+                                                        std::string_view target,
+                                                        const ProgramOptions& /*options*/) {
   const std::optional<LapackTarget> parsed = kernels_abi::ParseLapackFfiTarget(target);
   if (!parsed) {
     return OpError(op, StatusCode::kInternal,
@@ -421,7 +422,8 @@ StatusOr<std::unique_ptr<CompiledOp>> RefuseLegacyLapackCall(const shlo::Operati
                                                              std::string_view target);
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileLegacyLapackCall(const shlo::Operation& op,
-                                                              std::string_view target) {
+                                                              std::string_view target,
+                                                              const ProgramOptions& /*options*/) {
   const std::optional<LapackTarget> parsed = ParseLegacyTarget(target);
   const LegacyForm* form = parsed ? LegacyFormOf(parsed->family) : nullptr;
   if (form == nullptr) return RefuseLegacyLapackCall(op, target);

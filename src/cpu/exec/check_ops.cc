@@ -257,7 +257,8 @@ StatusOr<double> OptionalFloat(const shlo::Operation& op, std::string_view name,
 // check.expect_eq / expect_close / expect_almost_eq written as custom calls
 // (the targets of kernels_abi/custom_call_targets.h).
 StatusOr<std::unique_ptr<CompiledOp>> CompileCheckCustomCall(const shlo::Operation& op,
-                                                             std::string_view target) {
+                                                             std::string_view target,
+                                                             const ProgramOptions& /*options*/) {
   CheckSpec spec;
   spec.name = std::string(target);
   if (target == kernels_abi::kCheckExpectEqTarget) {

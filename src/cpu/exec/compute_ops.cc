@@ -3,6 +3,7 @@
 // and the helpers its compile functions share.
 #include "cpu/exec/compute_ops_util.h"
 #include "cpu/exec/op_registry.h"
+#include "kernels_abi/custom_call_targets.h"
 
 namespace plugrt::cpu {
 namespace compute {
@@ -141,6 +142,7 @@ void RegisterComputeOps(OpRegistry& registry) {
   registry.Set(OpCode::kMap, &CompileMap);
   registry.Set(OpCode::kDot, &CompileDot);
   registry.Set(OpCode::kDotGeneral, &CompileDotGeneral);
+  registry.SetCustomCall(kernels_abi::kQuantizedDotTarget, &CompileQuantizedDot);
   registry.Set(OpCode::kConvolution, &CompileConvolution);
   registry.Set(OpCode::kDynamicConv, &CompileConvolution);
   registry.Set(OpCode::kFft, &WithoutContext<&CompileFft>);

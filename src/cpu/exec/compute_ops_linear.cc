@@ -1,4 +1,5 @@
-// plugrt CPU executor: dot, dot_general, convolution, dynamic_conv, fft,
+// plugrt CPU executor: dot, dot_general, the plugrt.quantized_dot custom
+// call, convolution, dynamic_conv, fft,
 // triangular_solve, cholesky and the batch norm ops. Attributes are decoded
 // and checked here once; Execute checks the operand shapes it relies on and
 // calls the kernels.
@@ -10,6 +11,8 @@
 #include "cpu/kernels/fast_dot.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
+#include "cpu/kernels/quantized_dot.h"
+#include "kernels_abi/custom_call_targets.h"
 
 namespace plugrt::cpu::compute {
 namespace {
@@ -45,6 +48,17 @@ Status CheckNotQuantizedOrBool(const shlo::Operation& op) {
 bool HasDims(const std::vector<Tensor>& t, const std::vector<int64_t>& lhs,
              const std::vector<int64_t>& rhs) {
   return t[0].dims() == lhs && t[1].dims() == rhs;
+}
+
+StatusOr<DotDimensions> DotDimensionsOf(const shlo::Operation& op) {
+  const shlo::Attribute* attr = op.attribute("dot_dimension_numbers");
+  if (attr == nullptr) return Invalid(op, "missing dot_dimension_numbers");
+  DotDimensions dd;
+  PLUGRT_ASSIGN_OR_RETURN(dd.lhs_batching, FieldList(op, *attr, "lhs_batching_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(dd.rhs_batching, FieldList(op, *attr, "rhs_batching_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(dd.lhs_contracting, FieldList(op, *attr, "lhs_contracting_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(dd.rhs_contracting, FieldList(op, *attr, "rhs_contracting_dimensions"));
+  return dd;
 }
 
 CompileResult MakeDotOp(const shlo::Operation& op, DotDimensions dd, const ProgramOptions& options) {
@@ -95,14 +109,70 @@ CompileResult CompileDot(const shlo::Operation& op, CompileContext& context) {
 
 CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& context) {
   PLUGRT_RETURN_IF_ERROR(CheckTensors(op, 2, 1));
-  const shlo::Attribute* attr = op.attribute("dot_dimension_numbers");
-  if (attr == nullptr) return Invalid(op, "missing dot_dimension_numbers");
-  DotDimensions dd;
-  PLUGRT_ASSIGN_OR_RETURN(dd.lhs_batching, FieldList(op, *attr, "lhs_batching_dimensions"));
-  PLUGRT_ASSIGN_OR_RETURN(dd.rhs_batching, FieldList(op, *attr, "rhs_batching_dimensions"));
-  PLUGRT_ASSIGN_OR_RETURN(dd.lhs_contracting, FieldList(op, *attr, "lhs_contracting_dimensions"));
-  PLUGRT_ASSIGN_OR_RETURN(dd.rhs_contracting, FieldList(op, *attr, "rhs_contracting_dimensions"));
+  PLUGRT_ASSIGN_OR_RETURN(DotDimensions dd, DotDimensionsOf(op));
   return MakeDotOp(op, dd, context.options());
+}
+
+CompileResult CompileQuantizedDot(const shlo::Operation& op, std::string_view target,
+                                  const ProgramOptions& options) {
+  PLUGRT_RETURN_IF_ERROR(CheckTensors(op, 2, 1));
+  if (!AllStatic(op) || !op.result(0)->type.has_static_shape()) {
+    return OpError(op, StatusCode::kUnimplemented,
+                   StrCat(target, " needs static shapes"));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(DotDimensions dd, DotDimensionsOf(op));
+  namespace abi = kernels_abi;
+  QuantizedDotParams params;
+  PLUGRT_ASSIGN_OR_RETURN(params.lhs_zero_point, IntAttr(op, abi::kQuantizedDotLhsZeroPoint, 0));
+  PLUGRT_ASSIGN_OR_RETURN(params.zero_points, IntListAttr(op, abi::kQuantizedDotZeroPoints, {}));
+  PLUGRT_ASSIGN_OR_RETURN(params.scale_dimension,
+                          IntAttr(op, abi::kQuantizedDotScaleDimension, -1));
+  const shlo::Type& result = op.result(0)->type;
+  params.storage = result.element_type();
+  PLUGRT_ASSIGN_OR_RETURN(params.storage_min,
+                          IntAttr(op, abi::kQuantizedDotStorageMin,
+                                  shlo::StorageTypeMin(params.storage)));
+  PLUGRT_ASSIGN_OR_RETURN(params.storage_max,
+                          IntAttr(op, abi::kQuantizedDotStorageMax,
+                                  shlo::StorageTypeMax(params.storage)));
+  if (params.storage_min < shlo::StorageTypeMin(params.storage) ||
+      params.storage_max > shlo::StorageTypeMax(params.storage)) {
+    return Invalid(op, StrCat("storage range [", params.storage_min, ", ", params.storage_max,
+                              "] does not fit ", shlo::ElementTypeName(params.storage)));
+  }
+  params.full_range = params.storage_min == shlo::StorageTypeMin(params.storage) &&
+                      params.storage_max == shlo::StorageTypeMax(params.storage);
+  const shlo::Attribute* scales = op.attribute(abi::kQuantizedDotScales);
+  if (scales == nullptr || scales->kind != shlo::Attribute::Kind::kArray) {
+    return Invalid(op, StrCat(target, " needs '", abi::kQuantizedDotScales,
+                              "', an array of floats"));
+  }
+  for (const shlo::Attribute& s : scales->elements) {
+    if (s.kind != shlo::Attribute::Kind::kFloat) {
+      return Invalid(op, StrCat("'", abi::kQuantizedDotScales, "' holds a non-float"));
+    }
+    params.scales.push_back(static_cast<float>(s.float_value));
+  }
+  const std::vector<int64_t> lhs_dims = op.operands[0]->type.dims();
+  const std::vector<int64_t> rhs_dims = op.operands[1]->type.dims();
+  StatusOr<std::shared_ptr<const QuantizedDot>> plan = QuantizedDot::Plan(
+      lhs_dims, op.operands[0]->type.element_type(), rhs_dims,
+      op.operands[1]->type.element_type(), dd, std::move(params), options.fast_paths,
+      options.kernel_threads);
+  if (!plan.ok()) return Annotated(op, plan.status());
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, DotResultDims(lhs_dims, rhs_dims, dd));
+  PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, dims));
+  return MakeOp([op = TagOf(op), plan = *std::move(plan), lhs_dims, rhs_dims](
+                    const Operands& in, ExecContext& context) -> Results {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+    if (!HasDims(t, lhs_dims, rhs_dims)) {
+      return Invalid(op, "operands do not have the shapes the op was compiled for");
+    }
+    StatusOr<Tensor> result = plan->Run(t[0], t[1], context.kernel_threads);
+    if (!result.ok()) return Annotated(op, result.status());
+    if (plan->fused() && context.counters != nullptr) ++context.counters->onednn_calls;
+    return Wrap({std::move(result).value()});
+  });
 }
 
 CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& context) {

@@ -82,6 +82,9 @@ CompileResult CompileSort(const shlo::Operation& op, CompileContext& context);
 CompileResult CompileMap(const shlo::Operation& op, CompileContext& context);
 CompileResult CompileDot(const shlo::Operation& op, CompileContext& context);
 CompileResult CompileDotGeneral(const shlo::Operation& op, CompileContext& context);
+// The "plugrt.quantized_dot" custom call (kernels_abi/custom_call_targets.h).
+CompileResult CompileQuantizedDot(const shlo::Operation& op, std::string_view target,
+                                  const ProgramOptions& options);
 CompileResult CompileConvolution(const shlo::Operation& op,
                                  CompileContext& context);  // also dynamic_conv
 CompileResult CompileFft(const shlo::Operation& op);

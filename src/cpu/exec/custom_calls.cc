@@ -25,7 +25,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   }
   const std::string& target = attr->str;
   if (const CompileCustomCallFn* compile = context.registry().custom_calls().Find(target)) {
-    return (*compile)(op, target);
+    return (*compile)(op, target, context.options());
   }
   const int api_version = CustomCallApiVersion(op);
   const bool typed_ffi = api_version == 4;

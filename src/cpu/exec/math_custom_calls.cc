@@ -48,7 +48,8 @@ class MathCustomCallOp final : public CompiledOp {
 };
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileMathCustomCall(const shlo::Operation& op,
-                                                            std::string_view target) {
+                                                            std::string_view target,
+                                                            const ProgramOptions& /*options*/) {
   const std::string_view prefix = kernels_abi::kMathTargetPrefix;
   const std::optional<MathFn> fn =
       target.substr(0, prefix.size()) == prefix ? MathFnFromName(target.substr(prefix.size()))

@@ -22,9 +22,10 @@
 
 namespace plugrt::cpu {
 
-// Compiles one stablehlo.custom_call whose call_target_name is `target`.
-using CompileCustomCallFn = StatusOr<std::unique_ptr<CompiledOp>> (*)(const shlo::Operation& op,
-                                                                      std::string_view target);
+// Compiles one stablehlo.custom_call whose call_target_name is `target`,
+// for a program compiled with `options`.
+using CompileCustomCallFn = StatusOr<std::unique_ptr<CompiledOp>> (*)(
+    const shlo::Operation& op, std::string_view target, const ProgramOptions& options);
 
 class OpRegistry {
  public:

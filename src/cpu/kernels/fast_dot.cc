@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/compute_common.h"
@@ -133,6 +134,8 @@ struct FastDot::Impl {
   bool own_int8 = false;
   bool via_f32 = false;
   bool lhs_unsigned = false;
+  // Set when oneDNN rescales the int8 product (Int8Rescale).
+  std::optional<Int8Rescale> rescale;
   // The depth of chunk `c` of the contraction: all of k but for via_f32.
   int64_t Depth(int64_t c) const {
     const int64_t chunk = via_f32 ? std::min(k, kMaxExactF32Depth) : k;
@@ -176,7 +179,16 @@ struct FastDot::Impl {
       const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
       const dnnl::matmul::desc desc(Desc(LhsSlice(depth), lhs_type),
                                     Desc(RhsSlice(depth), rhs_type), dst);
-      const dnnl::matmul::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
+      dnnl::primitive_attr attr = onednn::Attributes();
+      if (rescale) {
+        // Per-column scales run along the last dim of the [batch, m, n] result.
+        attr.set_output_scales(rescale->scales.size() == 1 ? 0 : 1 << 2, rescale->scales);
+        if (rescale->lhs_zero_point != 0) {
+          attr.set_zero_points(DNNL_ARG_SRC, 0, {rescale->lhs_zero_point});
+        }
+        if (rescale->zero_point != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {rescale->zero_point});
+      }
+      const dnnl::matmul::primitive_desc pd(desc, attr, onednn::Engine());
       return &primitives
                   .emplace(std::pair{team, depth},
                            Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
@@ -203,16 +215,26 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
                                              ElementType lhs_type,
                                              const std::vector<int64_t>& rhs_dims,
                                              ElementType rhs_type, const DotDimensions& dd,
-                                             ElementType result_type, int kernel_threads) {
+                                             ElementType result_type, int kernel_threads,
+                                             const Int8Rescale* rescale) {
   // f32 -> f32; bf16 -> f32 or bf16; integers: (s8 or u8) x s8 -> s32 (the
-  // quantized lowering's products), exact in s32 as the reference kernel.
+  // quantized lowering's products), exact in s32 as the reference kernel;
+  // rescaled, to s8, u8 or s32.
   const bool f32 = lhs_type == ElementType::kF32 && rhs_type == ElementType::kF32 &&
                    result_type == ElementType::kF32;
   const bool bf16 = lhs_type == ElementType::kBF16 && rhs_type == ElementType::kBF16 &&
                     (result_type == ElementType::kF32 || result_type == ElementType::kBF16);
-  const bool int8 = (lhs_type == ElementType::kSI8 || lhs_type == ElementType::kUI8) &&
-                    rhs_type == ElementType::kSI8 && result_type == ElementType::kSI32;
-  if (!f32 && !bf16 && !int8) return nullptr;
+  const bool int8_operands = (lhs_type == ElementType::kSI8 || lhs_type == ElementType::kUI8) &&
+                             rhs_type == ElementType::kSI8;
+  const bool int8 = int8_operands && result_type == ElementType::kSI32;
+  if (rescale != nullptr) {
+    const bool rescaled = int8_operands && (result_type == ElementType::kSI32 ||
+                                            result_type == ElementType::kSI8 ||
+                                            result_type == ElementType::kUI8);
+    if (!rescaled || !HasVnni() || rescale->scales.empty()) return nullptr;
+  } else if (!f32 && !bf16 && !int8) {
+    return nullptr;
+  }
   auto free_dims = [](size_t rank, const std::vector<int64_t>& batch,
                       const std::vector<int64_t>& contracting) {
     std::vector<int64_t> free;
@@ -266,6 +288,14 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   impl->out_type = *onednn::DataType(result_type);
   impl->lhs_unsigned = lhs_type == ElementType::kUI8;
   impl->threads = onednn::ThreadsForMultiplyAdds(multiply_adds);
+  if (rescale != nullptr) {
+    if (rescale->scales.size() != 1 &&
+        (static_cast<int64_t>(rescale->scales.size()) != impl->n ||
+         impl->result_dims.empty() || impl->result_dims.back() != impl->n)) {
+      return nullptr;
+    }
+    impl->rescale = *rescale;
+  }
   if (int8 && !HasVnni()) {
     if (Int8GemmAvailable()) {
       impl->own_int8 = true;

@@ -15,6 +15,7 @@
 #ifndef PLUGRT_CPU_KERNELS_FAST_DOT_H_
 #define PLUGRT_CPU_KERNELS_FAST_DOT_H_
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -24,18 +25,32 @@
 
 namespace plugrt::cpu {
 
+// What an int8 plan can do to its product inside oneDNN's matmul before it
+// stores it: subtract lhs_zero_point from every lhs integer, multiply each
+// result column's sum (converted to f32) by its scale, add zero_point,
+// round to nearest even and saturate to the result type (s8, u8 or s32).
+// `scales`: one for the whole result, or one per result column (the last
+// result dimension, which must then be the rhs's one free dimension).
+struct Int8Rescale {
+  int32_t lhs_zero_point = 0;
+  std::vector<float> scales;
+  int32_t zero_point = 0;
+};
+
 class FastDot {
  public:
   // A plan, or null when oneDNN does not take these types (f32 x f32 -> f32,
   // bf16 x bf16 -> f32 or bf16, s8/u8 x s8 -> s32) or the product is too
   // small to gain from it. `kernel_threads`: the budget runs will have.
-  // The dims must have passed DotResultDims.
+  // The dims must have passed DotResultDims. With `rescale`, an s8/u8 x s8
+  // product applies it and has `result_type` s8, u8 or s32; null unless the
+  // CPU has VNNI (the only int8 kernels of oneDNN that are exact).
   static std::shared_ptr<const FastDot> Plan(const std::vector<int64_t>& lhs_dims,
                                              ElementType lhs_type,
                                              const std::vector<int64_t>& rhs_dims,
                                              ElementType rhs_type, const DotDimensions& dims,
-                                             ElementType result_type,
-                                             int kernel_threads);
+                                             ElementType result_type, int kernel_threads,
+                                             const Int8Rescale* rescale = nullptr);
   ~FastDot();
 
   // The product; operands must have the planned dims and types. At most

@@ -1,0 +1,199 @@
+#include "cpu/kernels/quantized_dot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/parallel.h"
+
+namespace plugrt::cpu {
+namespace {
+
+std::vector<int64_t> FreeDims(size_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d) {
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
+
+// round_nearest_even(x) clamped to [lo, hi] (integers), x an f32; NaN goes
+// to lo. Clamping first and rounding after give the same integer.
+inline int64_t RoundClamp(float x, float lo_f, float hi_f, int64_t lo, int64_t hi) {
+  if (!(x > lo_f)) return lo;
+  if (x >= hi_f) return hi;
+  return static_cast<int64_t>(std::nearbyint(x));
+}
+
+template <typename T>
+void StoreAll(std::byte* out, int64_t i, int64_t v) {
+  const T t = static_cast<T>(v);
+  std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), &t, sizeof(T));
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<const QuantizedDot>> QuantizedDot::Plan(
+    const std::vector<int64_t>& lhs_dims, ElementType lhs_type,
+    const std::vector<int64_t>& rhs_dims, ElementType rhs_type, const DotDimensions& dims,
+    QuantizedDotParams params, bool fast_paths, int kernel_threads) {
+  if ((lhs_type != ElementType::kSI8 && lhs_type != ElementType::kUI8) ||
+      rhs_type != ElementType::kSI8) {
+    return InvalidArgument("quantized dot: operands must be s8 or u8 (lhs) and s8 (rhs), got ",
+                           shlo::ElementTypeName(lhs_type), " and ",
+                           shlo::ElementTypeName(rhs_type));
+  }
+  if (!shlo::IsInteger(params.storage) || shlo::BitWidth(params.storage) > 32) {
+    return InvalidArgument("quantized dot: the result must hold integers of at most 32 bits, got ",
+                           shlo::ElementTypeName(params.storage));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> result_dims,
+                          DotResultDims(lhs_dims, rhs_dims, dims));
+  if (params.scales.empty() || params.scales.size() != params.zero_points.size()) {
+    return InvalidArgument("quantized dot: ", params.scales.size(), " scales and ",
+                           params.zero_points.size(), " zero points");
+  }
+  const int64_t rank = static_cast<int64_t>(result_dims.size());
+  if (params.scale_dimension < 0) {
+    if (params.scales.size() != 1) {
+      return InvalidArgument("quantized dot: ", params.scales.size(),
+                             " scales but no scale dimension");
+    }
+  } else if (params.scale_dimension >= rank ||
+             result_dims[params.scale_dimension] !=
+                 static_cast<int64_t>(params.scales.size())) {
+    return InvalidArgument("quantized dot: ", params.scales.size(),
+                           " scales do not match result dimension ", params.scale_dimension,
+                           " of a rank-", rank, " result");
+  }
+  if (params.storage_min > params.storage_max) {
+    return InvalidArgument("quantized dot: empty storage range [", params.storage_min, ", ",
+                           params.storage_max, "]");
+  }
+  std::shared_ptr<QuantizedDot> plan(new QuantizedDot());
+  plan->dims_ = dims;
+  plan->result_dims_ = result_dims;
+  if (fast_paths) {
+    // oneDNN saturates to the whole range of its s8/u8/s32 output and adds
+    // one zero point; per-column scales need the channel to be the column.
+    const bool per_column = params.scale_dimension < 0 ||
+                            (params.scale_dimension == rank - 1 &&
+                             FreeDims(rhs_dims.size(), dims.rhs_batching,
+                                      dims.rhs_contracting).size() == 1);
+    const bool one_zero_point =
+        std::all_of(params.zero_points.begin(), params.zero_points.end(),
+                    [&](int64_t zp) { return zp == params.zero_points[0]; });
+    const bool fits_i32 = [&] {
+      const int64_t lo = std::numeric_limits<int32_t>::min(),
+                    hi = std::numeric_limits<int32_t>::max();
+      return params.lhs_zero_point >= lo && params.lhs_zero_point <= hi &&
+             params.zero_points[0] >= lo && params.zero_points[0] <= hi;
+    }();
+    if (per_column && one_zero_point && params.full_range && fits_i32) {
+      Int8Rescale rescale;
+      rescale.lhs_zero_point = static_cast<int32_t>(params.lhs_zero_point);
+      rescale.scales = params.scales;
+      rescale.zero_point = static_cast<int32_t>(params.zero_points[0]);
+      plan->fused_ = FastDot::Plan(lhs_dims, lhs_type, rhs_dims, rhs_type, dims, params.storage,
+                                   kernel_threads, &rescale);
+    }
+    if (plan->fused_ == nullptr) {
+      plan->product_ = FastDot::Plan(lhs_dims, lhs_type, rhs_dims, rhs_type, dims,
+                                     ElementType::kSI32, kernel_threads);
+    }
+  }
+  plan->params_ = std::move(params);
+  return std::shared_ptr<const QuantizedDot>(std::move(plan));
+}
+
+StatusOr<Tensor> QuantizedDot::Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const {
+  if (fused_ != nullptr) return fused_->Run(lhs, rhs, kernel_threads);
+  Tensor product;
+  if (product_ != nullptr) {
+    PLUGRT_ASSIGN_OR_RETURN(product, product_->Run(lhs, rhs, kernel_threads));
+  } else {
+    product = DotGeneral(lhs, rhs, dims_, ElementType::kSI32);
+  }
+  // The rhs as [batch, contracted, free] for its column sums.
+  const std::vector<int64_t> free = FreeDims(rhs.dims().size(), dims_.rhs_batching,
+                                             dims_.rhs_contracting);
+  std::vector<int64_t> order = dims_.rhs_batching;
+  order.insert(order.end(), dims_.rhs_contracting.begin(), dims_.rhs_contracting.end());
+  order.insert(order.end(), free.begin(), free.end());
+  Tensor ordered = rhs;
+  std::vector<int64_t> identity(order.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  if (order != identity) {
+    PLUGRT_ASSIGN_OR_RETURN(ordered, Transpose(rhs, order));
+  }
+  const int threads = kernel_threads > 0 ? kernel_threads : 1;
+  return Rescale(product, ordered, threads);
+}
+
+Tensor QuantizedDot::Rescale(const Tensor& product, const Tensor& rhs, int threads) const {
+  const QuantizedDotParams& q = params_;
+  const std::vector<int64_t>& rd = rhs.dims();
+  const int64_t nb = static_cast<int64_t>(dims_.rhs_batching.size());
+  const int64_t nc = static_cast<int64_t>(dims_.rhs_contracting.size());
+  int64_t batch = 1, depth = 1, columns = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(rd.size()); ++d) {
+    (d < nb ? batch : d < nb + nc ? depth : columns) *= rd[d];
+  }
+  // sums[b * columns + r]: the rhs column sums, times the lhs zero point.
+  std::vector<int64_t> offsets(static_cast<size_t>(batch * columns), 0);
+  if (q.lhs_zero_point != 0) {
+    const auto* r = rhs.as<int8_t>();
+    for (int64_t b = 0; b < batch; ++b) {
+      int64_t* row = offsets.data() + b * columns;
+      for (int64_t k = 0; k < depth; ++k) {
+        const int8_t* in = r + (b * depth + k) * columns;
+        for (int64_t c = 0; c < columns; ++c) row[c] += in[c];
+      }
+      for (int64_t c = 0; c < columns; ++c) row[c] *= q.lhs_zero_point;
+    }
+  }
+  Tensor out = Tensor::Uninitialized(q.storage, result_dims_);
+  const int64_t count = out.num_elements();
+  const int64_t per_batch = batch > 0 ? count / batch : 0;
+  int64_t inner = 1;  // the stride of the scale dimension in the result
+  int64_t channels = 1;
+  if (q.scale_dimension >= 0) {
+    channels = result_dims_[q.scale_dimension];
+    for (size_t d = static_cast<size_t>(q.scale_dimension) + 1; d < result_dims_.size(); ++d) {
+      inner *= result_dims_[d];
+    }
+  }
+  std::vector<float> zero_points(q.zero_points.begin(), q.zero_points.end());
+  const float lo_f = static_cast<float>(q.storage_min), hi_f = static_cast<float>(q.storage_max);
+  const int32_t* p = product.as<int32_t>();
+  std::byte* o = static_cast<std::byte*>(out.MutableData());
+  const int width = shlo::StorageBytes(q.storage);
+  ParallelFor(count, ThreadsFor(count, int64_t{1} << 16, threads), [&](int64_t begin,
+                                                                          int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t b = per_batch > 0 ? i / per_batch : 0;
+      const int64_t exact = int64_t{p[i]} - offsets[static_cast<size_t>(b * columns + i % columns)];
+      const int64_t c = channels == 1 ? 0 : (i / inner) % channels;
+      // Two f32 operations, each rounded: plugrt's baseline x86-64 target
+      // has no FMA instruction to contract them into.
+      const float scaled = static_cast<float>(exact) * q.scales[static_cast<size_t>(c)];
+      const float x = scaled + zero_points[static_cast<size_t>(c)];
+      const int64_t v = RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max);
+      switch (width) {
+        case 1: StoreAll<int8_t>(o, i, v); break;
+        case 2: StoreAll<int16_t>(o, i, v); break;
+        default: StoreAll<int32_t>(o, i, v); break;
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace plugrt::cpu
