@@ -418,6 +418,66 @@ TEST(QuantizedExecutionTest, FusedInt8RescalingEqualsTheReferenceLoop) {
   EXPECT_EQ(compared, static_cast<int>(std::size(cases))) << "a case did not fuse";
 }
 
+// The reference path of plugrt.quantized_dot with batching dimensions, a
+// transposed rhs, scales along a middle rhs free dimension or along an lhs
+// free dimension, and a narrow storage range, against a direct computation.
+TEST(QuantizedExecutionTest, QuantizedDotReferenceAgreesWithADirectSum) {
+  const int64_t b = 2, m = 5, k = 7, p = 3, q = 4;
+  cpu::Tensor lhs(shlo::ElementType::kSI8, {b, m, k});
+  cpu::Tensor rhs(shlo::ElementType::kSI8, {b, p, k, q});  // free p, contracted k, free q
+  std::mt19937 generator(3);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (int64_t i = 0; i < lhs.num_elements(); ++i) {
+    lhs.mutable_as<int8_t>()[i] = static_cast<int8_t>(value(generator));
+  }
+  for (int64_t i = 0; i < rhs.num_elements(); ++i) {
+    rhs.mutable_as<int8_t>()[i] = static_cast<int8_t>(value(generator));
+  }
+  const cpu::DotDimensions dims{{0}, {0}, {2}, {2}};
+  for (int64_t scale_dimension : {1, 2}) {
+    SCOPED_TRACE(scale_dimension);
+    cpu::QuantizedDotParams params;
+    params.lhs_zero_point = 9;
+    const int64_t channels = scale_dimension == 1 ? m : p;
+    for (int64_t c = 0; c < channels; ++c) {
+      params.scales.push_back(0.01f * static_cast<float>(c + 1));
+      params.zero_points.push_back(c - 2);
+    }
+    params.scale_dimension = scale_dimension;
+    params.storage = shlo::ElementType::kSI8;
+    params.storage_min = -100;
+    params.storage_max = 100;
+    auto plan = cpu::QuantizedDot::Plan(lhs.dims(), shlo::ElementType::kSI8, rhs.dims(),
+                                        shlo::ElementType::kSI8, dims, params, true, 2);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    StatusOr<cpu::Tensor> got = (*plan)->Run(lhs, rhs, 2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ASSERT_EQ(got->dims(), (std::vector<int64_t>{b, m, p, q}));
+    int clamped = 0;
+    for (int64_t bi = 0; bi < b; ++bi) {
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t pi = 0; pi < p; ++pi) {
+          for (int64_t qi = 0; qi < q; ++qi) {
+            int64_t sum = 0;
+            for (int64_t c = 0; c < k; ++c) {
+              sum += (int64_t{lhs.as<int8_t>()[(bi * m + i) * k + c]} - 9) *
+                     rhs.as<int8_t>()[((bi * p + pi) * k + c) * q + qi];
+            }
+            const int64_t ch = scale_dimension == 1 ? i : pi;
+            const float scaled = static_cast<float>(sum) * params.scales[ch];
+            const float x = scaled + static_cast<float>(params.zero_points[ch]);
+            const float want = std::nearbyint(std::min(100.0f, std::max(-100.0f, x)));
+            clamped += std::abs(want) == 100.0f;
+            EXPECT_EQ(got->as<int8_t>()[((bi * m + i) * p + pi) * q + qi], want)
+                << bi << "," << i << "," << pi << "," << qi;
+          }
+        }
+      }
+    }
+    EXPECT_GT(clamped, 0);  // the narrow range was reached
+  }
+}
+
 // A quantized dot_general with per-axis weights computes in integers and
 // agrees with the float (dequantize -> dot -> quantize) result.
 TEST(QuantizedExecutionTest, IntegerDotMatchesTheFloatComputation) {

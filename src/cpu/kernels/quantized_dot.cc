@@ -133,8 +133,7 @@ StatusOr<Tensor> QuantizedDot::Run(const Tensor& lhs, const Tensor& rhs, int ker
   if (order != identity) {
     PLUGRT_ASSIGN_OR_RETURN(ordered, Transpose(rhs, order));
   }
-  const int threads = kernel_threads > 0 ? kernel_threads : 1;
-  return Rescale(product, ordered, threads);
+  return Rescale(product, ordered, ThreadBudget(kernel_threads));
 }
 
 Tensor QuantizedDot::Rescale(const Tensor& product, const Tensor& rhs, int threads) const {
@@ -160,36 +159,53 @@ Tensor QuantizedDot::Rescale(const Tensor& product, const Tensor& rhs, int threa
     }
   }
   Tensor out = Tensor::Uninitialized(q.storage, result_dims_);
+  // The result as rows of `columns` (the rhs free dims, innermost); a row's
+  // batch index picks its offsets. The scale dimension is either among the
+  // rhs free dims (the channel depends on the column) or before them (on
+  // the row).
   const int64_t count = out.num_elements();
-  const int64_t per_batch = batch > 0 ? count / batch : 0;
-  int64_t inner = 1;  // the stride of the scale dimension in the result
-  int64_t channels = 1;
+  const int64_t rows = columns > 0 ? count / columns : 0;
+  const int64_t rows_per_batch = batch > 0 ? rows / batch : 0;
+  const int64_t rank = static_cast<int64_t>(result_dims_.size());
+  const int64_t first_column_dim = rank - (static_cast<int64_t>(rd.size()) - nb - nc);
+  int64_t inner = 1, channels = 1;  // the scale dimension's stride and size
   if (q.scale_dimension >= 0) {
     channels = result_dims_[q.scale_dimension];
-    for (size_t d = static_cast<size_t>(q.scale_dimension) + 1; d < result_dims_.size(); ++d) {
-      inner *= result_dims_[d];
+    for (int64_t d = q.scale_dimension + 1; d < rank; ++d) inner *= result_dims_[d];
+  }
+  const bool by_column = q.scale_dimension >= first_column_dim;
+  std::vector<float> column_scale, column_zp;
+  if (by_column) {
+    for (int64_t j = 0; j < columns; ++j) {
+      const size_t c = static_cast<size_t>((j / inner) % channels);
+      column_scale.push_back(q.scales[c]);
+      column_zp.push_back(static_cast<float>(q.zero_points[c]));
     }
   }
-  std::vector<float> zero_points(q.zero_points.begin(), q.zero_points.end());
   const float lo_f = static_cast<float>(q.storage_min), hi_f = static_cast<float>(q.storage_max);
   const int32_t* p = product.as<int32_t>();
   std::byte* o = static_cast<std::byte*>(out.MutableData());
   const int width = shlo::StorageBytes(q.storage);
-  ParallelFor(count, ThreadsFor(count, int64_t{1} << 16, threads), [&](int64_t begin,
-                                                                          int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t b = per_batch > 0 ? i / per_batch : 0;
-      const int64_t exact = int64_t{p[i]} - offsets[static_cast<size_t>(b * columns + i % columns)];
-      const int64_t c = channels == 1 ? 0 : (i / inner) % channels;
-      // Two f32 operations, each rounded: plugrt's baseline x86-64 target
-      // has no FMA instruction to contract them into.
-      const float scaled = static_cast<float>(exact) * q.scales[static_cast<size_t>(c)];
-      const float x = scaled + zero_points[static_cast<size_t>(c)];
-      const int64_t v = RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max);
-      switch (width) {
-        case 1: StoreAll<int8_t>(o, i, v); break;
-        case 2: StoreAll<int16_t>(o, i, v); break;
-        default: StoreAll<int32_t>(o, i, v); break;
+  ParallelFor(rows, ThreadsFor(count, int64_t{1} << 16, threads), [&](int64_t begin,
+                                                                         int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t* offset = offsets.data() + (row / rows_per_batch) * columns;
+      const size_t c = static_cast<size_t>((row * columns / inner) % channels);
+      const float row_scale = q.scales[by_column ? 0 : c];
+      const float row_zp = static_cast<float>(q.zero_points[by_column ? 0 : c]);
+      const int64_t first = row * columns;
+      for (int64_t j = 0; j < columns; ++j) {
+        const int64_t exact = int64_t{p[first + j]} - offset[j];
+        // Two f32 operations, each rounded: plugrt's baseline x86-64 target
+        // has no FMA instruction to contract them into.
+        const float scaled = static_cast<float>(exact) * (by_column ? column_scale[j] : row_scale);
+        const float x = scaled + (by_column ? column_zp[j] : row_zp);
+        const int64_t v = RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max);
+        switch (width) {
+          case 1: StoreAll<int8_t>(o, first + j, v); break;
+          case 2: StoreAll<int16_t>(o, first + j, v); break;
+          default: StoreAll<int32_t>(o, first + j, v); break;
+        }
       }
     }
   });
