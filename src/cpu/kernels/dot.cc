@@ -5,9 +5,7 @@
 #include "cpu/kernels/compute_common.h"
 
 namespace plugrt::cpu {
-namespace {
 
-// The free (neither batching nor contracting) dims of an operand, in order.
 std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batching,
                               const std::vector<int64_t>& contracting) {
   std::vector<int64_t> free;
@@ -19,6 +17,8 @@ std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batching
   }
   return free;
 }
+
+namespace {
 
 // `values` (row-major over `dims`) permuted so the dims in `order` come out
 // row-major: the gather of a transpose.

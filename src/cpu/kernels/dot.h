@@ -17,6 +17,11 @@ struct DotDimensions {
   std::vector<int64_t> rhs_contracting;
 };
 
+// The free (neither batching nor contracting) dims of a rank-`rank`
+// operand, in order.
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batching,
+                              const std::vector<int64_t>& contracting);
+
 // Checks the dimension numbers against the operand shapes and returns the
 // result dims: batch dims, then lhs free dims, then rhs free dims.
 StatusOr<std::vector<int64_t>> DotResultDims(const std::vector<int64_t>& lhs_dims,

@@ -235,22 +235,12 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
   } else if (!f32 && !bf16 && !int8) {
     return nullptr;
   }
-  auto free_dims = [](size_t rank, const std::vector<int64_t>& batch,
-                      const std::vector<int64_t>& contracting) {
-    std::vector<int64_t> free;
-    for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d) {
-      if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-          std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
-        free.push_back(d);
-      }
-    }
-    return free;
-  };
+
   auto impl = std::make_unique<Impl>();
-  const std::vector<int64_t> lhs_free = free_dims(lhs_dims.size(), dd.lhs_batching,
-                                                  dd.lhs_contracting);
-  const std::vector<int64_t> rhs_free = free_dims(rhs_dims.size(), dd.rhs_batching,
-                                                  dd.rhs_contracting);
+  const std::vector<int64_t> lhs_free =
+      FreeDims(static_cast<int64_t>(lhs_dims.size()), dd.lhs_batching, dd.lhs_contracting);
+  const std::vector<int64_t> rhs_free =
+      FreeDims(static_cast<int64_t>(rhs_dims.size()), dd.rhs_batching, dd.rhs_contracting);
   const std::vector<int64_t> lhs_groups[3] = {dd.lhs_batching, lhs_free, dd.lhs_contracting};
   const std::vector<int64_t> rhs_groups[3] = {dd.rhs_batching, dd.rhs_contracting, rhs_free};
 

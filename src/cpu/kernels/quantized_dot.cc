@@ -12,18 +12,6 @@
 namespace plugrt::cpu {
 namespace {
 
-std::vector<int64_t> FreeDims(size_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
-      free.push_back(d);
-    }
-  }
-  return free;
-}
-
 // round_nearest_even(x) clamped to [lo, hi] (integers), x an f32; NaN goes
 // to lo. Clamping first and rounding after give the same integer.
 inline int64_t RoundClamp(float x, float lo_f, float hi_f, int64_t lo, int64_t hi) {
@@ -33,7 +21,7 @@ inline int64_t RoundClamp(float x, float lo_f, float hi_f, int64_t lo, int64_t h
 }
 
 template <typename T>
-void StoreAll(std::byte* out, int64_t i, int64_t v) {
+void Store(std::byte* out, int64_t i, int64_t v) {
   const T t = static_cast<T>(v);
   std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), &t, sizeof(T));
 }
@@ -85,7 +73,7 @@ StatusOr<std::shared_ptr<const QuantizedDot>> QuantizedDot::Plan(
     // one zero point; per-column scales need the channel to be the column.
     const bool per_column = params.scale_dimension < 0 ||
                             (params.scale_dimension == rank - 1 &&
-                             FreeDims(rhs_dims.size(), dims.rhs_batching,
+                             FreeDims(static_cast<int64_t>(rhs_dims.size()), dims.rhs_batching,
                                       dims.rhs_contracting).size() == 1);
     const bool one_zero_point =
         std::all_of(params.zero_points.begin(), params.zero_points.end(),
@@ -122,7 +110,7 @@ StatusOr<Tensor> QuantizedDot::Run(const Tensor& lhs, const Tensor& rhs, int ker
     product = DotGeneral(lhs, rhs, dims_, ElementType::kSI32);
   }
   // The rhs as [batch, contracted, free] for its column sums.
-  const std::vector<int64_t> free = FreeDims(rhs.dims().size(), dims_.rhs_batching,
+  const std::vector<int64_t> free = FreeDims(rhs.rank(), dims_.rhs_batching,
                                              dims_.rhs_contracting);
   std::vector<int64_t> order = dims_.rhs_batching;
   order.insert(order.end(), dims_.rhs_contracting.begin(), dims_.rhs_contracting.end());
@@ -202,9 +190,9 @@ Tensor QuantizedDot::Rescale(const Tensor& product, const Tensor& rhs, int threa
         const float x = scaled + (by_column ? column_zp[j] : row_zp);
         const int64_t v = RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max);
         switch (width) {
-          case 1: StoreAll<int8_t>(o, first + j, v); break;
-          case 2: StoreAll<int16_t>(o, first + j, v); break;
-          default: StoreAll<int32_t>(o, first + j, v); break;
+          case 1: Store<int8_t>(o, first + j, v); break;
+          case 2: Store<int16_t>(o, first + j, v); break;
+          default: Store<int32_t>(o, first + j, v); break;
         }
       }
     }
