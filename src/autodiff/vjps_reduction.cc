@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "autodiff/builtin_rules.h"
+#include "eager/op_def.h"
 
 namespace plugrt::autodiff::internal {
 
@@ -369,9 +370,9 @@ StatusOr<Grads> SelectAndScatterVjp(const VjpCall& c) {
     return Unimplemented("no gradient for ", c.op.name(), " with a loaded select function (",
                          "give select_direction instead)");
   }
-  std::string direction = "GE";
-  if (a.Has("select_direction")) {
-    PLUGRT_ASSIGN_OR_RETURN(direction, a.String("select_direction"));
+  std::string direction(eager::kDefaultSelectDirection);
+  if (a.Has(eager::kSelectDirectionAttr)) {
+    PLUGRT_ASSIGN_OR_RETURN(direction, a.String(eager::kSelectDirectionAttr));
   }
   const Tensor& x = c.op.inputs()[0];
   const Tensor& source = c.op.inputs()[1];

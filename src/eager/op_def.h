@@ -25,6 +25,12 @@ namespace plugrt::eager {
 // gives (set by the caller, or taken from the first list added).
 inline constexpr std::string_view kListLengthAttr = "N";
 
+// select_and_scatter without a loaded `select` function compares operand
+// elements with this attribute's direction; by default GE, the first of the
+// largest (what max pooling and its gradient want).
+inline constexpr std::string_view kSelectDirectionAttr = "select_direction";
+inline constexpr std::string_view kDefaultSelectDirection = "GE";
+
 struct InputArg {
   std::string_view name;
   bool list = false;

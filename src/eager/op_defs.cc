@@ -705,9 +705,9 @@ StatusOr<std::vector<std::string>> SelectAndScatterRegions(const OpCall& call) {
     PLUGRT_ASSIGN_OR_RETURN(select,
                             CallRegion(f, {scalar, scalar}, {Scalar(PJRT_Buffer_Type_PRED)}));
   } else {
-    std::string direction = "GE";
-    if (call.attr().Has("select_direction")) {
-      PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String("select_direction"));
+    std::string direction(kDefaultSelectDirection);
+    if (call.attr().Has(kSelectDirectionAttr)) {
+      PLUGRT_ASSIGN_OR_RETURN(direction, call.attr().String(kSelectDirectionAttr));
     }
     PLUGRT_ASSIGN_OR_RETURN(select, CompareRegion({scalar, scalar}, direction));
   }
