@@ -3,7 +3,7 @@
 // plugin. Remote devices are listed by task name; ops placed there equal
 // local ones; copies between the local client and the tasks, and between
 // tasks, keep the values; reset releases the old tasks and update keeps
-// the untouched ones; the tape records remote ops; heartbeats keep an idle
+// the untouched ones (connecting again those whose worker stopped answering); the tape records remote ops; heartbeats keep an idle
 // task alive, and a killed worker, or one stalled past the keep-alive period,
 // is reported with its address; bad specs
 // and names are clear errors; the C API sets a cluster too.
@@ -469,6 +469,33 @@ TEST(EagerClusterLivenessTest, AStalledWorkersContextIsReportedLost) {
   EXPECT_THAT(op.status().message(), HasSubstr(worker.address()));
   ASSERT_TRUE(ctx->SetClusterSpec(spec, ClusterUpdate::kReset, Remote(1)).ok());
   EXPECT_THAT(Values(F32(*ctx, {3}, kTask0)), ElementsAre(3));
+}
+
+// An update naming a task whose worker stopped answering, at the same
+// address, connects it again instead of keeping the lost client; the old
+// tensors say why they went. A live task is kept as before.
+TEST(EagerClusterLivenessTest, AnUpdateReconnectsATaskWhoseWorkerStoppedAnswering) {
+  plugrt::testing::RemoteWorker worker(1), other(1);
+  ASSERT_TRUE(worker.ok() && other.ok());
+  auto ctx = MakeContext();
+  ASSERT_NE(ctx, nullptr);
+  const ClusterSpec spec = Spec("worker=" + worker.address() + "," + other.address());
+  ASSERT_TRUE(ctx->SetClusterSpec(spec, ClusterUpdate::kReset, Remote(1)).ok());
+  Tensor lost = F32(*ctx, {1, 2}, kTask0);
+  Tensor kept = F32(*ctx, {5, 6}, kTask1);
+  ASSERT_EQ(::kill(worker.pid(), SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_EQ(::kill(worker.pid(), SIGCONT), 0);
+  ASSERT_FALSE(lost.ToVector<float>().ok());
+  Status updated = ctx->SetClusterSpec(spec, ClusterUpdate::kUpdate, Remote(1));
+  ASSERT_TRUE(updated.ok()) << updated.ToString();
+  EXPECT_THAT(Values(Must(Binary(*ctx, "stablehlo.add", F32(*ctx, {3}, kTask0),
+                                 F32(*ctx, {4}, kTask0)))),
+              ElementsAre(7));
+  EXPECT_THAT(Values(kept), ElementsAre(5, 6));  // the other task's context was kept
+  auto old = lost.ToVector<float>();
+  ASSERT_FALSE(old.ok());
+  EXPECT_THAT(old.status().message(), HasSubstr("stopped answering"));
 }
 
 }  // namespace

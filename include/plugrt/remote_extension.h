@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define PLUGRT_REMOTE_EXTENSION_NAME "plugrt_remote"
-#define PLUGRT_REMOTE_EXTENSION_VERSION 1
+#define PLUGRT_REMOTE_EXTENSION_VERSION 2
 
 /* Closes the client's worker context now: the worker frees its buffers and
  * executables, and the client's heartbeats stop. Every later call on the
@@ -35,13 +35,30 @@ PJRT_DEFINE_STRUCT_TRAITS(PLUGRT_Remote_Client_Close_Args, client);
 
 typedef PJRT_Error* PLUGRT_Remote_Client_Close(PLUGRT_Remote_Client_Close_Args* args);
 
+/* Whether the client's worker context is usable: no error while the worker
+ * answers its heartbeats; UNAVAILABLE naming the worker once it has stopped
+ * answering (it died, restarted, or dropped the context), FAILED_PRECONDITION
+ * once the client was closed. Asks nothing of the worker (version 2). */
+struct PLUGRT_Remote_Client_Status_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_Client* client;
+};
+PJRT_DEFINE_STRUCT_TRAITS(PLUGRT_Remote_Client_Status_Args, client);
+
+typedef PJRT_Error* PLUGRT_Remote_Client_Status(PLUGRT_Remote_Client_Status_Args* args);
+
 struct PLUGRT_Remote_Extension {
   PJRT_Extension_Base base; /* type PJRT_Extension_Type_Unknown */
   const char* name;         /* PLUGRT_REMOTE_EXTENSION_NAME */
   int version;              /* PLUGRT_REMOTE_EXTENSION_VERSION */
   PLUGRT_Remote_Client_Close* client_close;
+  PLUGRT_Remote_Client_Status* client_status; /* version 2 */
 };
-PJRT_DEFINE_STRUCT_TRAITS(PLUGRT_Remote_Extension, client_close);
+PJRT_DEFINE_STRUCT_TRAITS(PLUGRT_Remote_Extension, client_status);
+/* The size of a version-1 extension, which ends at client_close. */
+#define PLUGRT_Remote_Extension_V1_STRUCT_SIZE \
+  PJRT_STRUCT_SIZE(PLUGRT_Remote_Extension, client_close)
 
 #ifdef __cplusplus
 }

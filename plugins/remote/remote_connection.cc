@@ -152,6 +152,13 @@ void Connection::MarkDead(Status status) {
   }
 }
 
+Status Connection::Health() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dead_.ok()) return dead_;
+  if (closing_) return FailedPrecondition("the client of worker ", options_.address, " was closed");
+  return OkStatus();
+}
+
 Status Connection::dead() const {
   std::lock_guard<std::mutex> lock(mu_);
   return dead_;

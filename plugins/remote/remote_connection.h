@@ -44,6 +44,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // naming the worker). Idempotent.
   void Close();
 
+  // OK while the worker answers; UNAVAILABLE naming it once it stopped
+  // answering; FAILED_PRECONDITION once closed.
+  Status Health() const;
+
   const std::string& address() const { return options_.address; }
   uint64_t context_id() const { return context_id_; }
   wire::Worker::Stub& stub() { return *stub_; }

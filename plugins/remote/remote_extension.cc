@@ -1,6 +1,6 @@
 // plugrt remote plugin: its PJRT extension (include/plugrt/remote_extension.h),
 // through which a caller closes a client's worker context before the
-// client's last buffer is gone.
+// client's last buffer is gone, or asks whether its worker still answers.
 #include "plugins/remote/remote_extension.h"
 
 #include "plugins/remote/remote_client.h"
@@ -10,22 +10,38 @@
 namespace plugrt::remote {
 namespace {
 
+// The remote client `client` names, or an error naming `what`.
+StatusOr<RemoteClient*> ClientOf(const char* what, size_t struct_size, size_t expected,
+                                 PJRT_Client* client) {
+  if (struct_size < expected) {
+    return InvalidArgument(what, ": struct_size is ", struct_size, ", smaller than ", expected);
+  }
+  if (client == nullptr || client->client == nullptr) {
+    return InvalidArgument(what, ": client is null");
+  }
+  auto* remote = dynamic_cast<RemoteClient*>(client->client.get());
+  if (remote == nullptr) return InvalidArgument(what, ": not a client of the remote plugin");
+  return remote;
+}
+
 PJRT_Error* ClientClose(PLUGRT_Remote_Client_Close_Args* args) {
   return sdk::Guard("PLUGRT_Remote_Client_Close", [&]() -> Status {
     if (args == nullptr) return InvalidArgument("PLUGRT_Remote_Client_Close: args is null");
-    if (args->struct_size < PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE) {
-      return InvalidArgument("PLUGRT_Remote_Client_Close: struct_size is ", args->struct_size,
-                             ", smaller than ", PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE);
-    }
-    if (args->client == nullptr || args->client->client == nullptr) {
-      return InvalidArgument("PLUGRT_Remote_Client_Close: client is null");
-    }
-    auto* client = dynamic_cast<RemoteClient*>(args->client->client.get());
-    if (client == nullptr) {
-      return InvalidArgument("PLUGRT_Remote_Client_Close: not a client of the remote plugin");
-    }
+    PLUGRT_ASSIGN_OR_RETURN(RemoteClient * client,
+                            ClientOf("PLUGRT_Remote_Client_Close", args->struct_size,
+                                     PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE, args->client));
     client->connection()->Close();
     return OkStatus();
+  });
+}
+
+PJRT_Error* ClientStatus(PLUGRT_Remote_Client_Status_Args* args) {
+  return sdk::Guard("PLUGRT_Remote_Client_Status", [&]() -> Status {
+    if (args == nullptr) return InvalidArgument("PLUGRT_Remote_Client_Status: args is null");
+    PLUGRT_ASSIGN_OR_RETURN(RemoteClient * client,
+                            ClientOf("PLUGRT_Remote_Client_Status", args->struct_size,
+                                     PLUGRT_Remote_Client_Status_Args_STRUCT_SIZE, args->client));
+    return client->connection()->Health();
   });
 }
 
@@ -37,6 +53,7 @@ PLUGRT_Remote_Extension MakeExtension() {
   extension.name = PLUGRT_REMOTE_EXTENSION_NAME;
   extension.version = PLUGRT_REMOTE_EXTENSION_VERSION;
   extension.client_close = &ClientClose;
+  extension.client_status = &ClientStatus;
   return extension;
 }
 

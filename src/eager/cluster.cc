@@ -52,17 +52,15 @@ StatusOr<std::shared_ptr<RemoteTask>> ConnectTask(const std::shared_ptr<Plugin>&
   return task;
 }
 
-// Ends a released task's worker context now, through the remote plugin's
-// extension (include/plugrt/remote_extension.h), though tensors of the task
-// may still hold buffers. A plugin without it ends the context when the last
-// buffer goes.
-void CloseWorkerContext(const RemoteTask& task) {
+// The remote plugin's extension (include/plugrt/remote_extension.h) in the
+// chain of the task's plugin; null for a plugin without it.
+const PLUGRT_Remote_Extension* RemoteExtension(const RemoteTask& task) {
   const PJRT_Api* api = task.client->api();
   for (const PJRT_Extension_Base* e = api->extension_start; e != nullptr; e = e->next) {
     int type = 0;  // read as an int: the chain may hold types unknown here
     std::memcpy(&type, &e->type, sizeof(type));
     if (type != PJRT_Extension_Type_Unknown ||
-        e->struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE) {
+        e->struct_size < PLUGRT_Remote_Extension_V1_STRUCT_SIZE) {
       continue;
     }
     const auto* remote = reinterpret_cast<const PLUGRT_Remote_Extension*>(e);
@@ -70,17 +68,41 @@ void CloseWorkerContext(const RemoteTask& task) {
         remote->client_close == nullptr) {
       continue;
     }
-    PLUGRT_Remote_Client_Close_Args args{};
-    args.struct_size = PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE;
-    args.client = task.client->raw();
-    Status closed = StatusFromPjrtError(api, remote->client_close(&args));
-    if (!closed.ok()) {
-      // The lease is released either way; the context expires on the worker.
-      Log(LogLevel::kWarning, "eager", StrCat("closing the context of cluster task ",
-                                              task.lease->task(), ": ", closed.ToString()));
-    }
-    return;
+    return remote;
   }
+  return nullptr;
+}
+
+// Ends a released task's worker context now, though tensors of the task may
+// still hold buffers. A plugin without the extension ends the context when
+// the last buffer goes.
+void CloseWorkerContext(const RemoteTask& task) {
+  const PLUGRT_Remote_Extension* remote = RemoteExtension(task);
+  if (remote == nullptr) return;
+  PLUGRT_Remote_Client_Close_Args args{};
+  args.struct_size = PLUGRT_Remote_Client_Close_Args_STRUCT_SIZE;
+  args.client = task.client->raw();
+  Status closed = StatusFromPjrtError(task.client->api(), remote->client_close(&args));
+  if (!closed.ok()) {
+    // The lease is released either way; the context expires on the worker.
+    Log(LogLevel::kWarning, "eager", StrCat("closing the context of cluster task ",
+                                            task.lease->task(), ": ", closed.ToString()));
+  }
+}
+
+// Whether the task's worker still answers, as far as its client knows (no
+// call is made): OK, or why not. OK when the plugin cannot tell (no
+// version-2 extension).
+Status WorkerHealth(const RemoteTask& task) {
+  const PLUGRT_Remote_Extension* remote = RemoteExtension(task);
+  if (remote == nullptr || remote->base.struct_size < PLUGRT_Remote_Extension_STRUCT_SIZE ||
+      remote->client_status == nullptr) {
+    return OkStatus();
+  }
+  PLUGRT_Remote_Client_Status_Args args{};
+  args.struct_size = PLUGRT_Remote_Client_Status_Args_STRUCT_SIZE;
+  args.client = task.client->raw();
+  return StatusFromPjrtError(task.client->api(), remote->client_status(&args));
 }
 
 }  // namespace
@@ -119,10 +141,14 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
     for (const auto& [index, address] : tasks) {
       if (mode == ClusterUpdate::kUpdate) {
         // A plain loop: clang 14 does not let lambdas capture structured bindings.
+        // A task whose worker stopped answering (it died or restarted at the
+        // same address) is connected again; its old tensors go with the
+        // old lease.
         const std::shared_ptr<RemoteTask>* kept = nullptr;
         for (const auto& task : tasks_) {
           if (task->job == job && task->index == index && task->address == address) kept = &task;
         }
+        if (kept != nullptr && !WorkerHealth(**kept).ok()) kept = nullptr;
         if (kept != nullptr) {
           next.push_back(*kept);
           continue;
@@ -147,12 +173,21 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
   std::vector<std::shared_ptr<RemoteTask>> dropped;
   for (auto& task : tasks_) {
     if (std::find(next.begin(), next.end(), task) != next.end()) continue;
-    task->lease->Release(FailedPrecondition(
-        "task ", task->lease->task(), " (", task->address, ") was released: ",
-        mode == ClusterUpdate::kReset
-            ? "the context's cluster was reset (SetClusterSpec with reset)"
-            : "a cluster update (SetClusterSpec with update) removed or moved it",
-        "; its tensors went with it"));
+    std::string why;
+    if (mode == ClusterUpdate::kReset) {
+      why = "the context's cluster was reset (SetClusterSpec with reset)";
+    } else if (std::any_of(next.begin(), next.end(), [&](const auto& t) {
+                 return t->job == task->job && t->index == task->index &&
+                        t->address == task->address;
+               })) {
+      why = StrCat("its worker had stopped answering (", WorkerHealth(*task).message(),
+                   ") and a cluster update connected the task again");
+    } else {
+      why = "a cluster update (SetClusterSpec with update) removed or moved it";
+    }
+    task->lease->Release(FailedPrecondition("task ", task->lease->task(), " (", task->address,
+                                            ") was released: ", why,
+                                            "; its tensors went with it"));
     CloseWorkerContext(*task);
     dropped.push_back(task);
   }

@@ -40,7 +40,7 @@ class Cluster {
 
   // Makes `spec` (validated) the cluster: connects the tasks it needs with
   // `options` (all of them for kReset; for kUpdate those whose job, index
-  // or address are new) and returns the tasks it no longer holds, their
+  // or address are new, or whose worker stopped answering) and returns the tasks it no longer holds, their
   // leases released and their worker contexts closed (through the remote
   // plugin's extension, include/plugrt/remote_extension.h, though tensors
   // still hold buffers). When a connection fails nothing changes (the new
