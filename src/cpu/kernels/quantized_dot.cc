@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/parallel.h"
@@ -12,18 +13,23 @@
 namespace plugrt::cpu {
 namespace {
 
+// x rounded to the nearest integer, ties to even, in f32 arithmetic (no
+// libm call: the baseline x86-64 target has no rounding instruction). Adding
+// 2^23 with x's sign leaves no fraction bits, so the add rounds x in the
+// default rounding mode; floats of magnitude 2^23 and more are integers.
+inline float RoundHalfEven(float x) {
+  constexpr float kTwo23 = 8388608.0f;
+  if (!(std::fabs(x) < kTwo23)) return x;
+  const float shift = std::copysign(kTwo23, x);
+  return (x + shift) - shift;
+}
+
 // round_nearest_even(x) clamped to [lo, hi] (integers), x an f32; NaN goes
 // to lo. Clamping first and rounding after give the same integer.
 inline int64_t RoundClamp(float x, float lo_f, float hi_f, int64_t lo, int64_t hi) {
   if (!(x > lo_f)) return lo;
   if (x >= hi_f) return hi;
-  return static_cast<int64_t>(std::nearbyint(x));
-}
-
-template <typename T>
-void Store(std::byte* out, int64_t i, int64_t v) {
-  const T t = static_cast<T>(v);
-  std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), &t, sizeof(T));
+  return static_cast<int64_t>(RoundHalfEven(x));
 }
 
 }  // namespace
@@ -172,31 +178,35 @@ Tensor QuantizedDot::Rescale(const Tensor& product, const Tensor& rhs, int threa
   }
   const float lo_f = static_cast<float>(q.storage_min), hi_f = static_cast<float>(q.storage_max);
   const int32_t* p = product.as<int32_t>();
-  std::byte* o = static_cast<std::byte*>(out.MutableData());
-  const int width = shlo::StorageBytes(q.storage);
-  ParallelFor(rows, ThreadsFor(count, int64_t{1} << 16, threads), [&](int64_t begin,
-                                                                         int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      const int64_t* offset = offsets.data() + (row / rows_per_batch) * columns;
-      const size_t c = static_cast<size_t>((row * columns / inner) % channels);
-      const float row_scale = q.scales[by_column ? 0 : c];
-      const float row_zp = static_cast<float>(q.zero_points[by_column ? 0 : c]);
-      const int64_t first = row * columns;
-      for (int64_t j = 0; j < columns; ++j) {
-        const int64_t exact = int64_t{p[first + j]} - offset[j];
-        // Two f32 operations, each rounded: plugrt's baseline x86-64 target
-        // has no FMA instruction to contract them into.
-        const float scaled = static_cast<float>(exact) * (by_column ? column_scale[j] : row_scale);
-        const float x = scaled + (by_column ? column_zp[j] : row_zp);
-        const int64_t v = RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max);
-        switch (width) {
-          case 1: Store<int8_t>(o, first + j, v); break;
-          case 2: Store<int16_t>(o, first + j, v); break;
-          default: Store<int32_t>(o, first + j, v); break;
+  // One row loop per storage width, so the store is not decided per element.
+  auto rescale = [&](auto* o) {
+    using T = std::remove_pointer_t<decltype(o)>;
+    ParallelFor(rows, ThreadsFor(count, int64_t{1} << 16, threads), [&](int64_t begin,
+                                                                           int64_t end) {
+      for (int64_t row = begin; row < end; ++row) {
+        const int64_t* offset = offsets.data() + (row / rows_per_batch) * columns;
+        const size_t c = static_cast<size_t>((row * columns / inner) % channels);
+        const float row_scale = q.scales[by_column ? 0 : c];
+        const float row_zp = static_cast<float>(q.zero_points[by_column ? 0 : c]);
+        const int32_t* in = p + row * columns;
+        T* out_row = o + row * columns;
+        for (int64_t j = 0; j < columns; ++j) {
+          const int64_t exact = int64_t{in[j]} - offset[j];
+          // Two f32 operations, each rounded: plugrt's baseline x86-64
+          // target has no FMA instruction to contract them into.
+          const float scaled =
+              static_cast<float>(exact) * (by_column ? column_scale[j] : row_scale);
+          const float x = scaled + (by_column ? column_zp[j] : row_zp);
+          out_row[j] = static_cast<T>(RoundClamp(x, lo_f, hi_f, q.storage_min, q.storage_max));
         }
       }
-    }
-  });
+    });
+  };
+  switch (shlo::StorageBytes(q.storage)) {
+    case 1: rescale(out.mutable_as<int8_t>()); break;
+    case 2: rescale(out.mutable_as<int16_t>()); break;
+    default: rescale(out.mutable_as<int32_t>()); break;
+  }
   return out;
 }
 
