@@ -160,8 +160,7 @@ CompileResult CompileQuantizedDot(const shlo::Operation& op, std::string_view ta
       op.operands[1]->type.element_type(), dd, std::move(params), options.fast_paths,
       options.kernel_threads);
   if (!plan.ok()) return Annotated(op, plan.status());
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, DotResultDims(lhs_dims, rhs_dims, dd));
-  PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, dims));
+  PLUGRT_RETURN_IF_ERROR(CheckResultDims(op, (*plan)->result_dims()));
   return MakeOp([op = TagOf(op), plan = *std::move(plan), lhs_dims, rhs_dims](
                     const Operands& in, ExecContext& context) -> Results {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));

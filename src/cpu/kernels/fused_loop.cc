@@ -25,18 +25,6 @@ constexpr int64_t kTile = 1024;
 // Elements per thread below which a loop stays on one thread.
 constexpr int64_t kElementsPerThread = 1 << 15;
 
-// Round half to even as the reference round_nearest_even, in arithmetic
-// that vectorizes: below 2^23, adding and subtracting 2^23 leaves the
-// magnitude rounded to an integer, ties to even, in the default rounding
-// mode (plugrt never changes it); larger magnitudes, infinities and NaN are
-// integers (or NaN) already. The sign is put back, -0 included.
-PLUGRT_INLINE float RoundEven(float x) {
-  constexpr float kTwo23 = 8388608.0f;
-  const float magnitude = std::fabs(x);
-  const float rounded = (magnitude + kTwo23) - kTwo23;
-  return std::copysign(magnitude < kTwo23 ? rounded : magnitude, x);
-}
-
 // Calls fn(functor) with the unary functor of `op`.
 template <typename Fn>
 PLUGRT_INLINE void VisitUnary(Op op, Fn&& fn) {

@@ -1,35 +1,23 @@
 #include "cpu/kernels/quantized_dot.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <limits>
 #include <numeric>
 #include <type_traits>
 
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/parallel.h"
+#include "cpu/kernels/vector_math.h"
 
 namespace plugrt::cpu {
 namespace {
-
-// x rounded to the nearest integer, ties to even, in f32 arithmetic (no
-// libm call: the baseline x86-64 target has no rounding instruction). Adding
-// 2^23 with x's sign leaves no fraction bits, so the add rounds x in the
-// default rounding mode; floats of magnitude 2^23 and more are integers.
-inline float RoundHalfEven(float x) {
-  constexpr float kTwo23 = 8388608.0f;
-  if (!(std::fabs(x) < kTwo23)) return x;
-  const float shift = std::copysign(kTwo23, x);
-  return (x + shift) - shift;
-}
 
 // round_nearest_even(x) clamped to [lo, hi] (integers), x an f32; NaN goes
 // to lo. Clamping first and rounding after give the same integer.
 inline int64_t RoundClamp(float x, float lo_f, float hi_f, int64_t lo, int64_t hi) {
   if (!(x > lo_f)) return lo;
   if (x >= hi_f) return hi;
-  return static_cast<int64_t>(RoundHalfEven(x));
+  return static_cast<int64_t>(vmath::RoundEven(x));
 }
 
 }  // namespace
@@ -74,13 +62,20 @@ StatusOr<std::shared_ptr<const QuantizedDot>> QuantizedDot::Plan(
   std::shared_ptr<QuantizedDot> plan(new QuantizedDot());
   plan->dims_ = dims;
   plan->result_dims_ = result_dims;
+  // The rhs as [batch, contracted, free] for its column sums.
+  const std::vector<int64_t> rhs_free =
+      FreeDims(static_cast<int64_t>(rhs_dims.size()), dims.rhs_batching, dims.rhs_contracting);
+  std::vector<int64_t> order = dims.rhs_batching;
+  order.insert(order.end(), dims.rhs_contracting.begin(), dims.rhs_contracting.end());
+  order.insert(order.end(), rhs_free.begin(), rhs_free.end());
+  std::vector<int64_t> identity(order.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  if (order != identity) plan->rhs_order_ = std::move(order);
   if (fast_paths) {
     // oneDNN saturates to the whole range of its s8/u8/s32 output and adds
     // one zero point; per-column scales need the channel to be the column.
     const bool per_column = params.scale_dimension < 0 ||
-                            (params.scale_dimension == rank - 1 &&
-                             FreeDims(static_cast<int64_t>(rhs_dims.size()), dims.rhs_batching,
-                                      dims.rhs_contracting).size() == 1);
+                            (params.scale_dimension == rank - 1 && rhs_free.size() == 1);
     const bool one_zero_point =
         std::all_of(params.zero_points.begin(), params.zero_points.end(),
                     [&](int64_t zp) { return zp == params.zero_points[0]; });
@@ -115,17 +110,9 @@ StatusOr<Tensor> QuantizedDot::Run(const Tensor& lhs, const Tensor& rhs, int ker
   } else {
     product = DotGeneral(lhs, rhs, dims_, ElementType::kSI32);
   }
-  // The rhs as [batch, contracted, free] for its column sums.
-  const std::vector<int64_t> free = FreeDims(rhs.rank(), dims_.rhs_batching,
-                                             dims_.rhs_contracting);
-  std::vector<int64_t> order = dims_.rhs_batching;
-  order.insert(order.end(), dims_.rhs_contracting.begin(), dims_.rhs_contracting.end());
-  order.insert(order.end(), free.begin(), free.end());
   Tensor ordered = rhs;
-  std::vector<int64_t> identity(order.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  if (order != identity) {
-    PLUGRT_ASSIGN_OR_RETURN(ordered, Transpose(rhs, order));
+  if (!rhs_order_.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(ordered, Transpose(rhs, rhs_order_));
   }
   return Rescale(product, ordered, ThreadBudget(kernel_threads));
 }

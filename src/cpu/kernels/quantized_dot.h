@@ -47,17 +47,21 @@ class QuantizedDot {
   // The result for operands of the planned dims and types.
   StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const;
 
+  // batch dims, then lhs free dims, then rhs free dims.
+  const std::vector<int64_t>& result_dims() const { return result_dims_; }
   // True when Run is one oneDNN matmul (tests and benchmarks ask).
   bool fused() const { return fused_ != nullptr; }
 
  private:
   QuantizedDot() = default;
-  // The rescaling of an i32 product `product`, corrected by the rhs sums.
+  // The rescaling of the i32 `product`, corrected by the column sums of
+  // `rhs` (ordered [batch, contracted, free]).
   Tensor Rescale(const Tensor& product, const Tensor& rhs, int threads) const;
 
   DotDimensions dims_;
   QuantizedDotParams params_;
   std::vector<int64_t> result_dims_;
+  std::vector<int64_t> rhs_order_;  // the rhs transposed for its column sums (empty: as it is)
   std::shared_ptr<const FastDot> fused_;    // the whole op on oneDNN
   std::shared_ptr<const FastDot> product_;  // the i32 product only (else reference)
 };

@@ -1,5 +1,6 @@
 // plugrt CPU kernels: f32 math written so that loops over it vectorize, and
-// the row reductions built on it (shared by fused loops and fast reductions).
+// the row reductions built on it (shared by fused loops and fast reductions;
+// the quantized dot's rescaling rounds with RoundEven too).
 //
 // The functions are inline and branch-free; loops that call them are compiled
 // in several versions (PLUGRT_VECTOR_CLONES: AVX-512, AVX2, baseline x86-64)
@@ -36,6 +37,18 @@ PLUGRT_INLINE Reduced ReduceLn2(float x) {
   float r = x - nf * 0.693145751953125f;  // ln 2 in two parts: the first
   r = r - nf * 1.428606765330187045e-06f;  // times any n here is exact
   return {r, std::bit_cast<int32_t>(biased) - std::bit_cast<int32_t>(kRound)};
+}
+
+// Round half to even as the reference round_nearest_even, in arithmetic
+// that vectorizes: below 2^23, adding and subtracting 2^23 leaves the
+// magnitude rounded to an integer, ties to even, in the default rounding
+// mode (plugrt never changes it); larger magnitudes, infinities and NaN are
+// integers (or NaN) already. The sign is put back, -0 included.
+PLUGRT_INLINE float RoundEven(float x) {
+  constexpr float kTwo23 = 8388608.0f;
+  const float magnitude = std::fabs(x);
+  const float rounded = (magnitude + kTwo23) - kTwo23;
+  return std::copysign(magnitude < kTwo23 ? rounded : magnitude, x);
 }
 
 // 2^n as a float, for n in [-126, 127].
