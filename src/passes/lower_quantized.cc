@@ -1,7 +1,6 @@
 #include "passes/lower_quantized.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <memory>
 #include <unordered_map>

@@ -727,12 +727,10 @@ class Estimator {
       }
       case OpCode::kCustomCall: {
         const Attribute* target = op.attribute("call_target_name");
-        if (target != nullptr && target->kind == Attribute::Kind::kString &&
-            target->str.rfind(kernels_abi::kMathTargetPrefix, 0) == 0) {
+        if (target == nullptr || target->kind != Attribute::Kind::kString) return false;
+        if (target->str.rfind(kernels_abi::kMathTargetPrefix, 0) == 0) {
           cost.transcendentals = out;
-        }
-        if (target != nullptr && target->kind == Attribute::Kind::kString &&
-            target->str == kernels_abi::kQuantizedDotTarget) {
+        } else if (target->str == kernels_abi::kQuantizedDotTarget) {
           PLUGRT_ASSIGN_OR_RETURN(cost.flops, DotFlops(op));
         }
         return false;  // regions, if any, counted once
