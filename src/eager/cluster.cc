@@ -137,21 +137,24 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
   }
   std::shared_ptr<Plugin> plugin;
   std::vector<std::shared_ptr<RemoteTask>> next;
+  // Tasks an update connects again because their worker stopped answering
+  // (it died, or restarted at the same address), with what their client saw.
+  std::map<const RemoteTask*, Status> lost;
   for (const auto& [job, tasks] : spec.jobs) {
     for (const auto& [index, address] : tasks) {
       if (mode == ClusterUpdate::kUpdate) {
         // A plain loop: clang 14 does not let lambdas capture structured bindings.
-        // A task whose worker stopped answering (it died or restarted at the
-        // same address) is connected again; its old tensors go with the
-        // old lease.
         const std::shared_ptr<RemoteTask>* kept = nullptr;
         for (const auto& task : tasks_) {
           if (task->job == job && task->index == index && task->address == address) kept = &task;
         }
-        if (kept != nullptr && !WorkerHealth(**kept).ok()) kept = nullptr;
         if (kept != nullptr) {
-          next.push_back(*kept);
-          continue;
+          Status health = WorkerHealth(**kept);
+          if (health.ok()) {
+            next.push_back(*kept);
+            continue;
+          }
+          lost.emplace(kept->get(), std::move(health));
         }
       }
       if (plugin == nullptr) {
@@ -176,11 +179,8 @@ StatusOr<std::vector<std::shared_ptr<RemoteTask>>> Cluster::Apply(const ClusterS
     std::string why;
     if (mode == ClusterUpdate::kReset) {
       why = "the context's cluster was reset (SetClusterSpec with reset)";
-    } else if (std::any_of(next.begin(), next.end(), [&](const auto& t) {
-                 return t->job == task->job && t->index == task->index &&
-                        t->address == task->address;
-               })) {
-      why = StrCat("its worker had stopped answering (", WorkerHealth(*task).message(),
+    } else if (auto it = lost.find(task.get()); it != lost.end()) {
+      why = StrCat("its worker had stopped answering (", it->second.message(),
                    ") and a cluster update connected the task again");
     } else {
       why = "a cluster update (SetClusterSpec with update) removed or moved it";
