@@ -26,10 +26,10 @@ set(PLUGRT_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/plugrt)
 # hidden, no header names it).
 add_library(plugrt_shared SHARED
   $<TARGET_OBJECTS:plugrt_common> $<TARGET_OBJECTS:plugrt_compile_options>
-  $<TARGET_OBJECTS:plugrt_filesystem> $<TARGET_OBJECTS:plugrt_client>
-  $<TARGET_OBJECTS:plugrt_eager>)
+  $<TARGET_OBJECTS:plugrt_filesystem> $<TARGET_OBJECTS:plugrt_profiler>
+  $<TARGET_OBJECTS:plugrt_client> $<TARGET_OBJECTS:plugrt_eager>)
 add_dependencies(plugrt_shared plugrt_common plugrt_compile_options plugrt_filesystem
-                 plugrt_client plugrt_eager)
+                 plugrt_profiler plugrt_client plugrt_eager)
 target_compile_features(plugrt_shared PUBLIC cxx_std_20)
 target_link_libraries(plugrt_shared PUBLIC plugrt_pjrt_headers
                                     PRIVATE protobuf::libprotobuf-lite CURL::libcurl ${CMAKE_DL_LIBS}
@@ -52,6 +52,7 @@ set_target_properties(plugrt_pjrt_headers PROPERTIES EXPORT_NAME pjrt_headers)
 set_target_properties(plugrt_common PROPERTIES EXPORT_NAME common)
 set_target_properties(plugrt_compile_options PROPERTIES EXPORT_NAME compile_options)
 set_target_properties(plugrt_filesystem PROPERTIES EXPORT_NAME filesystem)
+set_target_properties(plugrt_profiler PROPERTIES EXPORT_NAME profiler)
 set_target_properties(plugrt_client PROPERTIES EXPORT_NAME client_static)
 set_target_properties(plugrt_sdk PROPERTIES EXPORT_NAME sdk)
 # Every other target links pjrt_headers, so this is the one include path.
@@ -59,7 +60,7 @@ target_include_directories(plugrt_pjrt_headers INTERFACE
   $<INSTALL_INTERFACE:${PLUGRT_INSTALL_INCLUDEDIR}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
 install(TARGETS plugrt_pjrt_headers plugrt_common plugrt_compile_options plugrt_filesystem
-                plugrt_client
+                plugrt_profiler plugrt_client
                 plugrt_sdk plugrt_shared
         EXPORT plugrtTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
@@ -81,7 +82,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/include/pjrt_c_api.h
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/plugrt/
         DESTINATION ${PLUGRT_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/common ${CMAKE_SOURCE_DIR}/src/compile_options
-                  ${CMAKE_SOURCE_DIR}/src/client
+                  ${CMAKE_SOURCE_DIR}/src/profiler ${CMAKE_SOURCE_DIR}/src/client
         DESTINATION ${PLUGRT_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h")
 # The SDK's interfaces; its api_*.h and handles.h are the table's own insides.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/sdk

@@ -24,6 +24,9 @@
 #include "client/executable.h"
 #include "common/named_value.h"
 #include "filesystem/file_io.h"
+#include "client/profiler_session.h"
+#include "profiler/profile_files.h"
+#include "tools/profile_output.h"
 #include "tools/bench_cache.h"
 #include "tools/bench_ceilings.h"
 #include "tools/bench_eager.h"
@@ -48,6 +51,7 @@ struct BenchOptions {
   bool no_ceilings = false;
   std::optional<int> threads;
   bool list = false;
+  std::string profile_dir;  // --profile DIR: one trace and summary per workload
 };
 
 // A selected bench/<name>.mlir.
@@ -742,9 +746,18 @@ StatusOr<int> Bench(const BenchOptions& options) {
   std::ostream& text_out = json_to_stdout ? std::cerr : std::cout;
 
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenBenchClient(options));
+  if (!options.profile_dir.empty()) {
+    Status created = fs::RecursivelyCreateDir(options.profile_dir);
+    if (!created.ok()) {
+      return Status(created.code(), StrCat(options.profile_dir, ": cannot create the profile "
+                                           "folder (", created.message(), ")"));
+    }
+  }
 
   std::vector<CeilingResult> ceilings;
-  const CeilingSelection selection = CeilingsFor(workloads, options.names.empty());
+  CeilingSelection selection = CeilingsFor(workloads, options.names.empty());
+  // A profile's summary compares every kernel with both ceilings.
+  if (!options.profile_dir.empty()) selection.sgemm = selection.bandwidth = true;
   if (!options.no_ceilings && selection.any()) {
     std::cerr << "plugrt bench: measuring ceilings (" << threads
               << (threads == 1 ? " thread)\n" : " threads)\n");
@@ -819,9 +832,23 @@ StatusOr<int> Bench(const BenchOptions& options) {
     }
     WorkloadResult result;
     result.workload = &workload;
+    std::unique_ptr<ProfilerSession> profile;
+    if (!options.profile_dir.empty()) {
+      PLUGRT_ASSIGN_OR_RETURN(profile, ProfilerSession::Start(client->plugin().get()));
+    }
     Status status = workload.header.kind == BenchKind::kEager
                         ? MeasureEagerWorkload(*client, workload, options, result)
                         : MeasureWorkload(*client, workload, options, result);
+    if (profile != nullptr) {
+      const std::string trace = fs::JoinPath(options.profile_dir, workload.name + ".json");
+      StatusOr<std::string> written = WriteProfile(*profile, trace, SummaryCeilings(ceilings));
+      if (written.ok()) {
+        std::cerr << "plugrt bench: profile " << trace << ", summary "
+                  << profiler::SummaryPathFor(trace) << "\n";
+      } else if (status.ok()) {
+        status = written.status();
+      }
+    }
     if (!status.ok()) {
       result = WorkloadResult{};
       result.workload = &workload;
@@ -879,6 +906,10 @@ void RegisterBenchCommand(CLI::App& app, int& exit_code) {
                       "option (default: the online cores; the plugin's own default)")
       ->check(CLI::Range(1, 4096));
   command->add_flag("--list", options->list, "list the workloads and exit");
+  command->add_option("--profile", options->profile_dir,
+                      "profile each workload (its warm-up and timed runs): DIR/<workload>.json "
+                      "(Chrome trace) and DIR/<workload>.summary.txt; the times reported are then "
+                      "those of profiled runs");
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     StatusOr<int> code = Bench(*options);

@@ -16,7 +16,10 @@
 #include "tools/commands.h"
 #include "client/element_decode.h"
 #include "client/npy.h"
+#include "tools/profile_output.h"
 #include "tools/program_file.h"
+#include "profiler/profile_files.h"
+#include <thread>
 
 namespace plugrt::tools {
 namespace {
@@ -27,7 +30,16 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string entry = "main";
   std::string output_dir;
+  std::string profile_path;  // --profile FILE.json
+  int repeat = 1;            // --repeat N
+  bool no_ceilings = false;  // --no-ceilings
+  int threads = 0;           // for the ceilings: the plugin's default (the cores)
 };
+
+int HardwareCores() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
 
 // Output file for output `index` of device `device` (of `devices`).
 std::string OutputName(size_t index, size_t device, size_t devices) {
@@ -43,6 +55,15 @@ Status Run(const RunOptions& options) {
   }
 
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
+  // The profile covers compile, uploads, every run and the downloads.
+  std::unique_ptr<ProfilerSession> profile;
+  if (!options.profile_path.empty()) {
+    PLUGRT_ASSIGN_OR_RETURN(profile, ProfilerSession::Start(client->plugin().get()));
+    if (!profile->plugin_profiled()) {
+      std::cerr << "plugrt run: note: the plugin has no PJRT profiler extension; the profile "
+                   "holds the client's side only\n";
+    }
+  }
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
                           LoadProgramFile(*client, options.program, options.entry));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
@@ -66,6 +87,11 @@ Status Run(const RunOptions& options) {
   }
 
   StatusOr<std::vector<std::vector<Buffer>>> outputs = executable.Execute(argument_lists);
+  // --repeat: later runs replace the outputs (a profile then shows steady
+  // runs after the first, which pays for first touches of memory).
+  for (int r = 1; r < options.repeat && outputs.ok(); ++r) {
+    outputs = executable.Execute(argument_lists);
+  }
   if (!outputs.ok()) {
     return Status(outputs.status().code(),
                   StrCat(options.program, ": execution failed: ",
@@ -107,6 +133,24 @@ Status Run(const RunOptions& options) {
         }
       }
     }
+  }
+  if (profile != nullptr) {
+    profiler::Ceilings ceilings;
+    if (!options.no_ceilings) {
+      StatusOr<profiler::Ceilings> measured =
+          MeasureSummaryCeilings(options.threads > 0 ? options.threads : HardwareCores());
+      if (measured.ok()) {
+        ceilings = *measured;
+      } else {
+        std::cerr << "plugrt run: note: ceilings not measured: " << measured.status().ToString()
+                  << "\n";
+      }
+    }
+    PLUGRT_ASSIGN_OR_RETURN(std::string summary,
+                            WriteProfile(*profile, options.profile_path, ceilings));
+    std::cerr << summary << "profile: " << options.profile_path << " (open in ui.perfetto.dev or "
+              << "chrome://tracing), summary: " << profiler::SummaryPathFor(options.profile_path)
+              << "\n";
   }
   return OkStatus();
 }
@@ -158,6 +202,15 @@ void RegisterRunCommand(CLI::App& app, int& exit_code) {
                       "function to run (default main); it runs as @main");
   command->add_option("--output,-o", options->output_dir,
                       "folder to write the outputs to as out0.npy, out1.npy, ...");
+  command->add_option("--profile", options->profile_path,
+                      "record a profile: Chrome trace JSON to FILE (Perfetto, chrome://tracing), a "
+                      "text summary beside it (FILE without .json + .summary.txt), also printed "
+                      "on standard error");
+  command->add_option("--repeat", options->repeat, "run the program N times (default 1)")
+      ->check(CLI::Range(1, 1000000));
+  command->add_flag("--no-ceilings", options->no_ceilings,
+                    "with --profile: do not measure the machine's GEMM and bandwidth ceilings for "
+                    "the summary (about a second)");
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     Status status = Run(*options);

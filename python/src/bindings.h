@@ -19,6 +19,8 @@ void RegisterClient(pybind11::module_& m, ClientClass& client);
 void RegisterBuffer(pybind11::module_& m, ClientClass& client);
 // Executable, Execution, Client.compile, Client.deserialize.
 void RegisterExecutable(pybind11::module_& m, ClientClass& client);
+// ProfilerSession (client/profiler_session.h).
+void RegisterProfiler(pybind11::module_& m);
 // The submodule `eager`: Context, Tensor, Function, Reducer (src/eager/).
 void RegisterEager(pybind11::module_& m);
 // In that submodule `e`: GradientTape, ForwardAccumulator, stop_gradient

@@ -21,6 +21,7 @@ PYBIND11_MODULE(_plugrt, m) {
   RegisterClient(m, client);
   RegisterBuffer(m, client);
   RegisterExecutable(m, client);
+  RegisterProfiler(m);
   RegisterEager(m);
   pybind11::module_ eager = m.attr("eager");
   RegisterAutodiff(eager);

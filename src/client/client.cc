@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "client/api_call.h"
+#include "client/call_trace.h"
 #include "client/client_handle.h"
 #include "client/handle_list.h"
 #include "client/key_value_callbacks.h"
@@ -225,7 +226,9 @@ StatusOr<LoadedExecutable> Client::Compile(std::string_view program_text, std::s
                                            std::string_view compile_options) const {
   PJRT_Program program = internal::ProgramFor(program_text, format);
 
+  CallTrace trace("compile");
   auto args = NewArgs<PJRT_Client_Compile_Args>();
+  args.extension_start = trace.Chain(args.extension_start);
   args.client = raw();
   args.program = &program;
   args.compile_options = compile_options.data();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "client/api_call.h"
+#include "client/call_trace.h"
 #include "client/client_handle.h"
 #include "client/handle_list.h"
 #include "client/named_value_c.h"
@@ -427,7 +428,9 @@ StatusOr<ExecuteResult> LoadedExecutable::ExecuteAsync(
   PLUGRT_ASSIGN_OR_RETURN(internal::CExecuteOptions c_options,
                           internal::CExecuteOptions::Build(options, num_devices, api_));
 
+  CallTrace trace("execute");
   auto args = NewArgs<PJRT_LoadedExecutable_Execute_Args>();
+  args.extension_start = trace.Chain(args.extension_start);
   args.executable = loaded_;
   args.options = c_options.get();
   args.argument_lists = arg_rows.data();

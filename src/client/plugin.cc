@@ -10,6 +10,7 @@
 #include "client/api_call.h"
 #include "client/error.h"
 #include "client/named_value_c.h"
+#include "common/extension_chain.h"
 #include "plugrt/pjrt_ffi_extension.h"
 
 namespace plugrt {
@@ -116,13 +117,8 @@ StatusOr<std::shared_ptr<Plugin>> Plugin::Load(const std::string& path) {
 
 Status Plugin::RegisterFfiHandler(const std::string& target, void* handler, int api_version,
                                   const std::string& platform, uint32_t traits) const {
-  const PJRT_FFI_Extension* ffi = nullptr;
-  for (const PJRT_Extension_Base* ext = api_->extension_start; ext != nullptr; ext = ext->next) {
-    if (ext->type == PJRT_Extension_Type_FFI) {
-      ffi = reinterpret_cast<const PJRT_FFI_Extension*>(ext);
-      break;
-    }
-  }
+  const auto* ffi = reinterpret_cast<const PJRT_FFI_Extension*>(
+      FindExtension(api_->extension_start, PJRT_Extension_Type_FFI, sizeof(PJRT_Extension_Base)));
   if (ffi == nullptr || ffi->register_handler == nullptr) {
     return Unimplemented("PJRT plugin ", path_, " has no FFI extension: cannot register ",
                          "custom-call target ", target);

@@ -172,7 +172,8 @@ StatusOr<sdk::EventRef> CpuBuffer::ToHost(void* dst, size_t dst_size,
   PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("ToHostBuffer"));
   return CopyWhenReady(live.ready, device_bytes_,
                        [format = format_, dims = dims_, src = live.storage, dst,
-                        strides = std::move(strides)] {
+                        strides = std::move(strides), bytes = device_bytes_] {
+                         TracedTransfer traced("device to host", bytes);
                          CopyDeviceToHost(format, dims, src->data(), dst, strides);
                        });
 }
@@ -189,6 +190,7 @@ StatusOr<sdk::EventRef> CpuBuffer::CopyRawToHost(void* dst, int64_t offset, int6
   PLUGRT_ASSIGN_OR_RETURN(LiveState live, Live("CopyRawToHost"));
   return CopyWhenReady(live.ready, static_cast<size_t>(size),
                        [src = live.storage, dst, offset, size] {
+                         TracedTransfer traced("device to host", static_cast<size_t>(size));
                          std::memcpy(dst, static_cast<const char*>(src->data()) + offset,
                                      static_cast<size_t>(size));
                        });

@@ -12,7 +12,9 @@
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
 #include "cpu/kernels/parallel.h"
+#include "filesystem/file_io.h"
 #include "kernels_abi/kernel_plugins.h"
+#include "profiler/profile_files.h"
 
 namespace plugrt::cpu {
 
@@ -29,6 +31,10 @@ StatusOr<std::unique_ptr<CpuClient>> CpuClient::Create(const sdk::ClientOptions&
   }
   auto client = std::make_unique<CpuClient>(parsed, options.kv_store, std::move(cluster));
   client->compilation_cache_ = std::move(cache);
+  if (!parsed.profile_path.empty()) {
+    client->profile_ = std::make_unique<profiler::Session>();
+    client->profile_->Start();
+  }
   const CpuOptions& settled = client->options();
   Log(LogLevel::kInfo, "cpu",
       StrCat("client created: ", settled.num_devices, " device(s), ",
@@ -82,9 +88,24 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
 CpuClient::~CpuClient() {
   device_queues_.Shutdown();
   work_queue_.reset();
+  if (profile_ != nullptr) WriteProfile();
   // Kernel plugin resources live with the client; executables that outlive
   // it keep the plugins loaded, not the resources.
   if (options_.program.kernel_plugins != nullptr) options_.program.kernel_plugins->DeleteResources();
+}
+
+void CpuClient::WriteProfile() {
+  profile_->Stop();
+  profiler::Trace trace = profile_->Collect();
+  trace.process_name = "plugrt CPU plugin";
+  const std::string path = profiler::ExpandProfilePath(options_.profile_path);
+  profiler::ProfileFiles files = profiler::RenderProfile({trace}, {});
+  // A destructor cannot fail: a profile that cannot be written is logged.
+  Status written = fs::WriteFile(path, files.trace_json);
+  if (written.ok()) written = fs::WriteFile(profiler::SummaryPathFor(path), files.summary_text);
+  if (!written.ok()) {
+    Log(LogLevel::kError, "cpu", StrCat("profile ", path, ": ", written.message()));
+  }
 }
 
 std::string_view CpuClient::platform_name() const { return kPlatformName; }
@@ -230,7 +251,8 @@ StatusOr<sdk::HostBufferResult> CpuClient::BufferFromHostBuffer(const sdk::HostB
     sdk::EventRef ready = sdk::Event::Create();
     sdk::EventRef done = sdk::Event::Create();
     work_queue_->Schedule([format, dims = args.dims, src = args.data, strides, storage, ready,
-                           done]() mutable {
+                           done, device_bytes]() mutable {
+      TracedTransfer traced("host to device", device_bytes);
       CopyHostToDevice(format, dims, src, strides, storage->data());
       storage.reset();  // before signalling: the buffer may be gone already
       ready->Set(OkStatus());
@@ -243,7 +265,10 @@ StatusOr<sdk::HostBufferResult> CpuClient::BufferFromHostBuffer(const sdk::HostB
   }
   // kImmutableOnlyDuringCall, and zero-copy requests we cannot honour: the
   // data is copied before returning.
-  if (count > 0) CopyHostToDevice(format, args.dims, args.data, strides, storage->data());
+  if (count > 0) {
+    TracedTransfer traced("host to device", device_bytes);
+    CopyHostToDevice(format, args.dims, args.data, strides, storage->data());
+  }
   result.buffer = std::make_unique<CpuBuffer>(this, memory, format, args.dims, std::move(storage),
                                               sdk::Event::MakeReady());
   result.done_with_host_buffer = sdk::Event::MakeReady();

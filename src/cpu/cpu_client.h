@@ -9,6 +9,7 @@
 #include "cpu/cpu_cluster.h"
 #include "cpu/cpu_device.h"
 #include "cpu/cpu_options.h"
+#include "profiler/recorder.h"
 #include "cpu/cpu_topology.h"
 #include "cpu/work_queue.h"
 #include "filesystem/compilation_cache.h"
@@ -92,6 +93,8 @@ class CpuClient final : public sdk::Client {
   const std::shared_ptr<CpuCluster>& cluster() const { return cluster_; }
 
  private:
+  // Stops profile_ and writes its files (the "profile" option's path).
+  void WriteProfile();
   // The memory a transfer targets: `memory`, or `device`'s default.
   StatusOr<CpuMemory*> ResolveMemory(sdk::Device* device, sdk::Memory* memory,
                                      std::string_view operation) const;
@@ -100,6 +103,9 @@ class CpuClient final : public sdk::Client {
   std::shared_ptr<CpuCluster> cluster_;
   const CpuOptions options_;
   std::shared_ptr<fs::CompilationCache> compilation_cache_;
+  // Recording since creation when the "profile" option asks (written out by
+  // the destructor); null otherwise.
+  std::unique_ptr<profiler::Session> profile_;
 
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<CpuDevice>> owned_devices_;

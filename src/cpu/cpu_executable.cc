@@ -13,6 +13,7 @@
 #include "passes/approx_top_k.h"
 #include "passes/lower_quantized.h"
 #include "passes/refine_shapes.h"
+#include "profiler/recorder.h"
 #include "stablehlo/chlo_lowering.h"
 #include "stablehlo/cost_analysis.h"
 #include "stablehlo/element_type.h"
@@ -101,8 +102,18 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::CompileProgram(
     return InvalidArgument("program format '", program.format,
                            "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
   }
+  // The whole compile is one event; its phases (read, each pass, plan) are
+  // events inside it.
+  profiler::ScopedEvent traced(profiler::category::kCompile, "compile");
   PLUGRT_ASSIGN_OR_RETURN(*decoded, DecodeCompileOptions(compile_options));
-  return Compile(program.code, "<program>", *decoded, program_options, placement);
+  StatusOr<std::shared_ptr<CpuExecutable>> compiled =
+      Compile(program.code, "<program>", *decoded, program_options, placement);
+  if (compiled.ok()) {
+    traced.AddStat(profiler::stat::kProgram, std::string((*compiled)->name()));
+  } else {
+    traced.AddStat("error", std::string(compiled.status().message()));
+  }
+  return compiled;
 }
 
 StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& module,
@@ -234,7 +245,9 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
 
   // Text or a portable artifact (MLIR bytecode), told apart by the magic.
   const auto read_start = std::chrono::steady_clock::now();
+  std::optional<profiler::ScopedEvent> reading(std::in_place, profiler::category::kCompile, "read");
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ReadProgram(code, file_name));
+  reading.reset();
   passes::PassRecord read;
   read.name = "read";
   read.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
@@ -354,8 +367,10 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
   ProgramOptions planned = program_options;
   PLUGRT_ASSIGN_OR_RETURN(planned.passes, ResolveCompilePasses(program_options, options));
   const auto plan_start = std::chrono::steady_clock::now();
+  std::optional<profiler::ScopedEvent> planning(std::in_place, profiler::category::kCompile, "plan");
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
                           Program::Compile(module, planned));
+  planning.reset();
   if (runner != nullptr) {
     passes::PassRecord plan;
     plan.name = "plan";

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "common/small_array.h"
+#include "profiler/recorder.h"
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_client.h"
 #include "cpu/cpu_device.h"
@@ -301,6 +302,7 @@ Status ComputeOnDevice(Launch& launch, size_t d) {
     context.device_id = mine.device_id;
     context.run_id = launch.run_id;
     context.user_data = launch.options.user_data.get();
+    context.trace_flow = static_cast<uint64_t>(launch.options.trace_context_id);
     context.kernel_threads = launch.kernel_threads;
     context.job = launch.job;
     StatusOr<std::vector<RtValue>> results = program.Run(std::move(arguments), context);
@@ -414,7 +416,9 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
                  const std::vector<size_t>& output_bytes, const sdk::ExecuteOptions& options,
                  sdk::ExecuteResult& result) {
   const Program& program = executable.program();
-  if (program.single_op() != nullptr && output_formats.size() == 1 && !output_formats[0].packed) {
+  // Under the profiler the op runs through the interpreter, which records it.
+  if (program.single_op() != nullptr && output_formats.size() == 1 && !output_formats[0].packed &&
+      !profiler::Enabled()) {
     return RunSingleOpInline(client, device, program, argument_list, argument_storage,
                              output_formats[0], output_bytes[0], result);
   }
@@ -433,6 +437,7 @@ Status RunInline(CpuClient* client, CpuDevice* device, const CpuExecutable& exec
     context.device_id = device->id();
     context.run_id = NewRunId(options.launch_id);
     context.user_data = options.user_data.get();
+    context.trace_flow = static_cast<uint64_t>(options.trace_context_id);
     LaunchHostChannels channels(options, RecvTimeout(*client));
     context.host_channels = &channels;
     context.kernel_threads = client->kernel_threads();

@@ -1,5 +1,6 @@
 // plugrt CPU backend: PJRT's FFI extension (include/plugrt/pjrt_ffi_extension.h),
-// the CPU plugin's one PJRT extension. Handlers registered here serve
+// the head of the CPU plugin's PJRT extension chain (the profiler's, from
+// profiler/plugin_profiler_api.h, follows it). Handlers registered here serve
 // `stablehlo.custom_call` ops in programs compiled afterwards by any client of
 // the plugin: typed XLA FFI handlers (api_version 1 here) those with
 // api_version = 4 (kernels_abi/xla_ffi_handlers.h), untyped functions
@@ -12,6 +13,7 @@
 #include "kernels_abi/untyped_custom_calls.h"
 #include "kernels_abi/xla_ffi_handlers.h"
 #include "plugrt/pjrt_ffi_extension.h"
+#include "profiler/plugin_profiler_api.h"
 #include "sdk/api_args.h"
 
 namespace plugrt::cpu {
@@ -104,7 +106,14 @@ PJRT_FFI_Extension MakeExtension() {
 }  // namespace
 
 PJRT_Extension_Base* CpuPlugin::extensions() const {
-  static PJRT_FFI_Extension extension = MakeExtension();
+  // The chain: FFI, then the profiler (profiler/plugin_profiler_api.h).
+  static PJRT_Profiler_Extension profiler =
+      profiler::MakeProfilerExtension("plugrt CPU plugin", nullptr);
+  static PJRT_FFI_Extension extension = [] {
+    PJRT_FFI_Extension made = MakeExtension();
+    made.base.next = &profiler.base;
+    return made;
+  }();
   return &extension.base;
 }
 

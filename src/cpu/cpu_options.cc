@@ -102,6 +102,15 @@ constexpr OptionSpec kOptions[] = {
        o.compilation_cache_dir = std::string(dir);
        return OkStatus();
      }},
+    {"profile", OptionSpec::Type::kString, 0, 0, "PLUGRT_PROFILE",
+     "record a profile of everything the client compiles and runs, written when the client is "
+     "destroyed: Chrome trace JSON at this path ('%p' becomes the process id) and a text "
+     "summary beside it (default: none)",
+     nullptr,
+     [](CpuOptions& o, std::string_view path) {
+       o.profile_path = std::string(path);
+       return OkStatus();
+     }},
     {"compilation_cache_max_bytes", OptionSpec::Type::kInt64, 1,
      std::numeric_limits<int64_t>::max(), fs::kCompilationCacheMaxBytesEnv,
      "size cap of the compilation cache; least recently used entries are evicted past it "

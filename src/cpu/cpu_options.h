@@ -57,6 +57,10 @@ struct CpuOptions {
   // (filesystem/registry.h) for the persistent compilation cache; empty
   // (the default) turns it off. Default: PLUGRT_COMPILATION_CACHE_DIR.
   std::string compilation_cache_dir;
+  // "profile" (string): where to write a profile of the client's life (Chrome
+  // trace JSON, and a summary beside it; profiler/profile_files.h), written
+  // when the client is destroyed. Default: PLUGRT_PROFILE; empty: off.
+  std::string profile_path;
   // "compilation_cache_max_bytes" (int64, >= 1): the cache's size cap,
   // least recently used entries evicted past it. Default:
   // PLUGRT_COMPILATION_CACHE_MAX_BYTES, else 1 GiB.

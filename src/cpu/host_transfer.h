@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "pjrt_c_api.h"
 #include "sdk/types.h"
+#include "profiler/recorder.h"
 
 namespace plugrt::cpu {
 
@@ -61,6 +62,18 @@ StatusOr<std::vector<int64_t>> HostStridesForLayout(const ElementFormat& format,
 // (strides non-negative).
 size_t HostSpan(const ElementFormat& format, const std::vector<int64_t>& dims,
                 const std::vector<int64_t>& strides);
+
+// A host transfer as the profiler sees it (profiler/recorder.h): one
+// "transfer" event of `bytes` around the copy; nothing when not recording.
+class TracedTransfer {
+ public:
+  TracedTransfer(std::string_view name, size_t bytes) : event_(profiler::category::kTransfer, name) {
+    if (event_.active()) event_.AddStat(profiler::stat::kBytesWritten, static_cast<int64_t>(bytes));
+  }
+
+ private:
+  profiler::ScopedEvent event_;
+};
 
 // `dst` holds DeviceByteSize bytes; `src` points at element (0, ..., 0).
 void CopyHostToDevice(const ElementFormat& format, const std::vector<int64_t>& dims,

@@ -2,10 +2,18 @@
 #include "eager/op_runner.h"
 #include "eager/program_key.h"
 #include "eager/program_text.h"
+#include "profiler/recorder.h"
 
 namespace plugrt::eager {
 
 namespace {
+// The program key of the op this thread last looked up, reused so that a
+// cache hit allocates nothing (the key is written and looked up before
+// anything else can run on this thread).
+std::string& ThreadProgramKey() {
+  thread_local std::string key;
+  return key;
+}
 
 std::string TypesText(const std::vector<std::vector<TensorType>>& groups) {
   std::string text;
@@ -89,9 +97,7 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
   for (size_t i = 0; devices.size() > 1 && i < devices.size(); ++i) {
     replicated += (i == 0 ? "" : ",") + devices[i].name;
   }
-  // Reused per thread, so that a hit allocates nothing (the key is written
-  // and looked up before anything else can run on this thread).
-  thread_local std::string key;
+  std::string& key = ThreadProgramKey();
   WriteProgramKey(devices.size() == 1 ? devices[0].name : replicated, op, inputs, key);
   if (std::shared_ptr<const CompiledProgram> hit = cache_.Find(key)) return hit;
   const std::vector<std::vector<TensorType>> types = TypesOf(op, inputs);
@@ -117,8 +123,18 @@ StatusOr<std::shared_ptr<const CompiledProgram>> PhysicalRunner::Program(
 
 StatusOr<Future> PhysicalRunner::Run(const Op& op, std::span<const Tensor> inputs,
                                      const NamedDevice& device, std::vector<Tensor>& outputs) {
+  // Under the profiler each op is a slice: finding (or compiling) its
+  // program and launching it, with the program's cache key and whether the
+  // cache had it; the client's execute and the plugin's run nest inside.
+  profiler::ScopedEvent traced(profiler::category::kEager, op.name());
+  const int64_t misses = traced.active() ? cache_.stats().misses : 0;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledProgram> program,
                           Program(op, inputs, {&device, 1}));
+  if (traced.active()) {
+    traced.AddStat(profiler::stat::kDevice, device.name);
+    traced.AddStat(profiler::stat::kProgram, ThreadProgramKey());
+    traced.AddStat(profiler::stat::kCacheHit, int64_t{cache_.stats().misses == misses});
+  }
   const CompiledProgram& compiled = *program;
   if (compiled.results.size() != outputs.size()) {
     return Internal(op.name(), ": the compiled program has ", compiled.results.size(),

@@ -1,5 +1,7 @@
 #include "passes/pass_pipeline.h"
 
+#include "profiler/recorder.h"
+
 #include <chrono>
 #include <cstdio>
 
@@ -46,6 +48,7 @@ std::string PassReport::ToString() const {
 
 Status PassRunner::Run(std::string_view name, PassRecord::Kind kind, shlo::Module& module,
                        const std::function<StatusOr<bool>()>& pass) {
+  profiler::ScopedEvent traced(profiler::category::kCompile, name);
   const auto start = std::chrono::steady_clock::now();
   StatusOr<bool> changed = pass();
   PassRecord record;

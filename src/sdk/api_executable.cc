@@ -2,7 +2,9 @@
 // PJRT_Executable_DeserializeAndLoad.
 #include <cstring>
 
+#include "common/extension_chain.h"
 #include "common/scratch.h"
+#include "plugrt/pjrt_profiler_extension.h"
 #include "sdk/api_args.h"
 #include "sdk/api_slots.h"
 #include "sdk/host_callbacks.h"
@@ -216,6 +218,14 @@ struct PJRT_SerializedCompileOptions {
 namespace plugrt::sdk {
 namespace {
 
+// The caller's trace context id: a PJRT_Profiler_Extension in the args'
+// extension chain (how upstream's C API client passes it), else 0.
+int64_t TraceContextId(const PJRT_Extension_Base* chain) {
+  const auto* found = reinterpret_cast<const PJRT_Profiler_Extension*>(
+      FindExtension(chain, PJRT_Extension_Type_Profiler, PJRT_Profiler_Extension_STRUCT_SIZE));
+  return found != nullptr ? found->traceme_context_id : 0;
+}
+
 void DeleteSerializedCompileOptions(PJRT_SerializedCompileOptions* options) { delete options; }
 
 PJRT_Error* ExecutableGetCompileOptions(PJRT_Executable_GetCompileOptions_Args* args) {
@@ -341,6 +351,7 @@ PJRT_Error* LoadedExecute(PJRT_LoadedExecutable_Execute_Args* args) {
                             ReadNested(a.options, call.fn(), "options"));
     ExecuteOptions options;
     options.launch_id = c_options.launch_id;
+    options.trace_context_id = TraceContextId(a.extension_start);
     if (c_options.context != nullptr) options.user_data = c_options.context->user_data;
     PLUGRT_RETURN_IF_ERROR(ConvertHostCallbacks(c_options, a.num_devices, call.fn(),
                                                 &options.send_callbacks, &options.recv_callbacks));

@@ -80,6 +80,10 @@ struct ExecuteOptions {
   // The PJRT_ExecuteContext's user data (null when the caller gave none),
   // for XLA FFI handlers of the execution.
   std::shared_ptr<const TypedUserData> user_data;
+  // The caller's trace context id (the traceme_context_id of a
+  // PJRT_Profiler_Extension in the execute args' extension chain; 0: none),
+  // which a backend's profiler events carry to tie them to the caller's.
+  int64_t trace_context_id = 0;
 };
 
 struct ExecuteResult {

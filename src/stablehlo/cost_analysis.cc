@@ -459,6 +459,8 @@ class Estimator {
     return cost;
   }
 
+  StatusOr<CostEstimate> OfSingleOp(const Operation& op) { return OfOp(op); }
+
  private:
   StatusOr<CostEstimate> OfRegion(const Region& region) {
     if (depth_ >= kMaxDepth) {
@@ -767,5 +769,12 @@ StatusOr<CostEstimate> EstimateFunctionCost(const Module& module, const Function
   Estimator estimator(module);
   return estimator.OfFunction(function);
 }
+
+StatusOr<CostEstimate> EstimateOpCost(const Module& module, const Operation& op) {
+  Estimator estimator(module);
+  return estimator.OfSingleOp(op);
+}
+
+double TypeBytes(const Type& type) { return Bytes(type); }
 
 }  // namespace plugrt::shlo

@@ -79,6 +79,11 @@ StatusOr<CostEstimate> EstimateCost(const Module& module);
 // The same for one function of `module` (e.g. each test function of a file
 // without an entry function).
 StatusOr<CostEstimate> EstimateFunctionCost(const Module& module, const Function& function);
+// The same for one op of `module` (its regions and callees included): what
+// the profiler attaches to the kernel that runs it.
+StatusOr<CostEstimate> EstimateOpCost(const Module& module, const Operation& op);
+// The bytes of a value of `type`, as counted above.
+double TypeBytes(const Type& type);
 
 }  // namespace plugrt::shlo
 

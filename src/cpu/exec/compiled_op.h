@@ -116,6 +116,12 @@ struct ExecContext {
   // number of cores). Passed down, not kept per thread: nested regions and
   // harness sub-runs copy the context.
   int kernel_threads = 0;
+  // Profiling (profiler/recorder.h): set by Program::Run while a session
+  // records. `trace_flow` ties this run's kernel events to its execute
+  // event; `trace_kernels` is cleared inside ops whose regions are per-element
+  // computations (reduce bodies, comparators), which are not kernels.
+  uint64_t trace_flow = 0;
+  bool trace_kernels = false;
 };
 
 class CompiledOp;
@@ -139,6 +145,10 @@ class CompiledRegion {
                                              ExecContext& context) const = 0;
   // Set when the region is a SingleOpRegion.
   virtual const SingleOpRegion* single_op() const { return nullptr; }
+  // The most bytes the region's values hold at once by the buffer plan
+  // (arguments, results, temporaries from their step to their last use),
+  // for the profiler's memory view; computed on first use.
+  virtual int64_t planned_peak_bytes() const { return 0; }
   // Convenience for scalar bodies (reduce, sort comparators, scatter
   // updates): every argument and result is a tensor.
   StatusOr<std::vector<Tensor>> RunTensors(const std::vector<Tensor>& arguments,

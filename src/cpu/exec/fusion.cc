@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cpu/kernels/parallel.h"
+#include "profiler/recorder.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -540,6 +541,13 @@ class FusedOp final : public CompiledOp {
     if (context.counters != nullptr) {
       ++context.counters->fused_loops;
       context.counters->jit_segments += fused::GeneratedSegments(*plan_);
+    }
+    if (profiler::Enabled()) {
+      const int64_t segments = fused::GeneratedSegments(*plan_);
+      profiler::AnnotateKernel(profiler::stat::kImplementation,
+                               segments > 0 ? StrCat("fused loop, ", segments, " generated code segment",
+                                                     segments == 1 ? "" : "s")
+                                            : std::string("fused loop, interpreted"));
     }
     std::vector<Tensor> inputs;
     inputs.reserve(operands.size());

@@ -1,13 +1,17 @@
 #include "cpu/exec/interpreter.h"
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 #include "common/scratch.h"
 #include "cpu/exec/fusion.h"
+#include "cpu/exec/kernel_trace.h"
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/host_memory.h"
+#include "cpu/kernels/parallel.h"
 #include "passes/dead_code.h"
+#include "stablehlo/cost_analysis.h"
 
 namespace plugrt::cpu {
 
@@ -31,6 +35,11 @@ struct Step {
   std::vector<bool> move;
   std::vector<int> results;
   std::vector<int> release;  // slots dead after this step
+  // For the profiler: a fused group's members (empty for a plain op), and
+  // the values the step reads and writes.
+  std::vector<const shlo::Operation*> fused;
+  std::vector<const shlo::Value*> inputs;
+  std::vector<const shlo::Value*> outputs;
 };
 
 struct Frame {
@@ -44,9 +53,11 @@ class RegionImpl final : public CompiledRegion {
  public:
   // `move_dying`: operands whose slot dies at a step are moved to its op,
   // which may then write its result into their memory (in-place reuse).
-  RegionImpl(size_t num_arguments, int num_slots, std::vector<Step> steps,
-             std::vector<ValueRef> returns, bool move_dying)
-      : num_arguments_(num_arguments),
+  RegionImpl(const shlo::Module& module, const shlo::Block& block, int num_slots,
+             std::vector<Step> steps, std::vector<ValueRef> returns, bool move_dying)
+      : module_(module),
+        block_(block),
+        num_arguments_(block.arguments.size()),
         num_slots_(num_slots),
         steps_(std::move(steps)),
         returns_(std::move(returns)) {
@@ -70,6 +81,11 @@ class RegionImpl final : public CompiledRegion {
 
   const SingleOpRegion* single_op() const override {
     return single_op_.op != nullptr ? &single_op_ : nullptr;
+  }
+
+  int64_t planned_peak_bytes() const override {
+    std::call_once(describe_once_, [this] { Describe(); });
+    return peak_live_bytes_;
   }
 
   StatusOr<std::vector<RtValue>> Run(std::vector<RtValue> arguments,
@@ -122,6 +138,60 @@ class RegionImpl final : public CompiledRegion {
     }
   }
 
+  // Builds the profiler's view of every step, once: descriptions and the
+  // buffer plan's live bytes at each step (arguments, plus each result from
+  // its step until the step that releases its slot).
+  void Describe() const {
+    descriptions_.reserve(steps_.size());
+    live_bytes_.reserve(steps_.size());
+    std::vector<int64_t> slot_bytes(static_cast<size_t>(num_slots_), 0);
+    int64_t live = 0;
+    for (size_t i = 0; i < num_arguments_ && i < slot_bytes.size(); ++i) {
+      slot_bytes[i] = static_cast<int64_t>(shlo::TypeBytes(block_.arguments[i]->type));
+      live += slot_bytes[i];
+    }
+    peak_live_bytes_ = live;
+    for (const Step& step : steps_) {
+      descriptions_.push_back(DescribeKernel(module_, *step.ir, step.fused, step.inputs, step.outputs));
+      for (size_t k = 0; k < step.results.size() && k < step.outputs.size(); ++k) {
+        const int64_t bytes = static_cast<int64_t>(shlo::TypeBytes(step.outputs[k]->type));
+        slot_bytes[static_cast<size_t>(step.results[k])] = bytes;
+        live += bytes;
+      }
+      live_bytes_.push_back(live);
+      peak_live_bytes_ = std::max(peak_live_bytes_, live);
+      for (int slot : step.release) live -= slot_bytes[static_cast<size_t>(slot)];
+    }
+  }
+
+  // ExecuteStep under the profiler: one kernel event for the step, with the
+  // allocations it made (here and on pool threads working for it).
+  StatusOr<std::vector<RtValue>> TracedStep(size_t index, const std::vector<RtValue>& operands,
+                                            ExecContext& context) const {
+    const KernelDescription& description = descriptions_[index];
+    KernelRun run;
+    run.description = &description;
+    run.flow_id = context.trace_flow;
+    run.live_bytes = live_bytes_[index];
+    run.threads = ThreadBudget(context.kernel_threads);
+    const bool saved = context.trace_kernels;
+    context.trace_kernels = description.traces_regions;
+    const HostAllocations before = ThreadHostAllocations();
+    run.start_ns = profiler::NowNs();
+    StatusOr<std::vector<RtValue>> results = Unimplemented("not run");
+    {
+      profiler::KernelScope scope(&description.name, context.trace_flow, &run.notes);
+      results = ExecuteStep(steps_[index], operands, context);
+      const HostAllocations after = ThreadHostAllocations();
+      run.blocks = after.blocks - before.blocks + scope.context().pool_blocks.load();
+      run.bytes = after.bytes - before.bytes + scope.context().pool_bytes.load();
+      run.fresh_bytes = after.fresh_bytes - before.fresh_bytes;
+    }
+    context.trace_kernels = saved;
+    RecordKernel(std::move(run));
+    return results;
+  }
+
   static const RtValue& Lookup(const Frame& frame, const ValueRef& ref) {
     const Frame* f = &frame;
     for (int i = 0; i < ref.depth; ++i) f = f->parent;
@@ -132,7 +202,10 @@ class RegionImpl final : public CompiledRegion {
     ScratchVector<RtValue> scratch;  // reused across runs on this thread
     std::vector<RtValue>& operands = *scratch;
     operands.reserve(max_operands_);
-    for (const Step& step : steps_) {
+    const bool trace = context.trace_kernels && profiler::Enabled();
+    if (trace) std::call_once(describe_once_, [this] { Describe(); });
+    for (size_t index = 0; index < steps_.size(); ++index) {
+      const Step& step = steps_[index];
       operands.clear();
       for (size_t i = 0; i < step.operands.size(); ++i) {
         if (step.move[i]) {
@@ -141,7 +214,8 @@ class RegionImpl final : public CompiledRegion {
           operands.push_back(Lookup(frame, step.operands[i]));
         }
       }
-      StatusOr<std::vector<RtValue>> results = ExecuteStep(step, operands, context);
+      StatusOr<std::vector<RtValue>> results =
+          trace ? TracedStep(index, operands, context) : ExecuteStep(step, operands, context);
       operands.clear();  // values moved in die with the step
       if (!results.ok()) {
         const Status& error = results.status();
@@ -181,6 +255,8 @@ class RegionImpl final : public CompiledRegion {
     single_op_ = SingleOpRegion{step.op.get(), step.ir, std::move(arguments)};
   }
 
+  const shlo::Module& module_;
+  const shlo::Block& block_;
   size_t num_arguments_;
   size_t max_operands_ = 0;  // the most operands of one step
   int num_slots_;
@@ -188,6 +264,11 @@ class RegionImpl final : public CompiledRegion {
   std::vector<ValueRef> returns_;
   std::vector<bool> returns_move_;
   SingleOpRegion single_op_;
+  // The profiler's view (Describe), built the first time it is needed.
+  mutable std::once_flag describe_once_;
+  mutable std::vector<KernelDescription> descriptions_;
+  mutable std::vector<int64_t> live_bytes_;
+  mutable int64_t peak_live_bytes_ = 0;
 };
 
 // A step that hands out values computed at compile time.
@@ -373,9 +454,12 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     std::vector<const shlo::Value*> results;
     if (group != nullptr) {
       results = group->outputs;
+      step.fused = group->members;
     } else {
       for (const auto& result : op.results) results.push_back(result.get());
     }
+    step.inputs = std::move(reads);
+    step.outputs = results;
     for (const shlo::Value* result : results) {
       int slot = scope.next_slot++;
       scope.slots[result] = slot;
@@ -406,7 +490,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     steps[last_use[slot]].release.push_back(slot);
   }
   return std::shared_ptr<const CompiledRegion>(std::make_shared<RegionImpl>(
-      block.arguments.size(), scope.next_slot, std::move(steps), std::move(returns),
+      module_, block, scope.next_slot, std::move(steps), std::move(returns),
       options_.passes.on(passes::BuiltinPass::in_place_reuse)));
 }
 

@@ -3,6 +3,7 @@
 #define PLUGRT_CPU_EXEC_PROGRAM_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,8 +30,16 @@ class Program {
   // its one result into a given tensor (compiled_op.h): callers may run
   // that op on the argument and output memory directly.
   const SingleOpRegion* single_op() const { return body_->single_op(); }
+  // The module's name, else the entry function's.
+  const std::string& name() const;
 
  private:
+  // Run under a profiler session: one execute event, its steps as kernels.
+  StatusOr<std::vector<RtValue>> TracedRun(std::vector<RtValue> arguments,
+                                           ExecContext& context) const;
+  StatusOr<std::vector<RtValue>> RunBody(std::vector<RtValue> arguments,
+                                         ExecContext& context) const;
+
   std::shared_ptr<const shlo::Module> module_;
   const shlo::Function* entry_ = nullptr;
   std::shared_ptr<const CompiledRegion> body_;

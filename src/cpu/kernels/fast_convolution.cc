@@ -7,6 +7,7 @@
 #include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
+#include "profiler/recorder.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -40,6 +41,7 @@ struct FastConvolution::Impl {
     dnnl::reorder weights_reorder;
     memory::desc weights;
     memory::desc conv_scratchpad, reorder_scratchpad;
+    std::string implementation;  // oneDNN's name for the kernel it chose, for the profiler
   };
 
   StatusOr<const Primitives*> Get(int team) const {
@@ -56,7 +58,9 @@ struct FastConvolution::Impl {
       dnnl::reorder::primitive_desc rpd(onednn::Engine(), weights_user, onednn::Engine(),
                                         pd.weights_desc(), onednn::Attributes());
       Primitives p{dnnl::convolution_forward(pd), dnnl::reorder(rpd), pd.weights_desc(),
-                   pd.scratchpad_desc(), rpd.scratchpad_desc()};
+                   pd.scratchpad_desc(), rpd.scratchpad_desc(),
+                   std::string("oneDNN convolution ") + pd.impl_info_str() + ", weights reordered by " +
+                       rpd.impl_info_str()};
       return &primitives.emplace(team, std::move(p)).first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN convolution: ", e.what());
@@ -137,6 +141,9 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
   const int team = std::min(p.threads, ThreadBudget(kernel_threads));
   onednn::UseThreads(team);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Primitives* prims, p.Get(team));
+  if (profiler::Enabled()) {
+    profiler::AnnotateKernel(profiler::stat::kImplementation, prims->implementation);
+  }
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
   try {
     // The reordered weights live in a scratch block too.

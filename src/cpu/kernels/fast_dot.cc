@@ -11,6 +11,7 @@
 #include "cpu/kernels/int8_gemm.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
+#include "profiler/recorder.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -157,6 +158,7 @@ struct FastDot::Impl {
   struct Prepared {
     dnnl::matmul matmul;
     memory::desc scratchpad;
+    std::string implementation;  // oneDNN's name for the kernel it chose, for the profiler
   };
   // The operands' views over `depth` of the contracted dimension (a slice of
   // it for the chunked f32 path; k otherwise).
@@ -191,7 +193,8 @@ struct FastDot::Impl {
       const dnnl::matmul::primitive_desc pd(desc, attr, onednn::Engine());
       return &primitives
                   .emplace(std::pair{team, depth},
-                           Prepared{dnnl::matmul(pd), pd.scratchpad_desc()})
+                           Prepared{dnnl::matmul(pd), pd.scratchpad_desc(),
+                                    std::string("oneDNN matmul ") + pd.impl_info_str()})
                   .first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN matmul: ", e.what());
@@ -311,11 +314,32 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
     PLUGRT_ASSIGN_OR_RETURN(rhs, Transpose(rhs_in, p.rhs_perm));
   }
   const int team = std::min(p.threads, ThreadBudget(kernel_threads));
-  if (p.own_int8) return p.RunOwnInt8(lhs, rhs, team);
+  // What the profiler shows: which kernel ran, and whether operands were
+  // copied into a transposed order first (a cost strides could not avoid).
+  const char* copied = !p.lhs_perm.empty() && !p.rhs_perm.empty() ? " (both operands transposed first)"
+                       : !p.lhs_perm.empty()                     ? " (lhs transposed first)"
+                       : !p.rhs_perm.empty()                     ? " (rhs transposed first)"
+                                                                 : "";
+  if (p.own_int8) {
+    if (profiler::Enabled()) {
+      profiler::AnnotateKernel(profiler::stat::kImplementation,
+                               std::string("plugrt int8 GEMM (AVX2)") + copied);
+    }
+    return p.RunOwnInt8(lhs, rhs, team);
+  }
   onednn::UseThreads(team);
   const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
-  if (p.via_f32) return p.RunViaF32(ToF32(lhs, team), ToF32(rhs, team), team, dst);
+  if (p.via_f32) {
+    if (profiler::Enabled()) {
+      profiler::AnnotateKernel(profiler::stat::kImplementation,
+                               std::string("oneDNN f32 matmul in exact chunks (int8 without VNNI)") + copied);
+    }
+    return p.RunViaF32(ToF32(lhs, team), ToF32(rhs, team), team, dst);
+  }
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Prepared* prepared, p.Primitive(team, p.k));
+  if (profiler::Enabled()) {
+    profiler::AnnotateKernel(profiler::stat::kImplementation, prepared->implementation + copied);
+  }
   Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
   try {
     const onednn::Scratchpad scratchpad(prepared->scratchpad);

@@ -91,8 +91,16 @@ static size_t PhysicalMemoryBytes() {
   return bytes;
 }
 
+namespace {
+thread_local HostAllocations thread_allocations;
+}  // namespace
+
+HostAllocations ThreadHostAllocations() { return thread_allocations; }
+
 void* AllocateHostMemory(size_t bytes) {
   if (InjectedFailure()) return nullptr;
+  ++thread_allocations.blocks;
+  thread_allocations.bytes += static_cast<int64_t>(bytes);
   if (bytes <= kSmallBytes) {
     if (small_cache.count > 0) return small_cache.blocks[--small_cache.count];
     return ::operator new(kSmallBytes, std::align_val_t(kHostAlignment), std::nothrow);
@@ -115,6 +123,7 @@ void* AllocateHostMemory(size_t bytes) {
   }
   void* block = std::aligned_alloc(kHugePage, rounded);
   if (block == nullptr) return nullptr;
+  thread_allocations.fresh_bytes += static_cast<int64_t>(rounded);
   // A hint; kernels without transparent huge pages ignore it.
   madvise(block, rounded, MADV_HUGEPAGE);
   return block;

@@ -26,6 +26,18 @@ void* AllocateHostMemory(size_t bytes);
 // Gives back a block from AllocateHostMemory(bytes).
 void FreeHostMemory(void* block, size_t bytes);
 
+// What the calling thread has asked AllocateHostMemory for since it started
+// (the profiler reads the difference around a kernel or an execution):
+// blocks and bytes requested, and the bytes of large blocks that had to come
+// fresh from the system (not the cache of freed ones), whose first touches
+// fault page by page. Thread-local counters: free when nobody reads them.
+struct HostAllocations {
+  int64_t blocks = 0;
+  int64_t bytes = 0;
+  int64_t fresh_bytes = 0;
+};
+HostAllocations ThreadHostAllocations();
+
 // Thrown where a kernel cannot go on without memory it could not get (tensor
 // storage, oneDNN scratch). It names the size, so that the executor's error
 // for the op says what was asked for.

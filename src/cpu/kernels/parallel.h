@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <exception>
 
+#include "profiler/recorder.h"
+
 namespace plugrt::cpu {
 
 // The number of online cores.
@@ -32,6 +34,20 @@ inline int ThreadsFor(int64_t work, int64_t min_work_per_thread, int budget) {
   return static_cast<int>(std::clamp<int64_t>(wanted, 1, std::max(budget, 1)));
 }
 
+// Under the profiler, a chunk on a pool thread is recorded as a "worker"
+// event of the kernel that started the loop (profiler::CurrentKernel), and
+// what it allocated is added to that kernel's count.
+class TracedChunk {
+ public:
+  explicit TracedChunk(profiler::KernelContext* parent, int64_t caller_thread);
+  ~TracedChunk();
+
+ private:
+  profiler::KernelContext* parent_;
+  int64_t start_ns_ = 0;
+  int64_t blocks_ = 0, bytes_ = 0;
+};
+
 // Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks on
 // OpenMP threads (inline when threads <= 1). An exception thrown by fn (an
 // allocation failure in a chunk's scratch) must not leave an OpenMP thread,
@@ -45,11 +61,20 @@ void ParallelFor(int64_t n, int threads, Fn&& fn) {
   }
   if (threads > n) threads = static_cast<int>(n);
   std::exception_ptr failure;
+  profiler::KernelContext* traced = profiler::Enabled() ? profiler::CurrentKernel() : nullptr;
+  const int64_t caller = traced != nullptr ? profiler::CurrentThreadId() : 0;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int t = 0; t < threads; ++t) {
     const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
     try {
-      if (begin < end) fn(begin, end);
+      if (begin < end) {
+        if (traced != nullptr) {
+          TracedChunk chunk(traced, caller);
+          fn(begin, end);
+        } else {
+          fn(begin, end);
+        }
+      }
     } catch (...) {
 #pragma omp critical(plugrt_parallel_for_failure)
       if (!failure) failure = std::current_exception();

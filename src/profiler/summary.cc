@@ -1,0 +1,190 @@
+#include "profiler/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace plugrt::profiler {
+
+namespace {
+
+void Add(std::map<std::string, SummaryRow>& rows, const std::string& key, const TraceEvent& e) {
+  SummaryRow& row = rows[key];
+  row.key = key;
+  row.count += 1;
+  row.total_ns += e.end_ns - e.start_ns;
+  row.flops += e.Number(stat::kFlops);
+  row.bytes += e.Number(stat::kBytesRead) + e.Number(stat::kBytesWritten);
+}
+
+std::vector<SummaryRow> Sorted(const std::map<std::string, SummaryRow>& rows, int64_t total_ns) {
+  std::vector<SummaryRow> out;
+  for (const auto& [key, row] : rows) out.push_back(row);
+  std::sort(out.begin(), out.end(), [](const SummaryRow& a, const SummaryRow& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.key < b.key;
+  });
+  for (SummaryRow& row : out) {
+    row.share = total_ns > 0 ? static_cast<double>(row.total_ns) / total_ns : 0;
+  }
+  return out;
+}
+
+std::string Bytes(double bytes) {
+  char buf[32];
+  if (bytes >= 1 << 30) {
+    std::snprintf(buf, sizeof(buf), "%.2f GiB", bytes / (1 << 30));
+  } else if (bytes >= 1 << 20) {
+    std::snprintf(buf, sizeof(buf), "%.2f MiB", bytes / (1 << 20));
+  } else if (bytes >= 1 << 10) {
+    std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / (1 << 10));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.0f B", bytes);
+  }
+  return buf;
+}
+
+std::string Millis(int64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3f", ns / 1e6);
+  return buf;
+}
+
+// "0.42 of memory" / "0.87 of GEMM": how near the row comes to the nearer
+// ceiling, the one its arithmetic intensity makes the limit.
+std::string CeilingRatio(const SummaryRow& row, const Ceilings& ceilings) {
+  if (row.total_ns <= 0) return "";
+  const double seconds = row.total_ns / 1e9;
+  const double flop_ratio =
+      ceilings.gflops > 0 && row.flops > 0 ? row.flops / seconds / 1e9 / ceilings.gflops : -1;
+  const double byte_ratio =
+      ceilings.gbps > 0 && row.bytes > 0 ? row.bytes / seconds / 1e9 / ceilings.gbps : -1;
+  if (flop_ratio < 0 && byte_ratio < 0) return "";
+  char buf[32];
+  if (flop_ratio >= byte_ratio) {
+    std::snprintf(buf, sizeof(buf), "%.2f flop", flop_ratio);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.2f mem", byte_ratio);
+  }
+  return buf;
+}
+
+void Table(std::string& out, const char* title, const std::vector<SummaryRow>& rows,
+           const SummaryOptions& options, bool rates) {
+  if (rows.empty()) return;
+  out += title;
+  out += "\n";
+  char line[512];
+  if (rates) {
+    std::snprintf(line, sizeof(line), "  %10s %6s %7s %9s %8s %10s  %s\n", "total ms", "share",
+                  "count", "GFLOP/s", "GB/s", "ceiling", "what");
+  } else {
+    std::snprintf(line, sizeof(line), "  %10s %6s %7s  %s\n", "total ms", "share", "count", "what");
+  }
+  out += line;
+  const size_t n = std::min(rows.size(), options.top);
+  for (size_t i = 0; i < n; ++i) {
+    const SummaryRow& row = rows[i];
+    const double seconds = row.total_ns / 1e9;
+    char share[16];
+    std::snprintf(share, sizeof(share), "%5.1f%%", 100 * row.share);
+    if (rates) {
+      char gflops[24] = "", gbps[24] = "";
+      if (seconds > 0 && row.flops > 0) std::snprintf(gflops, sizeof(gflops), "%.2f", row.flops / seconds / 1e9);
+      if (seconds > 0 && row.bytes > 0) std::snprintf(gbps, sizeof(gbps), "%.2f", row.bytes / seconds / 1e9);
+      std::snprintf(line, sizeof(line), "  %10s %6s %7lld %9s %8s %10s  ", Millis(row.total_ns).c_str(),
+                    share, static_cast<long long>(row.count), gflops, gbps,
+                    CeilingRatio(row, options.ceilings).c_str());
+    } else {
+      std::snprintf(line, sizeof(line), "  %10s %6s %7lld  ", Millis(row.total_ns).c_str(), share,
+                    static_cast<long long>(row.count));
+    }
+    out += line;
+    out += row.key;
+    out += "\n";
+  }
+  if (rows.size() > n) out += "  ... " + std::to_string(rows.size() - n) + " more\n";
+  out += "\n";
+}
+
+}  // namespace
+
+Summary Summarize(const std::vector<Trace>& traces) {
+  Summary summary;
+  std::map<std::string, SummaryRow> instances, kinds, locations, phases;
+  double allocations = 0, allocated = 0;
+  for (const Trace& trace : traces) {
+    for (const TraceEvent& e : trace.events) {
+      if (e.category == category::kExecute) {
+        ++summary.executions;
+        summary.execute_ns += e.end_ns - e.start_ns;
+        summary.peak_live_bytes =
+            std::max(summary.peak_live_bytes, static_cast<int64_t>(e.Number(stat::kPeakLiveBytes)));
+        allocations += e.Number(stat::kAllocations);
+        allocated += e.Number(stat::kAllocatedBytes);
+      } else if (e.category == category::kKernel) {
+        summary.kernel_ns += e.end_ns - e.start_ns;
+        const std::string location = e.Text(stat::kLocation);
+        const std::string shapes = e.Text(stat::kShapes);
+        std::string instance = e.name;
+        if (!shapes.empty()) instance += " " + shapes;
+        if (!location.empty()) instance += " @ " + location;
+        Add(instances, instance, e);
+        Add(kinds, e.name, e);
+        Add(locations, location.empty() ? "(no location)" : location, e);
+      } else if (e.category == category::kCompile) {
+        Add(phases, e.name, e);
+      }
+    }
+  }
+  summary.by_instance = Sorted(instances, summary.kernel_ns);
+  summary.by_kind = Sorted(kinds, summary.kernel_ns);
+  summary.by_location = Sorted(locations, summary.kernel_ns);
+  int64_t compile_ns = 0;
+  for (const auto& [key, row] : phases) {
+    if (key == "compile") compile_ns += row.total_ns;
+  }
+  summary.compile_phases = Sorted(phases, compile_ns);
+  if (summary.executions > 0) {
+    summary.allocations_per_execute = static_cast<int64_t>(allocations / summary.executions);
+    summary.allocated_bytes_per_execute = static_cast<int64_t>(allocated / summary.executions);
+  }
+  return summary;
+}
+
+std::string FormatSummary(const Summary& summary, const SummaryOptions& options) {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "plugrt profile: %lld executions, %s ms in executions, %s ms in kernels\n",
+                static_cast<long long>(summary.executions), Millis(summary.execute_ns).c_str(),
+                Millis(summary.kernel_ns).c_str());
+  out += line;
+  if (options.ceilings.gflops > 0 || options.ceilings.gbps > 0) {
+    std::string known;
+    if (options.ceilings.gflops > 0) {
+      std::snprintf(line, sizeof(line), "%.1f GFLOP/s (f32 GEMM)", options.ceilings.gflops);
+      known += line;
+    }
+    if (options.ceilings.gbps > 0) {
+      std::snprintf(line, sizeof(line), "%s%.1f GB/s (copy)", known.empty() ? "" : ", ",
+                    options.ceilings.gbps);
+      known += line;
+    }
+    out += "ceilings: " + known + "; \"ceiling\" is the fraction of the nearer one (flop or mem)\n";
+  }
+  out += "\n";
+  Table(out, "Top ops (each op of the program: kind, shapes, source location):",
+        summary.by_instance, options, true);
+  Table(out, "By op kind:", summary.by_kind, options, true);
+  Table(out, "By source location:", summary.by_location, options, true);
+  Table(out, "Compile phases:", summary.compile_phases, options, false);
+  if (summary.executions > 0) {
+    out += "Memory: peak live " + Bytes(static_cast<double>(summary.peak_live_bytes)) +
+           " (the buffer plan's view); per execute " +
+           std::to_string(summary.allocations_per_execute) + " allocations, " +
+           Bytes(static_cast<double>(summary.allocated_bytes_per_execute)) + "\n";
+  }
+  return out;
+}
+
+}  // namespace plugrt::profiler
