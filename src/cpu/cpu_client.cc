@@ -64,7 +64,7 @@ CpuClient::CpuClient(const CpuOptions& options, std::shared_ptr<sdk::KeyValueSto
       options_(WithKernelThreads(options)),
       topology_(cluster_ != nullptr ? std::make_unique<CpuTopology>(cluster_->devices_per_node())
                                     : std::make_unique<CpuTopology>(options.num_devices)),
-      work_queue_(std::make_unique<WorkQueue>(kWorkerThreads)) {
+      work_queue_(std::make_unique<WorkQueue>(kWorkerThreads, "plugrt transfer")) {
   topology_->set_kernel_plugins(options_.program.kernel_plugins);
   const int first_local = cluster_ != nullptr ? cluster_->first_device_id(cluster_->node_id()) : 0;
   for (int id = 0; id < topology_->num_devices(); ++id) {

@@ -1,8 +1,12 @@
 #include "cpu/work_queue.h"
 
+#include <pthread.h>
+
 namespace plugrt::cpu {
 
 namespace {
+std::string DeviceThreadName(size_t device) { return "plugrt dev " + std::to_string(device); }
+
 void RunGuarded(const std::function<void()>& task) {
   try {
     task();
@@ -13,10 +17,15 @@ void RunGuarded(const std::function<void()>& task) {
 }
 }  // namespace
 
-WorkQueue::WorkQueue(int num_threads) {
+WorkQueue::WorkQueue(int num_threads, const std::string& name) {
   if (num_threads < 1) num_threads = 1;
   threads_.reserve(num_threads);
-  for (int i = 0; i < num_threads; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  for (int i = 0; i < num_threads; ++i) {
+    threads_.emplace_back([this, name = name.substr(0, 15)] {
+      if (!name.empty()) pthread_setname_np(pthread_self(), name.c_str());
+      WorkerLoop();
+    });
+  }
 }
 
 WorkQueue::~WorkQueue() {
@@ -106,7 +115,7 @@ void DeviceQueues::ScheduleTogether(const std::vector<size_t>& devices,
       for (size_t i = 0; i < devices.size() && i < tasks.size(); ++i) {
         const size_t device = devices[i];
         if (device >= queues_.size()) queues_.resize(device + 1);
-        if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1);
+        if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1, DeviceThreadName(device));
         queues_[device]->Schedule(std::move(tasks[i]));
       }
       return;
@@ -131,7 +140,7 @@ bool DeviceQueues::TryRunInline(size_t device, const std::function<void()>& task
     std::lock_guard<std::mutex> lock(mu_);
     if (shut_down_) return false;
     if (device >= queues_.size()) queues_.resize(device + 1);
-    if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1);
+    if (queues_[device] == nullptr) queues_[device] = std::make_unique<WorkQueue>(1, DeviceThreadName(device));
     queue = queues_[device].get();
     if (device < kFastDevices) fast_[device].store(queue, std::memory_order_release);
   }

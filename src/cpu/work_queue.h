@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -20,7 +21,9 @@ namespace plugrt::cpu {
 // on one of the queue's own threads.
 class WorkQueue {
  public:
-  explicit WorkQueue(int num_threads);
+  // `name` names the worker threads (debuggers, profiles: at most 15
+  // characters are kept).
+  explicit WorkQueue(int num_threads, const std::string& name = "");
   ~WorkQueue();
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
