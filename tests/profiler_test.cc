@@ -31,9 +31,7 @@ using testing::CreateCpuClient;
 using testing::Upload;
 
 // A dot and an elementwise tail that fuses, each with a source location.
-constexpr const char* kProgram = R"(
-module @profiled {
-  func.func @main(%x: tensor<128x256xf32>, %w: tensor<256x128xf32>) -> tensor<128x128xf32> {
+constexpr const char* kBody = R"(
     %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0]
         : (tensor<128x256xf32>, tensor<256x128xf32>) -> tensor<128x128xf32> loc("model.py":10:3)
     %e = stablehlo.exponential %d : tensor<128x128xf32> loc("model.py":11:3)
@@ -42,6 +40,16 @@ module @profiled {
   }
 }
 )";
+const std::string kProgram = std::string(R"(
+module @profiled {
+  func.func @main(%x: tensor<128x256xf32>, %w: tensor<256x128xf32>) -> tensor<128x128xf32> {)") +
+                             kBody;
+// The same over iotas: no inputs to write (too large to be folded).
+const std::string kCliProgram = std::string(R"(
+module @profiled {
+  func.func @main() -> tensor<128x128xf32> {
+    %x = stablehlo.iota dim = 1 : tensor<128x256xf32>
+    %w = stablehlo.iota dim = 0 : tensor<256x128xf32>)") + kBody;
 
 std::string ReadText(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -322,19 +330,6 @@ TEST(ProfilerOptionTest, ProfileCreateOptionWritesTheTraceWhenTheClientEnds) {
   EXPECT_NE(summary.find("stablehlo.dot_general"), std::string::npos) << summary;
   std::filesystem::remove_all(dir);
 }
-
-// kProgram's ops over iotas: no inputs to write (too large to be folded).
-constexpr const char* kCliProgram = R"(
-func.func @main() -> tensor<128x128xf32> {
-  %x = stablehlo.iota dim = 1 : tensor<128x256xf32>
-  %w = stablehlo.iota dim = 0 : tensor<256x128xf32>
-  %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0]
-      : (tensor<128x256xf32>, tensor<256x128xf32>) -> tensor<128x128xf32> loc("model.py":10:3)
-  %e = stablehlo.exponential %d : tensor<128x128xf32> loc("model.py":11:3)
-  %a = stablehlo.add %e, %d : tensor<128x128xf32> loc("model.py":12:3)
-  return %a : tensor<128x128xf32>
-}
-)";
 
 TEST(ProfilerCliTest, RunWithProfileWritesTraceAndSummary) {
   const auto dir = TestDir("cli");

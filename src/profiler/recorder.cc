@@ -23,6 +23,7 @@ namespace {
 struct ThreadBuffer {
   std::mutex mutex;  // taken by its thread per event and by collectors: never contended for long
   std::vector<TraceEvent> events;
+  int64_t dropped = 0;  // events past kMaxEventsPerThread
   int64_t thread_id = 0;
   std::string name;
 };
@@ -85,6 +86,12 @@ void Record(TraceEvent event) {
   ThreadBuffer& buffer = ThisThreadBuffer();
   event.thread_id = buffer.thread_id;
   std::lock_guard<std::mutex> lock(buffer.mutex);
+  // A session left running for a process's life must not take all memory:
+  // past the cap events are counted, not kept.
+  if (buffer.events.size() >= kMaxEventsPerThread) {
+    ++buffer.dropped;
+    return;
+  }
   buffer.events.push_back(std::move(event));
 }
 
@@ -133,7 +140,11 @@ Trace Gather(int64_t start_ns, int64_t stop_ns, bool clear_after) {
       any = true;
     }
     if (any) trace.threads.push_back(ThreadInfo{buffer->thread_id, buffer->name});
-    if (clear_after) buffer->events.clear();
+    trace.dropped_events += buffer->dropped;
+    if (clear_after) {
+      buffer->events.clear();
+      buffer->dropped = 0;
+    }
   }
   std::stable_sort(trace.events.begin(), trace.events.end(),
                    [](const TraceEvent& a, const TraceEvent& b) { return a.start_ns < b.start_ns; });

@@ -39,6 +39,10 @@ int64_t CurrentThreadId();
 // A fresh nonzero id for flows (one per execution or compile).
 uint64_t NewFlowId();
 
+// The most events one thread keeps for the sessions (about 0.5 GB at most);
+// later ones are counted in Trace::dropped_events.
+inline constexpr size_t kMaxEventsPerThread = size_t{1} << 21;
+
 // Adds a finished event on the calling thread's buffer (its thread_id is set
 // here). Dropped when no session is active.
 void Record(TraceEvent event);

@@ -113,6 +113,7 @@ Summary Summarize(const std::vector<Trace>& traces) {
   std::map<std::string, SummaryRow> instances, kinds, locations, phases;
   double allocations = 0, allocated = 0;
   for (const Trace& trace : traces) {
+    summary.dropped_events += trace.dropped_events;
     for (const TraceEvent& e : trace.events) {
       if (e.category == category::kExecute) {
         ++summary.executions;
@@ -171,6 +172,11 @@ std::string FormatSummary(const Summary& summary, const SummaryOptions& options)
       known += line;
     }
     out += "ceilings: " + known + "; \"ceiling\" is the fraction of the nearer one (flop or mem)\n";
+  }
+  if (summary.dropped_events > 0) {
+    out += "warning: " + std::to_string(summary.dropped_events) +
+           " events were dropped (a thread recorded more than the recorder keeps); the tables "
+           "cover the rest\n";
   }
   out += "\n";
   Table(out, "Top ops (each op of the program: kind, shapes, source location):",

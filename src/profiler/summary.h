@@ -46,6 +46,7 @@ struct Summary {
   int64_t peak_live_bytes = 0;        // the largest of any execution
   int64_t allocations_per_execute = 0;  // mean over executions
   int64_t allocated_bytes_per_execute = 0;
+  int64_t dropped_events = 0;  // not in the tables: the recorder's cap was reached
 };
 
 Summary Summarize(const std::vector<Trace>& traces);

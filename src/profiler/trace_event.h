@@ -81,6 +81,8 @@ struct Trace {
   std::vector<TraceEvent> events;  // ordered by start time
   std::vector<ThreadInfo> threads;
   std::string process_name;  // "plugrt CPU plugin", "plugrt client"
+  // Events not kept because a thread's buffer was full (recorder.h).
+  int64_t dropped_events = 0;
 };
 
 }  // namespace plugrt::profiler

@@ -252,6 +252,9 @@ Status ReadPlane(const wire::XPlane& plane, std::unordered_set<int64_t>& named_t
     if (stat.name == kXStatProcessName && trace.process_name.empty()) {
       if (auto* text = std::get_if<std::string>(&stat.value)) trace.process_name = *text;
     }
+    if (stat.name == kXStatDroppedEvents) {
+      if (auto* count = std::get_if<int64_t>(&stat.value)) trace.dropped_events += *count;
+    }
   }
   for (const wire::XLine& line : plane.lines()) {
     const std::string& line_name = line.name().empty() ? line.display_name() : line.name();
@@ -309,6 +312,11 @@ std::string SerializeXSpace(const Trace& trace, std::string_view host_name) {
     wire::XStat* stat = plane->add_stats();
     stat->set_metadata_id(ids.Stat(kXStatProcessName));
     stat->set_str_value(xspace_internal::Utf8(trace.process_name));
+  }
+  if (trace.dropped_events > 0) {
+    wire::XStat* stat = plane->add_stats();
+    stat->set_metadata_id(ids.Stat(kXStatDroppedEvents));
+    stat->set_int64_value(trace.dropped_events);
   }
 
   // Lines in the order of trace.threads, then threads that only events name

@@ -7,6 +7,7 @@
 //   XSpace.hostnames   the host name, when given
 //   XPlane             one, named "/host:CPU" (kHostPlaneName), holding
 //     stats            "process_name" (str_value): Trace::process_name
+//                      "dropped_events" (int64_value, when nonzero): Trace::dropped_events
 //     lines            one per thread (those of trace.threads, in order, even
 //                      without events; then those only events name): id =
 //                      display_id = thread_id, name = display_name = the
@@ -53,6 +54,7 @@ inline constexpr std::string_view kHostPlaneName = "/host:CPU";
 inline constexpr std::string_view kXStatCategory = "category";
 inline constexpr std::string_view kXStatFlowId = "flow_id";
 inline constexpr std::string_view kXStatProcessName = "process_name";
+inline constexpr std::string_view kXStatDroppedEvents = "dropped_events";
 
 // `trace` as a serialized XSpace; `host_name` ("" for none) goes to
 // XSpace.hostnames.
