@@ -833,7 +833,14 @@ StatusOr<int> Bench(const BenchOptions& options) {
     WorkloadResult result;
     result.workload = &workload;
     std::unique_ptr<ProfilerSession> profile;
-    if (!options.profile_dir.empty()) {
+    // Loops of many executes per run (dispatch, eager per-op) would record
+    // millions of near-identical events: they are timed, not profiled.
+    const bool loop = workload.header.iterations > 1;
+    if (!options.profile_dir.empty() && loop) {
+      std::cerr << "plugrt bench: " << workload.name << ": not profiled (" << workload.header.iterations
+                << " executes per run; profile a few with plugrt run --repeat)\n";
+    }
+    if (!options.profile_dir.empty() && !loop) {
       PLUGRT_ASSIGN_OR_RETURN(profile, ProfilerSession::Start(client->plugin().get()));
     }
     Status status = workload.header.kind == BenchKind::kEager

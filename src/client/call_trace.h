@@ -18,19 +18,27 @@ namespace plugrt {
 
 class CallTrace {
  public:
-  explicit CallTrace(std::string_view name);
+  explicit CallTrace(std::string_view name) {
+    if (profiler::Enabled()) Begin(name);
+  }
   CallTrace(const CallTrace&) = delete;
   CallTrace& operator=(const CallTrace&) = delete;
 
   // The extension to put in the args' extension_start (linked to `next`),
   // or `next` itself when inactive.
-  PJRT_Extension_Base* Chain(PJRT_Extension_Base* next);
+  PJRT_Extension_Base* Chain(PJRT_Extension_Base* next) {
+    if (!active()) return next;
+    extension_.base.next = next;
+    return &extension_.base;
+  }
   profiler::ScopedEvent& event() { return *event_; }
   bool active() const { return event_.has_value(); }
 
  private:
+  void Begin(std::string_view name);
+
   std::optional<profiler::ScopedEvent> event_;
-  PJRT_Profiler_Extension extension_{};
+  PJRT_Profiler_Extension extension_;  // set only when active
 };
 
 }  // namespace plugrt

@@ -121,11 +121,11 @@ std::string ChromeTraceJson(const std::vector<Trace>& traces) {
                          ",\"name\":\"" + JsonEscape(e.name) + "\",\"cat\":\"" +
                          JsonEscape(e.category) + "\",\"args\":{";
       bool first_arg = true;
-      for (const Stat& s : e.stats) {
+      e.ForEachStat([&](const Stat& s) {
         if (!first_arg) json += ",";
         first_arg = false;
         json += StatJson(s);
-      }
+      });
       if (e.flow_id != 0) {
         if (!first_arg) json += ",";
         json += "\"flow_id\":" + std::to_string(e.flow_id);

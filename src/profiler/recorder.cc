@@ -197,8 +197,7 @@ KernelScope::KernelScope(const std::string* name, uint64_t flow_id, std::vector<
 
 KernelScope::~KernelScope() { current_kernel = saved_; }
 
-ScopedEvent::ScopedEvent(std::string_view category, std::string_view name, uint64_t flow_id) {
-  if (!Enabled()) return;
+void ScopedEvent::Begin(std::string_view category, std::string_view name, uint64_t flow_id) {
   event_ = std::make_unique<TraceEvent>();
   event_->category = std::string(category);
   event_->name = std::string(name);
@@ -206,8 +205,7 @@ ScopedEvent::ScopedEvent(std::string_view category, std::string_view name, uint6
   event_->start_ns = NowNs();
 }
 
-ScopedEvent::~ScopedEvent() {
-  if (event_ == nullptr) return;
+void ScopedEvent::End() {
   event_->end_ns = NowNs();
   Record(std::move(*event_));
 }

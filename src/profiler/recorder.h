@@ -109,8 +109,13 @@ class KernelScope {
 // active at construction. Stats can be added while it runs.
 class ScopedEvent {
  public:
-  ScopedEvent(std::string_view category, std::string_view name, uint64_t flow_id = 0);
-  ~ScopedEvent();
+  // Inline: when nothing records, a scope costs one load and a test.
+  ScopedEvent(std::string_view category, std::string_view name, uint64_t flow_id = 0) {
+    if (Enabled()) Begin(category, name, flow_id);
+  }
+  ~ScopedEvent() {
+    if (event_ != nullptr) End();
+  }
   ScopedEvent(const ScopedEvent&) = delete;
   ScopedEvent& operator=(const ScopedEvent&) = delete;
 
@@ -121,6 +126,9 @@ class ScopedEvent {
   void AddStat(std::string_view name, std::string value);
 
  private:
+  void Begin(std::string_view category, std::string_view name, uint64_t flow_id);
+  void End();
+
   std::unique_ptr<TraceEvent> event_;
 };
 

@@ -6,6 +6,11 @@ const Stat* TraceEvent::Find(std::string_view stat_name) const {
   for (const Stat& s : stats) {
     if (s.name == stat_name) return &s;
   }
+  if (shared_stats != nullptr) {
+    for (const Stat& s : *shared_stats) {
+      if (s.name == stat_name) return &s;
+    }
+  }
   return nullptr;
 }
 

@@ -9,6 +9,7 @@
 #define PLUGRT_PROFILER_TRACE_EVENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -63,7 +64,18 @@ struct TraceEvent {
   // event carries it too, so viewers draw flows from it to its kernels.
   uint64_t flow_id = 0;
   std::vector<Stat> stats;
+  // Stats many events share (a kernel's description, the same for each run
+  // of it), read after `stats`; null when none.
+  std::shared_ptr<const std::vector<Stat>> shared_stats;
 
+  // Every stat: `stats`, then `shared_stats`.
+  template <typename Fn>
+  void ForEachStat(Fn&& fn) const {
+    for (const Stat& s : stats) fn(s);
+    if (shared_stats != nullptr) {
+      for (const Stat& s : *shared_stats) fn(s);
+    }
+  }
   const Stat* Find(std::string_view stat_name) const;
   // The stat as a number (0 when absent or a string) or text ("" when absent).
   double Number(std::string_view stat_name) const;

@@ -162,11 +162,11 @@ void WriteLine(int64_t thread_id, const PendingLine& pending, MetadataIds& ids,
     out->set_metadata_id(ids.Event(event->name));
     out->set_offset_ps(NanosToPicos(event->start_ns - first_ns));
     out->set_duration_ps(NanosToPicos(std::max<int64_t>(event->end_ns - event->start_ns, 0)));
-    for (const Stat& stat : event->stats) {
+    event->ForEachStat([&](const Stat& stat) {
       wire::XStat* x = out->add_stats();
       x->set_metadata_id(ids.Stat(stat.name));
       SetValue(stat.value, x);
-    }
+    });
     if (!event->category.empty()) {
       wire::XStat* x = out->add_stats();
       x->set_metadata_id(ids.Stat(kXStatCategory));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "common/scratch.h"
@@ -178,10 +179,10 @@ class RegionImpl final : public CompiledRegion {
     context.trace_kernels = description.traces_regions;
     const HostAllocations before = ThreadHostAllocations();
     run.start_ns = profiler::NowNs();
-    StatusOr<std::vector<RtValue>> results = Unimplemented("not run");
+    std::optional<StatusOr<std::vector<RtValue>>> results;
     {
       profiler::KernelScope scope(&description.name, context.trace_flow, &run.notes);
-      results = ExecuteStep(steps_[index], operands, context);
+      results.emplace(ExecuteStep(steps_[index], operands, context));
       const HostAllocations after = ThreadHostAllocations();
       run.blocks = after.blocks - before.blocks + scope.context().pool_blocks.load();
       run.bytes = after.bytes - before.bytes + scope.context().pool_bytes.load();
@@ -189,7 +190,7 @@ class RegionImpl final : public CompiledRegion {
     }
     context.trace_kernels = saved;
     RecordKernel(std::move(run));
-    return results;
+    return *std::move(results);
   }
 
   static const RtValue& Lookup(const Frame& frame, const ValueRef& ref) {

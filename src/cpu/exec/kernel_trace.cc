@@ -74,6 +74,7 @@ KernelDescription DescribeKernel(const shlo::Module& module, const shlo::Operati
                                  std::span<const shlo::Value* const> inputs,
                                  std::span<const shlo::Value* const> outputs) {
   KernelDescription d;
+  std::vector<profiler::Stat> stats;
   const shlo::OpTraits& traits = shlo::TraitsOf(op.code);
   d.traces_regions = traits.group == shlo::OpGroup::kControl && !op.regions.empty();
   // A custom call is named by its target: what takes the time is the target.
@@ -100,14 +101,17 @@ KernelDescription DescribeKernel(const shlo::Module& module, const shlo::Operati
     for (const shlo::Operation* member : fused) add_op(*member);
     d.name = "fusion";
   }
-  d.stats.push_back({std::string(stat::kOps), ops});
+  stats.push_back({std::string(stat::kOps), ops});
   const std::string location = KernelLocation(op);
-  if (!location.empty()) d.stats.push_back({std::string(stat::kLocation), location});
-  d.stats.push_back({std::string(stat::kShapes), ShapesOf(inputs) + " -> " + ShapesOf(outputs)});
-  d.stats.push_back({std::string(stat::kFlops), flops});
-  if (transcendentals > 0) d.stats.push_back({"transcendentals", transcendentals});
-  d.stats.push_back({std::string(stat::kBytesRead), BytesOf(inputs)});
-  d.stats.push_back({std::string(stat::kBytesWritten), BytesOf(outputs)});
+  if (!location.empty()) stats.push_back({std::string(stat::kLocation), location});
+  stats.push_back({std::string(stat::kShapes), ShapesOf(inputs) + " -> " + ShapesOf(outputs)});
+  stats.push_back({std::string(stat::kFlops), flops});
+  if (transcendentals > 0) stats.push_back({"transcendentals", transcendentals});
+  // A reshape is a view of its operand's storage: it moves no bytes.
+  const bool view = fused.empty() && op.code == shlo::OpCode::kReshape;
+  stats.push_back({std::string(stat::kBytesRead), view ? int64_t{0} : BytesOf(inputs)});
+  stats.push_back({std::string(stat::kBytesWritten), view ? int64_t{0} : BytesOf(outputs)});
+  d.stats = std::make_shared<const std::vector<profiler::Stat>>(std::move(stats));
   return d;
 }
 
@@ -118,7 +122,7 @@ void RecordKernel(KernelRun run) {
   event.start_ns = run.start_ns;
   event.end_ns = profiler::NowNs();
   event.flow_id = run.flow_id;
-  event.stats = run.description->stats;
+  event.shared_stats = run.description->stats;
   event.stats.push_back({std::string(stat::kLiveBytes), run.live_bytes});
   if (run.blocks > 0) {
     event.stats.push_back({std::string(stat::kAllocations), run.blocks});

@@ -8,6 +8,7 @@
 #define PLUGRT_CPU_EXEC_KERNEL_TRACE_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ namespace plugrt::cpu {
 
 struct KernelDescription {
   std::string name;
-  std::vector<profiler::Stat> stats;
+  // Shared by every event of the kernel (profiler::TraceEvent::shared_stats).
+  std::shared_ptr<const std::vector<profiler::Stat>> stats;
   // Control flow (while, if, case, call): the steps of its regions are
   // kernels too. Other ops' regions (reduce bodies, comparators) run per
   // element and are not traced.
