@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/corpus.h"
 #include "testutil/run_command.h"
 
 namespace plugrt::testing {
@@ -574,6 +575,24 @@ TEST(CliBenchTest, MalformedHeaderNamesFileLineAndColumn) {
   WriteText(dir / "fast.mlir", program);
   CommandResult result = RunCli("bench --dir " + dir.string() + " --no-ceilings");
   EXPECT_TRUE(FailedWith(result, 1, (dir / "fast.mlir").string() + ":1:18: unknown kind 'fast'"));
+}
+
+TEST(CliBenchTest, ProfileWritesATraceAndSummaryPerWorkloadButSkipsLoops) {
+  const std::filesystem::path dir = TinySuite("profile");
+  const std::filesystem::path profiles = dir / "profiles";
+  std::string errors;
+  CommandResult result = RunBench(dir,
+                                  "add_4x4 dispatch_add --dir " + dir.string() +
+                                      " --no-ceilings --repeats 2 --warmup 0 --profile " +
+                                      profiles.string(),
+                                  &errors);
+  ASSERT_EQ(result.exit_code, 0) << result.output << errors;
+  const std::string summary = testutil::ReadFile(profiles / "add_4x4.summary.txt");
+  EXPECT_TRUE(Contains(summary, "2 executions")) << summary;
+  EXPECT_TRUE(Contains(summary, "stablehlo.add f32[4,4], f32[4,4] -> f32[4,4]")) << summary;
+  EXPECT_TRUE(Contains(testutil::ReadFile(profiles / "add_4x4.json"), "\"cat\":\"kernel\""));
+  EXPECT_FALSE(std::filesystem::exists(profiles / "dispatch_add.json"));
+  EXPECT_TRUE(Contains(errors, "dispatch_add: not profiled")) << errors;
 }
 
 }  // namespace
