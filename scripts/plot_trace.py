@@ -72,8 +72,8 @@ def main():
         width = max(min(e["ts"] + e["dur"], hi) - max(e["ts"], lo), (hi - lo) * 1e-4)
         ax.barh(y, width / 1e3, left=start / 1e3, height=height, color=COLOURS[kind],
                 edgecolor="white", linewidth=0.3)
-        if kind in ("gemm", "fusion") and width > (hi - lo) * 0.05:
-            label = e["name"].replace("stablehlo.", "")
+        if kind in ("gemm", "fusion", "kernel") and width > (hi - lo) * 0.05:
+            label = e["name"].replace("stablehlo.custom_call @", "").replace("stablehlo.", "")
             ax.text((start + width / 2) / 1e3, y, label, ha="center", va="center", fontsize=7,
                     color="white")
     ax.set_yticks(range(len(rows)))
