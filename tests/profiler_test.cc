@@ -350,3 +350,21 @@ TEST(ProfilerCliTest, RunWithProfileWritesTraceAndSummary) {
 
 }  // namespace
 }  // namespace plugrt
+
+namespace plugrt {
+namespace {
+
+// A plugin without PJRT's profiler extension: the session records the
+// client's side alone and says so.
+TEST(ProfilerSessionTest, PluginWithoutTheExtensionGivesTheClientsTraceAlone) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> example, Plugin::Load(PLUGRT_EXAMPLE_PLUGIN_PATH));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto session, ProfilerSession::Start(example.get()));
+  EXPECT_FALSE(session->plugin_profiled());
+  PLUGRT_ASSERT_OK(session->Stop());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Trace> traces, session->Collect());
+  ASSERT_EQ(traces.size(), 1u);
+  EXPECT_EQ(traces[0].process_name, "plugrt client");
+}
+
+}  // namespace
+}  // namespace plugrt
