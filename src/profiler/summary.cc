@@ -106,6 +106,27 @@ void Table(std::string& out, const char* title, const std::vector<SummaryRow>& r
   out += "\n";
 }
 
+// "exponential,add,+3" for a fused group's ops ("stablehlo.exponential,
+// stablehlo.add,..."): the first few, without the dialect; empty for one op.
+std::string FusedOpsLabel(const std::string& ops) {
+  if (ops.find(',') == std::string::npos) return "";
+  constexpr int kShown = 3;
+  std::string out;
+  int count = 0;
+  size_t start = 0;
+  while (start <= ops.size()) {
+    size_t end = ops.find(',', start);
+    if (end == std::string::npos) end = ops.size();
+    std::string op = ops.substr(start, end - start);
+    if (const size_t dot = op.find('.'); dot != std::string::npos) op = op.substr(dot + 1);
+    if (count < kShown) out += (count == 0 ? "" : ",") + op;
+    ++count;
+    start = end + 1;
+  }
+  if (count > kShown) out += ",+" + std::to_string(count - kShown);
+  return out;
+}
+
 }  // namespace
 
 Summary Summarize(const std::vector<Trace>& traces) {
@@ -127,6 +148,8 @@ Summary Summarize(const std::vector<Trace>& traces) {
         const std::string location = e.Text(stat::kLocation);
         const std::string shapes = e.Text(stat::kShapes);
         std::string instance = e.name;
+        const std::string fused = FusedOpsLabel(e.Text(stat::kOps));
+        if (!fused.empty()) instance += "[" + fused + "]";
         if (!shapes.empty()) instance += " " + shapes;
         if (!location.empty()) instance += " @ " + location;
         Add(instances, instance, e);

@@ -104,7 +104,8 @@ KernelDescription DescribeKernel(const shlo::Module& module, const shlo::Operati
   stats.push_back({std::string(stat::kOps), ops});
   const std::string location = KernelLocation(op);
   if (!location.empty()) stats.push_back({std::string(stat::kLocation), location});
-  stats.push_back({std::string(stat::kShapes), ShapesOf(inputs) + " -> " + ShapesOf(outputs)});
+  stats.push_back({std::string(stat::kShapes),
+                   (inputs.empty() ? "" : ShapesOf(inputs) + " ") + "-> " + ShapesOf(outputs)});
   stats.push_back({std::string(stat::kFlops), flops});
   if (transcendentals > 0) stats.push_back({"transcendentals", transcendentals});
   // A reshape is a view of its operand's storage: it moves no bytes.
