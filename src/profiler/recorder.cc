@@ -65,6 +65,12 @@ int64_t NowNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+int64_t ProcessCpuNs() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 int64_t CurrentThreadId() {
   thread_local const int64_t id = static_cast<int64_t>(syscall(SYS_gettid));
   return id;

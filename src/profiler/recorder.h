@@ -34,6 +34,8 @@ inline bool Enabled() { return internal::active_sessions.load(std::memory_order_
 
 // CLOCK_REALTIME in nanoseconds (what every event's times use).
 int64_t NowNs();
+// CPU time of all the process's threads (CLOCK_PROCESS_CPUTIME_ID), ns.
+int64_t ProcessCpuNs();
 // The calling thread's OS id.
 int64_t CurrentThreadId();
 // A fresh nonzero id for flows (one per execution or compile).

@@ -15,6 +15,7 @@ void Add(std::map<std::string, SummaryRow>& rows, const std::string& key, const 
   row.total_ns += e.end_ns - e.start_ns;
   row.flops += e.Number(stat::kFlops);
   row.bytes += e.Number(stat::kBytesRead) + e.Number(stat::kBytesWritten);
+  row.cpu_ns += e.Number(stat::kProcessCpuNs);
 }
 
 std::vector<SummaryRow> Sorted(const std::map<std::string, SummaryRow>& rows, int64_t total_ns) {
@@ -75,8 +76,8 @@ void Table(std::string& out, const char* title, const std::vector<SummaryRow>& r
   out += "\n";
   char line[512];
   if (rates) {
-    std::snprintf(line, sizeof(line), "  %10s %6s %7s %9s %8s %10s  %s\n", "total ms", "share",
-                  "count", "GFLOP/s", "GB/s", "ceiling", "what");
+    std::snprintf(line, sizeof(line), "  %10s %6s %7s %9s %8s %10s %5s  %s\n", "total ms", "share",
+                  "count", "GFLOP/s", "GB/s", "ceiling", "cores", "what");
   } else {
     std::snprintf(line, sizeof(line), "  %10s %6s %7s  %s\n", "total ms", "share", "count", "what");
   }
@@ -91,9 +92,15 @@ void Table(std::string& out, const char* title, const std::vector<SummaryRow>& r
       char gflops[24] = "", gbps[24] = "";
       if (seconds > 0 && row.flops > 0) std::snprintf(gflops, sizeof(gflops), "%.2f", row.flops / seconds / 1e9);
       if (seconds > 0 && row.bytes > 0) std::snprintf(gbps, sizeof(gbps), "%.2f", row.bytes / seconds / 1e9);
-      std::snprintf(line, sizeof(line), "  %10s %6s %7lld %9s %8s %10s  ", Millis(row.total_ns).c_str(),
+      char cores[16] = "";
+      // Process CPU time is too coarse for kernels of a few microseconds.
+      constexpr int64_t kMinNsForCores = 50'000;
+      if (row.total_ns > 0 && row.cpu_ns > 0 && row.total_ns >= kMinNsForCores * row.count) {
+        std::snprintf(cores, sizeof(cores), "%.1f", row.cpu_ns / static_cast<double>(row.total_ns));
+      }
+      std::snprintf(line, sizeof(line), "  %10s %6s %7lld %9s %8s %10s %5s  ", Millis(row.total_ns).c_str(),
                     share, static_cast<long long>(row.count), gflops, gbps,
-                    CeilingRatio(row, options.ceilings).c_str());
+                    CeilingRatio(row, options.ceilings).c_str(), cores);
     } else {
       std::snprintf(line, sizeof(line), "  %10s %6s %7lld  ", Millis(row.total_ns).c_str(), share,
                     static_cast<long long>(row.count));

@@ -3,7 +3,9 @@
 // kind, each source location), with share of kernel time, count, achieved
 // GFLOP/s and GB/s (flops and bytes from the cost analysis, stored on each
 // kernel event) and, when the machine's ceilings are known, the fraction of
-// the nearer one; then compile phases and the memory of each execution.
+// the nearer one, and how many cores were busy (process CPU time over wall
+// time: a kernel that should use every core and shows 1.0 ran on one); then
+// compile phases and the memory of each execution.
 #ifndef PLUGRT_PROFILER_SUMMARY_H_
 #define PLUGRT_PROFILER_SUMMARY_H_
 
@@ -32,6 +34,7 @@ struct SummaryRow {
   int64_t total_ns = 0;
   double flops = 0;
   double bytes = 0;       // read + written
+  double cpu_ns = 0;      // process CPU time while these kernels ran
   double share = 0;       // of all kernel time
 };
 

@@ -33,6 +33,10 @@ inline constexpr std::string_view kAllocatedBytes = "allocated_bytes";  // int64
 inline constexpr std::string_view kPeakLiveBytes = "peak_live_bytes";   // int64 (execute)
 inline constexpr std::string_view kProgram = "program";          // the program's name
 inline constexpr std::string_view kThreads = "threads";          // int64: thread budget
+// int64: CPU time of every thread of the process while the kernel ran (its
+// library's own threads included, which no slice shows; spinning idle
+// OpenMP threads count too)
+inline constexpr std::string_view kProcessCpuNs = "process_cpu_ns";
 inline constexpr std::string_view kCacheHit = "cache_hit";       // int64 0/1 (eager)
 inline constexpr std::string_view kDevice = "device";            // int64
 inline constexpr std::string_view kParent = "parent";            // the kernel a pool chunk serves

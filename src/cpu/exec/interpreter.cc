@@ -178,6 +178,7 @@ class RegionImpl final : public CompiledRegion {
     const bool saved = context.trace_kernels;
     context.trace_kernels = description.traces_regions;
     const HostAllocations before = ThreadHostAllocations();
+    run.start_cpu_ns = profiler::ProcessCpuNs();
     run.start_ns = profiler::NowNs();
     std::optional<StatusOr<std::vector<RtValue>>> results;
     {

@@ -122,9 +122,11 @@ void RecordKernel(KernelRun run) {
   event.category = std::string(profiler::category::kKernel);
   event.start_ns = run.start_ns;
   event.end_ns = profiler::NowNs();
+  const int64_t cpu_ns = profiler::ProcessCpuNs() - run.start_cpu_ns;
   event.flow_id = run.flow_id;
   event.shared_stats = run.description->stats;
   event.stats.push_back({std::string(stat::kLiveBytes), run.live_bytes});
+  event.stats.push_back({std::string(stat::kProcessCpuNs), cpu_ns});
   if (run.blocks > 0) {
     event.stats.push_back({std::string(stat::kAllocations), run.blocks});
     event.stats.push_back({std::string(stat::kAllocatedBytes), run.bytes});

@@ -49,6 +49,7 @@ struct KernelRun {
   const KernelDescription* description = nullptr;
   uint64_t flow_id = 0;
   int64_t start_ns = 0;
+  int64_t start_cpu_ns = 0;  // profiler::ProcessCpuNs at the start
   int64_t live_bytes = 0;
   int64_t blocks = 0, bytes = 0, fresh_bytes = 0;  // allocations
   int threads = 0;
