@@ -165,6 +165,65 @@ TEST_F(ProfilerTest, KernelsCarryTheirOpsShapesBytesAndLocation) {
   EXPECT_EQ(summary.peak_live_bytes, (128 * 256 * 2 + 128 * 128) * 4);
 }
 
+// A loop: its body's steps are kernels nested in the while's slice, and the
+// summary counts each kernel for its own time only.
+TEST_F(ProfilerTest, LoopBodiesAreKernelsCountedOnce) {
+  constexpr const char* kLoop = R"(
+func.func @main(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %zero, %v = %x) : tensor<i32>, tensor<256x256xf32>
+  cond {
+    %three = stablehlo.constant dense<3> : tensor<i32>
+    %c = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %n = stablehlo.add %i, %one : tensor<i32>
+    %t = stablehlo.tanh %v : tensor<256x256xf32> loc("loop.py":7:5)
+    stablehlo.return %n, %t : tensor<i32>, tensor<256x256xf32>
+  }
+  return %r#1 : tensor<256x256xf32>
+}
+)";
+  PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable loop, client_->Compile(kLoop));
+  Buffer x = Upload(*client_, devices_[0], PJRT_Buffer_Type_F32, {256, 256},
+                    std::vector<float>(256 * 256, 0.5f));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto session, ProfilerSession::Start(plugin_.get()));
+  PLUGRT_ASSERT_OK_AND_ASSIGN(auto outputs, loop.Execute({{&x}}));
+  PLUGRT_ASSERT_OK(outputs[0][0].ToHostVector().status());
+  PLUGRT_ASSERT_OK(session->Stop());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<Trace> traces, session->Collect());
+  const auto whiles = Events(traces[0], profiler::category::kKernel, "stablehlo.while");
+  ASSERT_EQ(whiles.size(), 1u);
+  // The body's tanh (a one-op fused loop, or the plain op without fusion).
+  std::vector<const TraceEvent*> tanhs;
+  for (const TraceEvent* k : Events(traces[0], profiler::category::kKernel)) {
+    if (k->Text("ops") == "stablehlo.tanh") tanhs.push_back(k);
+  }
+  ASSERT_EQ(tanhs.size(), 3u);  // once per trip
+  const std::string tanh_kind = tanhs[0]->name;
+  for (const TraceEvent* t : tanhs) {
+    EXPECT_EQ(t->flow_id, whiles[0]->flow_id);
+    EXPECT_EQ(t->thread_id, whiles[0]->thread_id);
+    EXPECT_GE(t->start_ns, whiles[0]->start_ns);
+    EXPECT_LE(t->end_ns, whiles[0]->end_ns);
+    EXPECT_EQ(t->Text("location"), "loop.py:7:5");
+  }
+  const profiler::Summary summary = profiler::Summarize(traces);
+  double shares = 0;
+  int64_t tanh_ns = 0, while_ns = 0;
+  for (const auto& row : summary.by_kind) {
+    shares += row.share;
+    if (row.key == tanh_kind) tanh_ns = row.total_ns;
+    if (row.key == "stablehlo.while") while_ns = row.total_ns;
+  }
+  EXPECT_NEAR(shares, 1.0, 1e-9);  // nothing counted twice
+  int64_t tanh_total = 0;
+  for (const TraceEvent* t : tanhs) tanh_total += t->end_ns - t->start_ns;
+  EXPECT_EQ(tanh_ns, tanh_total);
+  EXPECT_LE(while_ns, (whiles[0]->end_ns - whiles[0]->start_ns) - tanh_total);
+}
+
 TEST_F(ProfilerTest, TracingOffRecordsNothing) {
   CompileAndRun(1);  // no session: nothing kept
   EXPECT_FALSE(profiler::Enabled());

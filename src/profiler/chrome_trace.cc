@@ -82,6 +82,10 @@ std::string ChromeTraceJson(const std::vector<Trace>& traces) {
     size_t pid = 0;
   };
   std::map<uint64_t, Source> callers, executes;
+  // A launch over several devices has one execute per device thread, all
+  // with the launch's flow id: each kernel's arrow starts at its own
+  // thread's execute.
+  std::map<std::pair<uint64_t, int64_t>, Source> thread_executes;
   for (size_t p = 0; p < traces.size(); ++p) {
     for (const TraceEvent& e : traces[p].events) {
       if (e.flow_id == 0) continue;
@@ -89,6 +93,7 @@ std::string ChromeTraceJson(const std::vector<Trace>& traces) {
         callers.emplace(e.flow_id, Source{&e, p + 1});
       } else if (e.category == category::kExecute) {
         executes.emplace(e.flow_id, Source{&e, p + 1});
+        thread_executes.emplace(std::pair{e.flow_id, e.thread_id}, Source{&e, p + 1});
       }
     }
   }
@@ -136,7 +141,10 @@ std::string ChromeTraceJson(const std::vector<Trace>& traces) {
       if (e.category == category::kExecute) {
         if (auto it = callers.find(e.flow_id); it != callers.end()) arrow(it->second, e, p + 1);
       } else if (e.category == category::kKernel) {
-        if (auto it = executes.find(e.flow_id); it != executes.end()) {
+        if (auto own = thread_executes.find({e.flow_id, e.thread_id});
+            own != thread_executes.end()) {
+          arrow(own->second, e, p + 1);
+        } else if (auto it = executes.find(e.flow_id); it != executes.end()) {
           arrow(it->second, e, p + 1);
         } else if (auto caller = callers.find(e.flow_id); caller != callers.end()) {
           arrow(caller->second, e, p + 1);

@@ -8,14 +8,63 @@ namespace plugrt::profiler {
 
 namespace {
 
-void Add(std::map<std::string, SummaryRow>& rows, const std::string& key, const TraceEvent& e) {
+// What a kernel adds to a row: its own time, and its work unless kernels
+// nested in it (a while loop's body, a called function's ops) did the work.
+struct OwnShare {
+  int64_t ns = 0;
+  double cpu_ns = 0;
+  bool counts_work = true;
+};
+
+void Add(std::map<std::string, SummaryRow>& rows, const std::string& key, const TraceEvent& e,
+         const OwnShare& own) {
   SummaryRow& row = rows[key];
   row.key = key;
   row.count += 1;
-  row.total_ns += e.end_ns - e.start_ns;
+  row.total_ns += own.ns;
+  row.cpu_ns += own.cpu_ns;
+  if (!own.counts_work) return;
   row.flops += e.Number(stat::kFlops);
   row.bytes += e.Number(stat::kBytesRead) + e.Number(stat::kBytesWritten);
-  row.cpu_ns += e.Number(stat::kProcessCpuNs);
+}
+
+void Add(std::map<std::string, SummaryRow>& rows, const std::string& key, const TraceEvent& e) {
+  Add(rows, key, e, OwnShare{e.end_ns - e.start_ns, e.Number(stat::kProcessCpuNs), true});
+}
+
+// Each kernel's own share: its time minus that of the kernels nested in it
+// on its thread (control flow's regions run as kernels inside the op's
+// slice), so that nothing is counted twice.
+std::map<const TraceEvent*, OwnShare> OwnShares(const Trace& trace) {
+  std::map<int64_t, std::vector<const TraceEvent*>> by_thread;
+  for (const TraceEvent& e : trace.events) {
+    if (e.category == category::kKernel) by_thread[e.thread_id].push_back(&e);
+  }
+  std::map<const TraceEvent*, OwnShare> shares;
+  for (auto& [thread, events] : by_thread) {
+    std::stable_sort(events.begin(), events.end(), [](const TraceEvent* a, const TraceEvent* b) {
+      return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns > b->end_ns;
+    });
+    std::vector<const TraceEvent*> open;  // enclosing kernels, innermost last
+    for (const TraceEvent* e : events) {
+      while (!open.empty() && open.back()->end_ns <= e->start_ns) open.pop_back();
+      OwnShare& mine = shares[e];
+      mine.ns += e->end_ns - e->start_ns;
+      mine.cpu_ns += e->Number(stat::kProcessCpuNs);
+      if (!open.empty() && e->end_ns <= open.back()->end_ns) {
+        OwnShare& parent = shares[open.back()];
+        parent.ns -= e->end_ns - e->start_ns;
+        parent.cpu_ns -= e->Number(stat::kProcessCpuNs);
+        parent.counts_work = false;
+      }
+      open.push_back(e);
+    }
+  }
+  for (auto& [event, share] : shares) {
+    share.ns = std::max<int64_t>(share.ns, 0);
+    share.cpu_ns = std::max(share.cpu_ns, 0.0);
+  }
+  return shares;
 }
 
 std::vector<SummaryRow> Sorted(const std::map<std::string, SummaryRow>& rows, int64_t total_ns) {
@@ -142,6 +191,7 @@ Summary Summarize(const std::vector<Trace>& traces) {
   double allocations = 0, allocated = 0;
   for (const Trace& trace : traces) {
     summary.dropped_events += trace.dropped_events;
+    const std::map<const TraceEvent*, OwnShare> shares = OwnShares(trace);
     for (const TraceEvent& e : trace.events) {
       if (e.category == category::kExecute) {
         ++summary.executions;
@@ -151,7 +201,8 @@ Summary Summarize(const std::vector<Trace>& traces) {
         allocations += e.Number(stat::kAllocations);
         allocated += e.Number(stat::kAllocatedBytes);
       } else if (e.category == category::kKernel) {
-        summary.kernel_ns += e.end_ns - e.start_ns;
+        const OwnShare& own = shares.at(&e);
+        summary.kernel_ns += own.ns;
         const std::string location = e.Text(stat::kLocation);
         const std::string shapes = e.Text(stat::kShapes);
         std::string instance = e.name;
@@ -159,9 +210,9 @@ Summary Summarize(const std::vector<Trace>& traces) {
         if (!fused.empty()) instance += "[" + fused + "]";
         if (!shapes.empty()) instance += " " + shapes;
         if (!location.empty()) instance += " @ " + location;
-        Add(instances, instance, e);
-        Add(kinds, e.name, e);
-        Add(locations, location.empty() ? "(no location)" : location, e);
+        Add(instances, instance, e, own);
+        Add(kinds, e.name, e, own);
+        Add(locations, location.empty() ? "(no location)" : location, e, own);
       } else if (e.category == category::kCompile) {
         Add(phases, e.name, e);
       }

@@ -1,6 +1,8 @@
 // plugrt profiler: a text summary of a trace, for the engineer reading it in
 // a terminal. Kernel time is grouped three ways (each op instance, each op
-// kind, each source location), with share of kernel time, count, achieved
+// kind, each source location), each kernel counted for its own time (a
+// while loop's row holds what its body's kernels do not: their rows hold
+// the rest), with share of kernel time, count, achieved
 // GFLOP/s and GB/s (flops and bytes from the cost analysis, stored on each
 // kernel event) and, when the machine's ceilings are known, the fraction of
 // the nearer one, and how many cores were busy (process CPU time over wall
