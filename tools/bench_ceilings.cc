@@ -1,6 +1,7 @@
 #include "tools/bench_ceilings.h"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -194,6 +195,11 @@ std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
   if (name == "bandwidth") return CeilingKind::kBandwidth;
   if (name == "lapack") return CeilingKind::kLapack;
   return std::nullopt;
+}
+
+int OnlineCores() {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? static_cast<int>(cores) : 1;
 }
 
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,

@@ -46,6 +46,9 @@ struct CeilingSelection {
   bool any() const { return sgemm || bf16gemm || bandwidth || int8gemm || lapack; }
 };
 
+// The online cores: the thread count ceilings are measured with by default.
+int OnlineCores();
+
 // Measures the selected ceilings with `threads` OpenMP threads (set before
 // each), timing as `policy` says. Matmuls: 1024^3 and 2048^3 with row-major
 // plain A[M,K], B[K,N], C[M,N]; the primitive is created once and only its

@@ -100,11 +100,6 @@ std::string DefaultBenchDir() {
   return (std::filesystem::path(PLUGRT_SOURCE_DIR) / "bench").string();
 }
 
-int OnlineCores() {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores > 0 ? static_cast<int>(cores) : 1;
-}
-
 std::string CpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;

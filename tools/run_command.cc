@@ -19,7 +19,6 @@
 #include "tools/profile_output.h"
 #include "tools/program_file.h"
 #include "profiler/profile_files.h"
-#include <thread>
 
 namespace plugrt::tools {
 namespace {
@@ -33,13 +32,7 @@ struct RunOptions {
   std::string profile_path;  // --profile FILE.json
   int repeat = 1;            // --repeat N
   bool no_ceilings = false;  // --no-ceilings
-  int threads = 0;           // for the ceilings: the plugin's default (the cores)
 };
-
-int HardwareCores() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
-}
 
 // Output file for output `index` of device `device` (of `devices`).
 std::string OutputName(size_t index, size_t device, size_t devices) {
@@ -137,8 +130,7 @@ Status Run(const RunOptions& options) {
   if (profile != nullptr) {
     profiler::Ceilings ceilings;
     if (!options.no_ceilings) {
-      StatusOr<profiler::Ceilings> measured =
-          MeasureSummaryCeilings(options.threads > 0 ? options.threads : HardwareCores());
+      StatusOr<profiler::Ceilings> measured = MeasureSummaryCeilings(OnlineCores());
       if (measured.ok()) {
         ceilings = *measured;
       } else {

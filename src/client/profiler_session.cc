@@ -2,7 +2,6 @@
 
 #include "client/plugin.h"
 #include "common/extension_chain.h"
-#include "filesystem/file_io.h"
 #include "plugrt/pjrt_profiler_extension.h"
 #include "profiler/profile_files.h"
 #include "profiler/xspace.h"
@@ -129,10 +128,7 @@ StatusOr<std::vector<profiler::Trace>> ProfilerSession::Collect() {
 StatusOr<std::string> ProfilerSession::WriteFiles(const std::string& trace_path,
                                                   const profiler::SummaryOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::vector<profiler::Trace> traces, Collect());
-  profiler::ProfileFiles files = profiler::RenderProfile(traces, options);
-  PLUGRT_RETURN_IF_ERROR(fs::WriteFile(trace_path, files.trace_json));
-  PLUGRT_RETURN_IF_ERROR(fs::WriteFile(profiler::SummaryPathFor(trace_path), files.summary_text));
-  return files.summary_text;
+  return profiler::WriteProfileFiles(trace_path, traces, options);
 }
 
 }  // namespace plugrt

@@ -12,7 +12,6 @@
 #include "cpu/cpu_version.h"
 #include "cpu/host_transfer.h"
 #include "cpu/kernels/parallel.h"
-#include "filesystem/file_io.h"
 #include "kernels_abi/kernel_plugins.h"
 #include "profiler/profile_files.h"
 
@@ -99,12 +98,10 @@ void CpuClient::WriteProfile() {
   profiler::Trace trace = profile_->Collect();
   trace.process_name = "plugrt CPU plugin";
   const std::string path = profiler::ExpandProfilePath(options_.profile_path);
-  profiler::ProfileFiles files = profiler::RenderProfile({trace}, {});
   // A destructor cannot fail: a profile that cannot be written is logged.
-  Status written = fs::WriteFile(path, files.trace_json);
-  if (written.ok()) written = fs::WriteFile(profiler::SummaryPathFor(path), files.summary_text);
+  StatusOr<std::string> written = profiler::WriteProfileFiles(path, {trace}, {});
   if (!written.ok()) {
-    Log(LogLevel::kError, "cpu", StrCat("profile ", path, ": ", written.message()));
+    Log(LogLevel::kError, "cpu", StrCat("profile ", path, ": ", written.status().message()));
   }
 }
 

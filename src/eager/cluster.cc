@@ -7,6 +7,7 @@
 
 #include "client/error.h"
 #include "client/plugin_discovery.h"
+#include "common/extension_chain.h"
 #include "common/log.h"
 #include "plugrt/remote_extension.h"
 
@@ -56,13 +57,12 @@ StatusOr<std::shared_ptr<RemoteTask>> ConnectTask(const std::shared_ptr<Plugin>&
 // chain of the task's plugin; null for a plugin without it.
 const PLUGRT_Remote_Extension* RemoteExtension(const RemoteTask& task) {
   const PJRT_Api* api = task.client->api();
-  for (const PJRT_Extension_Base* e = api->extension_start; e != nullptr; e = e->next) {
-    int type = 0;  // read as an int: the chain may hold types unknown here
-    std::memcpy(&type, &e->type, sizeof(type));
-    if (type != PJRT_Extension_Type_Unknown ||
-        e->struct_size < PLUGRT_Remote_Extension_V1_STRUCT_SIZE) {
-      continue;
-    }
+  // plugrt's extensions share the type Unknown: look at each until the name
+  // matches.
+  for (const PJRT_Extension_Base* e = FindExtension(api->extension_start, PJRT_Extension_Type_Unknown,
+                                                    PLUGRT_Remote_Extension_V1_STRUCT_SIZE);
+       e != nullptr; e = FindExtension(e->next, PJRT_Extension_Type_Unknown,
+                                       PLUGRT_Remote_Extension_V1_STRUCT_SIZE)) {
     const auto* remote = reinterpret_cast<const PLUGRT_Remote_Extension*>(e);
     if (remote->name == nullptr || std::strcmp(remote->name, PLUGRT_REMOTE_EXTENSION_NAME) != 0 ||
         remote->client_close == nullptr) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "filesystem/file_io.h"
 #include "profiler/chrome_trace.h"
 
 namespace plugrt::profiler {
@@ -30,6 +31,15 @@ std::string ExpandProfilePath(const std::string& path) {
 
 ProfileFiles RenderProfile(const std::vector<Trace>& traces, const SummaryOptions& options) {
   return ProfileFiles{ChromeTraceJson(traces), FormatSummary(Summarize(traces), options)};
+}
+
+StatusOr<std::string> WriteProfileFiles(const std::string& trace_path,
+                                        const std::vector<Trace>& traces,
+                                        const SummaryOptions& options) {
+  ProfileFiles files = RenderProfile(traces, options);
+  PLUGRT_RETURN_IF_ERROR(fs::WriteFile(trace_path, files.trace_json));
+  PLUGRT_RETURN_IF_ERROR(fs::WriteFile(SummaryPathFor(trace_path), files.summary_text));
+  return std::move(files.summary_text);
 }
 
 }  // namespace plugrt::profiler

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "profiler/summary.h"
 #include "profiler/trace_event.h"
 
@@ -26,6 +27,13 @@ struct ProfileFiles {
   std::string summary_text;
 };
 ProfileFiles RenderProfile(const std::vector<Trace>& traces, const SummaryOptions& options);
+
+// Renders and writes both files (any filesystem scheme): the trace at
+// `trace_path`, the summary at SummaryPathFor(trace_path). Returns the
+// summary's text.
+StatusOr<std::string> WriteProfileFiles(const std::string& trace_path,
+                                        const std::vector<Trace>& traces,
+                                        const SummaryOptions& options);
 
 }  // namespace plugrt::profiler
 
