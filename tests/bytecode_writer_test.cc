@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "stablehlo/bytecode/canonical.h"
-#include "stablehlo/bytecode/container.h"
-#include "stablehlo/bytecode/reader.h"
-#include "stablehlo/bytecode/writer.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/bytecode/canonical.h"
+#include "compiler/importers/bytecode/container.h"
+#include "compiler/importers/bytecode/reader.h"
+#include "compiler/importers/bytecode/writer.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
 #include "testutil/plugin_env.h"

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "cpu/exec/program.h"
-#include "stablehlo/chlo_lowering.h"
+#include "compiler/passes/lower_chlo.h"
 #include "stablehlo/ir_builder.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt {
 namespace {

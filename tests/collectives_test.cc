@@ -18,7 +18,7 @@
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/process_groups.h"
 #include "cpu/exec/program.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/corpus.h"
 #include "testutil/plugin_env.h"
 

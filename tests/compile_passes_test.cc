@@ -1,4 +1,4 @@
-// The CPU plugin's compile pipeline (passes/pass_pipeline.h): the built-in
+// The CPU plugin's compile pipeline (compiler/pass_runner.h): the built-in
 // module passes (algebraic simplification, CSE, dead-code elimination) on the
 // IR, their switches (merged from plugins and the user), and the pass report
 // and module dumps a compile writes when the compile options ask.
@@ -14,11 +14,11 @@
 
 #include "client/client.h"
 #include "compile_options/compile_options.h"
-#include "passes/algebraic_simplify.h"
-#include "passes/cse.h"
-#include "passes/dead_code.h"
-#include "passes/pass_config.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/algebraic_simplify.h"
+#include "compiler/passes/cse.h"
+#include "compiler/passes/dead_code.h"
+#include "compiler/pass_config.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/verifier.h"
 #include "testutil/plugin_env.h"

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu/exec/program.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::cpu {
 namespace {

@@ -20,7 +20,7 @@
 #include "cpu/exec/program.h"
 #include "cpu/kernels/fast_dot.h"
 #include "stablehlo/float_format.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -728,7 +728,7 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<8xf32>,
   }
 }
 
-// The planning passes obey their switches (passes/pass_config.h): with one
+// The planning passes obey their switches (compiler/pass_config.h): with one
 // off, what it does is not done, and the results stay the same.
 TEST(CompileTimeSimplificationTest, PlanningPassesFollowTheirSwitches) {
   const std::string text = R"(

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "passes/refine_shapes.h"
+#include "compiler/passes/refine_shapes.h"
 #include "stablehlo/float_format.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
 #include "testutil/plugin_env.h"

@@ -1,4 +1,4 @@
-// Cost estimates of StableHLO modules (stablehlo/cost_analysis.h) and the
+// Cost estimates of StableHLO modules (compiler/passes/cost_analysis.h) and the
 // content hash (common/content_hash.h).
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 
 #include "common/content_hash.h"
-#include "stablehlo/chlo_lowering.h"
-#include "stablehlo/cost_analysis.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/lower_chlo.h"
+#include "compiler/passes/cost_analysis.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/corpus.h"
 
 namespace plugrt::shlo {

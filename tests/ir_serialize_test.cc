@@ -2,7 +2,7 @@
 // unchanged (printed text, value names, locations, pointer structure), the
 // output is deterministic, and truncated, mutated, foreign or
 // version-mismatched bytes give INVALID_ARGUMENT errors, never a crash.
-#include "stablehlo/serialize.h"
+#include "compiler/importers/serialize.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "common/content_hash.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
-#include "stablehlo/sharding_ops.h"
+#include "compiler/passes/lower_sharding.h"
 #include "stablehlo/verifier.h"
 #include "testutil/corpus.h"
 #include "testutil/run_command.h"

@@ -13,7 +13,7 @@
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/index_values.h"
 #include "cpu/kernels/strided_copy.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/tensor_values.h"
 
 namespace plugrt::cpu {

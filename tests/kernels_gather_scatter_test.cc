@@ -11,7 +11,7 @@
 
 #include "cpu/exec/program.h"
 #include "cpu/kernels/gather_scatter.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/tensor_values.h"
 
 namespace plugrt::cpu {

@@ -18,11 +18,12 @@
 #include "cpu/exec/op_registry.h"
 #include "cpu/exec/program.h"
 #include "cpu/exec/simplify.h"
-#include "passes/dead_code.h"
+#include "compiler/passes/dead_code.h"
 #include "kernels_abi/custom_call_targets.h"
+#include "stablehlo/check_targets.h"
 #include "kernels_abi/lapack_targets.h"
-#include "stablehlo/cost_analysis.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/cost_analysis.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/verifier_util.h"
 #include "testutil/plugin_env.h"
 
@@ -118,7 +119,7 @@ TEST(OpRegistryTest, CustomCallTargetsAreRegisteredByName) {
     EXPECT_NE(programs.Find(info.target), nullptr) << info.target;
     EXPECT_EQ(info.target, std::string(kernels_abi::kMathTargetPrefix) + std::string(info.name));
   }
-  for (std::string_view target : kernels_abi::kCheckTargets) {
+  for (std::string_view target : shlo::kCheckTargets) {
     EXPECT_EQ(programs.Find(target), nullptr) << target;
     EXPECT_NE(harness.Find(target), nullptr) << target;
   }

@@ -20,11 +20,11 @@
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_dot.h"
 #include "cpu/kernels/quantized_dot.h"
-#include "passes/lower_quantized.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/lower_quantized.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/quant_type.h"
-#include "stablehlo/serialize.h"
+#include "compiler/importers/serialize.h"
 #include "stablehlo/verifier.h"
 
 namespace plugrt {

@@ -2,7 +2,7 @@
 // folded to constants, call specialisation, and the errors for shapes that
 // contradict the program and for failed shape assertions; plus the CPU
 // plugin's polymorphic executables (refined per argument shapes, cached).
-#include "passes/refine_shapes.h"
+#include "compiler/passes/refine_shapes.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/verifier.h"
 #include "testutil/plugin_env.h"

@@ -19,7 +19,7 @@
 #include "cpu/exec/program.h"
 #include "cpu/kernels/host_memory.h"
 #include "sdk/plugin.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/plugin_env.h"
 
 namespace plugrt {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/verifier.h"
 #include "testutil/corpus.h"
 #include "testutil/run_command.h"

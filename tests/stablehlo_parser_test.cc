@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "stablehlo/ir.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "testutil/corpus.h"
 
 namespace plugrt::shlo {

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "stablehlo/ir.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "testutil/corpus.h"
 

@@ -4,8 +4,8 @@
 // per-op rules have their own files (verifier_*_test.cc).
 #include <gtest/gtest.h>
 
-#include "stablehlo/chlo_lowering.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/lower_chlo.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/verifier.h"
 #include "testutil/corpus.h"
 #include "testutil/verify_text.h"

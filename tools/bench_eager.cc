@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "eager/context.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "tools/bench_program.h"
 
 namespace plugrt::tools {

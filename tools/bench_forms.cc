@@ -3,8 +3,8 @@
 #include <memory>
 #include <vector>
 
-#include "stablehlo/bytecode/writer.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/bytecode/writer.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::tools {
 

@@ -8,7 +8,7 @@
 #include "client/element_type.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/float_format.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "client/element_decode.h"
 
 namespace plugrt::tools {

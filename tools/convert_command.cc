@@ -11,9 +11,10 @@
 #include <string>
 
 #include "filesystem/file_io.h"
-#include "stablehlo/bytecode/canonical.h"
-#include "stablehlo/bytecode/reader.h"
-#include "stablehlo/bytecode/writer.h"
+#include "compiler/importers/bytecode/canonical.h"
+#include "compiler/importers/bytecode/reader.h"
+#include "compiler/importers/read_program.h"
+#include "compiler/importers/bytecode/writer.h"
 #include "stablehlo/printer.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"

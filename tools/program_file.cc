@@ -1,7 +1,8 @@
 #include "tools/program_file.h"
 
 #include "filesystem/file_io.h"
-#include "stablehlo/bytecode/reader.h"
+#include "compiler/importers/bytecode/reader.h"
+#include "compiler/importers/read_program.h"
 #include "stablehlo/printer.h"
 
 namespace plugrt::tools {

@@ -6,7 +6,7 @@
 #include "autodiff/tape.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/ir.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::autodiff::internal {
 

@@ -8,7 +8,7 @@
 #include "autodiff/trace_device.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/ir.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/verifier.h"
 

@@ -2,7 +2,7 @@
 // gather and scatter (each other's transposes), and sort (a permutation).
 #include "autodiff/builtin_rules.h"
 #include "stablehlo/ir.h"
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::autodiff::internal {
 

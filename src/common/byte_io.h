@@ -1,6 +1,6 @@
 // plugrt: the byte writer and bounds-checked reader every serialized format
 // uses (the CPU topology, the PLUGRTEX executable envelope, the binary IR of
-// stablehlo/serialize.cc). Fixed-width integers are little-endian; varints
+// compiler/importers/serialize.cc). Fixed-width integers are little-endian; varints
 // are LEB128 (signed ones zigzag-coded).
 //
 // Every reader error is INVALID_ARGUMENT reading

@@ -42,7 +42,7 @@ class ContentHasher {
 // The digest of `bytes` alone.
 std::string ContentHash(std::string_view bytes);
 
-// FNV-1a 64 of `bytes`: the checksum of the binary IR (stablehlo/serialize.h)
+// FNV-1a 64 of `bytes`: the checksum of the binary IR (compiler/importers/serialize.h)
 // and of the PLUGRTEX executable envelope.
 uint64_t Checksum64(std::string_view bytes);
 // FNV-1a 32 of `bytes`: the checksum of a serialized CPU topology.

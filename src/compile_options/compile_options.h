@@ -70,7 +70,7 @@ struct CompileOptions {
   std::map<std::string, OptionOverride> env_option_overrides;
 };
 
-// "cse=off,..." (passes/pass_config.h): the user's pass switches.
+// "cse=off,..." (compiler/pass_config.h): the user's pass switches.
 inline constexpr const char* kPassesOverride = "plugrt_passes";
 // A directory: the compile writes its pass report (passes.txt) there, and the
 // module after each pass kPrintAfterOverride names.

@@ -86,7 +86,7 @@ std::string CompilationCacheKey(const sdk::Program& program, std::string_view co
   // which passes run (a compile's own switches are in its compile options).
   hasher.UpdateU64(options.optimizer_plugins.size());
   for (const std::string& path : options.optimizer_plugins) field(path);
-  for (PLUGRT_PassSwitch value : options.program.user_passes.values) {
+  for (PLUGRT_PassSwitch value : options.program.pipeline.user_passes.values) {
     hasher.UpdateU64(static_cast<uint64_t>(value));
   }
   return hasher.HexDigest();

@@ -6,23 +6,17 @@
 
 #include "common/byte_io.h"
 #include "common/content_hash.h"
-#include "cpu/compile_passes.h"
+#include "compiler/pipeline.h"
 #include "cpu/cpu_version.h"
 #include "kernels_abi/custom_call_targets.h"
 #include "kernels_abi/kernel_plugins.h"
-#include "passes/approx_top_k.h"
-#include "passes/lower_quantized.h"
-#include "passes/refine_shapes.h"
+#include "compiler/passes/refine_shapes.h"
 #include "profiler/recorder.h"
-#include "stablehlo/chlo_lowering.h"
-#include "stablehlo/cost_analysis.h"
+#include "stablehlo/clone.h"
+#include "compiler/passes/cost_analysis.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/printer.h"
-#include "stablehlo/serialize.h"
-#include "stablehlo/bytecode/reader.h"
-#include "stablehlo/parser.h"
-#include "stablehlo/sharding_ops.h"
-#include "stablehlo/verifier.h"
+#include "compiler/importers/serialize.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -162,64 +156,6 @@ StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& 
   return counts;
 }
 
-namespace {
-
-using passes::PassRecord;
-
-// From a verified static program to what the executor plans: the client's
-// optimizer plugins (their answers verified), uniform quantized types to
-// their storage integers (verified again: the verifier checks quantized ops
-// only for their quantization rules, their shapes on what they became),
-// CHLO to StableHLO, approximate top-k to exact, then the built-in module
-// passes as `config` switches them.
-Status LowerForExecution(std::unique_ptr<shlo::Module>& module, const ProgramOptions& program,
-                         const passes::PassConfig& config, int64_t num_replicas,
-                         int64_t num_partitions, passes::PassRunner& runner) {
-  if (program.optimizers != nullptr && !program.optimizers->optimizers().empty()) {
-    passes::OptimizerItemInfo info;
-    info.num_replicas = num_replicas;
-    info.num_partitions = num_partitions;
-    if (const shlo::Function* entry = module->EntryFunction()) {
-      const std::vector<int64_t> donation = DonatableInputs(*entry);
-      for (size_t i = 0; i < donation.size(); ++i) {
-        if (donation[i] != kNotDonated) info.donated_arguments.push_back(static_cast<int64_t>(i));
-      }
-    }
-    PLUGRT_RETURN_IF_ERROR(passes::RunOptimizerPlugins(module, *program.optimizers, info, runner));
-  }
-  shlo::Module& m = *module;
-  if (passes::HasQuantizedTypes(m)) {
-    PLUGRT_RETURN_IF_ERROR(runner.Run("lower-quantized", PassRecord::Kind::kRequired, m,
-                                      [&]() -> StatusOr<bool> {
-                                        PLUGRT_RETURN_IF_ERROR(passes::LowerQuantized(m));
-                                        PLUGRT_RETURN_IF_ERROR(shlo::VerifyModule(m));
-                                        return true;
-                                      }));
-  }
-  PLUGRT_RETURN_IF_ERROR(runner.Run("lower-chlo", PassRecord::Kind::kRequired, m,
-                                    [&]() -> StatusOr<bool> {
-                                      PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(m));
-                                      return false;
-                                    }));
-  PLUGRT_RETURN_IF_ERROR(runner.Run("lower-approx-top-k", PassRecord::Kind::kRequired, m,
-                                    [&]() -> StatusOr<bool> {
-                                      PLUGRT_RETURN_IF_ERROR(passes::LowerApproxTopK(m));
-                                      return false;
-                                    }));
-  return passes::RunBuiltinModulePasses(m, config, runner);
-}
-
-// Runs `step` as a required pass of the pipeline.
-Status Required(passes::PassRunner& runner, std::string_view name, shlo::Module& module,
-                const std::function<Status()>& step) {
-  return runner.Run(name, PassRecord::Kind::kRequired, module, [&]() -> StatusOr<bool> {
-    PLUGRT_RETURN_IF_ERROR(step());
-    return false;
-  });
-}
-
-}  // namespace
-
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::string_view code, std::string_view file_name, const CompileOptions& options,
     const ProgramOptions& program_options, const PlacementCheck& placement) {
@@ -231,60 +167,20 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     return Unimplemented("compile options: use_auto_spmd_partitioning is not supported; the CPU "
                          "backend runs programs that are already partitioned");
   }
-  PLUGRT_ASSIGN_OR_RETURN(passes::PassConfig config, ResolveCompilePasses(program_options, options));
-  passes::PassReport report;
-  report.warnings = config.warnings;
-  CompileDump dump(options);
-  passes::PassRunner runner(report, dump.Observer());
-  // The report is written however the compile ends: a failed pass is in it.
-  struct WriteAtEnd {
-    const CompileDump& dump;
-    const passes::PassReport& report;
-    ~WriteAtEnd() { dump.WriteReport(report); }
-  } write_at_end{dump, report};
-
-  // Text or a portable artifact (MLIR bytecode), told apart by the magic.
-  const auto read_start = std::chrono::steady_clock::now();
-  std::optional<profiler::ScopedEvent> reading(std::in_place, profiler::category::kCompile, "read");
-  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> parsed, shlo::ReadProgram(code, file_name));
-  reading.reset();
-  passes::PassRecord read;
-  read.name = "read";
-  read.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
-                                                          read_start).count();
-  runner.Record(std::move(read));
-  // Cheap checks first: a program compiled for the wrong device count fails
-  // before verification, lowering and planning are spent on it.
-  PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(*parsed, options, placement));
-  shlo::Module& module = *parsed;
-  // The sharding wrappers go first: the verifier knows StableHLO, not Shardy.
-  PLUGRT_RETURN_IF_ERROR(Required(runner, "lower-sharding", module, [&] {
-    return shlo::LowerShardingOps(module, counts.num_partitions);
-  }));
-  PLUGRT_RETURN_IF_ERROR(Required(runner, "verify", module, [&] { return shlo::VerifyModule(module); }));
-  if (passes::IsShapePolymorphic(module)) {
-    // Static argument layouts in the options give the shapes now, unless
-    // the program also needs dimension values, which only arguments carry.
-    std::vector<shlo::Type> types;
-    for (const ArgumentLayout& layout : options.argument_layouts) {
-      std::optional<shlo::ElementType> type = shlo::FromPjrtType(layout.type);
-      if (type) types.push_back(shlo::Type::Tensor(*type, layout.dims));
-    }
-    const bool refine_now = !types.empty() && types.size() == options.argument_layouts.size() &&
-                            passes::DimensionArguments(module).empty();
-    if (!refine_now) {
-      runner.Skip("refine-shapes", PassRecord::Kind::kRequired,
-                  "shape-polymorphic: the rest runs at the first call with concrete shapes");
-      return FromPolymorphicModule(std::move(parsed), options, counts, program_options);
-    }
-    PLUGRT_RETURN_IF_ERROR(Required(runner, "refine-shapes", module, [&] {
-      PLUGRT_RETURN_IF_ERROR(passes::RefineShapes(module, {std::move(types), {}}));
-      return shlo::VerifyModule(module);
-    }));
+  // The pipeline (compiler/pipeline.h), with the switches resolved once for
+  // it and for the planning below.
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<compiler::Compilation> compilation,
+                          compiler::Compilation::Start(program_options.pipeline, options));
+  auto check = [&](const shlo::Module& module) { return CheckOptions(module, options, placement); };
+  PLUGRT_ASSIGN_OR_RETURN(compiler::PipelineResult lowered,
+                          compiler::RunPipeline(code, file_name, check, *compilation));
+  ProgramOptions planned = program_options;
+  planned.passes = compilation->passes();
+  if (lowered.polymorphic) {
+    return FromPolymorphicModule(std::move(lowered.module), options, lowered.counts, planned);
   }
-  PLUGRT_RETURN_IF_ERROR(LowerForExecution(parsed, program_options, config, counts.num_replicas,
-                                           counts.num_partitions, runner));
-  return FromLoweredModule(std::move(parsed), options, counts, program_options, &runner);
+  return FromLoweredModule(std::move(lowered.module), options, lowered.counts, planned,
+                           &compilation->runner());
 }
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromPolymorphicModule(
@@ -323,36 +219,15 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
   }
   std::lock_guard<std::mutex> lock(specializations_mu_);
   if (auto it = specializations_.find(key); it != specializations_.end()) return it->second;
-  // A copy of the verified polymorphic module to refine.
-  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
-                          shlo::DeserializeModule(module_bytes_));
-  // Errors end with what the arguments were, dimension values included.
-  auto with_arguments = [&](const Status& status, std::string_view prefix) {
-    std::string given;
-    for (size_t i = 0; i < argument_types.size(); ++i) {
-      given += (i == 0 ? "" : ", ") + argument_types[i].ToString();
-      if (i < dimension_values.size() && dimension_values[i]) {
-        given += " = " + std::to_string(*dimension_values[i]);
-      }
-    }
-    return Status(status.code(), StrCat(prefix, status.message(), " (arguments: ", given, ")"));
-  };
-  Status refined = passes::RefineShapes(*module, {argument_types, dimension_values});
-  if (!refined.ok()) return with_arguments(refined, "");
-  Status verified = shlo::VerifyModule(*module);
-  if (!verified.ok()) {
-    return with_arguments(verified, "the argument shapes contradict the program: ");
-  }
-  PLUGRT_ASSIGN_OR_RETURN(passes::PassConfig config,
-                          ResolveCompilePasses(program_options_, compile_options_));
-  passes::PassReport report;  // specializations are not reported
-  passes::PassRunner runner(report, nullptr);
-  PLUGRT_RETURN_IF_ERROR(LowerForExecution(module, program_options_, config, num_replicas_,
-                                           num_partitions_, runner));
+  // A copy of the verified polymorphic module to refine and lower.
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module, shlo::CloneModule(*polymorphic_));
+  const Counts counts{num_replicas_, num_partitions_};
+  PLUGRT_RETURN_IF_ERROR(compiler::LowerSpecialization(module, {argument_types, dimension_values},
+                                                       program_options_.pipeline,
+                                                       program_options_.passes, counts));
   PLUGRT_ASSIGN_OR_RETURN(
       std::shared_ptr<CpuExecutable> executable,
-      FromLoweredModule(std::move(module), compile_options_, {num_replicas_, num_partitions_},
-                        program_options_));
+      FromLoweredModule(std::move(module), compile_options_, counts, program_options_));
   // Programs called with ever new shapes would grow the cache without end;
   // it starts over past this many.
   constexpr size_t kMaxSpecializations = 64;
@@ -364,8 +239,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
     std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
     const ProgramOptions& program_options, passes::PassRunner* runner) {
-  ProgramOptions planned = program_options;
-  PLUGRT_ASSIGN_OR_RETURN(planned.passes, ResolveCompilePasses(program_options, options));
+  const ProgramOptions& planned = program_options;
   const auto plan_start = std::chrono::steady_clock::now();
   std::optional<profiler::ScopedEvent> planning(std::in_place, profiler::category::kCompile, "plan");
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
@@ -677,13 +551,15 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Deserialize(
                            "): its module does not load: ", module.status().message());
   }
   PLUGRT_ASSIGN_OR_RETURN(Counts counts, CheckOptions(**module, *options, nullptr));
+  ProgramOptions planned = program_options;
+  PLUGRT_ASSIGN_OR_RETURN(planned.passes, compiler::ResolvePasses(program_options.pipeline, *options));
   std::shared_ptr<CpuExecutable> executable;
   if (passes::IsShapePolymorphic(**module)) {
     PLUGRT_ASSIGN_OR_RETURN(executable, FromPolymorphicModule(std::move(*module), *options, counts,
-                                                              program_options));
+                                                              planned));
   } else {
     PLUGRT_ASSIGN_OR_RETURN(executable, FromLoweredModule(std::move(*module), *options, counts,
-                                                          program_options));
+                                                          planned));
   }
   if (static_cast<uint64_t>(executable->num_replicas_) != replicas ||
       static_cast<uint64_t>(executable->num_partitions_) != partitions ||

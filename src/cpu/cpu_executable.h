@@ -15,17 +15,17 @@
 #include "compile_options/compile_options.h"
 #include "cpu/exec/program.h"
 #include "cpu/exec/remote_exchange.h"
-#include "passes/pass_pipeline.h"
+#include "compiler/pipeline.h"
 #include "cpu/host_transfer.h"
 #include "sdk/executable.h"
+#include "stablehlo/donation.h"
 
 namespace plugrt::cpu {
 
-// Per entry-function input: the output index it may be donated to
-// (tf.aliasing_output), kDonatedOnly (jax.buffer_donor), or kNotDonated.
-inline constexpr int64_t kDonatedOnly = -1;
-inline constexpr int64_t kNotDonated = -2;
-std::vector<int64_t> DonatableInputs(const shlo::Function& entry);
+// Donation is read from the entry function's argument attributes.
+using shlo::DonatableInputs;
+using shlo::kDonatedOnly;
+using shlo::kNotDonated;
 
 class CpuClient;
 class CpuDevice;
@@ -93,7 +93,7 @@ class CpuExecutable final : public sdk::Executable {
   const std::vector<size_t>& dimension_arguments() const { return dimension_arguments_; }
   // The static executable for these argument types and dimension-argument
   // values (per entry parameter; nullopt for the others): the program's
-  // shapes refined (passes/refine_shapes.h), verified, lowered and compiled
+  // shapes refined (compiler/passes/refine_shapes.h), verified, lowered and compiled
   // once per distinct set, then served from a cache.
   StatusOr<std::shared_ptr<CpuExecutable>> Specialize(
       const std::vector<shlo::Type>& argument_types,
@@ -108,18 +108,15 @@ class CpuExecutable final : public sdk::Executable {
   bool use_spmd_partitioning() const { return compile_options_.use_spmd_partitioning; }
 
  private:
-  struct Counts {
-    int64_t num_replicas = 1;
-    int64_t num_partitions = 1;
-  };
+  using Counts = compiler::DeviceCounts;
   // The checks that need only the parsed module and the options: replica and
   // partition counts, portability, argument layouts, output types, then
   // `placement`.
   static StatusOr<Counts> CheckOptions(const shlo::Module& module, const CompileOptions& options,
                                        const PlacementCheck& placement);
-  // The executor's compile for a module that has passed the verifier, the
-  // CHLO lowering and CheckOptions; recorded as the pass "plan" by `runner`
-  // when given.
+  // The executor's compile (the step "plan", recorded by `runner` when given)
+  // for a module the pipeline has lowered, with the pass switches the
+  // pipeline resolved (program_options.passes).
   static StatusOr<std::shared_ptr<CpuExecutable>> FromLoweredModule(
       std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
       const ProgramOptions& program_options, passes::PassRunner* runner = nullptr);

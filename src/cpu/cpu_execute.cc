@@ -60,29 +60,6 @@ StatusOr<Tensor> TensorFromStorage(const ElementFormat& format, const std::vecto
   return tensor;
 }
 
-}  // namespace
-
-// Per input: the output it may be reused for, kDonatedOnly (donated, reused
-// for none) or kNotDonated.
-std::vector<int64_t> DonatableInputs(const shlo::Function& entry) {
-  std::vector<int64_t> donation(entry.input_types.size(), kNotDonated);
-  for (size_t i = 0; i < entry.arg_attributes.size() && i < donation.size(); ++i) {
-    for (const shlo::NamedAttribute& attr : entry.arg_attributes[i]) {
-      if (attr.first == "tf.aliasing_output" &&
-          attr.second.kind == shlo::Attribute::Kind::kInteger) {
-        donation[i] = attr.second.int_value;
-      } else if (attr.first == "jax.buffer_donor" && donation[i] == kNotDonated &&
-                 ((attr.second.kind == shlo::Attribute::Kind::kBool && attr.second.bool_value) ||
-                  attr.second.kind == shlo::Attribute::Kind::kUnit)) {
-        donation[i] = kDonatedOnly;
-      }
-    }
-  }
-  return donation;
-}
-
-namespace {
-
 std::string BufferTypeString(const CpuBuffer& buffer) {
   std::optional<shlo::ElementType> type = shlo::FromPjrtType(buffer.format().type);
   if (!type) return "an untyped buffer";

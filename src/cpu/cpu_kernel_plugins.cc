@@ -4,7 +4,7 @@
 #include "cpu/cpu_options.h"
 #include "cpu/exec/op_registry.h"
 #include "kernels_abi/kernel_plugins.h"
-#include "passes/optimizer_plugins.h"
+#include "compiler/passes/optimizer_plugins.h"
 
 namespace plugrt::cpu {
 
@@ -22,7 +22,7 @@ Status LoadKernelPlugins(CpuOptions& options) {
 
 Status LoadOptimizerPlugins(CpuOptions& options) {
   if (options.optimizer_plugins.empty()) return OkStatus();
-  PLUGRT_ASSIGN_OR_RETURN(options.program.optimizers,
+  PLUGRT_ASSIGN_OR_RETURN(options.program.pipeline.optimizers,
                           passes::OptimizerPlugins::Load(options.optimizer_plugins, "cpu"));
   return OkStatus();
 }

@@ -8,7 +8,7 @@
 #include "common/path_list.h"
 #include "filesystem/compilation_cache.h"
 #include "kernels_abi/kernel_plugins.h"
-#include "passes/optimizer_plugins.h"
+#include "compiler/passes/optimizer_plugins.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -234,7 +234,7 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options) {
                             passes::ParsePassSwitches(text, "option passes / PLUGRT_PASSES"));
     for (int i = 0; i < passes::kNumBuiltinPasses; ++i) {
       if (switches.values[i] != PLUGRT_PassSwitch_DEFAULT) {
-        result.program.user_passes.values[i] = switches.values[i];
+        result.program.pipeline.user_passes.values[i] = switches.values[i];
       }
     }
   }

@@ -50,7 +50,7 @@ struct CpuOptions {
   std::vector<std::string> optimizer_plugins;
   // "passes" (string "name=on|off,..."): the user's switches of the built-in
   // passes, after PLUGRT_PASSES (kPassesEnv); parsed into
-  // program.user_passes, a compile's plugrt_passes override going last.
+  // program.pipeline.user_passes, a compile's plugrt_passes override going last.
   std::vector<std::string> passes;
 
   // "compilation_cache_dir" (string): a directory on any filesystem scheme
@@ -105,7 +105,7 @@ StatusOr<CpuOptions> ParseCpuOptions(const sdk::Attributes& options);
 Status LoadKernelPlugins(CpuOptions& options);
 
 // Loads options.optimizer_plugins (for device type "cpu") into
-// options.program.optimizers; errors name the plugin's path.
+// options.program.pipeline.optimizers; errors name the plugin's path.
 Status LoadOptimizerPlugins(CpuOptions& options);
 
 }  // namespace plugrt::cpu

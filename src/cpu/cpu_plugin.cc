@@ -47,7 +47,7 @@ StatusOr<std::unique_ptr<sdk::TopologyDescription>> CpuPlugin::CreateTopology(
   PLUGRT_RETURN_IF_ERROR(LoadOptimizerPlugins(parsed));
   auto topology = std::make_unique<CpuTopology>(count);
   topology->set_kernel_plugins(parsed.program.kernel_plugins);
-  topology->set_passes(parsed.program.optimizers, parsed.program.user_passes);
+  topology->set_passes(parsed.program.pipeline.optimizers, parsed.program.pipeline.user_passes);
   return std::unique_ptr<sdk::TopologyDescription>(std::move(topology));
 }
 
@@ -89,8 +89,8 @@ StatusOr<std::shared_ptr<sdk::Executable>> CpuPlugin::CompileForTopology(
   PLUGRT_ASSIGN_OR_RETURN(CpuOptions defaults, ParseCpuOptions({}));
   // The topology's kernel plugins (its create options and the environment).
   defaults.program.kernel_plugins = cpu_topology->kernel_plugins();
-  defaults.program.optimizers = cpu_topology->optimizers();
-  defaults.program.user_passes = cpu_topology->user_passes();
+  defaults.program.pipeline.optimizers = cpu_topology->optimizers();
+  defaults.program.pipeline.user_passes = cpu_topology->user_passes();
   CompileOptions options;
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<CpuExecutable> executable,
                           CpuExecutable::CompileProgram(program, compile_options, &options,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cpu/cpu_device_description.h"
-#include "passes/optimizer_plugins.h"
+#include "compiler/passes/optimizer_plugins.h"
 #include "sdk/topology.h"
 
 namespace plugrt::kernels_abi {

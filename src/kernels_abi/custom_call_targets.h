@@ -8,8 +8,8 @@
 //  - "plugrt.quantized_dot": a quantized dot_general lowered to its integer
 //    product and rescaling in one op (below), which the CPU backend runs as
 //    one oneDNN int8 matmul where it can.
-//  - "check.expect_*": the checks of the StableHLO conformance corpus,
-//    registered only when the conformance harness is enabled.
+// The conformance checks written as custom calls ("check.expect_*") are
+// the IR's (stablehlo/check_targets.h): its verifier checks them.
 #ifndef PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
 #define PLUGRT_KERNELS_ABI_CUSTOM_CALL_TARGETS_H_
 
@@ -98,24 +98,6 @@ inline constexpr std::string_view kQuantizedDotZeroPoints = "zero_points";
 inline constexpr std::string_view kQuantizedDotScaleDimension = "scale_dimension";
 inline constexpr std::string_view kQuantizedDotStorageMin = "storage_min";
 inline constexpr std::string_view kQuantizedDotStorageMax = "storage_max";
-
-// Checks of the conformance corpus written as custom calls (the check
-// dialect's ops have op codes of their own, in stablehlo/op_code.h).
-inline constexpr std::string_view kCheckExpectEqTarget = "check.expect_eq";
-inline constexpr std::string_view kCheckExpectCloseTarget = "check.expect_close";
-inline constexpr std::string_view kCheckExpectAlmostEqTarget = "check.expect_almost_eq";
-// The older spelling of the quantized corpus: integers compared exactly,
-// floats within 1e-4; its result is a tensor<i1> true when the check holds.
-inline constexpr std::string_view kCheckEqTarget = "check.eq";
-inline constexpr std::string_view kCheckTargets[] = {
-    kCheckExpectEqTarget, kCheckExpectCloseTarget, kCheckExpectAlmostEqTarget, kCheckEqTarget};
-
-constexpr bool IsCheckTarget(std::string_view name) {
-  for (std::string_view target : kCheckTargets) {
-    if (target == name) return true;
-  }
-  return false;
-}
 
 }  // namespace plugrt::kernels_abi
 

@@ -30,7 +30,7 @@ namespace plugrt::shlo {
 // (in text order) is the error. Ops the verifier has no rules for (chlo.*,
 // custom dialects) are checked only structurally; ops with quantized types
 // are checked for the spec's quantization rules, their shapes after the
-// quantized lowering (passes/lower_quantized.h).
+// quantized lowering (compiler/passes/lower_quantized.h).
 Status VerifyModule(const Module& module);
 
 }  // namespace plugrt::shlo

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "kernels_abi/custom_call_targets.h"
+#include "stablehlo/check_targets.h"
 #include "stablehlo/verifier_util.h"
 
 namespace plugrt::shlo::verify {
@@ -651,7 +651,7 @@ Status CheckLayouts(const Operation& op, std::string_view name, const std::vecto
 Status CheckComparedPair(const Operation& op) {
   // check.eq (the quantized corpus' spelling) returns a tensor<i1> flag.
   const bool has_flag = op.results.size() == 1 &&
-                        op.attribute("call_target_name")->str == kernels_abi::kCheckEqTarget;
+                        op.attribute("call_target_name")->str == shlo::kCheckEqTarget;
   PLUGRT_RETURN_IF_ERROR(CheckCounts(op, 2, has_flag ? 1 : 0));
   if (has_flag && ResultType(op, 0) != Type::Scalar(ElementType::kI1)) {
     return Violation(op, kStructure, "check.eq returns a tensor<i1>", "got ",
@@ -724,7 +724,7 @@ Status CheckCustomCall(const Operation& op) {
   }
   PLUGRT_RETURN_IF_ERROR(CheckLayouts(op, "result_layouts", results));
   // The corpus's checks spelled as custom calls compare (actual, expected).
-  if (kernels_abi::IsCheckTarget(target->str)) return CheckComparedPair(op);
+  if (shlo::IsCheckTarget(target->str)) return CheckComparedPair(op);
   return OkStatus();
 }
 

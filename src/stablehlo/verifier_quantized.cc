@@ -1,7 +1,7 @@
 // plugrt StableHLO verifier: the rules ops on quantized tensors obey (the
 // spec's "Quantized element types" constraints and each op's constraints on
 // quantized operands). Shape rules of these ops are checked after the
-// quantized lowering (passes/lower_quantized.h) on the plain ops they become.
+// quantized lowering (compiler/passes/lower_quantized.h) on the plain ops they become.
 #include <algorithm>
 
 #include "stablehlo/verifier_util.h"

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "stablehlo/bytecode/reader.h"
-#include "stablehlo/bytecode/writer.h"
+#include "compiler/importers/bytecode/reader.h"
+#include "compiler/importers/bytecode/writer.h"
 #include "stablehlo/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

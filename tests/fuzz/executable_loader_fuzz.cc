@@ -14,7 +14,7 @@
 
 #include "common/content_hash.h"
 #include "cpu/cpu_executable.h"
-#include "stablehlo/serialize.h"
+#include "compiler/importers/serialize.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);

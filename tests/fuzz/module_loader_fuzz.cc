@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "stablehlo/printer.h"
-#include "stablehlo/serialize.h"
+#include "compiler/importers/serialize.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "passes/refine_shapes.h"
-#include "stablehlo/parser.h"
+#include "compiler/passes/refine_shapes.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "cpu/cpu_executable.h"
-#include "stablehlo/parser.h"
-#include "stablehlo/serialize.h"
+#include "compiler/importers/mlir/parser.h"
+#include "compiler/importers/serialize.h"
 
 namespace {
 

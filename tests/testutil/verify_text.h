@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stablehlo/parser.h"
+#include "compiler/importers/mlir/parser.h"
 #include "stablehlo/verifier.h"
 
 namespace plugrt::testutil {

@@ -12,6 +12,7 @@
 #include "cpu/exec/interpreter.h"
 #include "cpu/exec/literal.h"
 #include "kernels_abi/custom_call_targets.h"
+#include "stablehlo/check_targets.h"
 #include "stablehlo/float_format.h"
 
 namespace plugrt::cpu {
@@ -261,15 +262,15 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCheckCustomCall(const shlo::Operati
                                                              const ProgramOptions& /*options*/) {
   CheckSpec spec;
   spec.name = std::string(target);
-  if (target == kernels_abi::kCheckExpectEqTarget) {
+  if (target == shlo::kCheckExpectEqTarget) {
     spec.comparison = Comparison::kExact;
-  } else if (target == kernels_abi::kCheckExpectCloseTarget) {
+  } else if (target == shlo::kCheckExpectCloseTarget) {
     spec.comparison = Comparison::kUlp;
     spec.max_ulp = 3;
-  } else if (target == kernels_abi::kCheckExpectAlmostEqTarget) {
+  } else if (target == shlo::kCheckExpectAlmostEqTarget) {
     spec.comparison = Comparison::kAbsolute;
     spec.tolerance = 1e-3;
-  } else if (target == kernels_abi::kCheckEqTarget) {
+  } else if (target == shlo::kCheckEqTarget) {
     spec.comparison = Comparison::kAbsolute;
     spec.tolerance = 1e-4;
     spec.exact_unless_float = true;
@@ -349,7 +350,7 @@ void RegisterCheckOps(OpRegistry& registry) {
     registry.Set(code, &CompileCheckOp);
   }
   registry.Set(OpCode::kInterpreterProbe, &CompileProbe);
-  for (std::string_view target : kernels_abi::kCheckTargets) {
+  for (std::string_view target : shlo::kCheckTargets) {
     registry.SetCustomCall(target, &CompileCheckCustomCall);
   }
 }

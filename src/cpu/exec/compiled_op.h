@@ -18,9 +18,9 @@
 
 #include "common/status.h"
 #include "common/typed_user_data.h"
+#include "compiler/pass_config.h"
+#include "compiler/pipeline.h"
 #include "cpu/exec/value.h"
-#include "passes/optimizer_plugins.h"
-#include "passes/pass_config.h"
 #include "stablehlo/ir.h"
 
 namespace plugrt::kernels_abi {
@@ -54,14 +54,13 @@ struct ProgramOptions {
   // The client's kernel plugins: custom-call targets not built in are looked
   // up here (null: none loaded). Compiled calls keep the set alive.
   std::shared_ptr<kernels_abi::KernelPlugins> kernel_plugins = nullptr;
-  // Which built-in passes run (passes/pass_config.h): the planning ones
-  // (dead-code elimination, constant folding, elementwise fusion, in-place
-  // reuse) are read here, the module ones by the compile pipeline.
+  // Which built-in passes run (compiler/pass_config.h), as the compile's
+  // pipeline resolved them: the planning ones (dead-code elimination,
+  // constant folding, elementwise fusion, in-place reuse) are read here.
   passes::PassConfig passes = {};
-  // The client's: its optimizer plugins (null: none) and the user's pass
-  // switches, which each compile merges into `passes`.
-  std::shared_ptr<passes::OptimizerPlugins> optimizers = nullptr;
-  passes::PassSwitches user_passes = {};
+  // The client's optimizer plugins and pass switches, which each compile
+  // resolves into `passes`.
+  compiler::PipelineOptions pipeline = {};
 };
 
 // How often an execution took each fast path (tests and benchmarks read

@@ -12,6 +12,7 @@
 #include "cpu/exec/untyped_custom_call.h"
 #include "cpu/exec/xla_ffi_custom_call.h"
 #include "kernels_abi/custom_call_targets.h"
+#include "stablehlo/check_targets.h"
 #include "kernels_abi/untyped_custom_calls.h"
 
 namespace plugrt::cpu {
@@ -59,7 +60,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
     return CompileXlaFfiCustomCall(op, target, *ffi);
   }
   if (untyped != nullptr) return CompileUntypedCustomCall(op, target, untyped, api_version);
-  if (kernels_abi::IsCheckTarget(target)) {
+  if (shlo::IsCheckTarget(target)) {
     return OpError(op, StatusCode::kUnimplemented,
                    StrCat("custom call target '", target,
                           "' is a check of the conformance test harness; it runs only under "

@@ -365,7 +365,7 @@ StatusOr<Plan> BuildPlan(const Operation& op) {
   if (code == OpCode::kUniformQuantize || code == OpCode::kUniformDequantize) {
     return OpError(op, StatusCode::kUnimplemented,
                    "reaches the CPU backend only through the quantized lowering "
-                   "(passes/lower_quantized.h), which replaces it");
+                   "(compiler/passes/lower_quantized.h), which replaces it");
   }
   if (op.results.size() != 1) {
     return OpError(op, StatusCode::kInvalidArgument,

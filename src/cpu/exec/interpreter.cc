@@ -11,8 +11,8 @@
 #include "cpu/exec/simplify.h"
 #include "cpu/kernels/host_memory.h"
 #include "cpu/kernels/parallel.h"
-#include "passes/dead_code.h"
-#include "stablehlo/cost_analysis.h"
+#include "compiler/passes/dead_code.h"
+#include "compiler/passes/cost_analysis.h"
 
 namespace plugrt::cpu {
 

@@ -1,6 +1,6 @@
 #include "cpu/exec/kernel_trace.h"
 
-#include "stablehlo/cost_analysis.h"
+#include "compiler/passes/cost_analysis.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/op_code.h"
 #include "stablehlo/source_location.h"

@@ -3,7 +3,7 @@
 #include "cpu/exec/interpreter.h"
 #include "cpu/kernels/host_memory.h"
 #include "cpu/kernels/parallel.h"
-#include "passes/lower_quantized.h"
+#include "compiler/passes/lower_quantized.h"
 #include "profiler/recorder.h"
 
 namespace plugrt::cpu {

@@ -3,7 +3,7 @@
 // Constant folding (done by the interpreter as it compiles, with the ops' own
 // kernels) evaluates small pure ops whose operands are all constants once,
 // at compile time, instead of on every run. Dead-code elimination is the
-// passes layer's (passes/dead_code.h).
+// passes layer's (compiler/passes/dead_code.h).
 #ifndef PLUGRT_CPU_EXEC_SIMPLIFY_H_
 #define PLUGRT_CPU_EXEC_SIMPLIFY_H_
 

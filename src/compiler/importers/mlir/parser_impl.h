@@ -1,0 +1,153 @@
+// plugrt StableHLO: the recursive-descent parser shared by parser.cc (module,
+// functions, generic ops, regions, types), parser_attributes.cc (attributes and
+// dense literals) and parser_ops.cc (pretty forms normalised to the generic
+// form's attributes). Internal to src/stablehlo.
+#ifndef PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_IMPL_H_
+#define PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_IMPL_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "stablehlo/ir.h"
+#include "compiler/importers/mlir/lexer.h"
+
+namespace plugrt::shlo::internal {
+
+// Deepest nesting of regions, attributes, types or dense lists accepted; deeper
+// input is rejected rather than risking the stack.
+inline constexpr int kMaxNesting = 256;
+
+// A block argument declared in text: name (no '%') and type.
+struct ArgDecl {
+  std::string name;
+  Type type;
+  size_t pos = 0;
+  SourceLocationRef source;  // its loc(...), if any
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view file_name, int first_line);
+  StatusOr<std::unique_ptr<Module>> Run();
+
+  // ---- types (parser.cc)
+  StatusOr<Type> ParseType();
+  // `(t, ...)` or `()`.
+  StatusOr<std::vector<Type>> ParseParenTypeList();
+  // After ':' of a pretty op: `(a, b) -> r`, `a, b -> (r, s)`, `a, b`, `a`.
+  Status ParseSignature(std::vector<Type>* inputs, std::vector<Type>* results, bool* has_arrow);
+
+  // ---- attributes (parser_attributes.cc)
+  StatusOr<Attribute> ParseAttribute();
+  // `{name = value, flag, ...}`; appends to `out`.
+  Status ParseAttrDict(std::vector<NamedAttribute>* out);
+  // `[1, -2, 3]` (true/false count as 1/0).
+  StatusOr<std::vector<int64_t>> ParseIntList();
+  StatusOr<int64_t> ParseInt64();
+  // The fields of `#name<field = value, ...>` after '<', up to and with '>'.
+  Status ParseStructFields(std::vector<NamedAttribute>* fields, char close);
+
+  // ---- operations
+  Status ParseBlockOps(Block* block);
+  StatusOr<std::unique_ptr<Operation>> ParseOperation(Block* block);
+  Status ParseGenericOp(Operation* op, std::vector<Type>* result_types);
+  // Pretty forms (parser_ops.cc); `num_results` is what the text binds.
+  Status ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  // Shardy's ops (parser_sdy.cc): `sdy.*` pretty forms and module-level meshes.
+  Status ParsePrettySdy(Operation* op, std::vector<Type>* result_types);
+  Status ParseSdyMesh(Module* module);
+  // `<@mesh, [{"x"}, {}]>` or `#sdy.sharding<...>` -> an "sdy.sharding" kEnum.
+  StatusOr<Attribute> ParseSdySharding();
+  // `{ [^bb(args):] ops }`; `entry_args` are used when the entry block has no
+  // label (pretty forms that declare arguments outside the braces).
+  Status ParseRegion(Region* region, const std::vector<ArgDecl>* entry_args);
+  // `(%a: T, ...)` of a block label or `reducer(...)`.
+  Status ParseArgDecls(std::vector<ArgDecl>* args);
+
+  // ---- values
+  StatusOr<Value*> ParseOperand();
+  // Comma-separated operands until a token that is not '%'.
+  Status ParseOperandList(std::vector<Value*>* operands);
+  Status DefineValues(std::string_view name, size_t pos, std::vector<Value*> values);
+  void PushScope() { scopes_.emplace_back(); }
+  void PopScope() { scopes_.pop_back(); }
+
+  // ---- source locations (parser_locations.cc)
+  // `loc(...)` if the text continues with it, else null.
+  StatusOr<SourceLocationRef> ParseOptionalLoc();
+  // What is inside `loc(...)`: `"f":1:2`, `"name"(...)`, `callsite(a at b)`,
+  // `fused<meta>[...]`, `unknown`, `#alias`.
+  StatusOr<SourceLocationRef> ParseLocationInstance();
+  // A top-level `#name = loc(...)` (JAX writes them after the module).
+  Status ParseLocationAliasDefinition();
+  // Points every `#alias` use at its definition once the file is read;
+  // undefined, cyclic and too deeply nested aliases are errors.
+  Status ResolveLocationAliases();
+
+  Lexer& lex() { return lex_; }
+
+ private:
+  friend class DepthGuard;
+  Status ParseFunction(Module* module);
+  Status ParseDenseBody(Attribute* out);
+  StatusOr<Attribute> ParseHashAttribute();
+  StatusOr<Attribute> ParseDenseArray();
+  StatusOr<Attribute> ParseNumberAttribute();
+  // Pretty-form helpers (parser_ops.cc).
+  Status ParsePrettyDefault(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  Status ParsePrettyKeywordValue(Operation* op, std::string_view keyword, size_t pos);
+  Status ParsePrettyReduce(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  Status ParsePrettyWhile(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  Status ParsePrettyScan(Operation* op, size_t num_results, std::vector<Type>* result_types);
+  Status ParseConvWindow(Operation* op);
+  Status FinishPrettyResults(Operation* op, size_t num_results, const std::vector<Type>& sig,
+                             const std::vector<Type>& arrow_results, bool has_arrow,
+                             std::vector<Type>* result_types, size_t pos);
+
+  StatusOr<int> AliasHeight(const std::string& name, int level);
+  StatusOr<int> LocationHeight(const SourceLocation& loc, int level, size_t pos);
+
+  Lexer lex_;
+  int depth_ = 0;
+  // Location aliases: definitions by name (with their position), and the
+  // alias nodes of every use, resolved after the whole file is read.
+  struct AliasDefinition {
+    SourceLocationRef location;
+    size_t pos = 0;
+    int height = -1;  // -1: not computed; -2: being computed (a cycle)
+  };
+  std::unordered_map<std::string, AliasDefinition> location_aliases_;
+  std::vector<std::pair<std::shared_ptr<SourceLocation>, size_t>> alias_uses_;
+  std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
+};
+
+// Counts nesting; Enter() fails past kMaxNesting.
+class DepthGuard {
+ public:
+  explicit DepthGuard(Parser* parser) : parser_(parser) { ++parser_->depth_; }
+  ~DepthGuard() { --parser_->depth_; }
+  Status Check() {
+    if (parser_->depth_ > kMaxNesting) {
+      return parser_->lex_.ErrorAt(parser_->lex_.pos(), "nesting deeper than ", kMaxNesting,
+                                   " levels");
+    }
+    return OkStatus();
+  }
+
+ private:
+  Parser* parser_;
+};
+
+// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` -> the "stablehlo.conv" struct
+// (parser_attributes.cc).
+StatusOr<Attribute> ParseConvDimensionNumbers(Lexer& lex);
+
+}  // namespace plugrt::shlo::internal
+
+#endif  // PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_IMPL_H_

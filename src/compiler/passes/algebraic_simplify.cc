@@ -1,0 +1,185 @@
+#include "compiler/passes/algebraic_simplify.h"
+
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/passes/ir_rewrite.h"
+#include "stablehlo/element_type.h"
+#include "stablehlo/float_format.h"
+
+namespace plugrt::passes {
+namespace {
+
+using shlo::ElementType;
+using shlo::OpCode;
+
+// The constant every element of `v` holds, as the bit pattern of one
+// element, when `v` is a constant whose elements are all equal.
+std::optional<std::vector<std::byte>> SplatBits(const shlo::Value* v) {
+  const shlo::Operation* def = v->defining_op;
+  if (def == nullptr || def->code != OpCode::kConstant) return std::nullopt;
+  const shlo::Attribute* value = def->attribute("value");
+  if (value == nullptr || value->kind != shlo::Attribute::Kind::kDenseElements ||
+      value->dense == nullptr || !v->type.is_tensor()) {
+    return std::nullopt;
+  }
+  const size_t width = static_cast<size_t>(shlo::StorageBytes(v->type.element_type()));
+  const std::vector<std::byte>& bytes = value->dense->bytes;
+  if (width == 0 || bytes.size() < width || bytes.size() % width != 0) return std::nullopt;
+  for (size_t at = width; at < bytes.size(); at += width) {
+    if (std::memcmp(bytes.data(), bytes.data() + at, width) != 0) return std::nullopt;
+  }
+  return std::vector<std::byte>(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(width));
+}
+
+// The bit pattern of `number` in `type`'s storage, for integers and real
+// floats; nullopt for the others (booleans, complex, quantized).
+std::optional<std::vector<std::byte>> Encode(ElementType type, double number) {
+  uint64_t bits = 0;
+  if (shlo::IsFloat(type)) {
+    bits = shlo::EncodeFloat(type, number);
+  } else if (shlo::IsInteger(type)) {
+    bits = static_cast<uint64_t>(static_cast<int64_t>(number));
+  } else {
+    return std::nullopt;
+  }
+  const size_t width = static_cast<size_t>(shlo::StorageBytes(type));
+  if (width == 0 || width > sizeof(bits)) return std::nullopt;
+  std::vector<std::byte> out(width);
+  for (size_t i = 0; i < width; ++i) out[i] = static_cast<std::byte>((bits >> (8 * i)) & 0xff);
+  return out;
+}
+
+// `v` is a constant whose every element is exactly `number` (for floats, with
+// `number`'s sign: -0.0 is not +0.0).
+bool IsSplat(const shlo::Value* v, double number) {
+  if (!v->type.is_tensor()) return false;
+  std::optional<std::vector<std::byte>> bits = SplatBits(v);
+  if (!bits) return false;
+  std::optional<std::vector<std::byte>> want = Encode(v->type.element_type(), number);
+  return want && *bits == *want;
+}
+
+bool IsIntegerType(const shlo::Value* v) {
+  return v->type.is_tensor() && shlo::IsInteger(v->type.element_type());
+}
+
+// The additive identity of x + c: -0.0 for floats, 0 for integers.
+bool IsAddIdentity(const shlo::Value* c) {
+  return IsIntegerType(c) ? IsSplat(c, 0) : IsSplat(c, -0.0);
+}
+
+std::optional<std::vector<int64_t>> Ints(const shlo::Operation& op, std::string_view name) {
+  const shlo::Attribute* attr = op.attribute(name);
+  if (attr == nullptr) return std::nullopt;
+  StatusOr<std::vector<int64_t>> ints = shlo::AttrToIntList(*attr);
+  if (!ints.ok()) return std::nullopt;
+  return *ints;
+}
+
+bool IsIota(const std::vector<int64_t>& values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+bool AllEqual(const std::vector<int64_t>& values, int64_t to) {
+  for (int64_t v : values) {
+    if (v != to) return false;
+  }
+  return true;
+}
+
+// The value `op`'s only result equals, when an identity applies.
+shlo::Value* Simplified(const shlo::Operation& op) {
+  if (op.results.size() != 1) return nullptr;
+  const shlo::Type& result = op.results[0]->type;
+  auto same_type = [&](size_t i) {
+    return i < op.operands.size() && op.operands[i]->type == result;
+  };
+  switch (op.code) {
+    case OpCode::kAdd:
+      if (same_type(0) && IsAddIdentity(op.operands[1])) return op.operands[0];
+      if (same_type(1) && IsAddIdentity(op.operands[0])) return op.operands[1];
+      return nullptr;
+    case OpCode::kSubtract:
+      if (same_type(0) && IsSplat(op.operands[1], 0.0)) return op.operands[0];
+      return nullptr;
+    case OpCode::kMultiply:
+      if (same_type(0) && IsSplat(op.operands[1], 1.0)) return op.operands[0];
+      if (same_type(1) && IsSplat(op.operands[0], 1.0)) return op.operands[1];
+      return nullptr;
+    case OpCode::kDivide:
+      if (same_type(0) && IsSplat(op.operands[1], 1.0)) return op.operands[0];
+      return nullptr;
+    case OpCode::kNegate:
+    case OpCode::kNot: {
+      const shlo::Operation* inner = op.operands[0]->defining_op;
+      if (inner != nullptr && inner->code == op.code && inner->operands[0]->type == result) {
+        return inner->operands[0];
+      }
+      return nullptr;
+    }
+    case OpCode::kReshape:
+    case OpCode::kConvert:
+      return same_type(0) ? op.operands[0] : nullptr;
+    case OpCode::kBroadcastInDim: {
+      std::optional<std::vector<int64_t>> dims = Ints(op, "broadcast_dimensions");
+      return same_type(0) && dims && IsIota(*dims) ? op.operands[0] : nullptr;
+    }
+    case OpCode::kTranspose: {
+      std::optional<std::vector<int64_t>> permutation = Ints(op, "permutation");
+      return same_type(0) && permutation && IsIota(*permutation) ? op.operands[0] : nullptr;
+    }
+    case OpCode::kSlice: {
+      std::optional<std::vector<int64_t>> strides = Ints(op, "strides");
+      // Same type: every dimension kept whole, given unit strides.
+      return same_type(0) && (!strides || AllEqual(*strides, 1)) ? op.operands[0] : nullptr;
+    }
+    case OpCode::kReverse: {
+      std::optional<std::vector<int64_t>> dims = Ints(op, "dimensions");
+      return same_type(0) && dims && dims->empty() ? op.operands[0] : nullptr;
+    }
+    case OpCode::kPad: {
+      std::optional<std::vector<int64_t>> low = Ints(op, "edge_padding_low");
+      std::optional<std::vector<int64_t>> high = Ints(op, "edge_padding_high");
+      std::optional<std::vector<int64_t>> interior = Ints(op, "interior_padding");
+      return same_type(0) && low && high && interior && AllEqual(*low, 0) &&
+                     AllEqual(*high, 0) && AllEqual(*interior, 0)
+                 ? op.operands[0]
+                 : nullptr;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+bool SimplifyAlgebra(shlo::Module& module) {
+  bool changed = false;
+  for (const auto& function : module.functions) {
+    std::vector<std::pair<const shlo::Value*, shlo::Value*>> replaced;
+    ForEachBlock(*function, [&](shlo::Block& block) {
+      // Later ops see earlier replacements (-(-(-(-x))) is x in one walk).
+      std::unordered_map<const shlo::Value*, shlo::Value*> now;
+      for (const auto& op_ptr : block.operations) {
+        for (shlo::Value*& operand : op_ptr->operands) {
+          if (auto it = now.find(operand); it != now.end()) operand = it->second;
+        }
+        shlo::Value* same = Simplified(*op_ptr);
+        if (same == nullptr) continue;
+        now[op_ptr->result(0)] = same;
+        replaced.emplace_back(op_ptr->result(0), same);
+        changed = true;
+      }
+    });
+    ReplaceAllUses(*function, replaced);
+  }
+  return changed;
+}
+
+}  // namespace plugrt::passes
