@@ -3,7 +3,7 @@
 // labels [256, 10] averaged over the batch. Its training step is written by
 //   plugrt grad examples/mlp_loss.mlir --wrt 2,3,4,5,6,7 --value --sgd 0.01
 // and returns what the hand-written step returns (the loss, then w1, b1, w2,
-// b2, w3, b3 updated); tests/cli_run_test.cc checks that both agree.
+// b2, w3, b3 updated); tests/tools/cli_run_test.cc checks that both agree.
 module @mlp_loss {
   func.func public @main(%x: tensor<256x784xf32>, %labels: tensor<256x10xf32>,
                          %w1: tensor<784x1024xf32>, %b1: tensor<1024xf32>,

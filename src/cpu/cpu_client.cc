@@ -5,7 +5,7 @@
 
 #include "common/log.h"
 #include "compile_options/compile_options.h"
-#include "cpu/cpu_executable.h"
+#include "cpu/cpu_loaded_executable.h"
 
 #include "cpu/cpu_buffer.h"
 #include "cpu/cpu_compilation_cache.h"

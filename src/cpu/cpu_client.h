@@ -77,7 +77,7 @@ class CpuClient final : public sdk::Client {
   CpuMemory* FindMemory(const sdk::Memory* memory) const;
   const std::vector<CpuDevice*>& cpu_devices() const { return cpu_devices_; }
   WorkQueue& work_queue() { return *work_queue_; }
-  // One worker per device for program launches (cpu_execute.cc).
+  // One worker per device for program launches (cpu_loaded_executable.cc).
   DeviceQueues& device_queues() { return device_queues_; }
   // Runs `fn` with `event`'s status on the worker queue once it fires.
   void RunWhenReady(const sdk::EventRef& event, std::function<void(const Status&)> fn);

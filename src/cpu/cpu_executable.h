@@ -1,5 +1,7 @@
-// plugrt CPU backend: compiled StableHLO programs (sdk::Executable) and their
-// binding to a client's devices (sdk::LoadedExecutable).
+// plugrt CPU backend: compiled StableHLO programs (sdk::Executable): the
+// compile through the compiler's pipeline, specialisation, serialization
+// and metadata. Their binding to a client's devices is
+// cpu_loaded_executable.h.
 #ifndef PLUGRT_CPU_CPU_EXECUTABLE_H_
 #define PLUGRT_CPU_CPU_EXECUTABLE_H_
 
@@ -13,10 +15,8 @@
 #include <vector>
 
 #include "compile_options/compile_options.h"
-#include "cpu/exec/program.h"
-#include "cpu/exec/remote_exchange.h"
 #include "compiler/pipeline.h"
-#include "cpu/host_transfer.h"
+#include "cpu/exec/program.h"
 #include "sdk/executable.h"
 #include "stablehlo/donation.h"
 
@@ -142,67 +142,6 @@ class CpuExecutable final : public sdk::Executable {
   std::string module_bytes_;   // shlo::SerializeModule(module())
   std::string options_bytes_;  // EncodeCompileOptions(compile_options_)
   bool runs_inline_ = false;  // decided once, at compile/load
-};
-
-// Where a loaded program runs: this process's devices and the processes
-// (replica r, partition p: flattened id r * num_partitions + p) each runs.
-// A program of a multi-process job may run only some of its processes here
-// (`cross` then says where the others are).
-struct DevicePlacement {
-  std::vector<CpuDevice*> devices;    // in flattened-id order
-  std::vector<int64_t> process_ids;   // of each device
-  CrossProcess cross;                 // empty node_of_process: all are here
-  // The nodes the program spans, ascending ({} or one node: this process).
-  std::vector<int> nodes;
-};
-
-class CpuLoadedExecutable final : public sdk::LoadedExecutable {
- public:
-  CpuLoadedExecutable(CpuClient* client, std::shared_ptr<CpuExecutable> executable,
-                      DevicePlacement placement);
-
-  std::shared_ptr<sdk::Executable> executable() const override { return executable_; }
-  std::vector<sdk::Device*> addressable_devices() const override;
-  void Delete() override { deleted_ = true; }
-  bool is_deleted() const override { return deleted_; }
-  StatusOr<sdk::ExecuteResult> Execute(const std::vector<std::vector<sdk::Buffer*>>& argument_lists,
-                                       sdk::Device* execute_device,
-                                       const sdk::ExecuteOptions& options) override;
-  Status ExecuteInto(const std::vector<std::vector<sdk::Buffer*>>& argument_lists,
-                     sdk::Device* execute_device, const sdk::ExecuteOptions& options,
-                     sdk::ExecuteResult& result) override;
-
- private:
-  // What every execution shares, worked out once at load; an execution
-  // then only checks its arguments and schedules (cpu_execute.cc).
-  struct LaunchPlan {
-    // Per input: the output it may be reused for, kDonatedOnly or
-    // kNotDonated (DonatableInputs of the entry function).
-    std::vector<int64_t> donation;
-    bool any_donated = false;
-    // Per output: the donated input whose storage it reuses, or -1.
-    std::vector<int64_t> reuse_of_output;
-    // Device formats and sizes of the outputs, or why they cannot be made.
-    StatusOr<std::vector<ElementFormat>> output_formats = Internal("outputs not planned");
-    std::vector<size_t> output_bytes;
-    // A small program that cannot wait on the host (RunsInline): with ready
-    // inputs and nothing donated it runs on the calling thread.
-    bool small = false;
-  };
-  static LaunchPlan MakePlan(const CpuExecutable& executable);
-  // A polymorphic executable: the static executable for these arguments'
-  // types and dimension values, loaded on the same devices once and kept.
-  StatusOr<std::shared_ptr<CpuLoadedExecutable>> Specialized(
-      const std::vector<std::vector<sdk::Buffer*>>& argument_lists);
-
-  CpuClient* client_;
-  std::shared_ptr<CpuExecutable> executable_;
-  const DevicePlacement placement_;
-  const std::vector<CpuDevice*>& devices_ = placement_.devices;
-  const LaunchPlan plan_;
-  std::atomic<bool> deleted_{false};
-  std::mutex specialized_mu_;
-  std::map<const CpuExecutable*, std::shared_ptr<CpuLoadedExecutable>> specialized_;
 };
 
 }  // namespace plugrt::cpu

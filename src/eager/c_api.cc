@@ -1,6 +1,10 @@
 // The C API (include/plugrt/eager_c_api.h): each call forwards to the C++
 // eager layer; what is here is only the C shape of it (handles, statuses,
 // arrays, and the adapters that call C callbacks for C++ interfaces).
+//
+// Size: the whole surface of eager_c_api.h, one thin function per C entry
+// point in the header's order, so a reader finds each one where the header
+// declares it.
 #include "plugrt/eager_c_api.h"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #include "kernels_abi/kernel_api.h"
 
+#include "stablehlo/element_type.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -91,31 +93,31 @@ PLUGRT_Status* Register(PLUGRT_KernelRegistrar* registrar,
 const char* ContextTarget(const PLUGRT_KernelContext* ctx) {
   return Ctx(ctx).frame.target.data();
 }
-size_t NumInputs(const PLUGRT_KernelContext* ctx) { return Ctx(ctx).frame.inputs.size(); }
+size_t NumInputs(const PLUGRT_KernelContext* ctx) { return Ctx(ctx).inputs.size(); }
 const PLUGRT_KernelInput* Input(const PLUGRT_KernelContext* ctx, size_t i) {
-  const auto& inputs = Ctx(ctx).frame.inputs;
+  const auto& inputs = Ctx(ctx).inputs;
   return i < inputs.size() ? &inputs[i] : nullptr;
 }
-size_t NumOutputs(const PLUGRT_KernelContext* ctx) { return Ctx(ctx).frame.outputs.size(); }
+size_t NumOutputs(const PLUGRT_KernelContext* ctx) { return Ctx(ctx).outputs.size(); }
 const PLUGRT_KernelOutput* Output(const PLUGRT_KernelContext* ctx, size_t i) {
-  const auto& outputs = Ctx(ctx).frame.outputs;
+  const auto& outputs = Ctx(ctx).outputs;
   return i < outputs.size() ? &outputs[i] : nullptr;
 }
 const char* BackendConfig(const PLUGRT_KernelContext* ctx, size_t* size) {
-  const std::string& config = Ctx(ctx).frame.attributes->backend_config();
+  const std::string& config = Ctx(ctx).attributes->backend_config();
   if (size != nullptr) *size = config.size();
   return config.c_str();
 }
 size_t NumAttrs(const PLUGRT_KernelContext* ctx) {
-  return Ctx(ctx).frame.attributes->dictionary().size();
+  return Ctx(ctx).attributes->dictionary().size();
 }
 const PLUGRT_KernelAttr* Attr(const PLUGRT_KernelContext* ctx, size_t i) {
-  auto dictionary = Ctx(ctx).frame.attributes->dictionary();
+  auto dictionary = Ctx(ctx).attributes->dictionary();
   return i < dictionary.size() ? &dictionary[i] : nullptr;
 }
 const PLUGRT_KernelAttr* FindAttr(const PLUGRT_KernelContext* ctx, const char* name) {
   if (name == nullptr) return nullptr;
-  return Ctx(ctx).frame.attributes->Find(name);
+  return Ctx(ctx).attributes->Find(name);
 }
 
 // The attribute `name` of one of `kinds`, or an error naming it.
@@ -329,11 +331,32 @@ Status TakeKernelStatus(PLUGRT_Status* status) {
   return Status(static_cast<StatusCode>(code), owned->message);
 }
 
-KernelCallContext::KernelCallContext(const KernelCallFrame& frame_in,
+namespace {
+
+PLUGRT_KernelType KernelTypeOf(shlo::ElementType type) {
+  return static_cast<PLUGRT_KernelType>(shlo::ToPjrtType(type).value_or(PJRT_Buffer_Type_INVALID));
+}
+
+}  // namespace
+
+KernelCallContext::KernelCallContext(const CustomCallFrame& frame_in,
+                                     const KernelAttributes& attributes_in,
                                      KernelResourceStore& resources_in, std::string_view platform_in)
-    : frame(frame_in), resources(resources_in), platform(platform_in) {
+    : frame(frame_in), attributes(&attributes_in), resources(resources_in), platform(platform_in) {
   struct_size = sizeof(PLUGRT_KernelContext);
   api = KernelApi();
+  inputs.reserve(frame.args.size());
+  for (const CustomCallBuffer& arg : frame.args) {
+    inputs.push_back(PLUGRT_KernelInput{sizeof(PLUGRT_KernelInput), KernelTypeOf(arg.type),
+                                        arg.dims.size(), arg.dims.data(), arg.data,
+                                        arg.size_in_bytes});
+  }
+  outputs.reserve(frame.rets.size());
+  for (const CustomCallBuffer& ret : frame.rets) {
+    outputs.push_back(PLUGRT_KernelOutput{sizeof(PLUGRT_KernelOutput), KernelTypeOf(ret.type),
+                                          ret.dims.size(), ret.dims.data(), ret.data,
+                                          ret.size_in_bytes});
+  }
 }
 
 KernelCallContext::~KernelCallContext() {

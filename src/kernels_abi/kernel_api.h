@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "kernels_abi/kernel_call_frame.h"
+#include "kernels_abi/custom_call_frame.h"
+#include "kernels_abi/kernel_attributes.h"
 #include "kernels_abi/kernel_resources.h"
 #include "plugrt/kernel_c_api.h"
 
@@ -40,16 +41,20 @@ PLUGRT_Status* NewKernelStatus(const Status& status);
 // `status` as a Status (OK for null); deletes it.
 Status TakeKernelStatus(PLUGRT_Status* status);
 
-// The context of one call: the frame, the client's resources, the call's
-// scratch memory and the resources it holds, its failure.
+// The context of one call: the frame in the kernel ABI's form (its buffers
+// as PLUGRT_KernelInput / Output, its attributes), the client's resources,
+// the call's scratch memory and the resources it holds, its failure.
 struct KernelCallContext : PLUGRT_KernelContext {
-  KernelCallContext(const KernelCallFrame& frame, KernelResourceStore& resources,
-                    std::string_view platform);
+  KernelCallContext(const CustomCallFrame& frame, const KernelAttributes& attributes,
+                    KernelResourceStore& resources, std::string_view platform);
   ~KernelCallContext();
   KernelCallContext(const KernelCallContext&) = delete;
   KernelCallContext& operator=(const KernelCallContext&) = delete;
 
-  const KernelCallFrame& frame;
+  const CustomCallFrame& frame;
+  const KernelAttributes* attributes;
+  std::vector<PLUGRT_KernelInput> inputs;
+  std::vector<PLUGRT_KernelOutput> outputs;
   KernelResourceStore& resources;
   std::string platform;
   struct Temp {

@@ -33,31 +33,11 @@ const char* KernelAttributes::Keep(std::string text) {
   return strings_.emplace_back(std::move(text)).c_str();
 }
 
-StatusOr<std::unique_ptr<const KernelAttributes>> KernelAttributes::FromOperation(
-    const shlo::Operation& op) {
+StatusOr<std::unique_ptr<const KernelAttributes>> KernelAttributes::Convert(
+    const CustomCallAttributes& attributes) {
   std::unique_ptr<KernelAttributes> result(new KernelAttributes());
-  std::vector<shlo::NamedAttribute> fields;
-  if (const shlo::Attribute* config = op.attribute("backend_config")) {
-    if (config->kind == shlo::Attribute::Kind::kString) {
-      result->backend_config_ = config->str;
-    } else if (config->kind == shlo::Attribute::Kind::kDictionary) {
-      fields = config->fields;
-    }
-  }
-  if (const shlo::Attribute* mhlo = op.attribute("mhlo.backend_config")) {
-    if (mhlo->kind == shlo::Attribute::Kind::kDictionary) {
-      fields.insert(fields.end(), mhlo->fields.begin(), mhlo->fields.end());
-    }
-  }
-  for (size_t i = 0; i < fields.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (fields[i].first == fields[j].first) {
-        return InvalidArgument("custom call attribute '", fields[i].first,
-                               "' is given twice (backend_config and mhlo.backend_config)");
-      }
-    }
-  }
-  PLUGRT_RETURN_IF_ERROR(result->ConvertFields(fields, result->dictionary_));
+  result->backend_config_ = attributes.backend_config;
+  PLUGRT_RETURN_IF_ERROR(result->ConvertFields(attributes.fields, result->dictionary_));
   return std::unique_ptr<const KernelAttributes>(std::move(result));
 }
 
@@ -65,13 +45,13 @@ Status KernelAttributes::ConvertFields(const std::vector<shlo::NamedAttribute>& 
                                        std::vector<PLUGRT_KernelAttr>& out) {
   out.assign(fields.size(), EmptyAttr());
   for (size_t i = 0; i < fields.size(); ++i) {
-    PLUGRT_RETURN_IF_ERROR(Convert(fields[i].first, fields[i].second, out[i]));
+    PLUGRT_RETURN_IF_ERROR(ConvertOne(fields[i].first, fields[i].second, out[i]));
   }
   return OkStatus();
 }
 
-Status KernelAttributes::Convert(const std::string& name, const shlo::Attribute& attr,
-                                 PLUGRT_KernelAttr& out) {
+Status KernelAttributes::ConvertOne(const std::string& name, const shlo::Attribute& attr,
+                                    PLUGRT_KernelAttr& out) {
   using Kind = shlo::Attribute::Kind;
   out.name = Keep(name);
   out.name_size = name.size();
@@ -142,7 +122,7 @@ Status KernelAttributes::Convert(const std::string& name, const shlo::Attribute&
         std::vector<PLUGRT_KernelAttr>& elements =
             children_.emplace_back(attr.elements.size(), EmptyAttr());
         for (size_t i = 0; i < attr.elements.size(); ++i) {
-          PLUGRT_RETURN_IF_ERROR(Convert("", attr.elements[i], elements[i]));
+          PLUGRT_RETURN_IF_ERROR(ConvertOne("", attr.elements[i], elements[i]));
         }
         out.kind = PLUGRT_KernelAttr_ARRAY;
         out.elements = elements.data();

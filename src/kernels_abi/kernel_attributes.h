@@ -1,10 +1,8 @@
 // plugrt kernel plugins: a custom call's attributes in the kernel ABI's
-// typed form (PLUGRT_KernelAttr), converted once when the program compiles.
-//
-// The dictionary a handler sees is the fields of backend_config when it is a
-// dictionary (api_version = 4, typed FFI) followed by the fields of
-// mhlo.backend_config (how JAX attaches attributes to older API versions);
-// backend_config as a string is kept as given.
+// typed form (PLUGRT_KernelAttr), converted once when the program compiles
+// from what the call decoded (CustomCallAttributes, custom_call_frame.h):
+// the dictionary a handler sees is its fields in order; backend_config as a
+// string is kept as given.
 #ifndef PLUGRT_KERNELS_ABI_KERNEL_ATTRIBUTES_H_
 #define PLUGRT_KERNELS_ABI_KERNEL_ATTRIBUTES_H_
 
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "kernels_abi/custom_call_frame.h"
 #include "plugrt/kernel_c_api.h"
 #include "stablehlo/ir.h"
 
@@ -23,10 +22,9 @@ namespace plugrt::kernels_abi {
 class KernelAttributes {
  public:
   // INVALID_ARGUMENT (naming the attribute) for a value the ABI cannot
-  // express: two attributes of one name, a dense literal of an element
-  // type without a kernel type.
-  static StatusOr<std::unique_ptr<const KernelAttributes>> FromOperation(
-      const shlo::Operation& op);
+  // express: a dense literal of an element type without a kernel type.
+  static StatusOr<std::unique_ptr<const KernelAttributes>> Convert(
+      const CustomCallAttributes& attributes);
 
   KernelAttributes(const KernelAttributes&) = delete;
   KernelAttributes& operator=(const KernelAttributes&) = delete;
@@ -38,7 +36,7 @@ class KernelAttributes {
 
  private:
   KernelAttributes() = default;
-  Status Convert(const std::string& name, const shlo::Attribute& attr, PLUGRT_KernelAttr& out);
+  Status ConvertOne(const std::string& name, const shlo::Attribute& attr, PLUGRT_KernelAttr& out);
   Status ConvertFields(const std::vector<shlo::NamedAttribute>& fields,
                        std::vector<PLUGRT_KernelAttr>& out);
   const char* Keep(std::string text);

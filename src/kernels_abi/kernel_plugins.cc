@@ -6,6 +6,7 @@
 
 #include "common/plugin_library.h"
 #include "kernels_abi/kernel_api.h"
+#include "stablehlo/element_type.h"
 
 namespace plugrt::kernels_abi {
 
@@ -68,8 +69,9 @@ KernelPlugins::~KernelPlugins() {
   for (auto it = libraries_.rbegin(); it != libraries_.rend(); ++it) dlclose(*it);
 }
 
-Status KernelPlugins::Call(const KernelHandlerEntry& entry, const KernelCallFrame& frame) const {
-  KernelCallContext context(frame, resources_, platform_);
+Status KernelPlugins::Call(const KernelHandlerEntry& entry, const CustomCallFrame& frame,
+                           const KernelAttributes& attributes) const {
+  KernelCallContext context(frame, attributes, resources_, platform_);
   try {
     entry.handler(&context, entry.user_data);
   } catch (...) {
@@ -82,6 +84,50 @@ Status KernelPlugins::Call(const KernelHandlerEntry& entry, const KernelCallFram
                                          entry.plugin_path, "': ", failure.message()));
   }
   return OkStatus();
+}
+
+namespace {
+
+class KernelPluginHandler final : public CustomCallHandler {
+ public:
+  KernelPluginHandler(std::shared_ptr<const KernelPlugins> plugins, const KernelHandlerEntry& entry,
+                      std::unique_ptr<const KernelAttributes> attributes)
+      : plugins_(std::move(plugins)), entry_(entry), attributes_(std::move(attributes)) {}
+
+  Status Call(const CustomCallFrame& frame) const override {
+    return plugins_->Call(entry_, frame, *attributes_);
+  }
+
+ private:
+  std::shared_ptr<const KernelPlugins> plugins_;
+  const KernelHandlerEntry& entry_;  // owned by plugins_
+  std::unique_ptr<const KernelAttributes> attributes_;
+};
+
+Status KernelTypeRule(std::string_view target, const char* what, size_t index,
+                      const shlo::Type& type) {
+  const bool need_static = std::string_view(what) == "result";
+  if (!type.is_tensor() || !shlo::ToPjrtType(type.element_type()) ||
+      (need_static && !type.has_static_shape())) {
+    return Unimplemented("custom call target '", target, "' (a kernel plugin's): ", what, " ",
+                         index, " is ", type.ToString(), "; kernel plugins take tensors",
+                         need_static ? " of static shape" : "",
+                         " of the element types the kernel ABI names");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<const CustomCallHandler>> BindKernelPluginHandler(
+    const shlo::Operation& op, std::string_view target,
+    std::shared_ptr<const KernelPlugins> plugins, const KernelHandlerEntry& entry) {
+  PLUGRT_RETURN_IF_ERROR(CheckCustomCallTypes(op, target, &KernelTypeRule));
+  PLUGRT_ASSIGN_OR_RETURN(CustomCallAttributes decoded, CustomCallAttributes::FromOperation(op));
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<const KernelAttributes> attributes,
+                          KernelAttributes::Convert(decoded));
+  return std::unique_ptr<const CustomCallHandler>(
+      new KernelPluginHandler(std::move(plugins), entry, std::move(attributes)));
 }
 
 }  // namespace plugrt::kernels_abi

@@ -18,7 +18,8 @@
 
 #include "common/status.h"
 #include "kernels_abi/custom_call_registry.h"
-#include "kernels_abi/kernel_call_frame.h"
+#include "kernels_abi/custom_call_frame.h"
+#include "kernels_abi/kernel_attributes.h"
 #include "kernels_abi/kernel_resources.h"
 #include "plugrt/kernel_c_api.h"
 
@@ -67,9 +68,11 @@ class KernelPlugins {
   const KernelHandlerEntry* Find(std::string_view target) const { return registry_.Find(target); }
   std::vector<std::string> Targets() const { return registry_.Names(); }
 
-  // Runs `entry`'s handler on `frame`. The handler's failure, or an
-  // exception it throws, becomes an error naming the target and the plugin.
-  Status Call(const KernelHandlerEntry& entry, const KernelCallFrame& frame) const;
+  // Runs `entry`'s handler on `frame`, its attributes as `attributes`. The
+  // handler's failure, or an exception it throws, becomes an error naming
+  // the target and the plugin.
+  Status Call(const KernelHandlerEntry& entry, const CustomCallFrame& frame,
+              const KernelAttributes& attributes) const;
 
   // Deletes every resource now (the client's destruction); calls made
   // afterwards start over with none.
@@ -84,6 +87,15 @@ class KernelPlugins {
   CustomCallRegistry<KernelHandlerEntry> registry_;
   mutable KernelResourceStore resources_;  // internally synchronized
 };
+
+// `entry`'s handler bound to the call site `op` (target `target`): its
+// operand and result types checked (tensors of element types the kernel ABI
+// names, results of static shape), its attributes converted once. The
+// handler keeps `plugins` alive. UNIMPLEMENTED / INVALID_ARGUMENT naming the
+// target.
+StatusOr<std::unique_ptr<const CustomCallHandler>> BindKernelPluginHandler(
+    const shlo::Operation& op, std::string_view target,
+    std::shared_ptr<const KernelPlugins> plugins, const KernelHandlerEntry& entry);
 
 }  // namespace plugrt::kernels_abi
 

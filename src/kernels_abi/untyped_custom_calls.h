@@ -9,9 +9,11 @@
 #ifndef PLUGRT_KERNELS_ABI_UNTYPED_CUSTOM_CALLS_H_
 #define PLUGRT_KERNELS_ABI_UNTYPED_CUSTOM_CALLS_H_
 
+#include <memory>
 #include <string_view>
 
 #include "common/status.h"
+#include "kernels_abi/custom_call_frame.h"
 
 namespace plugrt::kernels_abi {
 
@@ -23,6 +25,17 @@ Status RegisterUntypedCustomCall(std::string_view target, std::string_view platf
 
 // The function of `target` for `platform`, or null.
 void* FindUntypedCustomCall(std::string_view target, std::string_view platform);
+
+// `fn`, an untyped function of XLA's CPU convention for `api_version` (1:
+// out, in; 2: and a status; 3: and the opaque backend_config), bound to the
+// call site `op`: tensors of static shape only, since the function gets bare
+// pointers. A single result is passed as its buffer, any other count as the
+// array of buffers. INVALID_ARGUMENT for another api_version or a
+// backend_config that is not a string; UNIMPLEMENTED for a type; each naming
+// the target. The handler keeps `keep_alive` until it is destroyed.
+StatusOr<std::unique_ptr<const CustomCallHandler>> BindUntypedCustomCall(
+    const shlo::Operation& op, std::string_view target, void* fn, int api_version,
+    std::shared_ptr<const void> keep_alive = nullptr);
 
 }  // namespace plugrt::kernels_abi
 

@@ -33,25 +33,15 @@ void* XlaFfiAttributes::Keep(const void* data, size_t size) {
   return bytes.data();
 }
 
-StatusOr<std::unique_ptr<const XlaFfiAttributes>> XlaFfiAttributes::FromOperation(
-    const shlo::Operation& op) {
+StatusOr<std::unique_ptr<const XlaFfiAttributes>> XlaFfiAttributes::Convert(
+    const CustomCallAttributes& attributes) {
+  if (attributes.has_string_config) {
+    return InvalidArgument(
+        "an XLA FFI call (api_version = 4) takes its attributes as a dictionary: "
+        "backend_config = {name = value, ...}, not a string");
+  }
   std::unique_ptr<XlaFfiAttributes> result(new XlaFfiAttributes());
-  std::vector<shlo::NamedAttribute> fields;
-  if (const shlo::Attribute* config = op.attribute("backend_config")) {
-    if (config->kind == shlo::Attribute::Kind::kDictionary) {
-      fields = config->fields;
-    } else if (config->kind != shlo::Attribute::Kind::kString || !config->str.empty()) {
-      return InvalidArgument(
-          "an XLA FFI call (api_version = 4) takes its attributes as a dictionary: "
-          "backend_config = {name = value, ...}, not a string");
-    }
-  }
-  if (const shlo::Attribute* mhlo = op.attribute("mhlo.backend_config")) {
-    if (mhlo->kind == shlo::Attribute::Kind::kDictionary) {
-      fields.insert(fields.end(), mhlo->fields.begin(), mhlo->fields.end());
-    }
-  }
-  PLUGRT_RETURN_IF_ERROR(result->BuildDictionary("", std::move(fields), result->top_));
+  PLUGRT_RETURN_IF_ERROR(result->BuildDictionary("", attributes.fields, result->top_));
   return std::unique_ptr<const XlaFfiAttributes>(std::move(result));
 }
 
@@ -75,7 +65,7 @@ Status XlaFfiAttributes::BuildDictionary(const std::string& path,
   for (size_t i = 0; i < fields.size(); ++i) {
     const std::string& name = strings_.emplace_back(fields[i].first);
     names[i] = &spans_.emplace_back(XLA_FFI_ByteSpan{name.data(), name.size()});
-    PLUGRT_RETURN_IF_ERROR(Convert(path + name, fields[i].second, types[i], values[i]));
+    PLUGRT_RETURN_IF_ERROR(ConvertOne(path + name, fields[i].second, types[i], values[i]));
   }
   out.struct_size = XLA_FFI_Attrs_STRUCT_SIZE;
   out.extension_start = nullptr;
@@ -86,7 +76,7 @@ Status XlaFfiAttributes::BuildDictionary(const std::string& path,
   return OkStatus();
 }
 
-Status XlaFfiAttributes::Convert(const std::string& path, const shlo::Attribute& attr,
+Status XlaFfiAttributes::ConvertOne(const std::string& path, const shlo::Attribute& attr,
                                  XLA_FFI_AttrType& type, void*& value) {
   using Kind = shlo::Attribute::Kind;
   auto unsupported = [&](std::string_view what) {

@@ -2,9 +2,10 @@
 // them (XLA_FFI_Attrs), built once when the program compiles; every call's
 // frame points at the same storage.
 //
-// The attributes are the fields of `backend_config = {...}` (how
-// `api_version = 4` calls carry them) and of `mhlo.backend_config`, sorted by
-// name. Each becomes, as in XLA:
+// The attributes are the fields the call decoded (CustomCallAttributes,
+// custom_call_frame.h: those of `backend_config = {...}`, how
+// `api_version = 4` calls carry them, and of `mhlo.backend_config`), sorted
+// by name. Each becomes, as in XLA:
 //   true / false                          SCALAR of PRED (one byte)
 //   42 : i32 (any integer width/sign)     SCALAR of S32 (the declared type)
 //   1.5 : f32, 1.5 : f64                  SCALAR of F32 / F64
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "kernels_abi/custom_call_frame.h"
 #include "plugrt/xla_ffi_c_api.h"
 #include "stablehlo/ir.h"
 
@@ -32,9 +34,9 @@ namespace plugrt::kernels_abi {
 class XlaFfiAttributes {
  public:
   // INVALID_ARGUMENT naming the attribute for a value XLA FFI cannot carry,
-  // a name given twice, or a non-empty string backend_config.
-  static StatusOr<std::unique_ptr<const XlaFfiAttributes>> FromOperation(
-      const shlo::Operation& op);
+  // or for a non-empty string backend_config.
+  static StatusOr<std::unique_ptr<const XlaFfiAttributes>> Convert(
+      const CustomCallAttributes& attributes);
 
   XlaFfiAttributes(const XlaFfiAttributes&) = delete;
   XlaFfiAttributes& operator=(const XlaFfiAttributes&) = delete;
@@ -46,8 +48,8 @@ class XlaFfiAttributes {
   XlaFfiAttributes() = default;
   Status BuildDictionary(const std::string& path, std::vector<shlo::NamedAttribute> fields,
                          XLA_FFI_Attrs& out);
-  Status Convert(const std::string& path, const shlo::Attribute& attr, XLA_FFI_AttrType& type,
-                 void*& value);
+  Status ConvertOne(const std::string& path, const shlo::Attribute& attr, XLA_FFI_AttrType& type,
+                    void*& value);
   // A copy of `size` bytes at `data` in storage that never moves.
   void* Keep(const void* data, size_t size);
 

@@ -7,7 +7,7 @@
 //
 // Adding an op: one row here, then its functions in each stage (a verifier
 // check, an executor compile function, a cost formula where the cost class
-// is kFormula); tests/op_registry_test.cc fails until every stage has one.
+// is kFormula); tests/cpu/op_registry_test.cc fails until every stage has one.
 // See "How to add an op" in docs/architecture.md.
 #ifndef PLUGRT_STABLEHLO_OP_CODE_H_
 #define PLUGRT_STABLEHLO_OP_CODE_H_

@@ -2,6 +2,9 @@
 // convolution, dynamic_conv, reduce, reduce_window, select_and_scatter, fft,
 // triangular_solve, cholesky, rng, rng_bit_generator, batch_norm_*).
 //
+// Size: one file per op group, as every verifier rule file is; the group's
+// rules share the dimension-number and window helpers.
+//
 // Labels are the constraint labels of each op's section in the StableHLO
 // spec. Shapes may hold '?': a rule about a dimension holds whenever the
 // dimension could satisfy it. Ops on quantized tensors reach these checks

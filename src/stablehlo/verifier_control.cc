@@ -3,6 +3,9 @@
 // recv), the collectives (all_reduce, all_gather, all_to_all,
 // reduce_scatter, collective_permute, collective_broadcast), replica_id and
 // partition_id, custom_call, composite and the corpus's check.* ops.
+//
+// Size: one file per op group, as every verifier rule file is; the region
+// and collective rules share the replica-group and region-signature checks.
 #include <algorithm>
 #include <climits>
 

@@ -2,6 +2,10 @@
 // slices, pads, reshapes, gather/scatter, sort, transpose and their dynamic
 // and legacy variants).
 //
+// Size: one file per op group, as every verifier rule file is; each rule is
+// a short function with its spec labels, and the group's rules share their
+// helpers (dimension lists, index vectors, gather/scatter numbers).
+//
 // Labels are the (Cn) constraints of each op's section in the StableHLO
 // spec; (In) labels name the spec's input rows (the operand's kind, e.g. "a
 // 0-dimensional tensor of integer type"). Ops the spec does not describe

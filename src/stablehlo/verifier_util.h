@@ -50,7 +50,7 @@ void RegisterElementwiseChecks(CheckTable& table);  // verifier_elementwise.cc
 void RegisterShapeChecks(CheckTable& table);        // verifier_shape.cc
 void RegisterComputeChecks(CheckTable& table);      // verifier_compute.cc
 void RegisterControlChecks(CheckTable& table);      // verifier_control.cc
-// The table the four fill, built once (tests/op_registry_test.cc checks
+// The table the four fill, built once (tests/cpu/op_registry_test.cc checks
 // that every op has a check or a documented reason not to).
 const CheckTable& RegisteredChecks();
 

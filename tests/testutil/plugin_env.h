@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "client/client.h"
 #include "client/plugin.h"
 #include "common/status.h"
+#include "testutil/status_matchers.h"
 
 namespace plugrt::testing {
 
@@ -53,32 +55,17 @@ Buffer Upload(const Client& client, const Device& device, PJRT_Buffer_Type type,
   return std::move(result->first);
 }
 
-}  // namespace plugrt::testing
-
-// Test-side checks on Status / StatusOr.
-#define PLUGRT_EXPECT_OK(expr)                                \
-  do {                                                        \
-    const ::plugrt::Status plugrt_s_ = ::plugrt::testing::ToStatus(expr); \
-    EXPECT_TRUE(plugrt_s_.ok()) << plugrt_s_.ToString();      \
-  } while (0)
-#define PLUGRT_ASSERT_OK(expr)                                \
-  do {                                                        \
-    const ::plugrt::Status plugrt_s_ = ::plugrt::testing::ToStatus(expr); \
-    ASSERT_TRUE(plugrt_s_.ok()) << plugrt_s_.ToString();      \
-  } while (0)
-#define PLUGRT_ASSERT_OK_AND_ASSIGN(lhs, expr) \
-  PLUGRT_ASSERT_OK_AND_ASSIGN_IMPL_(PLUGRT_CONCAT_(plugrt_test_or_, __LINE__), lhs, expr)
-#define PLUGRT_ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                                      \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().ToString();       \
-  lhs = std::move(tmp).value()
-
-namespace plugrt::testing {
-inline Status ToStatus(const Status& s) { return s; }
+// The contents of `buffer` as values of T (empty, and a test failure, when
+// the copy to the host fails).
 template <typename T>
-Status ToStatus(const StatusOr<T>& s) {
-  return s.status();
+std::vector<T> Download(const Buffer& buffer) {
+  StatusOr<std::vector<std::byte>> bytes = buffer.ToHostVector();
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::vector<T> values(bytes.ok() ? bytes->size() / sizeof(T) : 0);
+  if (!values.empty()) std::memcpy(values.data(), bytes->data(), values.size() * sizeof(T));
+  return values;
 }
+
 }  // namespace plugrt::testing
 
 #endif  // PLUGRT_TESTS_TESTUTIL_PLUGIN_ENV_H_

@@ -1,3 +1,8 @@
+// plugrt compiler: the binary IR (serialize.h says the layout).
+//
+// Size: the writer and the loader of one format, kept side by side so the
+// two directions cannot drift; the loader's checks of hostile bytes are
+// most of it.
 #include "compiler/importers/serialize.h"
 
 #include <bit>

@@ -1,3 +1,10 @@
+// plugrt passes: shape refinement (refine_shapes.h says what it does).
+//
+// Size: the walk over the entry function, the per-call cloning of private
+// functions and the static forms of the dynamic ops all read and write one
+// refinement state (known integer values, specialised functions, types in
+// flight); the per-op shape rules are shape_inference.cc and the integer
+// evaluation shape_folding.cc.
 #include "compiler/passes/refine_shapes.h"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include <functional>
 #include <sstream>
 
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 #include "cpu/exec/literal.h"
 #include "kernels_abi/custom_call_targets.h"
 #include "stablehlo/check_targets.h"

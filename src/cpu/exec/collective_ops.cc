@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "cpu/exec/collective_hub.h"
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 #include "cpu/exec/literal.h"
 #include "cpu/exec/process_groups.h"
 #include "cpu/kernels/compute_common.h"

@@ -4,7 +4,7 @@
 #include <functional>
 #include <utility>
 
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 #include "cpu/exec/literal.h"
 
 namespace plugrt::cpu {

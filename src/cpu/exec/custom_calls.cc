@@ -1,19 +1,19 @@
 // plugrt CPU executor: stablehlo.custom_call. The op's call_target_name is
 // looked up in the compiling program's custom-call registry (op_registry.h),
 // where the math kernels and, with the conformance harness, the checks
-// register their targets by name, then in the client's kernel plugins
-// (plugin_custom_call.h), then in what PJRT's FFI extension registered for
-// the process: XLA FFI handlers, which serve typed calls (api_version = 4,
-// xla_ffi_custom_call.h), and untyped XLA custom-call functions, which serve
-// api_version 1 to 3 (untyped_custom_call.h). A target found nowhere fails
-// the compile.
+// register their targets by name, then in the client's kernel plugins, then
+// in what PJRT's FFI extension registered for the process: XLA FFI handlers,
+// which serve typed calls (api_version = 4), and untyped XLA custom-call
+// functions, which serve api_version 1 to 3. Each of those is bound by its
+// ABI's binder in kernels_abi/ and runs as one kind of compiled op
+// (external_custom_call.h). A target found nowhere fails the compile.
+#include "cpu/exec/external_custom_call.h"
 #include "cpu/exec/op_registry.h"
-#include "cpu/exec/plugin_custom_call.h"
-#include "cpu/exec/untyped_custom_call.h"
-#include "cpu/exec/xla_ffi_custom_call.h"
 #include "kernels_abi/custom_call_targets.h"
-#include "stablehlo/check_targets.h"
+#include "kernels_abi/kernel_plugins.h"
 #include "kernels_abi/untyped_custom_calls.h"
+#include "kernels_abi/xla_ffi_call.h"
+#include "stablehlo/check_targets.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -28,7 +28,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (const CompileCustomCallFn* compile = context.registry().custom_calls().Find(target)) {
     return (*compile)(op, target, context.options());
   }
-  const int api_version = CustomCallApiVersion(op);
+  const int api_version = kernels_abi::CustomCallApiVersion(op);
   const bool typed_ffi = api_version == 4;
   auto need_typed = [&]() {
     return OpError(op, StatusCode::kInvalidArgument,
@@ -39,15 +39,18 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   if (plugins != nullptr) {
     if (const kernels_abi::KernelHandlerEntry* entry = plugins->Find(target)) {
       if (entry->xla_custom_call != nullptr) {
-        return CompileUntypedCustomCall(op, target, entry->xla_custom_call, api_version, plugins);
+        return CompileExternalCustomCall(op, target, kernels_abi::BindUntypedCustomCall(
+            op, target, entry->xla_custom_call, api_version, plugins));
       }
       if (entry->xla_ffi_handler == nullptr) {
-        return CompilePluginCustomCall(op, target, plugins, *entry);
+        return CompileExternalCustomCall(
+            op, target, kernels_abi::BindKernelPluginHandler(op, target, plugins, *entry));
       }
       if (!typed_ffi) return need_typed();
       kernels_abi::XlaFfiHandlerEntry ffi;
       ffi.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(entry->xla_ffi_handler);
-      return CompileXlaFfiCustomCall(op, target, ffi, plugins);
+      return CompileExternalCustomCall(op, target,
+                                       kernels_abi::BindXlaFfiHandler(op, target, ffi, plugins));
     }
   }
   // XLA keeps typed and untyped targets in two registries; the op's
@@ -57,9 +60,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileCustomCall(const shlo::Operation& o
   void* untyped = kernels_abi::FindUntypedCustomCall(target, "cpu");
   if (ffi.has_value() && (typed_ffi || untyped == nullptr)) {
     if (!typed_ffi) return need_typed();
-    return CompileXlaFfiCustomCall(op, target, *ffi);
+    return CompileExternalCustomCall(op, target, kernels_abi::BindXlaFfiHandler(op, target, *ffi));
   }
-  if (untyped != nullptr) return CompileUntypedCustomCall(op, target, untyped, api_version);
+  if (untyped != nullptr) {
+    return CompileExternalCustomCall(
+        op, target, kernels_abi::BindUntypedCustomCall(op, target, untyped, api_version));
+  }
   if (shlo::IsCheckTarget(target)) {
     return OpError(op, StatusCode::kUnimplemented,
                    StrCat("custom call target '", target,

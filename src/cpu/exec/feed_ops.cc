@@ -1,7 +1,7 @@
 // plugrt CPU executor: stablehlo.infeed and stablehlo.outfeed over the run's
 // FeedQueues (feeds.h).
 #include "cpu/exec/feeds.h"
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 
 namespace plugrt::cpu {
 namespace {

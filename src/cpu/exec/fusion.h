@@ -27,7 +27,7 @@ inline constexpr int64_t kMinFusedElements = 4096;
 
 // The fused-loop operation of an op whose OpFusion kind is kUnary, kBinary
 // or kLogic (stablehlo/op_code.h); nullopt for other ops. Every op of those
-// kinds has one (tests/op_registry_test.cc checks).
+// kinds has one (tests/cpu/op_registry_test.cc checks).
 std::optional<fused::Op> FusedElementwiseOp(shlo::OpCode code);
 
 struct FusionGroup {

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "cpu/exec/host_channels.h"
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 
 namespace plugrt::cpu {
 

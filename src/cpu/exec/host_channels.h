@@ -2,7 +2,7 @@
 // stablehlo.send / stablehlo.recv with is_host_transfer.
 //
 // The executor owns this small interface and nothing behind it: a PJRT
-// launch serves it from the execute options' host callbacks (cpu_execute.cc),
+// launch serves it from the execute options' host callbacks (cpu_loaded_executable.cc),
 // the conformance harness's interpreter.run_parallel from queues between its
 // processes (run_parallel.cc). Messages name the channel and device; the ops
 // add their location.

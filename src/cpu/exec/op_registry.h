@@ -44,7 +44,7 @@ class OpRegistry {
   // the code.
   void SetGroup(shlo::OpGroup group, CompileOpFn fn);
   // A target registered twice is a programming error: the registry aborts
-  // building (tests/op_registry_test.cc builds both registries).
+  // building (tests/cpu/op_registry_test.cc builds both registries).
   void SetCustomCall(std::string_view target, CompileCustomCallFn fn);
 
   // The compile function of `code`, or null when none is registered here.

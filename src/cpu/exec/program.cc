@@ -1,6 +1,6 @@
 #include "cpu/exec/program.h"
 
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 #include "cpu/kernels/host_memory.h"
 #include "cpu/kernels/parallel.h"
 #include "compiler/passes/lower_quantized.h"

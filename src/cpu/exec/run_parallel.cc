@@ -31,7 +31,7 @@
 #include "cpu/exec/collective_hub.h"
 #include "cpu/exec/feeds.h"
 #include "cpu/exec/host_channels.h"
-#include "cpu/exec/interpreter.h"
+#include "cpu/exec/program_compiler.h"
 
 namespace plugrt::cpu {
 namespace {

@@ -2,6 +2,11 @@
 // string/dialect/attribute-type/properties tables, the IR section with its
 // lazily loadable isolated regions) and the builtin and VHLO attribute and
 // type encodings, decoded into bytecode_ir.h's structures.
+//
+// Size: one decoder. The sections index each other (strings, dialects,
+// attribute/type offsets, properties) and every encoding reads through the
+// same bounds-checked cursor and tables; split, those would become a shared
+// header of internals that no other reader uses.
 #include "compiler/importers/bytecode/container.h"
 
 #include <bit>

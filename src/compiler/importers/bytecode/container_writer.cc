@@ -6,6 +6,10 @@
 // from version 2 (lazy loading); block-argument locations elided from
 // version 4; VHLO op attributes as native properties (in the op table's
 // order) from version 5, in the op's attribute dictionary before.
+//
+// Size: the mirror of container.cc: one encoder whose sections refer to
+// each other's tables (strings, dialects, attribute offsets), written in
+// the order upstream writes them.
 #include "compiler/importers/bytecode/container_writer.h"
 
 #include <algorithm>

@@ -1,3 +1,9 @@
+// plugrt StableHLO bytecode: StableHLO -> VHLO (to_vhlo.h says what each op
+// becomes).
+//
+// Size: one conversion per op family and attribute kind, each short, all
+// reading the same version tables (vhlo_ops.h): split, the per-version
+// defaults would be written in two places.
 #include "compiler/importers/bytecode/to_vhlo.h"
 
 #include <algorithm>

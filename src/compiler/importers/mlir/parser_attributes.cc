@@ -1,6 +1,10 @@
 // Attribute syntax: scalars, strings, symbols, arrays, dictionaries, dense
 // literals (decimal, hex, splat, complex), dense arrays and the #stablehlo
 // enum and struct attributes.
+//
+// Size: every attribute syntax of the text form, which nest in each other
+// (dense literals in dictionaries in arrays); the parser's other files hold
+// ops, locations and Shardy.
 #include <bit>
 #include <charconv>
 #include <cmath>

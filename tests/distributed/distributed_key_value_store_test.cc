@@ -1,0 +1,275 @@
+// The key-value stores of multi-process runs (src/distributed/, and the
+// client's in-process one), through the KeyValueStore interface: the same
+// behaviour from each, and what is particular to files and Redis. Also the
+// heartbeat monitor that watches the nodes of a job through a store.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "client/key_value_store.h"
+#include "distributed/file_key_value_store.h"
+#include "distributed/heartbeat.h"
+#include "distributed/key_value_store_url.h"
+#include "distributed/redis_key_value_store.h"
+#include "testutil/redis_server.h"
+#include "testutil/temp_dir.h"
+
+namespace plugrt {
+namespace {
+
+using distributed::FileKeyValueStore;
+using distributed::OpenKeyValueStore;
+using distributed::RedisKeyValueStore;
+
+// One backend: makes store objects that share their data (two objects play
+// two processes).
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string skip_reason() const { return ""; }
+  virtual std::shared_ptr<KeyValueStore> Open() = 0;
+};
+
+class InMemoryBackend : public Backend {
+ public:
+  std::shared_ptr<KeyValueStore> Open() override { return store_; }
+
+ private:
+  std::shared_ptr<KeyValueStore> store_ = std::make_shared<InMemoryKeyValueStore>();
+};
+
+class FileBackend : public Backend {
+ public:
+  std::shared_ptr<KeyValueStore> Open() override {
+    auto store = OpenKeyValueStore("file:" + dir_);
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    return store.ok() ? std::shared_ptr<KeyValueStore>(std::move(*store)) : nullptr;
+  }
+
+ private:
+  const plugrt::testing::TempDir temp_dir_{"dist-kv-file"};
+  const std::string dir_ = temp_dir_.path();
+};
+
+class RedisBackend : public Backend {
+ public:
+  std::string skip_reason() const override { return server_.ok() ? "" : server_.error(); }
+  std::shared_ptr<KeyValueStore> Open() override {
+    auto store = OpenKeyValueStore(server_.address() + "/test:");
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    return store.ok() ? std::shared_ptr<KeyValueStore>(std::move(*store)) : nullptr;
+  }
+  testing::RedisServer& server() { return server_; }
+
+ private:
+  testing::RedisServer server_;
+};
+
+class KeyValueStoreTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "memory") backend_ = std::make_unique<InMemoryBackend>();
+    if (GetParam() == "file") backend_ = std::make_unique<FileBackend>();
+    if (GetParam() == "redis") backend_ = std::make_unique<RedisBackend>();
+    if (!backend_->skip_reason().empty()) GTEST_SKIP() << backend_->skip_reason();
+    a_ = backend_->Open();
+    b_ = backend_->Open();
+    ASSERT_NE(a_, nullptr);
+    ASSERT_NE(b_, nullptr);
+  }
+  std::unique_ptr<Backend> backend_;
+  std::shared_ptr<KeyValueStore> a_, b_;
+};
+
+TEST_P(KeyValueStoreTest, PutThenGetFromAnotherHandle) {
+  // Binary values (a NUL inside) and keys with separators survive.
+  const std::string value("bytes\0with nul", 14);
+  ASSERT_TRUE(a_->Put("job/node:0/topology", value).ok());
+  StatusOr<std::string> got = b_->TryGet("job/node:0/topology");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(*got, value);
+  got = b_->Get("job/node:0/topology", 1000);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(*got, value);
+  // An empty value is a value.
+  ASSERT_TRUE(a_->Put("empty", "").ok());
+  got = b_->TryGet("empty");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(*got, "");
+}
+
+TEST_P(KeyValueStoreTest, PutOverwrites) {
+  ASSERT_TRUE(a_->Put("k", "first").ok());
+  ASSERT_TRUE(b_->Put("k", "second").ok());
+  EXPECT_EQ(*a_->TryGet("k"), "second");
+}
+
+TEST_P(KeyValueStoreTest, TryGetOfAnAbsentKeyIsNotFound) {
+  StatusOr<std::string> got = a_->TryGet("never-written");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(got.status().message().find("never-written"), std::string::npos);
+}
+
+TEST_P(KeyValueStoreTest, GetTimesOutNamingTheKey) {
+  StatusOr<std::string> got = a_->Get("late-key", 50);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_NE(got.status().message().find("late-key"), std::string::npos);
+}
+
+TEST_P(KeyValueStoreTest, GetWaitsForAPutFromAnotherThread) {
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_TRUE(b_->Put("arrives", "later").ok());
+  });
+  StatusOr<std::string> got = a_->Get("arrives", 10'000);
+  writer.join();
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(*got, "later");
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, KeyValueStoreTest,
+                         ::testing::Values("memory", "file", "redis"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+TEST(FileKeyValueStoreTest, ValuesAreWholeFilesAndKeysAreEscaped) {
+  const plugrt::testing::TempDir temp_dir("dist-kv-escape");
+  const std::string& dir = temp_dir.path();
+  auto store = FileKeyValueStore::Open(dir);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_TRUE((*store)->Put("../outside/.x", "v").ok());
+  // The key stays one file inside the directory, whatever it holds.
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(dir).parent_path() / "outside"));
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    EXPECT_EQ(entry.path().parent_path(), std::filesystem::path(dir));
+    EXPECT_NE(entry.path().filename().string()[0], '.');  // no temporary left behind
+  }
+  EXPECT_EQ(files, 1);
+  EXPECT_EQ(*(*store)->TryGet("../outside/.x"), "v");
+  EXPECT_EQ((*store)->TryGet("").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ((*store)->Put(std::string(500, 'k'), "v").code(), StatusCode::kInvalidArgument);
+}
+
+TEST(FileKeyValueStoreTest, AnUnwritableDirectoryIsUnavailable) {
+  auto store = FileKeyValueStore::Open("/proc/wt-dist-no-such-dir/kv");
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(store.status().message().find("/proc/wt-dist-no-such-dir/kv"), std::string::npos);
+}
+
+TEST(RedisKeyValueStoreTest, ServerGoneIsUnavailableNamingTheAddress) {
+  testing::RedisServer server;
+  if (!server.ok()) GTEST_SKIP() << server.error();
+  auto store = RedisKeyValueStore::Connect("127.0.0.1", server.port(), "", 1000);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_TRUE((*store)->Put("k", "v").ok());
+  server.Stop();
+  const std::string port = std::to_string(server.port());
+  StatusOr<std::string> got = (*store)->Get("k2", 5000);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kUnavailable) << got.status().ToString();
+  EXPECT_NE(got.status().message().find("127.0.0.1:" + port), std::string::npos);
+  Status put = (*store)->Put("k", "v");
+  EXPECT_EQ(put.code(), StatusCode::kUnavailable) << put.ToString();
+}
+
+TEST(RedisKeyValueStoreTest, NoServerIsUnavailable) {
+  const int port = testing::FreeLoopbackPort();
+  auto store = RedisKeyValueStore::Connect("127.0.0.1", port, "", 1000);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(store.status().message().find(std::to_string(port)), std::string::npos);
+}
+
+TEST(RedisKeyValueStoreTest, PrefixesKeepJobsApart) {
+  testing::RedisServer server;
+  if (!server.ok()) GTEST_SKIP() << server.error();
+  auto one = OpenKeyValueStore(server.address() + "/job1:");
+  auto two = OpenKeyValueStore(server.address() + "/job2:");
+  ASSERT_TRUE(one.ok() && two.ok());
+  ASSERT_TRUE((*one)->Put("k", "1").ok());
+  EXPECT_EQ((*two)->TryGet("k").status().code(), StatusCode::kNotFound);
+}
+
+TEST(KeyValueStoreUrlTest, MalformedAddressesAreNamed) {
+  for (const char* address : {"http://x", "redis://nohostport", "redis://h:notaport", "redis://:1",
+                              "file:", ""}) {
+    auto store = OpenKeyValueStore(address);
+    ASSERT_FALSE(store.ok()) << address;
+    EXPECT_EQ(store.status().code(), StatusCode::kInvalidArgument) << address;
+  }
+}
+
+// ---- heartbeats ---------------------------------------------------------------
+
+distributed::HeartbeatMonitor::Options BeatOptions(int node) {
+  distributed::HeartbeatMonitor::Options options;
+  options.node_id = node;
+  options.num_nodes = 2;
+  options.hostname = "host" + std::to_string(node);
+  options.interval = std::chrono::milliseconds(20);
+  options.timeout = std::chrono::milliseconds(300);
+  return options;
+}
+
+// Lost({node}) once it is not OK, or OK after 10 s of asking.
+Status WaitUntilLost(const distributed::HeartbeatMonitor& monitor, int node) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < give_up) {
+    Status lost = monitor.Lost({node});
+    if (!lost.ok()) return lost;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return OkStatus();
+}
+
+TEST(HeartbeatTest, ANodeThatLeavesIsNamedAsLeft) {
+  auto store = std::make_shared<InMemoryKeyValueStore>();
+  auto watcher = distributed::HeartbeatMonitor::Start(store, BeatOptions(0));
+  ASSERT_TRUE(watcher.ok()) << watcher.status().ToString();
+  auto leaver = distributed::HeartbeatMonitor::Start(store, BeatOptions(1));
+  ASSERT_TRUE(leaver.ok()) << leaver.status().ToString();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE((*watcher)->Lost({0, 1}).ok());
+  leaver->reset();  // its client shut down
+  Status lost = WaitUntilLost(**watcher, 1);
+  EXPECT_EQ(lost.code(), StatusCode::kUnavailable) << lost.ToString();
+  EXPECT_NE(lost.message().find("node 1 (host host1, pid "), std::string::npos) << lost.message();
+  EXPECT_NE(lost.message().find("has left the job"), std::string::npos) << lost.message();
+}
+
+TEST(HeartbeatTest, ANodeWhoseBeatStopsChangingIsLostAfterTheTimeout) {
+  auto store = std::make_shared<InMemoryKeyValueStore>();
+  // Node 1 beat once, from another machine (no process to look up), then
+  // fell silent.
+  ASSERT_TRUE(store->Put("plugrt/heartbeat/1", "7 4242 elsewhere far-host").ok());
+  auto watcher = distributed::HeartbeatMonitor::Start(store, BeatOptions(0));
+  ASSERT_TRUE(watcher.ok()) << watcher.status().ToString();
+  Status lost = WaitUntilLost(**watcher, 1);
+  EXPECT_EQ(lost.code(), StatusCode::kUnavailable) << lost.ToString();
+  EXPECT_NE(lost.message().find("node 1 (host far-host, pid 4242) stopped answering"),
+            std::string::npos)
+      << lost.message();
+  // Nodes not asked about are not blamed.
+  EXPECT_TRUE((*watcher)->Lost({0}).ok());
+}
+
+TEST(HeartbeatTest, ATimeoutNotAboveTheIntervalIsRefused) {
+  auto options = BeatOptions(0);
+  options.timeout = options.interval;
+  auto monitor =
+      distributed::HeartbeatMonitor::Start(std::make_shared<InMemoryKeyValueStore>(), options);
+  EXPECT_EQ(monitor.status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace plugrt
