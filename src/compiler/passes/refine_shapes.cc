@@ -3,7 +3,7 @@
 // Size: the walk over the entry function, the per-call cloning of private
 // functions and the static forms of the dynamic ops all read and write one
 // refinement state (known integer values, specialised functions, types in
-// flight); the per-op shape rules are shape_inference.cc and the integer
+// flight); the per-op shape rules are stablehlo/type_inference.cc and the integer
 // evaluation shape_folding.cc.
 #include "compiler/passes/refine_shapes.h"
 
@@ -17,8 +17,8 @@
 
 #include "compiler/passes/function_region.h"
 #include "compiler/passes/shape_folding.h"
-#include "compiler/passes/shape_inference.h"
 #include "stablehlo/ir_builder.h"
+#include "stablehlo/type_inference.h"
 
 namespace plugrt::passes {
 namespace {
@@ -325,7 +325,7 @@ class Refiner {
         break;
     }
     if (op.code != OpCode::kCustomCall) {
-      std::vector<Type> inferred = InferResultTypes(op);
+      std::vector<Type> inferred = shlo::InferResultTypes(op);
       for (size_t r = 0; r < inferred.size(); ++r) {
         if (inferred[r] != op.results[r]->type) {
           PLUGRT_RETURN_IF_ERROR(SetResultType(op, r, inferred[r]));

@@ -4,7 +4,7 @@
 // static one for concrete argument shapes and dimension values:
 //
 //  - the entry function's parameters take the given types; every op's '?'
-//    result dims follow from its operands (shape_inference.h), private
+//    result dims follow from its operands (stablehlo/type_inference.h), private
 //    functions are specialised per distinct call (argument types and known
 //    integer argument values), while/case/if take their regions' types;
 //  - integer computations on known values (the dimension arguments,

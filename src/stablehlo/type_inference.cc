@@ -1,16 +1,12 @@
-#include "compiler/passes/shape_inference.h"
+#include "stablehlo/type_inference.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 
-namespace plugrt::passes {
+namespace plugrt::shlo {
 namespace {
 
-using shlo::kDynamicSize;
-using shlo::OpCode;
-using shlo::Operation;
-using shlo::Type;
 using Dims = std::vector<int64_t>;
 
 std::optional<Dims> Ints(const shlo::Attribute* attr) {
@@ -419,4 +415,4 @@ std::vector<Type> InferResultTypes(const Operation& op) {
   return types;
 }
 
-}  // namespace plugrt::passes
+}  // namespace plugrt::shlo
