@@ -239,11 +239,10 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Specialize(
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
     std::shared_ptr<const shlo::Module> module, const CompileOptions& options, Counts counts,
     const ProgramOptions& program_options, passes::PassRunner* runner) {
-  const ProgramOptions& planned = program_options;
   const auto plan_start = std::chrono::steady_clock::now();
   std::optional<profiler::ScopedEvent> planning(std::in_place, profiler::category::kCompile, "plan");
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const Program> program,
-                          Program::Compile(module, planned));
+                          Program::Compile(module, program_options));
   planning.reset();
   if (runner != nullptr) {
     passes::PassRecord plan;
@@ -255,7 +254,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
                                      passes::BuiltinPass::elementwise_fusion,
                                      passes::BuiltinPass::in_place_reuse}) {
       plan.note += StrCat(plan.note.empty() ? "" : ", ", passes::BuiltinPassName(pass), " ",
-                          planned.passes.on(pass) ? "on" : "off");
+                          program_options.passes.on(pass) ? "on" : "off");
     }
     runner->Record(std::move(plan));
   }
@@ -264,7 +263,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
   executable->num_replicas_ = counts.num_replicas;
   executable->num_partitions_ = counts.num_partitions;
   executable->compile_options_ = options;
-  executable->runs_inline_ = SmallEnoughToRunInline(*module, planned);
+  executable->runs_inline_ = SmallEnoughToRunInline(*module, program_options);
   executable->program_ = std::move(program);
   executable->module_bytes_ = shlo::SerializeModule(*module);
   executable->options_bytes_ = EncodeCompileOptions(options);

@@ -34,10 +34,10 @@ StatusOr<CustomCallAttributes> CustomCallAttributes::FromOperation(const shlo::O
 Status CheckCustomCallTypes(const shlo::Operation& op, std::string_view target,
                             CustomCallTypeRule rule) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    PLUGRT_RETURN_IF_ERROR(rule(target, "operand", i, op.operands[i]->type));
+    PLUGRT_RETURN_IF_ERROR(rule(target, false, i, op.operands[i]->type));
   }
   for (size_t i = 0; i < op.results.size(); ++i) {
-    PLUGRT_RETURN_IF_ERROR(rule(target, "result", i, op.results[i]->type));
+    PLUGRT_RETURN_IF_ERROR(rule(target, true, i, op.results[i]->type));
   }
   return OkStatus();
 }

@@ -75,11 +75,14 @@ class CustomCallHandler {
   virtual Status Call(const CustomCallFrame& frame) const = 0;
 };
 
-// The ABI's rule for one operand or result type (`what`: "operand" or
-// "result"; `index` its position). UNIMPLEMENTED naming the target, the ABI
-// and what it takes.
-using CustomCallTypeRule = Status (*)(std::string_view target, const char* what, size_t index,
+// The ABI's rule for one operand or result type (`index` its position
+// among the operands or the results). UNIMPLEMENTED naming the target, the
+// ABI and what it takes.
+using CustomCallTypeRule = Status (*)(std::string_view target, bool is_result, size_t index,
                                       const shlo::Type& type);
+
+// "operand" or "result", for the rules' messages.
+inline const char* OperandOrResult(bool is_result) { return is_result ? "result" : "operand"; }
 
 // Every operand and result type of `op` through `rule`.
 Status CheckCustomCallTypes(const shlo::Operation& op, std::string_view target,

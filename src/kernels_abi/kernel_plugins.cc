@@ -104,14 +104,14 @@ class KernelPluginHandler final : public CustomCallHandler {
   std::unique_ptr<const KernelAttributes> attributes_;
 };
 
-Status KernelTypeRule(std::string_view target, const char* what, size_t index,
+Status KernelTypeRule(std::string_view target, bool is_result, size_t index,
                       const shlo::Type& type) {
-  const bool need_static = std::string_view(what) == "result";
   if (!type.is_tensor() || !shlo::ToPjrtType(type.element_type()) ||
-      (need_static && !type.has_static_shape())) {
-    return Unimplemented("custom call target '", target, "' (a kernel plugin's): ", what, " ",
-                         index, " is ", type.ToString(), "; kernel plugins take tensors",
-                         need_static ? " of static shape" : "",
+      (is_result && !type.has_static_shape())) {
+    return Unimplemented("custom call target '", target, "' (a kernel plugin's): ",
+                         OperandOrResult(is_result), " ", index, " is ", type.ToString(),
+                         "; kernel plugins take tensors",
+                         is_result ? " of static shape" : "",
                          " of the element types the kernel ABI names");
   }
   return OkStatus();

@@ -102,11 +102,11 @@ class UntypedHandler final : public CustomCallHandler {
 };
 
 // The function gets bare pointers and knows the shapes only from its code.
-Status UntypedTypeRule(std::string_view target, const char* what, size_t index,
+Status UntypedTypeRule(std::string_view target, bool is_result, size_t index,
                        const shlo::Type& type) {
   if (!type.is_tensor() || !type.has_static_shape()) {
-    return Unimplemented("custom call target '", target, "' (an untyped XLA custom call): ", what,
-                         " ", index, " is ", type.ToString(),
+    return Unimplemented("custom call target '", target, "' (an untyped XLA custom call): ",
+                         OperandOrResult(is_result), " ", index, " is ", type.ToString(),
                          "; untyped custom calls take tensors of static shape");
   }
   return OkStatus();

@@ -114,14 +114,14 @@ class XlaFfiHandler final : public CustomCallHandler {
   std::unique_ptr<XlaFfiState> state_;
 };
 
-Status FfiTypeRule(std::string_view target, const char* what, size_t index,
+Status FfiTypeRule(std::string_view target, bool is_result, size_t index,
                    const shlo::Type& type) {
-  const bool need_static = std::string_view(what) == "result";
   if (!type.is_tensor() || !ToXlaFfiDataType(type.element_type()) ||
-      (need_static && !type.has_static_shape())) {
-    return Unimplemented("custom call target '", target, "' (an XLA FFI handler's): ", what, " ",
-                         index, " is ", type.ToString(), "; XLA FFI handlers take tensors",
-                         need_static ? " of static shape" : "", " with an XLA data type");
+      (is_result && !type.has_static_shape())) {
+    return Unimplemented("custom call target '", target, "' (an XLA FFI handler's): ",
+                         OperandOrResult(is_result), " ", index, " is ", type.ToString(),
+                         "; XLA FFI handlers take tensors",
+                         is_result ? " of static shape" : "", " with an XLA data type");
   }
   return OkStatus();
 }
@@ -132,10 +132,11 @@ StatusOr<std::unique_ptr<const CustomCallHandler>> BindXlaFfiHandler(
     const shlo::Operation& op, std::string_view target, const XlaFfiHandlerEntry& entry,
     std::shared_ptr<const void> keep_alive) {
   PLUGRT_RETURN_IF_ERROR(CheckCustomCallTypes(op, target, &FfiTypeRule));
-  StatusOr<CustomCallAttributes> decoded = CustomCallAttributes::FromOperation(op);
-  StatusOr<std::unique_ptr<const XlaFfiAttributes>> attributes =
-      decoded.ok() ? XlaFfiAttributes::Convert(*decoded)
-                   : StatusOr<std::unique_ptr<const XlaFfiAttributes>>(decoded.status());
+  auto convert = [&]() -> StatusOr<std::unique_ptr<const XlaFfiAttributes>> {
+    PLUGRT_ASSIGN_OR_RETURN(CustomCallAttributes decoded, CustomCallAttributes::FromOperation(op));
+    return XlaFfiAttributes::Convert(decoded);
+  };
+  StatusOr<std::unique_ptr<const XlaFfiAttributes>> attributes = convert();
   if (!attributes.ok()) {
     return Status(attributes.status().code(),
                   StrCat("custom call target '", target, "': ", attributes.status().message()));
