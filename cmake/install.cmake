@@ -23,13 +23,15 @@ set(PLUGRT_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/plugrt)
 # --- the shared client: libplugrt.so -----------------------------------------
 # Made of the static libraries' objects (all PIC), so the code is compiled
 # once; protobuf-lite stays a private dependency (its generated classes are
-# hidden, no header names it).
+# hidden, no header names it). The IR (plugrt_stablehlo) is in it for the
+# eager layer, which sizes its results with the IR's shape functions.
 add_library(plugrt_shared SHARED
   $<TARGET_OBJECTS:plugrt_common> $<TARGET_OBJECTS:plugrt_compile_options>
   $<TARGET_OBJECTS:plugrt_filesystem> $<TARGET_OBJECTS:plugrt_profiler>
-  $<TARGET_OBJECTS:plugrt_client> $<TARGET_OBJECTS:plugrt_eager>)
+  $<TARGET_OBJECTS:plugrt_client> $<TARGET_OBJECTS:plugrt_stablehlo>
+  $<TARGET_OBJECTS:plugrt_eager>)
 add_dependencies(plugrt_shared plugrt_common plugrt_compile_options plugrt_filesystem
-                 plugrt_profiler plugrt_client plugrt_eager)
+                 plugrt_profiler plugrt_client plugrt_stablehlo plugrt_eager)
 target_compile_features(plugrt_shared PUBLIC cxx_std_20)
 target_link_libraries(plugrt_shared PUBLIC plugrt_pjrt_headers
                                     PRIVATE protobuf::libprotobuf-lite CURL::libcurl ${CMAKE_DL_LIBS}

@@ -15,22 +15,12 @@ namespace {
 using shlo::Attribute;
 using shlo::Operation;
 
-// Ops given to the eager layer with their operands alone.
-bool NoAttributes(std::string_view name) {
-  static const char* const kNames[] = {
-      "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide",
-      "stablehlo.remainder", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
-      "stablehlo.atan2", "stablehlo.negate", "stablehlo.exponential", "stablehlo.log",
-      "stablehlo.log_plus_one", "stablehlo.exponential_minus_one", "stablehlo.tanh",
-      "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.cbrt",
-      "stablehlo.sine", "stablehlo.cosine", "stablehlo.tan", "stablehlo.abs", "stablehlo.sign",
-      "stablehlo.floor", "stablehlo.ceil", "stablehlo.round_nearest_even",
-      "stablehlo.round_nearest_afz", "stablehlo.select", "stablehlo.clamp", "stablehlo.and",
-      "stablehlo.or", "stablehlo.xor", "stablehlo.not"};
-  for (const char* n : kNames) {
-    if (name == n) return true;
-  }
-  return false;
+// Ops given to the eager layer with their operands alone: by the op table,
+// the elementwise ops with no required attributes whose result type is their
+// operands' (the eager op table holds the same set, eager/op_defs.cc).
+bool NoAttributes(const Operation& op) {
+  return shlo::IsElementwise(op.code) && shlo::TakesNoAttributes(op.code) &&
+         shlo::TraitsOf(op.code).shape == shlo::OpShape::kLikeOperands;
 }
 
 StatusOr<PJRT_Buffer_Type> PjrtType(const shlo::Type& type, const Operation& op) {
@@ -119,9 +109,7 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     return OkStatus();
   };
   const shlo::Type& result = op.result(0)->type;
-  if (NoAttributes(name)) {
-    PLUGRT_RETURN_IF_ERROR(single());
-  } else if (name == "stablehlo.constant") {
+  if (name == "stablehlo.constant") {
     const Attribute* value = op.attribute("value");
     if (value == nullptr || value->kind != Attribute::Kind::kDenseElements || !value->dense) {
       return Unimplemented(name, " without a dense value");
@@ -272,6 +260,8 @@ StatusOr<std::vector<Tensor>> RunOne(Context& ctx, const Operation& op,
     PLUGRT_RETURN_IF_ERROR(e.SetAttr("body", reducer));
     PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[0]}));
     PLUGRT_RETURN_IF_ERROR(e.AddInputList({inputs[1]}));
+  } else if (NoAttributes(op)) {
+    PLUGRT_RETURN_IF_ERROR(single());
   } else {
     return Unimplemented(name, " cannot be run op by op (in a loaded function differentiated "
                          "without a rule of its own; register a VJP for the function)");

@@ -2,9 +2,11 @@
 // inputs; attribute names are StableHLO's own (dot_general's dimension
 // numbers are flattened into four int lists).
 //
+// Result shapes are computed by the IR's shape functions
+// (stablehlo/shape_rules.h), the ones the verifier and type inference use.
+//
 // Size: one definition per eager op (about 120), grouped by how their result
-// types follow; the shapes they share with the IR move to the op table's
-// type inference (issue 31, item 3).
+// types follow.
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -15,6 +17,8 @@
 #include "common/element_type.h"
 #include "eager/op_def.h"
 #include "eager/program_text.h"
+#include "stablehlo/op_code.h"
+#include "stablehlo/shape_rules.h"
 
 namespace plugrt::eager {
 
@@ -201,19 +205,7 @@ StatusOr<Types> DotGeneralResult(const OpCall& call) {
   if (a.Has("result_element_type")) {
     PLUGRT_ASSIGN_OR_RETURN(result.type, a.ElementType("result_element_type"));
   }
-  for (int64_t d : lb) result.dims.push_back(lhs.dims[d]);
-  auto free_dims = [&result](const TensorType& t, const std::vector<int64_t>& b,
-                             const std::vector<int64_t>& c) {
-    for (size_t d = 0; d < t.dims.size(); ++d) {
-      const int64_t di = static_cast<int64_t>(d);
-      if (std::find(b.begin(), b.end(), di) == b.end() &&
-          std::find(c.begin(), c.end(), di) == c.end()) {
-        result.dims.push_back(t.dims[d]);
-      }
-    }
-  };
-  free_dims(lhs, lb, lc);
-  free_dims(rhs, rb, rc);
+  result.dims = shlo::shape::DotGeneral(lhs.dims, rhs.dims, {lb, rb, lc, rc});
   return Types{result};
 }
 
@@ -235,9 +227,7 @@ StatusOr<Types> TransposeResult(const OpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(auto perm, call.attr().Ints("permutation"));
   const TensorType& in = Input(call, 0);
   PLUGRT_RETURN_IF_ERROR(CheckDims(call, "permutation", perm, in.dims.size()));
-  TensorType out{in.type, {}};
-  for (int64_t p : perm) out.dims.push_back(in.dims[p]);
-  return Types{out};
+  return Types{TensorType{in.type, shlo::shape::Transpose(in.dims, perm)}};
 }
 
 auto IntsAttribute(std::string_view name) {
@@ -280,17 +270,16 @@ StatusOr<Types> ConcatenateResult(const OpCall& call) {
   PLUGRT_ASSIGN_OR_RETURN(int64_t dim, call.attr().Int("dimension"));
   const Types& inputs = call.inputs[0];
   if (inputs.empty()) return InvalidArgument(call.op, ": input list 'inputs' is empty");
-  TensorType out = inputs[0];
-  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "dimension", {dim}, out.dims.size()));
-  out.dims[dim] = 0;
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "dimension", {dim}, inputs[0].dims.size()));
+  std::vector<std::vector<int64_t>> shapes;
   for (const TensorType& t : inputs) {
-    if (t.dims.size() != out.dims.size()) {
+    if (t.dims.size() != inputs[0].dims.size()) {
       return InvalidArgument(call.op, ": the inputs' ranks differ (", ShortTypeText(inputs[0]),
                              " and ", ShortTypeText(t), ")");
     }
-    out.dims[dim] += t.dims[dim];
+    shapes.push_back(t.dims);
   }
-  return Types{out};
+  return Types{TensorType{inputs[0].type, shlo::shape::Concatenate(shapes, dim)}};
 }
 
 StatusOr<Types> DynamicSliceResult(const OpCall& call) {
@@ -315,15 +304,13 @@ StatusOr<Types> SliceResult(const OpCall& call) {
     return InvalidArgument(call.op, ": start_indices, limit_indices and strides need one value "
                            "per dimension of the rank-", in.dims.size(), " input");
   }
-  TensorType out{in.type, {}};
   for (size_t d = 0; d < in.dims.size(); ++d) {
     if (strides[d] <= 0 || limit[d] < start[d]) {
       return InvalidArgument(call.op, ": dimension ", d, " slices [", start[d], ", ", limit[d],
                              ") with stride ", strides[d]);
     }
-    out.dims.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
   }
-  return Types{out};
+  return Types{TensorType{in.type, shlo::shape::Slice(start, limit, strides)}};
 }
 
 StatusOr<std::string> SliceAttributes(const OpCall& call) {
@@ -342,13 +329,7 @@ StatusOr<Types> ReduceResult(const OpCall& call) {
   for (size_t i = 0; i < call.inputs[0].size(); ++i) {
     const TensorType& in = call.inputs[0][i];
     PLUGRT_RETURN_IF_ERROR(CheckDims(call, "dimensions", dims, in.dims.size()));
-    TensorType r{call.inputs[1][i].type, {}};
-    for (size_t d = 0; d < in.dims.size(); ++d) {
-      if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(d)) == dims.end()) {
-        r.dims.push_back(in.dims[d]);
-      }
-    }
-    out.push_back(r);
+    out.push_back(TensorType{call.inputs[1][i].type, shlo::shape::Reduce(in.dims, dims)});
   }
   return out;
 }
@@ -428,12 +409,7 @@ StatusOr<Types> PadResult(const OpCall& call) {
     return InvalidArgument(call.op, ": edge_padding_low, edge_padding_high and interior_padding "
                            "need one value per dimension of the rank-", in.dims.size(), " input");
   }
-  TensorType out{in.type, {}};
-  for (size_t d = 0; d < in.dims.size(); ++d) {
-    const int64_t inner = in.dims[d] == 0 ? 0 : in.dims[d] + (in.dims[d] - 1) * interior[d];
-    out.dims.push_back(low[d] + inner + high[d]);
-  }
-  return Types{out};
+  return Types{TensorType{in.type, shlo::shape::Pad(in.dims, low, high, interior)}};
 }
 
 StatusOr<std::string> PadAttributes(const OpCall& call) {
@@ -466,33 +442,25 @@ StatusOr<Types> GatherResult(const OpCall& call) {
     return InvalidArgument(call.op, ": index_vector_dim ", index_vector_dim,
                            " is out of range for rank-", indices.dims.size(), " indices");
   }
-  std::vector<int64_t> batch, window;
-  for (size_t d = 0; d < indices.dims.size(); ++d) {
-    if (static_cast<int64_t>(d) != index_vector_dim) batch.push_back(indices.dims[d]);
-  }
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "collapsed_slice_dims", collapsed, sizes.size()));
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "operand_batching_dims", operand_batching, sizes.size()));
+  size_t kept = 0;
   for (size_t d = 0; d < sizes.size(); ++d) {
     const int64_t di = static_cast<int64_t>(d);
     if (std::find(collapsed.begin(), collapsed.end(), di) == collapsed.end() &&
         std::find(operand_batching.begin(), operand_batching.end(), di) == operand_batching.end()) {
-      window.push_back(sizes[d]);
+      ++kept;
     }
   }
-  if (window.size() != offset.size()) {
+  if (kept != offset.size()) {
     return InvalidArgument(call.op, ": offset_dims names ", offset.size(), " dimensions; the "
-                           "slice keeps ", window.size());
+                           "slice keeps ", kept);
   }
-  const size_t rank = batch.size() + window.size();
-  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "offset_dims", offset, rank));
-  TensorType out{operand.type, std::vector<int64_t>(rank, 0)};
-  size_t next_batch = 0, next_window = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    if (std::find(offset.begin(), offset.end(), static_cast<int64_t>(d)) != offset.end()) {
-      out.dims[d] = window[next_window++];
-    } else {
-      out.dims[d] = batch[next_batch++];
-    }
-  }
-  return Types{out};
+  const size_t batch = indices.dims.size() - (index_vector_dim < static_cast<int64_t>(indices.dims.size()) ? 1 : 0);
+  PLUGRT_RETURN_IF_ERROR(CheckDims(call, "offset_dims", offset, batch + kept));
+  return Types{TensorType{operand.type,
+                          shlo::shape::Gather(indices.dims, sizes,
+                                              {offset, collapsed, operand_batching, index_vector_dim})}};
 }
 
 StatusOr<std::string> GatherAttributes(const OpCall& call) {
@@ -577,15 +545,12 @@ StatusOr<Types> ConvolutionResult(const OpCall& call) {
   if (call.attr().Has("result_element_type")) {
     PLUGRT_ASSIGN_OR_RETURN(out.type, call.attr().ElementType("result_element_type"));
   }
-  out.dims[c.ob] = lhs.dims[c.ib] / c.batch_groups;
-  out.dims[c.of] = rhs.dims[c.ko];
-  for (size_t j = 0; j < c.is.size(); ++j) {
-    const int64_t in = lhs.dims[c.is[j]] == 0 ? 0 : (lhs.dims[c.is[j]] - 1) * c.lhs_dil[j] + 1;
-    const int64_t k = (rhs.dims[c.ks[j]] - 1) * c.rhs_dil[j] + 1;
-    const int64_t span = in + c.padding[2 * j] + c.padding[2 * j + 1] - k;
-    if (c.strides[j] < 1) return InvalidArgument(call.op, ": window strides must be positive");
-    out.dims[c.os[j]] = span < 0 ? 0 : span / c.strides[j] + 1;
+  for (int64_t stride : c.strides) {
+    if (stride < 1) return InvalidArgument(call.op, ": window strides must be positive");
   }
+  out.dims = shlo::shape::Convolution(lhs.dims, rhs.dims,
+                                      {c.ib, c.if_, c.is, c.ki, c.ko, c.ks, c.ob, c.of, c.os},
+                                      c.strides, c.padding, c.lhs_dil, c.rhs_dil, c.batch_groups);
   return Types{out};
 }
 
@@ -659,13 +624,8 @@ StatusOr<Types> ReduceWindowResult(const OpCall& call) {
   if (call.inputs[0].empty()) return InvalidArgument(call.op, ": input list 'inputs' is empty");
   const TensorType& first = call.inputs[0][0];
   PLUGRT_ASSIGN_OR_RETURN(WindowAttrs w, ReadWindowAttrs(call, first.dims.size()));
-  std::vector<int64_t> dims;
-  for (size_t d = 0; d < first.dims.size(); ++d) {
-    const int64_t base = first.dims[d] == 0 ? 0 : (first.dims[d] - 1) * w.base_dil[d] + 1;
-    const int64_t span = base + w.padding[2 * d] + w.padding[2 * d + 1] -
-                         ((w.dims[d] - 1) * w.win_dil[d] + 1);
-    dims.push_back(span < 0 ? 0 : span / w.strides[d] + 1);
-  }
+  const std::vector<int64_t> dims =
+      shlo::shape::ReduceWindow(first.dims, {w.dims, w.strides, w.base_dil, w.win_dil, w.padding});
   Types out;
   for (size_t i = 0; i < call.inputs[0].size(); ++i) {
     out.push_back(TensorType{call.inputs[1][i].type, dims});
@@ -799,23 +759,16 @@ OpDef Elementwise(std::string_view name, size_t arity) {
 std::map<std::string_view, OpDef> BuildTable() {
   std::map<std::string_view, OpDef> table;
   auto add = [&table](OpDef def) { table.emplace(def.name, std::move(def)); };
-  for (std::string_view name :
-       {"stablehlo.abs", "stablehlo.negate", "stablehlo.exponential", "stablehlo.log",
-        "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.cbrt", "stablehlo.tanh",
-        "stablehlo.logistic", "stablehlo.sine", "stablehlo.cosine", "stablehlo.tan",
-        "stablehlo.floor", "stablehlo.ceil", "stablehlo.sign", "stablehlo.not",
-        "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz",
-        "stablehlo.exponential_minus_one", "stablehlo.log_plus_one", "stablehlo.popcnt",
-        "stablehlo.count_leading_zeros"}) {
-    add(Elementwise(name, 1));
-  }
-  for (std::string_view name :
-       {"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide",
-        "stablehlo.remainder", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
-        "stablehlo.atan2", "stablehlo.and", "stablehlo.or", "stablehlo.xor",
-        "stablehlo.shift_left", "stablehlo.shift_right_arithmetic",
-        "stablehlo.shift_right_logical"}) {
-    add(Elementwise(name, 2));
+  // The elementwise ops of one or two operands that the op table says take no
+  // attributes and return their operands' type (stablehlo/op_code.h).
+  for (size_t i = 1; i < shlo::kNumOpCodes; ++i) {
+    const auto code = static_cast<shlo::OpCode>(i);
+    const shlo::OpTraits& traits = shlo::TraitsOf(code);
+    if (shlo::IsElementwise(code) && shlo::TakesNoAttributes(code) &&
+        traits.shape == shlo::OpShape::kLikeOperands &&
+        (traits.operands == 1 || traits.operands == 2)) {
+      add(Elementwise(traits.name, static_cast<size_t>(traits.operands)));
+    }
   }
   add(OpDef{"stablehlo.select", {{"pred"}, {"on_true"}, {"on_false"}}, "result", false, SameAs(1),
             nullptr, nullptr});

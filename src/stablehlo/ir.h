@@ -22,6 +22,7 @@
 #include "stablehlo/op_code.h"
 #include "stablehlo/source_location.h"
 #include "stablehlo/quant_type.h"
+#include "stablehlo/shape_rules.h"
 
 namespace plugrt::shlo {
 
@@ -37,9 +38,6 @@ struct Location {
   // source location says something: "prog.mlir:12:5 (x.py:3:4 in f)".
   std::string ToString() const;
 };
-
-// A dimension size of '?' in tensor<?x4xf32>.
-inline constexpr int64_t kDynamicSize = INT64_MIN;
 
 class Type {
  public:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "stablehlo/type_inference.h"
 #include "stablehlo/verifier_util.h"
 
 namespace plugrt::shlo {
@@ -434,6 +435,41 @@ std::string OversizedType(const Type& type) {
 
 constexpr std::string_view kSizeRule = "a tensor's element and byte counts fit in 64 bits";
 
+// What the op table says of every op (stablehlo/op_code.h): its operand and
+// result counts (checked before the op's own check, which relies on them)
+// and its required attributes (after: the op's own check names them with
+// the spec's labels where it has them).
+Status CheckTableCounts(const Operation& op) {
+  const OpTraits& traits = TraitsOf(op.code);
+  return verify::CheckCounts(op, traits.operands, traits.results);
+}
+Status CheckRequiredAttributes(const Operation& op) {
+  std::string_view names = TraitsOf(op.code).attributes;
+  while (!names.empty()) {
+    const size_t space = names.find(' ');
+    const std::string_view name = names.substr(0, space);
+    if (op.attribute(name) == nullptr) {
+      return Violation(op, kStructure, StrCat("attribute '", name, "' is required"),
+                       "it is absent");
+    }
+    names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
+  }
+  return OkStatus();
+}
+
+// Every result shape is the one the op's shape rule gives
+// (stablehlo/type_inference.h), where the rule can tell.
+Status CheckInferredShapes(const Operation& op) {
+  for (size_t r = 0; r < op.results.size(); ++r) {
+    const std::optional<std::vector<int64_t>> dims = InferResultDims(op, r);
+    if (!dims || verify::ShapeIs(op.results[r]->type, *dims)) continue;
+    return Violation(op, kStructure, "the result shapes follow from the operands (type inference)",
+                     "result #", r, " is ", op.results[r]->type.ToString(), ", the operands give ",
+                     verify::ListToString(*dims));
+  }
+  return OkStatus();
+}
+
 class ModuleVerifier {
  public:
   explicit ModuleVerifier(const Module& module) : module_(module) {}
@@ -600,8 +636,11 @@ class ModuleVerifier {
     // are checked on the plain ops they are lowered to.
     if (HasQuantizedTypes(op)) return verify::CheckQuantizedOp(op);
     if (op.code == OpCode::kUnknown) return OkStatus();
+    PLUGRT_RETURN_IF_ERROR(CheckTableCounts(op));
     verify::CheckFn check = verify::RegisteredChecks().Get(op.code);
     if (check != nullptr) PLUGRT_RETURN_IF_ERROR(check(op));
+    PLUGRT_RETURN_IF_ERROR(CheckRequiredAttributes(op));
+    PLUGRT_RETURN_IF_ERROR(CheckInferredShapes(op));
     if (op.code == OpCode::kComposite) return VerifyCompositeDecomposition(op);
     return OkStatus();
   }

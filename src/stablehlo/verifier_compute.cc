@@ -28,33 +28,6 @@ int64_t DimAt(const Type& type, int64_t axis) {
 // `size % by = 0`, true when the size is unknown.
 bool Divides(int64_t size, int64_t by) { return IsDynamic(size) || by <= 0 || size % by == 0; }
 
-// Window arithmetic; '?' in, '?' out. An overflowing (absurd) size counts as
-// unknown rather than wrapping.
-int64_t Add(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (IsDynamic(a) || IsDynamic(b) || __builtin_add_overflow(a, b, &sum)) return kDynamicSize;
-  return sum;
-}
-
-// `size = 0 ? 0 : (size - 1) * dilation + 1`.
-int64_t Dilated(int64_t size, int64_t dilation) {
-  int64_t product = 0;
-  if (IsDynamic(size) || __builtin_mul_overflow(size - 1, dilation, &product)) {
-    return kDynamicSize;
-  }
-  return size == 0 ? 0 : Add(product, 1);
-}
-
-// `low + dilated + high`.
-int64_t Padded(int64_t low, int64_t dilated, int64_t high) { return Add(Add(low, dilated), high); }
-
-// The number of windows of `window` elements, `stride` apart, over `padded`.
-int64_t NumWindows(int64_t padded, int64_t window, int64_t stride) {
-  if (IsDynamic(padded) || IsDynamic(window)) return kDynamicSize;
-  if (padded == 0 || window > padded) return 0;
-  return (padded - window) / stride + 1;
-}
-
 // is_promotable(from, to): same kind (boolean, integer, float, complex) and
 // no narrower.
 bool IsPromotable(ElementType from, ElementType to) {
@@ -234,14 +207,7 @@ Status CheckDotShapes(const Operation& op, const std::vector<int64_t>& lb,
       }
     }
   }
-  std::vector<int64_t> expected;
-  for (int64_t d : lb) expected.push_back(DimAt(lhs, d));
-  for (int64_t d = 0; d < lhs.rank(); ++d) {
-    if (!Contains(lb, d) && !Contains(lc, d)) expected.push_back(lhs.dims()[d]);
-  }
-  for (int64_t d = 0; d < rhs.rank(); ++d) {
-    if (!Contains(rb, d) && !Contains(rc, d)) expected.push_back(rhs.dims()[d]);
-  }
+  const std::vector<int64_t> expected = shape::DotGeneral(lhs.dims(), rhs.dims(), {lb, rb, lc, rc});
   if (!ShapeIs(ResultType(op, 0), expected)) {
     return Violation(op, "C12",
                      "shape(result) = dim(lhs, lhs_batching_dimensions) + dim(lhs, "
@@ -461,16 +427,11 @@ Status CheckConvolution(const Operation& op) {
     return Violation(op, "C26", "rank(result) = N", "rank(result) = ", result.rank(), ", N = ", n);
   }
 
-  std::vector<int64_t> expected(static_cast<size_t>(n), kDynamicSize);
-  expected[ob] = IsDynamic(lhs_batch) ? kDynamicSize : lhs_batch / bgc;
-  expected[of] = rhs_out;
-  for (int64_t s = 0; s < ns && !dynamic; ++s) {
-    const int64_t in = lhs.dims()[is[s]];
-    const int64_t padded =
-        Padded(padding[2 * s], Dilated(in, lhs_dilation[s]), padding[2 * s + 1]);
-    const int64_t window = Dilated(rhs.dims()[ks[s]], rhs_dilation[s]);
-    expected[os[s]] = NumWindows(padded, window, strides[s]);
-  }
+  std::vector<int64_t> expected =
+      shape::Convolution(lhs.dims(), rhs.dims(), {ib, inf, is, kif, kof, ks, ob, of, os}, strides,
+                         padding, lhs_dilation, rhs_dilation, bgc);
+  // dynamic_conv's padding is an operand: its spatial sizes are not known here.
+  for (int64_t s = 0; s < ns && dynamic; ++s) expected[os[s]] = kDynamicSize;
   if (!ShapeIs(result, expected)) {
     return Violation(op, "C25",
                      "dim(result) is batch / batch_group_count, the kernel's output features "
@@ -543,10 +504,7 @@ Status CheckReduce(const Operation& op) {
   std::vector<ElementType> body;
   PLUGRT_RETURN_IF_ERROR(
       CheckReductionBody(op, op.region(0), "body", InputElementTypes(op, n), "C6", &body));
-  std::vector<int64_t> expected;
-  for (int64_t d = 0; d < input.rank(); ++d) {
-    if (!Contains(dims, d)) expected.push_back(input.dims()[d]);
-  }
+  const std::vector<int64_t> expected = shape::Reduce(input.dims(), dims);
   for (size_t i = 0; i < n; ++i) {
     if (!ShapeIs(ResultType(op, i), expected)) {
       return Violation(op, "C7",
@@ -589,12 +547,8 @@ Status CheckReduceWindow(const Operation& op) {
                        ResultType(op, i).ToString());
     }
   }
-  std::vector<int64_t> expected;
-  for (int64_t d = 0; d < rank; ++d) {
-    const int64_t in = input.dims()[d];
-    const int64_t padded = Padded(padding[2 * d], Dilated(in, base[d]), padding[2 * d + 1]);
-    expected.push_back(NumWindows(padded, Dilated(window[d], wdil[d]), strides[d]));
-  }
+  const std::vector<int64_t> expected =
+      shape::ReduceWindow(input.dims(), {window, strides, base, wdil, padding});
   if (!ShapeIs(ResultType(op, 0), expected)) {
     return Violation(op, "C15", "shape(results[0]) = num_windows", "results[0] has shape ",
                      Shape(ResultType(op, 0)), ", expected ", ListToString(expected));
@@ -621,12 +575,8 @@ Status CheckSelectAndScatter(const Operation& op) {
   PLUGRT_RETURN_IF_ERROR(
       CheckWindowList(op, "window_strides", strides, rank, "rank(operand)", "C6", "C7"));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> padding, Padding(op, rank, "rank(operand)", "C8"));
-  std::vector<int64_t> expected;
-  for (int64_t d = 0; d < rank; ++d) {
-    const int64_t in = operand.dims()[d];
-    const int64_t padded = Padded(padding[2 * d], in, padding[2 * d + 1]);
-    expected.push_back(NumWindows(padded, window[d], strides[d]));
-  }
+  const std::vector<int64_t> expected =
+      shape::ReduceWindow(operand.dims(), {window, strides, ones, ones, padding});
   if (!ShapeIs(source, expected)) {
     return Violation(op, "C2", "shape(source) = num_windows", "source has shape ", Shape(source),
                      ", expected ", ListToString(expected));

@@ -122,8 +122,8 @@ Status CheckBroadcast(const Operation& op) {
   PLUGRT_ASSIGN_OR_RETURN(Dims sizes, RequiredIntListAttr(op, "broadcast_sizes"));
   PLUGRT_RETURN_IF_ERROR(SameElementType(
       op, "C1", "element_type(operand) = element_type(result)", operand, result));
-  const Dims expected = Concat(sizes, operand.dims());
-  return CheckResultShape(op, "C2", "shape(result) = broadcast_sizes + shape(operand)", expected);
+  return CheckResultShape(op, "C2", "shape(result) = broadcast_sizes + shape(operand)",
+                          shape::Broadcast(sizes, operand.dims()));
 }
 
 // --- concatenate ----------------------------------------------------------------
@@ -139,9 +139,10 @@ Status CheckConcatenate(const Operation& op) {
     PLUGRT_RETURN_IF_ERROR(SameElementType(op, "C1", "same(element_type(inputs...))", first,
                                            OperandType(op, i)));
   }
-  Dims expected = first.dims();
+  std::vector<Dims> inputs = {first.dims()};
   for (size_t i = 1; i < op.operands.size(); ++i) {
     const Type& input = OperandType(op, i);
+    inputs.push_back(input.dims());
     bool same = input.rank() == first.rank();
     for (int64_t d = 0; same && d < first.rank(); ++d) {
       same = d == dimension || DimsCompatible(input.dims()[d], first.dims()[d]);
@@ -151,16 +152,13 @@ Status CheckConcatenate(const Operation& op) {
                        "input #0 is ", Shape(first), ", input #", i, " is ", Shape(input),
                        " (dimension ", dimension, ")");
     }
-    const int64_t size = input.dims()[dimension];
-    int64_t& sum = expected[dimension];
-    sum = sum == kDynamicSize || size == kDynamicSize ? kDynamicSize : sum + size;
   }
   PLUGRT_RETURN_IF_ERROR(SameElementType(
       op, "C5", "element_type(result) = element_type(inputs[0])", result, first));
   return CheckResultShape(op, "C6",
                           "shape(result) = shape(inputs[0]) except dim(result, dimension) is the "
                           "sum of the inputs' dims",
-                          expected);
+                          shape::Concatenate(inputs, dimension));
 }
 
 // --- slices -------------------------------------------------------------------
@@ -260,7 +258,6 @@ Status CheckSlice(const Operation& op) {
                      "sizes ", start.size(), ", ", limit.size(), ", ", strides.size(),
                      " for rank ", rank);
   }
-  Dims expected(start.size());
   for (size_t d = 0; d < start.size(); ++d) {
     const int64_t dim = operand.dims()[d];
     if (start[d] < 0 || start[d] > limit[d] || (dim != kDynamicSize && limit[d] > dim)) {
@@ -271,10 +268,9 @@ Status CheckSlice(const Operation& op) {
     if (strides[d] <= 0) {
       return Violation(op, "C4", "0 < strides", ListToString(strides));
     }
-    expected[d] = (limit[d] - start[d] + strides[d] - 1) / strides[d];
   }
-  return CheckResultShape(
-      op, "C5", "shape(result) = ceil((limit_indices - start_indices) / strides)", expected);
+  return CheckResultShape(op, "C5", "shape(result) = ceil((limit_indices - start_indices) / strides)",
+                          shape::Slice(start, limit, strides));
 }
 
 // The three operands from `first` on that hold what the static op's
@@ -344,17 +340,10 @@ Status CheckPad(const Operation& op) {
   if (std::any_of(interior.begin(), interior.end(), [](int64_t v) { return v < 0; })) {
     return Violation(op, "C3", "0 <= interior_padding", ListToString(interior));
   }
-  Dims expected(rank);
-  for (int64_t d = 0; d < rank; ++d) {
-    const int64_t dim = operand.dims()[d];
-    expected[d] = dim == kDynamicSize
-                      ? kDynamicSize
-                      : dim + low[d] + std::max<int64_t>(dim - 1, 0) * interior[d] + high[d];
-  }
   return CheckResultShape(op, "C4",
                           "shape(result) = shape(operand) + edge_padding_low + "
                           "max(shape(operand) - 1, 0) * interior_padding + edge_padding_high",
-                          expected);
+                          shape::Pad(operand.dims(), low, high, interior));
 }
 
 // dynamic_pad: the paddings are operands, so only their kinds, sizes and the
@@ -402,9 +391,8 @@ Status CheckTranspose(const Operation& op) {
     return Violation(op, "C2", "permutation is a permutation of range(rank(operand))",
                      ListToString(permutation), " for rank ", operand.rank());
   }
-  Dims expected;
-  for (int64_t p : permutation) expected.push_back(operand.dims()[p]);
-  return CheckResultShape(op, "C3", "shape(result) = dim(operand, permutation...)", expected);
+  return CheckResultShape(op, "C3", "shape(result) = dim(operand, permutation...)",
+                          shape::Transpose(operand.dims(), permutation));
 }
 
 Status CheckReverse(const Operation& op) {
@@ -686,26 +674,16 @@ Status CheckGather(const Operation& op) {
       }
     }
   }
-  const Dims batch_sizes = IndexBatchSizes(x);
-  const Dims offset_sizes = WindowSizes(x, slice_sizes);
   const char* rule22 =
       "shape(result) = combine(batch_dim_sizes, offset_dim_sizes) (start_indices' dims but "
       "index_vector_dim at the batch dims, slice_sizes but collapsed and batching dims at "
       "offset_dims)";
-  Dims expected;
-  size_t next_batch = 0, next_offset = 0;
-  for (int64_t d = 0; d < result.rank(); ++d) {
-    if (Contains(x.window.values, d)) {
-      if (next_offset < offset_sizes.size()) expected.push_back(offset_sizes[next_offset]);
-      ++next_offset;
-    } else {
-      if (next_batch < batch_sizes.size()) expected.push_back(batch_sizes[next_batch]);
-      ++next_batch;
-    }
-  }
-  if (next_batch != batch_sizes.size() || next_offset != offset_sizes.size()) {
+  const Dims expected = shape::Gather(
+      indices.dims(), slice_sizes,
+      {x.window.values, collapsed, operand_batching, x.index_vector_dim});
+  if (Size(expected) != result.rank()) {
     return Violation(op, "C22", rule22, "result rank ", result.rank(), ", expected ",
-                     batch_sizes.size() + offset_sizes.size());
+                     expected.size());
   }
   PLUGRT_RETURN_IF_ERROR(CheckResultShape(op, "C22", rule22, expected));
   return SameElementType(op, "C23", "element_type(operand) = element_type(result)", operand,

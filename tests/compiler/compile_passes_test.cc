@@ -123,6 +123,31 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<
   }
 }
 
+// The op table marks add, multiply, maximum, ... commutative: swapped
+// operands are the same value; subtract and compare are not.
+TEST(CommonSubexpressionTest, MergesCommutativeOpsWithSwappedOperands) {
+  std::unique_ptr<shlo::Module> module = Parse(R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a1 = stablehlo.add %x, %y : tensor<4xf32>
+  %a2 = stablehlo.add %y, %x : tensor<4xf32>
+  %m1 = stablehlo.maximum %x, %y : tensor<4xf32>
+  %m2 = stablehlo.maximum %y, %x : tensor<4xf32>
+  %s1 = stablehlo.subtract %x, %y : tensor<4xf32>
+  %s2 = stablehlo.subtract %y, %x : tensor<4xf32>
+  return %a1, %a2, %m1, %m2, %s1, %s2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+)");
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(shlo::IsCommutative(shlo::OpCode::kAdd));
+  EXPECT_FALSE(shlo::IsCommutative(shlo::OpCode::kSubtract));
+  EXPECT_TRUE(passes::EliminateCommonSubexpressions(*module));
+  passes::EliminateDeadCode(*module);
+  const std::map<std::string, int> counts = OpCounts(*module);
+  EXPECT_EQ(counts.at("stablehlo.add"), 1);
+  EXPECT_EQ(counts.at("stablehlo.maximum"), 1);
+  EXPECT_EQ(counts.at("stablehlo.subtract"), 2);
+}
+
 TEST(DeadCodeTest, KeepsOpsWithEffects) {
   std::unique_ptr<shlo::Module> module = Parse(plugrt::testing::kDeadAddBesideSendProgram);
   ASSERT_NE(module, nullptr);

@@ -15,15 +15,28 @@ bool Candidate(const shlo::Operation& op) {
 }
 
 // Hashes what is cheap to hash (name, operands, result count); equality
-// below compares attributes and types in full.
+// below compares attributes and types in full. A commutative op's operands
+// (the op table's OpForm::kCommutative) hash in any order, so add(a, b) and
+// add(b, a) meet.
 size_t Hash(const shlo::Operation& op) {
   size_t h = std::hash<std::string>()(op.name);
-  for (const shlo::Value* v : op.operands) h = h * 31 + std::hash<const void*>()(v);
-  return h * 31 + op.results.size();
+  const bool commutative = shlo::IsCommutative(op.code);
+  size_t operands = 0;
+  for (const shlo::Value* v : op.operands) {
+    const size_t hv = std::hash<const void*>()(v);
+    operands = commutative ? operands + hv : operands * 31 + hv;
+  }
+  return (h * 31 + operands) * 31 + op.results.size();
+}
+
+bool SameOperands(const shlo::Operation& a, const shlo::Operation& b) {
+  if (a.operands == b.operands) return true;
+  return shlo::IsCommutative(a.code) && a.operands.size() == 2 && b.operands.size() == 2 &&
+         a.operands[0] == b.operands[1] && a.operands[1] == b.operands[0];
 }
 
 bool Same(const shlo::Operation& a, const shlo::Operation& b) {
-  if (a.name != b.name || a.operands != b.operands || a.results.size() != b.results.size() ||
+  if (a.name != b.name || !SameOperands(a, b) || a.results.size() != b.results.size() ||
       a.attributes.size() != b.attributes.size()) {
     return false;
   }

@@ -6,6 +6,7 @@
 #include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/parallel.h"
 #include "cpu/kernels/strided_copy.h"
+#include "stablehlo/shape_rules.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -92,7 +93,6 @@ StatusOr<Tensor> Reshape(const Tensor& operand, const std::vector<int64_t>& resu
 StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& permutation) {
   PLUGRT_RETURN_IF_ERROR(CheckRankedList("permutation", permutation, operand.rank()));
   std::vector<int64_t> operand_strides = operand.Strides();
-  std::vector<int64_t> result_dims(permutation.size());
   std::vector<int64_t> src_strides(permutation.size());
   std::vector<bool> used(permutation.size(), false);
   for (size_t k = 0; k < permutation.size(); ++k) {
@@ -102,9 +102,9 @@ StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& pe
                              operand.rank() - 1);
     }
     used[p] = true;
-    result_dims[k] = operand.dims()[p];
     src_strides[k] = operand_strides[p];
   }
+  const std::vector<int64_t> result_dims = shlo::shape::Transpose(operand.dims(), permutation);
   Tensor result(operand.type(), result_dims);
   StridedCopy(operand.data(), src_strides, result.MutableData(), RowMajorStrides(result_dims),
               result_dims, ElementBytes(operand));
@@ -117,7 +117,6 @@ StatusOr<Tensor> Slice(const Tensor& operand, const std::vector<int64_t>& start,
   PLUGRT_RETURN_IF_ERROR(CheckRankedList("limit_indices", limit, operand.rank()));
   PLUGRT_RETURN_IF_ERROR(CheckRankedList("strides", strides, operand.rank()));
   std::vector<int64_t> operand_strides = operand.Strides();
-  std::vector<int64_t> result_dims(start.size());
   std::vector<int64_t> src_strides(start.size());
   int64_t offset = 0;
   for (size_t k = 0; k < start.size(); ++k) {
@@ -126,10 +125,10 @@ StatusOr<Tensor> Slice(const Tensor& operand, const std::vector<int64_t>& start,
                              start[k], ") <= limit (", limit[k], ") <= size and stride (",
                              strides[k], ") > 0");
     }
-    result_dims[k] = (limit[k] - start[k] + strides[k] - 1) / strides[k];
     src_strides[k] = operand_strides[k] * strides[k];
     offset += start[k] * operand_strides[k];
   }
+  const std::vector<int64_t> result_dims = shlo::shape::Slice(start, limit, strides);
   Tensor result(operand.type(), result_dims);
   if (result.num_elements() == 0) return result;
   const int eb = ElementBytes(operand);
@@ -189,8 +188,7 @@ StatusOr<Tensor> Concatenate(const std::vector<Tensor>& inputs, int64_t dimensio
   if (dimension < 0 || dimension >= first.rank()) {
     return InvalidArgument("dimension ", dimension, " is outside the inputs' rank ", first.rank());
   }
-  std::vector<int64_t> result_dims = first.dims();
-  result_dims[dimension] = 0;
+  std::vector<std::vector<int64_t>> shapes;
   for (const Tensor& input : inputs) {
     bool same = input.type() == first.type() && input.rank() == first.rank();
     for (int64_t k = 0; same && k < first.rank(); ++k) {
@@ -200,8 +198,9 @@ StatusOr<Tensor> Concatenate(const std::vector<Tensor>& inputs, int64_t dimensio
       return InvalidArgument("concatenate inputs must share element type and every dimension but ",
                              dimension);
     }
-    result_dims[dimension] += input.dims()[dimension];
+    shapes.push_back(input.dims());
   }
+  const std::vector<int64_t> result_dims = shlo::shape::Concatenate(shapes, dimension);
   PLUGRT_ASSIGN_OR_RETURN(Tensor result, NewTensor(first.type(), result_dims));
   const std::vector<int64_t> dst_strides = RowMajorStrides(result_dims);
   const int eb = ElementBytes(first);
@@ -228,7 +227,6 @@ StatusOr<Tensor> Pad(const Tensor& operand, const Tensor& padding_value,
   // Paddings beyond +-2^40 cannot describe a real buffer; bounding them keeps
   // the size arithmetic below free of overflow.
   constexpr int64_t kLimit = int64_t{1} << 40;
-  std::vector<int64_t> result_dims(rank);
   for (size_t k = 0; k < rank; ++k) {
     int64_t d = operand.dims()[k];
     if (interior[k] < 0 || interior[k] > kLimit || low[k] < -kLimit || low[k] > kLimit ||
@@ -238,7 +236,9 @@ StatusOr<Tensor> Pad(const Tensor& operand, const Tensor& padding_value,
     if (d > 1 && interior[k] > 0 && d - 1 > kLimit / interior[k]) {
       return ResourceExhausted("interior padding of dimension ", k, " is too large");
     }
-    result_dims[k] = low[k] + high[k] + d + (d > 0 ? (d - 1) * interior[k] : 0);
+  }
+  const std::vector<int64_t> result_dims = shlo::shape::Pad(operand.dims(), low, high, interior);
+  for (size_t k = 0; k < rank; ++k) {
     if (result_dims[k] < 0) {
       return InvalidArgument("padding makes dimension ", k, " negative (", result_dims[k], ")");
     }
