@@ -8,9 +8,9 @@
 namespace plugrt::passes {
 namespace {
 
-void CollectSymbols(const shlo::Attribute& attr, std::vector<std::string>& out) {
+void CollectCalledSymbols(const shlo::Attribute& attr, std::vector<std::string>& out) {
   if (attr.kind == shlo::Attribute::Kind::kSymbolRef) out.push_back(attr.str);
-  for (const shlo::Attribute& element : attr.elements) CollectSymbols(element, out);
+  for (const shlo::Attribute& element : attr.elements) CollectCalledSymbols(element, out);
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ StatusOr<const shlo::Function*> CalledFunction(const shlo::Module& module,
                                                const shlo::Operation& op) {
   std::vector<std::string> names;
   if (const shlo::Attribute* called = op.attribute("called_computations")) {
-    CollectSymbols(*called, names);
+    CollectCalledSymbols(*called, names);
   }
   if (names.size() != 1) {
     return InvalidArgument(op.location.ToString(), ": ", op.name,

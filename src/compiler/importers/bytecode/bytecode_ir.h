@@ -1,7 +1,7 @@
-// plugrt StableHLO bytecode: what the container reader (bytecode_reader.cc)
-// decodes from a portable artifact before vhlo_convert.cc turns it into
-// StableHLO: VHLO/builtin attributes and types, and the op tree.
-// Internal to src/stablehlo/bytecode.
+// plugrt StableHLO bytecode: what the container reader (container.cc)
+// decodes from a portable artifact before reader.cc builds the StableHLO IR
+// from it: VHLO/builtin attributes and types, and the op tree.
+// Internal to src/compiler/importers/bytecode.
 #ifndef PLUGRT_COMPILER_IMPORTERS_BYTECODE_BYTECODE_IR_H_
 #define PLUGRT_COMPILER_IMPORTERS_BYTECODE_BYTECODE_IR_H_
 

@@ -1,6 +1,7 @@
 // plugrt StableHLO: reading StableHLO portable artifacts (VHLO ops written as
-// MLIR bytecode, StableHLO 0.9.0 to 1.20.0) into the IR, in the same normal
-// form the text parser gives the program's .mlir twin.
+// MLIR bytecode, StableHLO 0.9.0 to 1.20.0) into the IR. The IR is built
+// straight from the decoded bytecode (no program text in between), in the
+// same normal form the text parser gives the program's .mlir twin.
 #ifndef PLUGRT_COMPILER_IMPORTERS_BYTECODE_READER_H_
 #define PLUGRT_COMPILER_IMPORTERS_BYTECODE_READER_H_
 

@@ -614,6 +614,15 @@ StatusOr<Type> ParseTypeText(std::string_view text) {
   return type;
 }
 
+StatusOr<Attribute> ParseAttributeText(std::string_view text) {
+  internal::Parser parser(text, "<attribute>", 1);
+  PLUGRT_ASSIGN_OR_RETURN(Attribute attr, parser.ParseAttribute());
+  if (parser.lex().Peek() != '\0') {
+    return parser.lex().ErrorAt(parser.lex().pos(), "unexpected text after the attribute");
+  }
+  return attr;
+}
+
 StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
                                               int first_line) {
   internal::Parser parser(text, file_name, first_line);

@@ -36,6 +36,12 @@ StatusOr<SourceLocationRef> ParseSourceLocation(std::string_view text);
 // reader's quantized types). Errors: INVALID_ARGUMENT naming the offset.
 StatusOr<Type> ParseTypeText(std::string_view text);
 
+// Parses one attribute written in MLIR's spelling, the whole text
+// ("#sdy.op_sharding_rule<...>", "dense<1> : tensor<i32>"): for readers that
+// hold attributes as text (the bytecode reader's attributes of other
+// dialects). Errors: INVALID_ARGUMENT naming the offset.
+StatusOr<Attribute> ParseAttributeText(std::string_view text);
+
 // One `// -----`-separated part of a file (the interpreter's test format).
 struct SourceSection {
   std::string_view text;

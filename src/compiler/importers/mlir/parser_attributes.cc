@@ -1,16 +1,14 @@
 // Attribute syntax: scalars, strings, symbols, arrays, dictionaries, dense
 // literals (decimal, hex, splat, complex), dense arrays and the #stablehlo
 // enum and struct attributes.
-//
-// Size: every attribute syntax of the text form, which nest in each other
-// (dense literals in dictionaries in arrays); the parser's other files hold
-// ops, locations and Shardy.
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "compiler/importers/mlir/attribute_text.h"
+#include "compiler/importers/mlir/dense_data.h"
 #include "stablehlo/float_format.h"
 #include "compiler/importers/mlir/parser_impl.h"
 
@@ -23,42 +21,6 @@ bool IsKnownStruct(std::string_view name) {
          name == "stablehlo.conv" || name == "stablehlo.channel_handle" ||
          name == "stablehlo.dot_algorithm" || name == "stablehlo.output_operand_alias" ||
          name == "stablehlo.result_accuracy" || name == "chlo.ragged_dot";
-}
-
-// The body of an attribute kept as its text, in one spelling whatever the
-// layout it was written in: runs of white space outside string literals
-// become one space, none after an opening or before a closing bracket or a
-// comma. So a program and its portable artifact (whose reader spells the
-// attribute on one line) keep equal attributes.
-std::string NormalizedAttributeText(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  bool in_string = false;
-  bool pending_space = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      pending_space = true;
-      continue;
-    }
-    const bool closes = c == '>' || c == ']' || c == ')' || c == '}' || c == ',';
-    const bool after_open = !out.empty() && (out.back() == '<' || out.back() == '[' ||
-                                             out.back() == '(' || out.back() == '{');
-    if (pending_space && !out.empty() && !closes && !after_open) out += ' ';
-    pending_space = false;
-    out += c;
-    if (c == '"') in_string = true;
-  }
-  return out;
 }
 
 bool IsHexText(std::string_view text) {
@@ -309,28 +271,10 @@ StatusOr<std::shared_ptr<const DenseData>> BuildDenseData(Lexer& lex, const Type
     return std::shared_ptr<const DenseData>(data);
   }
   if (literal.hex) {
-    size_t size = literal.hex_bytes.size();
-    if (size == static_cast<size_t>(eb) && n != 1) {
-      data->splat = true;
-    } else if (size != static_cast<size_t>(n) * eb) {
-      return lex.ErrorAt(literal.pos, "hex dense literal has ", size, " bytes but ",
-                         type.ToString(), " needs ", static_cast<uint64_t>(n) * eb, " (", n,
-                         " elements of ", eb, " bytes)");
-    }
-    data->bytes.resize(size);
-    std::memcpy(data->bytes.data(), literal.hex_bytes.data(), size);
-    // Keep the storage format: i1 as 0/1, sub-byte integers extended.
-    if (et == ElementType::kI1) {
-      for (auto& b : data->bytes) b = static_cast<std::byte>(b != std::byte{0});
-    } else if (IsInteger(et) && BitWidth(et) < 8) {
-      int bits = BitWidth(et);
-      for (auto& b : data->bytes) {
-        unsigned v = static_cast<unsigned>(b) & ((1u << bits) - 1);
-        if (IsSignedInteger(et) && (v >> (bits - 1))) v |= ~((1u << bits) - 1);
-        b = static_cast<std::byte>(v & 0xFF);
-      }
-    }
-    return std::shared_ptr<const DenseData>(data);
+    StatusOr<std::shared_ptr<const DenseData>> hex =
+        DenseDataFromBytes(type, literal.hex_bytes, "hex dense literal");
+    if (!hex.ok()) return lex.ErrorAt(literal.pos, hex.status().message());
+    return hex;
   }
   const size_t count = literal.elements.size();
   if (!literal.nested) {
@@ -439,15 +383,7 @@ Status Parser::ParseDenseBody(Attribute* out) {
     out->str = std::string(raw);
     return OkStatus();
   }
-  if (!type.is_tensor()) {
-    return lex_.ErrorAt(type_pos, "a dense literal needs a tensor type, not ", type.ToString());
-  }
-  if (!type.has_static_shape()) {
-    return lex_.ErrorAt(type_pos, "a dense literal needs a static shape, not ", type.ToString());
-  }
-  if (type.num_elements() < 0 || type.num_elements() > (int64_t{1} << 40)) {
-    return lex_.ErrorAt(type_pos, "dense literal type ", type.ToString(), " is too large");
-  }
+  if (Status s = CheckDenseLiteralType(type); !s.ok()) return lex_.ErrorAt(type_pos, s.message());
   PLUGRT_ASSIGN_OR_RETURN(auto data, BuildDenseData(lex_, type, literal));
   *out = Attribute::Dense(type, std::move(data));
   return OkStatus();
