@@ -6,7 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "client/element_decode.h"
 
 namespace plugrt::tools {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "client/executable.h"
 #include "common/named_value.h"
 #include "filesystem/file_io.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/float_format.h"
 #include "compiler/importers/mlir/parser.h"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "filesystem/file_io.h"
 #include "client/executable.h"
 #include "tools/array_format.h"

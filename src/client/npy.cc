@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "client/element_decode.h"
 #include "filesystem/file_io.h"
 

@@ -139,6 +139,13 @@ int64_t DenseByteSize(PJRT_Buffer_Type type, const std::vector<int64_t>& dims);
 // Every valid element type of the ABI (excludes INVALID; includes TOKEN).
 const std::vector<PJRT_Buffer_Type>& AllElementTypes();
 
+// Number of elements of an array with these dimensions (1 for a scalar).
+int64_t ElementCount(const std::vector<int64_t>& dims);
+
+// Bytes of a dense row-major host array (one element per byte for sub-byte
+// types).
+int64_t HostByteSize(PJRT_Buffer_Type type, const std::vector<int64_t>& dims);
+
 }  // namespace plugrt
 
 #endif  // PLUGRT_COMMON_ELEMENT_TYPE_H_

@@ -13,7 +13,6 @@
 #include <unordered_map>
 
 #include "client/element_decode.h"
-#include "client/element_type.h"
 #include "common/element_type.h"
 #include "eager/op_def.h"
 #include "eager/program_text.h"

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "client/element_decode.h"
-#include "client/element_type.h"
+#include "common/element_type.h"
 
 namespace plugrt::eager {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "client/client.h"
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "testutil/plugin_env.h"
 
 namespace plugrt {

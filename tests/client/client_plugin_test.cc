@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "client/client.h"
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "client/error.h"
 #include "client/key_value_callbacks.h"
 #include "client/key_value_store.h"

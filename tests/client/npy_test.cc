@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "client/element_type.h"
+#include "common/element_type.h"
 #include "testutil/plugin_env.h"
 
 // The CLI's pieces, from the plugrt_tools library.
