@@ -129,15 +129,16 @@ Compilation::Compilation(const PipelineOptions& pipeline, const CompileOptions& 
 Compilation::~Compilation() { dump_.WriteReport(report_); }
 
 StatusOr<PipelineResult> RunPipeline(std::string_view code, std::string_view file_name,
-                                     const CheckProgram& check, Compilation& compilation) {
+                                     const CheckProgram& check, Compilation& compilation,
+                                     std::string_view format) {
   PassRunner& runner = compilation.runner();
   PipelineResult result;
 
-  // read: text or bytecode, told apart by the content.
+  // read: text or bytecode (told apart by the content), or an HLO proto.
   {
     const auto start = std::chrono::steady_clock::now();
     profiler::ScopedEvent traced(profiler::category::kCompile, "read");
-    PLUGRT_ASSIGN_OR_RETURN(result.module, shlo::ReadProgram(code, file_name));
+    PLUGRT_ASSIGN_OR_RETURN(result.module, shlo::ReadProgram(code, file_name, format));
     PassRecord read;
     read.name = "read";
     read.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -

@@ -108,10 +108,12 @@ struct PipelineResult {
   bool polymorphic = false;
 };
 
-// The whole pipeline for the program `code` (StableHLO text or bytecode;
-// `file_name` names it in errors), as `compilation` records it.
+// The whole pipeline for the program `code` in PJRT compile format `format`
+// ("mlir": StableHLO text or bytecode; "hlo", "hlo_with_config": XLA's
+// HloModuleProto; `file_name` names it in errors), as `compilation` records it.
 StatusOr<PipelineResult> RunPipeline(std::string_view code, std::string_view file_name,
-                                     const CheckProgram& check, Compilation& compilation);
+                                     const CheckProgram& check, Compilation& compilation,
+                                     std::string_view format = "mlir");
 
 // Refines `module` (a clone of a verified polymorphic module) to `shapes`
 // (per entry parameter its type and, for dimension arguments, the value),

@@ -16,6 +16,7 @@
 #include "compiler/passes/cost_analysis.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/printer.h"
+#include "compiler/importers/read_program.h"
 #include "compiler/importers/serialize.h"
 
 namespace plugrt::cpu {
@@ -92,16 +93,17 @@ Status CheckArgumentLayouts(const std::vector<ArgumentLayout>& layouts,
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::CompileProgram(
     const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded,
     const ProgramOptions& program_options, const PlacementCheck& placement) {
-  if (program.format != "mlir") {
+  if (!shlo::IsKnownProgramFormat(program.format)) {
     return InvalidArgument("program format '", program.format,
-                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO)");
+                           "' is not supported; the CPU plugin compiles \"mlir\" (StableHLO), "
+                           "\"hlo\" and \"hlo_with_config\" (XLA's HloModuleProto)");
   }
   // The whole compile is one event; its phases (read, each pass, plan) are
   // events inside it.
   profiler::ScopedEvent traced(profiler::category::kCompile, "compile");
   PLUGRT_ASSIGN_OR_RETURN(*decoded, DecodeCompileOptions(compile_options));
   StatusOr<std::shared_ptr<CpuExecutable>> compiled =
-      Compile(program.code, "<program>", *decoded, program_options, placement);
+      Compile(program.code, "<program>", *decoded, program_options, placement, program.format);
   if (compiled.ok()) {
     traced.AddStat(profiler::stat::kProgram, std::string((*compiled)->name()));
   } else {
@@ -158,7 +160,8 @@ StatusOr<CpuExecutable::Counts> CpuExecutable::CheckOptions(const shlo::Module& 
 
 StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::string_view code, std::string_view file_name, const CompileOptions& options,
-    const ProgramOptions& program_options, const PlacementCheck& placement) {
+    const ProgramOptions& program_options, const PlacementCheck& placement,
+    std::string_view format) {
   if (options.parameter_is_tupled_arguments) {
     return Unimplemented("compile options: parameter_is_tupled_arguments is not supported; "
                          "pass arguments one by one");
@@ -173,7 +176,7 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::Compile(
                           compiler::Compilation::Start(program_options.pipeline, options));
   auto check = [&](const shlo::Module& module) { return CheckOptions(module, options, placement); };
   PLUGRT_ASSIGN_OR_RETURN(compiler::PipelineResult lowered,
-                          compiler::RunPipeline(code, file_name, check, *compilation));
+                          compiler::RunPipeline(code, file_name, check, *compilation, format));
   ProgramOptions planned = program_options;
   planned.passes = compilation->passes();
   if (lowered.polymorphic) {

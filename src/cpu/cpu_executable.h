@@ -45,11 +45,15 @@ class CpuExecutable final : public sdk::Executable {
   // layouts with its entry function's parameters. Those checks, and
   // `placement` (the loading client's device assignment), run right after
   // parsing, before verification, lowering and the executor's compile.
+  // `format` is PJRT's compile format: "mlir" (StableHLO text or bytecode),
+  // "hlo" or "hlo_with_config" (XLA's serialized HloModuleProto).
   static StatusOr<std::shared_ptr<CpuExecutable>> Compile(
       std::string_view code, std::string_view file_name, const CompileOptions& options = {},
-      const ProgramOptions& program_options = {}, const PlacementCheck& placement = nullptr);
+      const ProgramOptions& program_options = {}, const PlacementCheck& placement = nullptr,
+      std::string_view format = "mlir");
   // What PJRT_Client_Compile and PJRT_Compile hand over: a program in format
-  // "mlir" and serialized compile options (decoded into `decoded`).
+  // "mlir", "hlo" or "hlo_with_config" and serialized compile options
+  // (decoded into `decoded`).
   static StatusOr<std::shared_ptr<CpuExecutable>> CompileProgram(
       const sdk::Program& program, std::string_view compile_options, CompileOptions* decoded,
       const ProgramOptions& program_options = {}, const PlacementCheck& placement = nullptr);

@@ -1,10 +1,12 @@
 // plugrt compiler: a program's bytes, in whichever form, read into the IR.
 //
-// The one entry of the importers: the form is told from the content, never
-// from a file name. Today: MLIR bytecode (StableHLO portable artifacts,
-// told by the magic "ML\xEFR") and MLIR text (StableHLO, CHLO, the generic
-// form). A new program format adds its reader under importers/ and its test
-// of the content here.
+// The one entry of the importers. Within PJRT's compile format "mlir" the
+// form is told from the content, never from a file name: MLIR bytecode
+// (StableHLO portable artifacts, told by the magic "ML\xEFR") and MLIR text
+// (StableHLO, CHLO, the generic form). Formats "hlo" and "hlo_with_config"
+// (XLA's serialized HloModuleProto, alone or with its config) cannot be told
+// from content, so the caller names them. A new program format adds its
+// reader under importers/ and its test of the content or its name here.
 #ifndef PLUGRT_COMPILER_IMPORTERS_READ_PROGRAM_H_
 #define PLUGRT_COMPILER_IMPORTERS_READ_PROGRAM_H_
 
@@ -18,6 +20,12 @@ namespace plugrt::shlo {
 
 // `file_name` names the program in errors (file:line:col, byte offsets).
 StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name);
+// The same for a program in PJRT compile format `format` ("mlir", "hlo",
+// "hlo_with_config"); INVALID_ARGUMENT for any other format.
+StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name,
+                                              std::string_view format);
+// Whether ReadProgram reads `format`.
+bool IsKnownProgramFormat(std::string_view format);
 
 }  // namespace plugrt::shlo
 

@@ -1,0 +1,457 @@
+#include "compiler/importers/hlo/hlo_converter.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "compiler/importers/hlo/hlo_types.h"
+
+namespace plugrt::shlo::hlo {
+namespace {
+
+// Deeper nesting than this (calls inside fusions inside loop bodies ...)
+// is refused rather than risking the stack on a hostile proto.
+constexpr size_t kMaxComputationDepth = 128;
+
+// Opcodes refused by name: host transfers and feeds have no HLO-proto
+// path in the CPU backend yet; the async pairs are scheduling artefacts of
+// optimized HLO.
+bool IsRefusedByName(std::string_view opcode) {
+  return opcode == "infeed" || opcode == "outfeed" || opcode == "send" || opcode == "recv" ||
+         opcode == "send-done" || opcode == "recv-done";
+}
+
+// A value tree of `type`'s shape built from `leaves`, consumed from `*next`.
+ValueTree TreeFromLeaves(const Type& type, const std::vector<Value*>& leaves, size_t* next) {
+  if (!type.is_tuple()) return ValueTree::Leaf(leaves[(*next)++]);
+  std::vector<ValueTree> elements;
+  for (const Type& element : type.tuple_elements()) {
+    elements.push_back(TreeFromLeaves(element, leaves, next));
+  }
+  return ValueTree::Tuple(std::move(elements));
+}
+
+// A function name from a computation name: MLIR symbols may hold any text,
+// but plain ones keep printed programs readable.
+std::string SymbolName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
+    out += plain ? c : '_';
+  }
+  if (out.empty()) out = "computation";
+  return out;
+}
+
+}  // namespace
+
+ValueTree ValueTree::Leaf(Value* value) {
+  ValueTree t;
+  t.leaf = value;
+  return t;
+}
+
+ValueTree ValueTree::Tuple(std::vector<ValueTree> elements) {
+  ValueTree t;
+  t.elements = std::move(elements);
+  t.is_tuple = true;
+  return t;
+}
+
+void ValueTree::Flatten(std::vector<Value*>* out) const {
+  if (!is_tuple) {
+    out->push_back(leaf);
+    return;
+  }
+  for (const ValueTree& e : elements) e.Flatten(out);
+}
+
+std::vector<Value*> ValueTree::Leaves() const {
+  std::vector<Value*> out;
+  Flatten(&out);
+  return out;
+}
+
+StatusOr<Value*> InstructionContext::Operand(size_t i) const {
+  if (i >= operands.size()) {
+    return InvalidArgument("operand ", i, " is missing (", operands.size(), " given)");
+  }
+  if (operands[i].is_tuple) return InvalidArgument("operand ", i, " is a tuple, not an array");
+  return operands[i].leaf;
+}
+
+StatusOr<std::vector<Value*>> InstructionContext::ArrayOperands() const {
+  std::vector<Value*> out;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    PLUGRT_ASSIGN_OR_RETURN(Value * v, Operand(i));
+    out.push_back(v);
+  }
+  return out;
+}
+
+Status InstructionContext::ExpectOperands(size_t count) const {
+  if (operands.size() != count) {
+    return InvalidArgument("takes ", count, " operands, has ", operands.size());
+  }
+  return OkStatus();
+}
+
+Status InstructionContext::ExpectCalled(int count) const {
+  if (inst.called_computation_ids_size() != count) {
+    return InvalidArgument("calls ", inst.called_computation_ids_size(), " computations, needs ",
+                           count);
+  }
+  return OkStatus();
+}
+
+StatusOr<ValueTree> InstructionContext::Simple(const std::string& name,
+                                               std::vector<NamedAttribute> attributes) const {
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Value*> values, ArrayOperands());
+  if (type.is_tuple()) return InvalidArgument("the shape must be an array, not a tuple");
+  return ValueTree::Leaf(builder.Op(name, std::move(values), type, std::move(attributes)));
+}
+
+StatusOr<ValueTree> InstructionContext::ResultsAsTree(Operation* op) const {
+  std::vector<Value*> leaves;
+  for (auto& r : op->results) leaves.push_back(r.get());
+  const size_t expected = FlattenType(type).size();
+  if (leaves.size() != expected) {
+    return InvalidArgument(op->name, " has ", leaves.size(), " results but the shape ",
+                           type.ToString(), " has ", expected, " leaves");
+  }
+  size_t next = 0;
+  return TreeFromLeaves(type, leaves, &next);
+}
+
+HloConverter::HloConverter(const xla::HloModuleProto& proto, std::string_view file_name)
+    : proto_(proto), file_(std::make_shared<const std::string>(file_name)) {}
+
+const xla::HloComputationProto* HloConverter::FindComputation(int64_t id) const {
+  auto it = computations_.find(id);
+  return it == computations_.end() ? nullptr : it->second;
+}
+
+Location HloConverter::LocationOf(const xla::HloInstructionProto& inst) const {
+  Location loc;
+  loc.file = file_;
+  SourceLocationRef user;
+  const xla::OpMetadata& m = inst.metadata();
+  if (!m.source_file().empty()) {
+    user = SourceLocation::FileLineCol(m.source_file(), m.source_line(), m.source_column(),
+                                       m.source_end_line(), m.source_end_column());
+  }
+  if (!m.op_name().empty()) user = SourceLocation::Name(m.op_name(), user);
+  // The instruction's own name leads, so messages say which one failed.
+  loc.source = SourceLocation::Name(inst.name(), user);
+  return loc;
+}
+
+StatusOr<std::vector<Type>> HloConverter::ParameterTypes(
+    const xla::HloComputationProto& computation) const {
+  std::vector<const xla::HloInstructionProto*> params;
+  for (const auto& inst : computation.instructions()) {
+    if (inst.opcode() != "parameter") continue;
+    const int64_t n = inst.parameter_number();
+    if (n < 0 || n >= computation.instructions_size()) {
+      return InvalidArgument("computation '", computation.name(), "': parameter number ", n,
+                             " is out of range");
+    }
+    if (static_cast<size_t>(n) >= params.size()) params.resize(n + 1, nullptr);
+    if (params[n] != nullptr) {
+      return InvalidArgument("computation '", computation.name(), "': two parameters number ", n);
+    }
+    params[n] = &inst;
+  }
+  std::vector<Type> types;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == nullptr) {
+      return InvalidArgument("computation '", computation.name(), "' has no parameter ", i);
+    }
+    StatusOr<Type> t = TypeOf(params[i]->shape());
+    if (!t.ok()) {
+      return Status(t.status().code(), StrCat("computation '", computation.name(), "', parameter ",
+                                              i, ": ", t.status().message()));
+    }
+    types.push_back(*std::move(t));
+  }
+  return types;
+}
+
+void HloConverter::AttachRegions(Operation* op, std::vector<std::unique_ptr<Region>> regions) {
+  for (auto& region : regions) {
+    region->parent_op = op;
+    op->regions.push_back(std::move(region));
+  }
+}
+
+StatusOr<ValueTree> HloConverter::EmitComputation(int64_t computation_id,
+                                                  const std::vector<ValueTree>& params,
+                                                  Block* block) {
+  const xla::HloComputationProto* comp = FindComputation(computation_id);
+  if (comp == nullptr) return InvalidArgument("no computation has id ", computation_id);
+  if (std::find(in_progress_.begin(), in_progress_.end(), computation_id) != in_progress_.end()) {
+    return InvalidArgument("computation '", comp->name(), "' calls itself");
+  }
+  if (in_progress_.size() >= kMaxComputationDepth) {
+    return InvalidArgument("computations nest deeper than ", kMaxComputationDepth);
+  }
+  in_progress_.push_back(computation_id);
+  struct Pop {
+    std::vector<int64_t>* v;
+    ~Pop() { v->pop_back(); }
+  } pop{&in_progress_};
+
+  std::unordered_map<int64_t, ValueTree> values;
+  for (const xla::HloInstructionProto& inst : comp->instructions()) {
+    std::vector<ValueTree> operands;
+    operands.reserve(inst.operand_ids_size());
+    for (int64_t id : inst.operand_ids()) {
+      auto it = values.find(id);
+      if (it == values.end()) {
+        return InvalidArgument("computation '", comp->name(), "', instruction '", inst.name(),
+                               "': operand id ", id, " is not an earlier instruction");
+      }
+      operands.push_back(it->second);
+    }
+    StatusOr<ValueTree> value = EmitInstruction(inst, operands, params, block);
+    if (!value.ok()) {
+      const Status status = value.status();
+      const std::string& message = status.message();
+      // Errors of nested computations already say where they are.
+      if (message.rfind("computation '", 0) == 0) return status;
+      return Status(status.code(),
+                    StrCat("computation '", comp->name(), "', instruction '", inst.name(), "' (",
+                           inst.opcode(), "): ", message));
+    }
+    if (!values.emplace(inst.id(), *std::move(value)).second) {
+      return InvalidArgument("computation '", comp->name(), "': two instructions have id ",
+                             inst.id());
+    }
+  }
+  auto root = values.find(comp->root_id());
+  if (root == values.end()) {
+    return InvalidArgument("computation '", comp->name(), "': root id ", comp->root_id(),
+                           " names no instruction");
+  }
+  return root->second;
+}
+
+StatusOr<ValueTree> HloConverter::EmitInstruction(const xla::HloInstructionProto& inst,
+                                                  const std::vector<ValueTree>& operands,
+                                                  const std::vector<ValueTree>& params,
+                                                  Block* block) {
+  if (IsRefusedByName(inst.opcode())) {
+    return Unimplemented("opcode '", inst.opcode(), "' (instruction '", inst.name(),
+                         "') is not supported by the HLO importer");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(inst.shape()));
+  IrBuilder builder(block, LocationOf(inst));
+  InstructionContext ctx{this, inst, operands, type, builder};
+  bool handled = false;
+  PLUGRT_ASSIGN_OR_RETURN(ValueTree control, ConvertControl(ctx, params, &handled));
+  if (handled) return control;
+  for (auto family : {ConvertElementwise, ConvertDataMovement, ConvertCompute, ConvertCollective}) {
+    PLUGRT_ASSIGN_OR_RETURN(auto result, family(ctx));
+    if (result.first == Handled::kYes) return std::move(result.second);
+  }
+  return Unimplemented("opcode '", inst.opcode(), "' (instruction '", inst.name(),
+                       "') is not supported by the HLO importer");
+}
+
+StatusOr<std::unique_ptr<Region>> HloConverter::BuildRegion(int64_t computation_id) {
+  const xla::HloComputationProto* comp = FindComputation(computation_id);
+  if (comp == nullptr) return InvalidArgument("no computation has id ", computation_id);
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<Type> param_types, ParameterTypes(*comp));
+  auto region = std::make_unique<Region>();
+  auto block = std::make_unique<Block>();
+  block->parent = region.get();
+  std::vector<ValueTree> params;
+  for (const Type& t : param_types) {
+    std::vector<Value*> leaves;
+    for (const Type& leaf : FlattenType(t)) leaves.push_back(IrBuilder::AddArgument(block.get(), leaf));
+    size_t next = 0;
+    params.push_back(TreeFromLeaves(t, leaves, &next));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(ValueTree root, EmitComputation(computation_id, params, block.get()));
+  Location loc;
+  loc.file = file_;
+  IrBuilder(block.get(), loc).Create("stablehlo.return", root.Leaves(), {});
+  region->blocks.push_back(std::move(block));
+  return region;
+}
+
+StatusOr<std::unique_ptr<Region>> HloConverter::BuildCapturingRegion(
+    int64_t computation_id, const std::vector<ValueTree>& params) {
+  auto region = std::make_unique<Region>();
+  auto block = std::make_unique<Block>();
+  block->parent = region.get();
+  PLUGRT_ASSIGN_OR_RETURN(ValueTree root, EmitComputation(computation_id, params, block.get()));
+  Location loc;
+  loc.file = file_;
+  IrBuilder(block.get(), loc).Create("stablehlo.return", root.Leaves(), {});
+  region->blocks.push_back(std::move(block));
+  return region;
+}
+
+StatusOr<Function*> HloConverter::NewFunction(const xla::HloComputationProto& computation,
+                                              bool is_entry, std::vector<Type>* param_types,
+                                              Type* result_type) {
+  PLUGRT_ASSIGN_OR_RETURN(*param_types, ParameterTypes(computation));
+  const xla::HloInstructionProto* root = nullptr;
+  for (const auto& inst : computation.instructions()) {
+    if (inst.id() == computation.root_id()) root = &inst;
+  }
+  if (root == nullptr) {
+    return InvalidArgument("computation '", computation.name(), "': root id ",
+                           computation.root_id(), " names no instruction");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(*result_type, TypeOf(root->shape()));
+  auto f = std::make_unique<Function>();
+  if (is_entry) {
+    f->name = "main";
+  } else {
+    std::string base = SymbolName(computation.name());
+    std::string name = base;
+    for (int i = 1; name == "main" || function_names_.count(name) != 0; ++i) {
+      name = StrCat(base, "_", i);
+    }
+    f->name = name;
+  }
+  function_names_.insert(f->name);
+  f->is_public = is_entry;
+  f->location.file = file_;
+  for (const Type& t : *param_types) FlattenType(t, &f->input_types);
+  FlattenType(*result_type, &f->result_types);
+  f->arg_attributes.assign(f->input_types.size(), {});
+  f->result_attributes.assign(f->result_types.size(), {});
+  f->result_locations.assign(f->result_types.size(), nullptr);
+  f->body = std::make_unique<Region>();
+  auto block = std::make_unique<Block>();
+  block->parent = f->body.get();
+  std::vector<ValueTree> params;
+  for (const Type& t : *param_types) {
+    std::vector<Value*> leaves;
+    for (const Type& leaf : FlattenType(t)) leaves.push_back(IrBuilder::AddArgument(block.get(), leaf));
+    size_t next = 0;
+    params.push_back(TreeFromLeaves(t, leaves, &next));
+  }
+  for (size_t i = 0; i < block->arguments.size(); ++i) {
+    block->arguments[i]->name = StrCat("arg", i);
+  }
+  Block* raw_block = block.get();
+  f->body->blocks.push_back(std::move(block));
+  Function* raw = f.get();
+  module_->functions.push_back(std::move(f));
+  PLUGRT_ASSIGN_OR_RETURN(ValueTree value, EmitComputation(computation.id(), params, raw_block));
+  IrBuilder(raw_block, raw->location).Create("func.return", value.Leaves(), {});
+  return raw;
+}
+
+StatusOr<const Function*> HloConverter::FunctionFor(int64_t computation_id) {
+  auto it = functions_.find(computation_id);
+  if (it != functions_.end()) return it->second;
+  const xla::HloComputationProto* comp = FindComputation(computation_id);
+  if (comp == nullptr) return InvalidArgument("no computation has id ", computation_id);
+  if (std::find(in_progress_.begin(), in_progress_.end(), computation_id) != in_progress_.end()) {
+    return InvalidArgument("computation '", comp->name(), "' calls itself");
+  }
+  std::vector<Type> params;
+  Type result;
+  PLUGRT_ASSIGN_OR_RETURN(Function * f, NewFunction(*comp, false, &params, &result));
+  functions_[computation_id] = f;
+  return f;
+}
+
+Status HloConverter::ApplyAliasing(Function* main, const std::vector<Type>& param_types,
+                                   const Type& result_type) {
+  std::vector<int64_t> first_leaf;  // per parameter, its first flat input
+  int64_t next = 0;
+  for (const Type& t : param_types) {
+    first_leaf.push_back(next);
+    next += static_cast<int64_t>(FlattenType(t).size());
+  }
+  auto flat_input = [&](int64_t param, const auto& index) -> StatusOr<int64_t> {
+    if (param < 0 || param >= static_cast<int64_t>(param_types.size())) {
+      return InvalidArgument("aliasing names parameter ", param, " of ", param_types.size());
+    }
+    std::vector<int64_t> path(index.begin(), index.end());
+    PLUGRT_ASSIGN_OR_RETURN(int64_t leaf, LeafIndex(param_types[param], path));
+    return first_leaf[param] + leaf;
+  };
+  for (const auto& entry : proto_.input_output_alias().entries()) {
+    PLUGRT_ASSIGN_OR_RETURN(int64_t input,
+                            flat_input(entry.parameter_number(), entry.parameter_shape_index()));
+    std::vector<int64_t> out_path(entry.output_shape_index().begin(),
+                                  entry.output_shape_index().end());
+    PLUGRT_ASSIGN_OR_RETURN(int64_t output, LeafIndex(result_type, out_path));
+    auto& attrs = main->arg_attributes[input];
+    if (FindAttribute(attrs, "tf.aliasing_output") != nullptr) {
+      return InvalidArgument("input_output_alias: input ", input, " is aliased twice");
+    }
+    attrs.emplace_back("tf.aliasing_output",
+                       Attribute::Integer(output, Type::Element(ElementType::kSI32)));
+  }
+  for (const auto& entry : proto_.buffer_donor().entries()) {
+    PLUGRT_ASSIGN_OR_RETURN(int64_t input,
+                            flat_input(entry.parameter_number(), entry.parameter_shape_index()));
+    auto& attrs = main->arg_attributes[input];
+    if (FindAttribute(attrs, "tf.aliasing_output") == nullptr &&
+        FindAttribute(attrs, "jax.buffer_donor") == nullptr) {
+      attrs.emplace_back("jax.buffer_donor", Attribute::Bool(true));
+    }
+  }
+  return OkStatus();
+}
+
+Status HloConverter::BuildEntry(const xla::HloComputationProto& entry) {
+  std::vector<Type> params;
+  Type result;
+  PLUGRT_ASSIGN_OR_RETURN(Function * main, NewFunction(entry, true, &params, &result));
+  return ApplyAliasing(main, params, result);
+}
+
+StatusOr<std::unique_ptr<Module>> HloConverter::Convert(const xla::HloModuleConfigProto* config) {
+  auto module = std::make_unique<Module>();
+  module_ = module.get();
+  module->name = proto_.name();
+  module->location.file = file_;
+  for (const auto& comp : proto_.computations()) {
+    if (!computations_.emplace(comp.id(), &comp).second) {
+      return InvalidArgument("hlo: two computations have id ", comp.id());
+    }
+  }
+  const xla::HloComputationProto* entry = nullptr;
+  if (proto_.entry_computation_id() != 0 || proto_.entry_computation_name().empty()) {
+    entry = FindComputation(proto_.entry_computation_id());
+  }
+  if (entry == nullptr) {
+    for (const auto& comp : proto_.computations()) {
+      if (comp.name() == proto_.entry_computation_name()) entry = &comp;
+    }
+  }
+  if (entry == nullptr) {
+    return InvalidArgument("hlo: the module names no entry computation (id ",
+                           proto_.entry_computation_id(), ", name '",
+                           proto_.entry_computation_name(), "')");
+  }
+  // Other functions take names first so that none is called "main".
+  function_names_.insert("main");
+  PLUGRT_RETURN_IF_ERROR(BuildEntry(*entry));
+  // @main first, as programs are usually written.
+  std::stable_partition(module->functions.begin(), module->functions.end(),
+                        [](const auto& f) { return f->name == "main"; });
+  if (config != nullptr) {
+    const auto i32 = Type::Element(ElementType::kSI32);
+    if (config->replica_count() > 0) {
+      module->attributes.emplace_back("mhlo.num_replicas",
+                                      Attribute::Integer(config->replica_count(), i32));
+    }
+    if (config->num_partitions() > 0) {
+      module->attributes.emplace_back("mhlo.num_partitions",
+                                      Attribute::Integer(config->num_partitions(), i32));
+    }
+  }
+  return module;
+}
+
+}  // namespace plugrt::shlo::hlo
