@@ -428,5 +428,120 @@ TEST(HloProtoOpsTest, TypedFfiCustomCallKeepsItsDictionary) {
     })");
 }
 
+TEST(HloProtoOpsTest, IndexedConditionalBecomesCase) {
+  // branch = convert(p0): 0 negates p1, 1 doubles it, 2 (and beyond) adds 1.
+  ModuleBuilder m("case");
+  const xla::ShapeProto f32 = Shape(xla::F32, {});
+  auto neg = m.Add("neg");
+  neg.Op("negate", f32, {neg.Param(0, f32)});
+  auto twice = m.Add("twice");
+  {
+    int64_t p = twice.Param(0, f32);
+    twice.Op("add", f32, {p, p});
+  }
+  auto inc = m.Add("inc");
+  {
+    int64_t p = inc.Param(0, f32);
+    inc.Op("add", f32, {p, inc.ConstantF32(1)});
+  }
+  auto main = m.Add("main");
+  int64_t which = main.Param(0, f32);
+  int64_t x = main.Param(1, f32);
+  int64_t index = main.Op("convert", Shape(xla::S32, {}), {which});
+  xla::HloInstructionProto* cond = main.Add("conditional", f32, {index, x, x, x});
+  for (int64_t id : {neg.id(), twice.id(), inc.id()}) cond->add_called_computation_ids(id);
+  m.SetEntry(main);
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ReadHloModuleProto(m.Bytes(), "case");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  PLUGRT_EXPECT_OK(shlo::VerifyModule(**module));
+  const auto& ops = (*module)->EntryFunction()->body->front().operations;
+  ASSERT_GE(ops.size(), 2u);
+  EXPECT_EQ(ops[1]->name, "stablehlo.case");
+  EXPECT_EQ(ops[1]->regions.size(), 3u);
+  for (auto [branch, expected] : {std::pair<float, float>{0, -5}, {1, 10}, {2, 6}}) {
+    auto out = RunF32(m.Bytes(), {{{}, {branch}}, {{}, {5}}});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0], (std::vector<float>{expected})) << "branch " << branch;
+  }
+}
+
+TEST(HloProtoOpsTest, TupleCallsSortsAndBarriers) {
+  // A call returning a tuple, a two-operand sort and an optimization
+  // barrier over a tuple: all flattened into plain values.
+  ModuleBuilder m("tuple_calls");
+  auto pair = m.Add("sum_and_difference");
+  {
+    int64_t a = pair.Param(0, kF23);
+    int64_t b = pair.Param(1, kF23);
+    int64_t s = pair.Op("add", kF23, {a, b});
+    int64_t d = pair.Op("subtract", kF23, {a, b});
+    pair.Op("tuple", TupleShape({kF23, kF23}), {s, d});
+  }
+  auto less = m.Add("less");
+  {
+    const xla::ShapeProto f32 = Shape(xla::F32, {});
+    int64_t a = less.Param(0, f32);
+    int64_t b = less.Param(1, f32);
+    less.Param(2, f32);
+    less.Param(3, f32);
+    less.Add("compare", Shape(xla::PRED, {}), {a, b})->set_comparison_direction("LT");
+  }
+  auto main = m.Add("main");
+  int64_t a = main.Param(0, kF23);
+  int64_t b = main.Param(1, kF23);
+  xla::HloInstructionProto* call = main.Add("call", TupleShape({kF23, kF23}), {a, b});
+  call->add_called_computation_ids(pair.id());
+  int64_t barrier = main.Op("opt-barrier", TupleShape({kF23, kF23}), {call->id()});
+  xla::HloInstructionProto* s = main.Add("get-tuple-element", kF23, {barrier});
+  s->set_tuple_index(0);
+  xla::HloInstructionProto* d = main.Add("get-tuple-element", kF23, {barrier});
+  d->set_tuple_index(1);
+  xla::HloInstructionProto* sort = main.Add("sort", TupleShape({kF23, kF23}), {s->id(), d->id()});
+  sort->add_dimensions(1);
+  sort->set_is_stable(true);
+  sort->add_called_computation_ids(less.id());
+  m.SetEntry(main);
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ReadHloModuleProto(m.Bytes(), "tuples");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  PLUGRT_EXPECT_OK(shlo::VerifyModule(**module));
+  // s = [5, 2, 9 | 1, 1, 1], d = [-3, 2, -7 | 1, 1, 1] sorted by s per row.
+  auto out = RunF32(m.Bytes(), {{{2, 3}, {1, 2, 1, 1, 1, 1}}, {{2, 3}, {4, 0, 8, 0, 0, 0}}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], (std::vector<float>{2, 5, 9, 1, 1, 1}));
+  EXPECT_EQ(out[1], (std::vector<float>{2, -3, -7, 1, 1, 1}));
+}
+
+TEST(HloProtoOpsTest, AliasingIntoTupleParametersUsesFlatIndices) {
+  ModuleBuilder m("tuple_alias");
+  auto main = m.Add("main");
+  int64_t p = main.Param(0, TupleShape({kF23, kF23}));
+  int64_t q = main.Param(1, kF23);
+  xla::HloInstructionProto* second = main.Add("get-tuple-element", kF23, {p});
+  second->set_tuple_index(1);
+  int64_t sum = main.Op("add", kF23, {second->id(), q});
+  main.Op("tuple", TupleShape({kF23, kF23}), {q, sum});
+  m.SetEntry(main);
+  auto* alias = m.proto().mutable_input_output_alias()->add_entries();
+  alias->set_parameter_number(0);
+  alias->add_parameter_shape_index(1);
+  alias->add_output_shape_index(1);
+  m.proto().mutable_buffer_donor()->add_entries()->set_parameter_number(1);
+  StatusOr<std::unique_ptr<shlo::Module>> module = shlo::ReadHloModuleProto(m.Bytes(), "alias");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const shlo::Function* f = (*module)->EntryFunction();
+  ASSERT_EQ(f->input_types.size(), 3u);
+  EXPECT_TRUE(f->arg_attributes[0].empty());
+  const shlo::Attribute* aliased = shlo::FindAttribute(f->arg_attributes[1], "tf.aliasing_output");
+  ASSERT_NE(aliased, nullptr);
+  EXPECT_EQ(aliased->int_value, 1);
+  EXPECT_NE(shlo::FindAttribute(f->arg_attributes[2], "jax.buffer_donor"), nullptr);
+
+  // An alias naming a piece that does not exist is INVALID_ARGUMENT.
+  alias->set_parameter_number(7);
+  module = shlo::ReadHloModuleProto(m.Bytes(), "bad_alias");
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace plugrt
