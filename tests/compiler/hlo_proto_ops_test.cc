@@ -543,5 +543,75 @@ TEST(HloProtoOpsTest, AliasingIntoTupleParametersUsesFlatIndices) {
   EXPECT_EQ(module.status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST(HloProtoOpsTest, LinearAlgebraFftRngAndTopK) {
+  ModuleBuilder m("linalg");
+  auto main = m.Add("main");
+  const xla::ShapeProto f33 = Shape(xla::F32, {3, 3});
+  int64_t a = main.Param(0, f33);
+  int64_t c = main.Param(1, Shape(xla::C64, {4}));
+  xla::HloInstructionProto* chol = main.Add("cholesky", f33, {a});
+  chol->mutable_cholesky_options()->set_lower(true);
+  xla::HloInstructionProto* ts = main.Add("triangular-solve", f33, {chol->id(), a});
+  ts->mutable_triangular_solve_options()->set_left_side(true);
+  ts->mutable_triangular_solve_options()->set_lower(true);
+  ts->mutable_triangular_solve_options()->set_transpose_a(xla::TriangularSolveOptions::NO_TRANSPOSE);
+  xla::HloInstructionProto* dot = main.Add("dot", f33, {ts->id(), a});
+  dot->mutable_dot_dimension_numbers()->add_lhs_contracting_dimensions(1);
+  dot->mutable_dot_dimension_numbers()->add_rhs_contracting_dimensions(0);
+  dot->mutable_precision_config()->add_operand_precision(xla::PrecisionConfig::DEFAULT);
+  dot->mutable_precision_config()->add_operand_precision(xla::PrecisionConfig::HIGHEST);
+  xla::HloInstructionProto* fft = main.Add("fft", Shape(xla::C64, {4}), {c});
+  fft->set_fft_type(xla::FFT);
+  fft->add_fft_length(4);
+  int64_t lo = main.ConstantF32(0);
+  int64_t hi = main.ConstantF32(1);
+  xla::HloInstructionProto* rng = main.Add("rng", Shape(xla::F32, {2, 2}), {lo, hi});
+  rng->set_distribution(xla::RNG_UNIFORM);
+  const xla::ShapeProto topk_shape = TupleShape({Shape(xla::F32, {3, 2}), Shape(xla::S32, {3, 2})});
+  xla::HloInstructionProto* topk = main.Add("topk", topk_shape, {dot->id()});
+  topk->set_k(2);
+  topk->set_largest(true);
+  xla::HloInstructionProto* values = main.Add("get-tuple-element", Shape(xla::F32, {3, 2}), {topk->id()});
+  values->set_tuple_index(0);
+  main.Op("tuple", TupleShape({Shape(xla::F32, {3, 2}), Shape(xla::C64, {4}), Shape(xla::F32, {2, 2})}),
+          {values->id(), fft->id(), rng->id()});
+  m.SetEntry(main);
+  ExpectImportsAs(m.Bytes(), R"(
+    func.func @main(%a: tensor<3x3xf32>, %c: tensor<4xcomplex<f32>>) -> (tensor<3x2xf32>, tensor<4xcomplex<f32>>, tensor<2x2xf32>) {
+      %0 = "stablehlo.cholesky"(%a) {lower = true} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+      %1 = "stablehlo.triangular_solve"(%0, %a) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+      %2 = stablehlo.dot_general %1, %a, contracting_dims = [1] x [0], precision = [DEFAULT, HIGHEST] : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+      %3 = "stablehlo.fft"(%c) {fft_length = array<i64: 4>, fft_type = #stablehlo<fft_type FFT>} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+      %lo = stablehlo.constant dense<0.0> : tensor<f32>
+      %hi = stablehlo.constant dense<1.0> : tensor<f32>
+      %shape = stablehlo.constant dense<[2, 2]> : tensor<2xi64>
+      %4 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+      %5:2 = "chlo.top_k"(%2) {k = 2 : i64} : (tensor<3x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+      return %5#0, %3, %4 : tensor<3x2xf32>, tensor<4xcomplex<f32>>, tensor<2x2xf32>
+    })");
+}
+
+TEST(HloProtoOpsTest, CollectiveBroadcastTokensAndIds) {
+  ModuleBuilder m("broadcast");
+  auto main = m.Add("main");
+  int64_t x = main.Param(0, kF23);
+  xla::HloInstructionProto* cb = main.Add("collective-broadcast", kF23, {x});
+  cb->add_replica_groups()->add_replica_ids(0);
+  cb->set_channel_id(2);
+  int64_t t0 = main.Op("after-all", Shape(xla::TOKEN, {}), {});
+  main.Op("after-all", Shape(xla::TOKEN, {}), {t0, t0});
+  int64_t pid = main.Op("partition-id", Shape(xla::U32, {}), {});
+  main.Op("tuple", TupleShape({kF23, Shape(xla::U32, {})}), {cb->id(), pid});
+  m.SetEntry(main);
+  ExpectImportsAs(m.Bytes(), R"(
+    func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<ui32>) {
+      %0 = "stablehlo.collective_broadcast"(%x) {channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+      %1 = stablehlo.create_token : !stablehlo.token
+      %2 = stablehlo.after_all %1, %1 : !stablehlo.token
+      %3 = stablehlo.partition_id : tensor<ui32>
+      return %0, %3 : tensor<2x3xf32>, tensor<ui32>
+    })");
+}
+
 }  // namespace
 }  // namespace plugrt

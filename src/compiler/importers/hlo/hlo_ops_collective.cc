@@ -152,6 +152,12 @@ FamilyResult ConvertCollective(const InstructionContext& ctx) {
     PLUGRT_ASSIGN_OR_RETURN(ValueTree t, ctx.Simple("stablehlo.collective_permute", std::move(attrs)));
     return yes(std::move(t));
   }
+  if (op == "collective-broadcast") {
+    PLUGRT_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+    PLUGRT_ASSIGN_OR_RETURN(Attrs attrs, GroupAttributes(inst, false));
+    PLUGRT_ASSIGN_OR_RETURN(ValueTree t, ctx.Simple("stablehlo.collective_broadcast", std::move(attrs)));
+    return yes(std::move(t));
+  }
   if (op == "replica-id" || op == "partition-id") {
     PLUGRT_RETURN_IF_ERROR(ctx.ExpectOperands(0));
     PLUGRT_ASSIGN_OR_RETURN(ValueTree t, ctx.Simple(op == "replica-id" ? "stablehlo.replica_id"

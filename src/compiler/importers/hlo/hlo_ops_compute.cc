@@ -241,6 +241,17 @@ FamilyResult ConvertCompute(const InstructionContext& ctx) {
                                                      {"fft_length", I64Array(inst.fft_length())}}));
     return yes(std::move(t));
   }
+  if (op == "topk") {
+    // chlo.top_k gives the largest k (values, then s32 indices); the
+    // CHLO lowering turns it into a sort and slices.
+    PLUGRT_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+    if (!inst.largest()) return Unimplemented("topk of the smallest elements is not supported");
+    PLUGRT_ASSIGN_OR_RETURN(Value * x, ctx.Operand(0));
+    Operation* topk = ctx.builder.Create("chlo.top_k", {x}, FlattenType(ctx.type),
+                                         {{"k", Attribute::Integer(inst.k())}});
+    PLUGRT_ASSIGN_OR_RETURN(ValueTree tree, ctx.ResultsAsTree(topk));
+    return yes(std::move(tree));
+  }
   if (op == "batch-norm-training" || op == "batch-norm-inference" || op == "batch-norm-grad") {
     std::string name = "stablehlo." + op;
     for (char& c : name) c = c == '-' ? '_' : c;
