@@ -240,9 +240,9 @@ StatusOr<ValueTree> HloConverter::EmitInstruction(const xla::HloInstructionProto
                                                   const std::vector<ValueTree>& operands,
                                                   const std::vector<ValueTree>& params,
                                                   Block* block) {
+  // (The caller's message names the computation and the instruction.)
   if (IsRefusedByName(inst.opcode())) {
-    return Unimplemented("opcode '", inst.opcode(), "' (instruction '", inst.name(),
-                         "') is not supported by the HLO importer");
+    return Unimplemented("opcode '", inst.opcode(), "' is not supported by the HLO importer");
   }
   PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(inst.shape()));
   IrBuilder builder(block, LocationOf(inst));
@@ -254,8 +254,7 @@ StatusOr<ValueTree> HloConverter::EmitInstruction(const xla::HloInstructionProto
     PLUGRT_ASSIGN_OR_RETURN(auto result, family(ctx));
     if (result.first == Handled::kYes) return std::move(result.second);
   }
-  return Unimplemented("opcode '", inst.opcode(), "' (instruction '", inst.name(),
-                       "') is not supported by the HLO importer");
+  return Unimplemented("opcode '", inst.opcode(), "' is not supported by the HLO importer");
 }
 
 StatusOr<std::unique_ptr<Region>> HloConverter::BuildRegion(int64_t computation_id) {
