@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "client/compiler.h"
 #include "compiler/importers/hlo/hlo_reader.h"
 #include "compiler/importers/read_program.h"
 #include "compiler/hlo_proto_builder.h"
@@ -337,6 +338,19 @@ TEST(HloProtoTest, HloWithConfigGivesDeviceCounts) {
                     "hlo_with_config");
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0], (std::vector<float>{2, 4, 6, 8, 10, 12}));
+}
+
+TEST(HloProtoTest, AheadOfTimeCompileTakesHloToo) {
+  // PJRT_Compile (a topology, no client) reads the same formats.
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, testing::CpuPlugin());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(Compiler compiler, Compiler::Create(plugin, "cpu:1"));
+  StatusOr<Executable> executable = compiler.Compile(CountingLoop(), {}, "hlo");
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  PLUGRT_ASSERT_OK_AND_ASSIGN(size_t outputs, executable->num_outputs());
+  EXPECT_EQ(outputs, 2u);
+  StatusOr<Executable> bad = compiler.Compile("\xff\xff", {}, "hlo");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
 }
 
 // ------------------------------------------------------------------ errors
