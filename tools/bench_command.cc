@@ -52,6 +52,7 @@ struct BenchOptions {
   std::optional<int> threads;
   bool list = false;
   std::string profile_dir;  // --profile DIR: one trace and summary per workload
+  std::string fill_elided;  // --fill-elided: for programs printed without weights
 };
 
 // A selected bench/<name>.mlir.
@@ -114,7 +115,8 @@ std::string CpuModel() {
   return "unknown";
 }
 
-// The .mlir files of `dir` by name (their stems), sorted.
+// The program files of `dir` (.mlir: StableHLO; .hlo: XLA's HLO text) by
+// name (their stems), sorted.
 StatusOr<std::map<std::string, std::string>> ListWorkloads(const std::string& dir) {
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
@@ -122,11 +124,12 @@ StatusOr<std::map<std::string, std::string>> ListWorkloads(const std::string& di
   }
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-    if (entry.path().extension() != ".mlir" || !entry.is_regular_file()) continue;
+    const std::string ext = entry.path().extension().string();
+    if ((ext != ".mlir" && ext != ".hlo") || !entry.is_regular_file()) continue;
     files[entry.path().stem().string()] = entry.path().string();
   }
   if (error) return InvalidArgument(dir, ": cannot list the folder (", error.message(), ")");
-  if (files.empty()) return NotFound(dir, ": no .mlir bench programs in the folder");
+  if (files.empty()) return NotFound(dir, ": no .mlir or .hlo bench programs in the folder");
   return files;
 }
 
@@ -277,8 +280,11 @@ StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
   return Client::Create(std::move(plugin), client_options);
 }
 
-StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload& workload) {
-  StatusOr<LoadedExecutable> compiled = client.Compile(workload.text);
+StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload& workload,
+                                           const std::string& fill_elided) {
+  CompileOptions compile_options;
+  if (!fill_elided.empty()) compile_options.env_option_overrides[kFillElidedOverride] = fill_elided;
+  StatusOr<LoadedExecutable> compiled = client.Compile(workload.text, compile_options);
   if (!compiled.ok()) {
     return Status(compiled.status().code(),
                   StrCat(workload.path, ": compile failed: ",
@@ -368,7 +374,7 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
                             TimeRepeated(policy, [&]() -> StatusOr<double> {
                               const long long start = NowNanoseconds();
                               PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
-                                                      CompileWorkload(client, workload));
+                                                      CompileWorkload(client, workload, options.fill_elided));
                               return MillisecondsSince(start);
                             }));
     result.time = Summarize(std::move(times));
@@ -377,11 +383,12 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
   }
 
   const long long compile_start = NowNanoseconds();
-  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable, CompileWorkload(client, workload));
+  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
+                          CompileWorkload(client, workload, options.fill_elided));
   result.compile_ms = MillisecondsSince(compile_start);
 
   PLUGRT_ASSIGN_OR_RETURN(std::vector<ArgumentSpec> specs,
-                          ReadMainArguments(workload.text, workload.path));
+                          ReadMainArguments(workload.text, workload.path, options.fill_elided));
   PLUGRT_ASSIGN_OR_RETURN(Executable metadata, executable.GetExecutable());
   PLUGRT_ASSIGN_OR_RETURN(std::vector<PJRT_Buffer_Type> output_types,
                           metadata.output_element_types());
@@ -908,6 +915,7 @@ void RegisterBenchCommand(CLI::App& app, int& exit_code) {
                       "option (default: the online cores; the plugin's own default)")
       ->check(CLI::Range(1, 4096));
   command->add_flag("--list", options->list, "list the workloads and exit");
+  AddFillElidedOption(command, options->fill_elided);
   command->add_option("--profile", options->profile_dir,
                       "profile each workload (its warm-up and timed runs): DIR/<workload>.json "
                       "(Chrome trace) and DIR/<workload>.summary.txt; the times reported are then "

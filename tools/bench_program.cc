@@ -9,6 +9,7 @@
 #include "stablehlo/element_type.h"
 #include "stablehlo/float_format.h"
 #include "compiler/importers/mlir/parser.h"
+#include "compiler/importers/read_program.h"
 #include "client/element_decode.h"
 
 namespace plugrt::tools {
@@ -157,10 +158,14 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
 }
 
 StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
-                                                      const std::string& path) {
-  // The project's own parser reads the program; only @main's signature is
+                                                      const std::string& path,
+                                                      const std::string& fill_elided) {
+  // The project's own readers read the program; only @main's signature is
   // used here (the plugin verifies and compiles the program itself).
-  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module, shlo::ParseModule(text, path));
+  shlo::ReadOptions read;
+  PLUGRT_ASSIGN_OR_RETURN(read.elided, shlo::ElidedConstantFill::Parse(fill_elided));
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                          shlo::ReadProgram(text, path, read));
   const shlo::Function* main = module->FindFunction("main");
   if (main == nullptr) return NotFound(path, ": no function @main");
   std::vector<ArgumentSpec> arguments;

@@ -64,7 +64,8 @@ struct ArgumentSpec {
 // compiles the program itself). Arguments that are not static-shaped tensors
 // (tokens, tuples, dynamic dimensions) are UNIMPLEMENTED, naming the function.
 StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
-                                                      const std::string& path);
+                                                      const std::string& path,
+                                                      const std::string& fill_elided = "");
 
 // A dense row-major host array of `spec` filled from a generator seeded with
 // `seed`: floats uniform in [-1, 1) (bf16 and f16 rounded to nearest even

@@ -57,10 +57,15 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options);
 // The executable in `path` loaded onto `client`: a serialized executable
 // (bytes starting with kSerializedExecutableMagic, as `plugrt compile`
 // writes) is handed to DeserializeAndLoad; anything else is program text,
-// with @`entry` made the entry function, and is compiled. Errors name `path`.
+// with @`entry` made the entry function, and is compiled; `fill_elided`
+// (empty: refuse) says how constants the file left out are filled
+// (compile option kFillElidedOverride). Errors name `path`.
 inline constexpr std::string_view kSerializedExecutableMagic = "PLUGRTEX";
 StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
-                                           const std::string& entry = "main");
+                                           const std::string& entry = "main",
+                                           const std::string& fill_elided = "");
+// The --fill-elided option of run, inspect, bench and convert.
+void AddFillElidedOption(CLI::App* command, std::string& fill_elided);
 
 // Each Register* adds one subcommand; its callback stores the exit code.
 void RegisterDevicesCommand(CLI::App& app, int& exit_code);

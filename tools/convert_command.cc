@@ -27,6 +27,7 @@ struct ConvertOptions {
   std::string output;
   std::string to = "bytecode";
   std::string target;
+  std::string fill_elided;
 };
 
 Status Convert(const ConvertOptions& options) {
@@ -34,8 +35,10 @@ Status Convert(const ConvertOptions& options) {
     return InvalidArgument("--target applies to --to bytecode only");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(options.input));
+  shlo::ReadOptions read;
+  PLUGRT_ASSIGN_OR_RETURN(read.elided, shlo::ElidedConstantFill::Parse(options.fill_elided));
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
-                          shlo::ReadProgram(bytes, options.input));
+                          shlo::ReadProgram(bytes, options.input, read));
   std::string text;
   if (options.to == "text") {
     shlo::CanonicalizeAttributeOrder(*module);
@@ -52,10 +55,12 @@ void RegisterConvertCommand(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ConvertOptions>();
   CLI::App* command = app.add_subcommand(
       "convert",
-      "Convert a program between StableHLO text and portable artifacts (MLIR bytecode); "
+      "Convert a program (StableHLO text or bytecode, XLA's HLO text) to a portable "
+      "artifact (MLIR bytecode) or StableHLO text; "
       "--to text writes one canonical printed form without locations");
   command->add_option("input", options->input,
-                      "program file: StableHLO MLIR text or a .mlirbc/.mlir.bc portable artifact")
+                      "program file: StableHLO (or MHLO) MLIR text, a .mlirbc/.mlir.bc portable "
+                      "artifact, or XLA's HLO text")
       ->required();
   command->add_option("--output,-o", options->output, "file to write")->required();
   command->add_option("--to", options->to, "output form: text, or bytecode (default)")
@@ -63,6 +68,7 @@ void RegisterConvertCommand(CLI::App& app, int& exit_code) {
   command->add_option("--target", options->target,
                       "StableHLO version X.Y.Z (0.9.0 to 1.20.0) the artifact is written for "
                       "(--to bytecode; default 1.20.0)");
+  AddFillElidedOption(command, options->fill_elided);
   command->callback([options, &exit_code] {
     Status status = Convert(*options);
     if (!status.ok()) {

@@ -78,6 +78,10 @@ bool DefinesFunction(std::string_view text, size_t symbol_start) {
 
 StatusOr<std::string> SelectEntryFunction(std::string_view text, std::string_view entry) {
   if (entry == "main") return std::string(text);
+  if (shlo::IsHloText(text)) {
+    return InvalidArgument("--entry ", entry, ": HLO text runs its ENTRY computation; "
+                           "mark the one to run ENTRY instead");
+  }
   if (shlo::IsMlirBytecode(text)) {
     // A portable artifact: choose the entry in its printed form.
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,

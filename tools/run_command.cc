@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/element_type.h"
+#include "compile_options/compile_options.h"
 #include "filesystem/file_io.h"
 #include "client/executable.h"
 #include "tools/array_format.h"
@@ -31,6 +32,7 @@ struct RunOptions {
   std::string output_dir;
   std::string profile_path;  // --profile FILE.json
   int repeat = 1;            // --repeat N
+  std::string fill_elided;   // --fill-elided
   bool no_ceilings = false;  // --no-ceilings
 };
 
@@ -58,7 +60,8 @@ Status Run(const RunOptions& options) {
     }
   }
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
-                          LoadProgramFile(*client, options.program, options.entry));
+                          LoadProgramFile(*client, options.program, options.entry,
+                                                          options.fill_elided));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
   if (devices.empty()) return FailedPrecondition("the compiled program has no devices to run on");
 
@@ -149,8 +152,17 @@ Status Run(const RunOptions& options) {
 
 }  // namespace
 
+void AddFillElidedOption(CLI::App* command, std::string& fill_elided) {
+  command->add_option(
+      "--fill-elided", fill_elided,
+      "fill constants the file left out (HLO text's constant({...}), "
+      "dense_resource<__elided__>) with zeros, random or random:SEED values, so a program "
+      "printed without its weights can be timed; default: refuse it");
+}
+
 StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
-                                           const std::string& entry) {
+                                           const std::string& entry,
+                                           const std::string& fill_elided) {
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(path));
   if (std::string_view(bytes).substr(0, kSerializedExecutableMagic.size()) ==
       kSerializedExecutableMagic) {
@@ -169,7 +181,9 @@ StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::stri
   // PJRT_Program carries no entry name and plugins run @main.
   StatusOr<std::string> program = SelectEntryFunction(bytes, entry);
   if (!program.ok()) return NameProgramFile(program.status(), path);
-  StatusOr<LoadedExecutable> compiled = client.Compile(*program);
+  CompileOptions compile_options;
+  if (!fill_elided.empty()) compile_options.env_option_overrides[kFillElidedOverride] = fill_elided;
+  StatusOr<LoadedExecutable> compiled = client.Compile(*program, compile_options);
   if (!compiled.ok()) {
     return Status(compiled.status().code(),
                   StrCat(path, ": compile failed: ",
@@ -200,6 +214,7 @@ void RegisterRunCommand(CLI::App& app, int& exit_code) {
                       "on standard error");
   command->add_option("--repeat", options->repeat, "run the program N times (default 1)")
       ->check(CLI::Range(1, 1000000));
+  AddFillElidedOption(command, options->fill_elided);
   command->add_flag("--no-ceilings", options->no_ceilings,
                     "with --profile: do not measure the machine's GEMM and bandwidth ceilings for "
                     "the summary (about a second)");

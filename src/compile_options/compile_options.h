@@ -78,6 +78,11 @@ inline constexpr const char* kDumpToOverride = "plugrt_dump_to";
 // Pass names separated by ',' ("all": every pass) whose output module goes to
 // kDumpToOverride as after.NN.PASS.mlir.
 inline constexpr const char* kPrintAfterOverride = "plugrt_print_after";
+// What to do with constants the program file left out (HLO text's
+// constant({...}), MLIR's dense_resource<__elided__>): "refuse" (the
+// default), "zeros", "random" or "random:SEED" (compiler/importers/
+// read_options.h). For timing programs printed without their weights.
+inline constexpr const char* kFillElidedOverride = "plugrt_fill_elided";
 
 // Reads a serialized xla.CompileOptionsProto. Empty bytes give the defaults;
 // fields plugrt does not read are skipped. Malformed bytes and inconsistent

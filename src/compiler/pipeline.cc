@@ -87,11 +87,11 @@ StatusOr<passes::PassConfig> ResolvePasses(const PipelineOptions& pipeline,
   for (const auto& [name, value] : options.env_option_overrides) {
     if (name.rfind("plugrt_", 0) != 0) continue;  // another backend's
     const bool known = name == kPassesOverride || name == kDumpToOverride ||
-                       name == kPrintAfterOverride;
+                       name == kPrintAfterOverride || name == kFillElidedOverride;
     if (!known) {
       return InvalidArgument("compile options: env_option_overrides has no option '", name,
                              "'; the CPU plugin reads ", kPassesOverride, ", ", kDumpToOverride,
-                             " and ", kPrintAfterOverride);
+                             ", ", kPrintAfterOverride, " and ", kFillElidedOverride);
     }
     if (!std::holds_alternative<std::string>(value)) {
       return InvalidArgument("compile options: env_option_overrides[\"", name,
@@ -113,14 +113,25 @@ StatusOr<passes::PassConfig> ResolvePasses(const PipelineOptions& pipeline,
 StatusOr<std::unique_ptr<Compilation>> Compilation::Start(const PipelineOptions& pipeline,
                                                           const CompileOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(passes::PassConfig config, ResolvePasses(pipeline, options));
-  return std::unique_ptr<Compilation>(new Compilation(pipeline, options, std::move(config)));
+  shlo::ReadOptions read;
+  if (const std::string* fill = TextOverride(options, kFillElidedOverride)) {
+    StatusOr<shlo::ElidedConstantFill> parsed = shlo::ElidedConstantFill::Parse(*fill);
+    if (!parsed.ok()) {
+      return InvalidArgument("compile option ", kFillElidedOverride, ": ",
+                             parsed.status().message());
+    }
+    read.elided = *parsed;
+  }
+  return std::unique_ptr<Compilation>(
+      new Compilation(pipeline, options, std::move(config), read));
 }
 
 Compilation::Compilation(const PipelineOptions& pipeline, const CompileOptions& options,
-                         passes::PassConfig config)
+                         passes::PassConfig config, shlo::ReadOptions read_options)
     : pipeline_(pipeline),
       options_(options),
       config_(std::move(config)),
+      read_options_(read_options),
       dump_(options),
       runner_(report_, dump_.Observer()) {
   report_.warnings = config_.warnings;
@@ -138,7 +149,7 @@ StatusOr<PipelineResult> RunPipeline(std::string_view code, std::string_view fil
   {
     const auto start = std::chrono::steady_clock::now();
     profiler::ScopedEvent traced(profiler::category::kCompile, "read");
-    PLUGRT_ASSIGN_OR_RETURN(result.module, shlo::ReadProgram(code, file_name, format));
+    PLUGRT_ASSIGN_OR_RETURN(result.module, shlo::ReadProgram(code, file_name, format, compilation.read_options()));
     PassRecord read;
     read.name = "read";
     read.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -

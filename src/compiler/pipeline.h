@@ -37,6 +37,7 @@
 #include "common/status.h"
 #include "compile_options/compile_options.h"
 #include "compiler/compile_dump.h"
+#include "compiler/importers/read_options.h"
 #include "compiler/pass_config.h"
 #include "compiler/pass_runner.h"
 #include "compiler/passes/optimizer_plugins.h"
@@ -80,16 +81,19 @@ class Compilation {
   const PipelineOptions& pipeline() const { return pipeline_; }
   const CompileOptions& options() const { return options_; }
   const passes::PassConfig& passes() const { return config_; }
+  // How the program is read (kFillElidedOverride).
+  const shlo::ReadOptions& read_options() const { return read_options_; }
   passes::PassRunner& runner() { return runner_; }
   const passes::PassReport& report() const { return report_; }
 
  private:
   Compilation(const PipelineOptions& pipeline, const CompileOptions& options,
-              passes::PassConfig config);
+              passes::PassConfig config, shlo::ReadOptions read_options);
 
   PipelineOptions pipeline_;
   CompileOptions options_;
   passes::PassConfig config_;
+  shlo::ReadOptions read_options_;
   passes::PassReport report_;
   CompileDump dump_;
   passes::PassRunner runner_;

@@ -2,24 +2,31 @@
 
 #include "compiler/importers/bytecode/reader.h"
 #include "compiler/importers/hlo/hlo_reader.h"
+#include "compiler/importers/hlo/hlo_text_parser.h"
 #include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::shlo {
 
-StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name) {
+StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name,
+                                              const ReadOptions& options) {
   if (IsMlirBytecode(bytes)) return ReadBytecodeModule(bytes, file_name);
+  if (hlo::IsHloText(bytes)) return ReadHloText(bytes, file_name, options);
   return ParseModule(bytes, file_name);
 }
 
 StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name,
-                                              std::string_view format) {
-  if (format == "mlir") return ReadProgram(bytes, file_name);
+                                              std::string_view format,
+                                              const ReadOptions& options) {
+  if (format == "mlir") return ReadProgram(bytes, file_name, options);
   if (format == "hlo") return ReadHloModuleProto(bytes, file_name);
   if (format == "hlo_with_config") return ReadHloModuleProtoWithConfig(bytes, file_name);
   return InvalidArgument("program format '", format,
                          "' is not supported; plugrt reads \"mlir\" (StableHLO text or "
-                         "bytecode), \"hlo\" and \"hlo_with_config\" (XLA's HloModuleProto)");
+                         "bytecode, or XLA's HLO text), \"hlo\" and \"hlo_with_config\" (XLA's "
+                         "HloModuleProto)");
 }
+
+bool IsHloText(std::string_view bytes) { return hlo::IsHloText(bytes); }
 
 bool IsKnownProgramFormat(std::string_view format) {
   return format == "mlir" || format == "hlo" || format == "hlo_with_config";

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "compiler/importers/read_options.h"
 #include "stablehlo/ir.h"
 
 namespace plugrt::shlo {
@@ -23,6 +24,11 @@ StatusOr<std::unique_ptr<Module>> ReadHloModuleProto(std::string_view bytes, std
 // counts become the module's mhlo.num_replicas / mhlo.num_partitions.
 StatusOr<std::unique_ptr<Module>> ReadHloModuleProtoWithConfig(std::string_view bytes,
                                                                std::string_view name);
+
+// XLA's HLO text (hlo_text_parser.h), converted as the proto is; errors in
+// the text name file:line:col.
+StatusOr<std::unique_ptr<Module>> ReadHloText(std::string_view text, std::string_view name,
+                                              const ReadOptions& options);
 
 }  // namespace plugrt::shlo
 
