@@ -431,6 +431,11 @@ Status Parser::ParsePrettyReduce(Operation* op, size_t num_results,
     applies_pos = lex_.pos();
     applies = std::string(lex_.LexBareId());
     if (applies.empty()) return lex_.Expected("the reduction op after 'applies'");
+    // `applies mhlo.add` names the op by its mhlo name.
+    Operation named;
+    named.name = applies;
+    PLUGRT_RETURN_IF_ERROR(TranslateOpName(&named, applies_pos));
+    applies = named.name;
   }
   if (!lex_.ConsumeKeyword("across") || !lex_.ConsumeKeyword("dimensions") ||
       !lex_.ConsumeIf("=")) {

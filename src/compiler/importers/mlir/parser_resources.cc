@@ -156,8 +156,16 @@ Status Parser::ResolveResources() {
       return lex_.ErrorAt(use.pos, "the blob of dense_resource<", use.name,
                           "> is not a hex string \"0x...\" of 4 alignment bytes and the data");
     }
-    StatusOr<std::shared_ptr<const DenseData>> data = DenseDataFromBytes(
-        use.type, std::string_view(bytes).substr(4), StrCat("dense_resource<", use.name, ">"));
+    std::string_view elements = std::string_view(bytes).substr(4);
+    // A blob holds every element (no splats, unlike dense<"0x...">).
+    const uint64_t needed =
+        static_cast<uint64_t>(use.type.num_elements()) * StorageBytes(use.type.element_type());
+    if (elements.size() != needed) {
+      return lex_.ErrorAt(use.pos, "dense_resource<", use.name, "> has ", elements.size(),
+                          " bytes but ", use.type.ToString(), " needs ", needed);
+    }
+    StatusOr<std::shared_ptr<const DenseData>> data =
+        DenseDataFromBytes(use.type, elements, StrCat("dense_resource<", use.name, ">"));
     if (!data.ok()) return lex_.ErrorAt(use.pos, data.status().message());
     *use.data = **data;
   }
