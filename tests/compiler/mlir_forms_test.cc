@@ -165,6 +165,88 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %i: tensor<1x1xi32>,
   EXPECT_EQ(handle->str, "stablehlo.channel_handle");
 }
 
+TEST(MlirFormsMhlo, GenericConvolutionAndEnumSpellings) {
+  constexpr std::string_view kMhlo = R"mlir(
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>, %c: tensor<4xcomplex<f32>>,
+                %lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<2xui64>)
+    -> (tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>, tensor<4xcomplex<f32>>, tensor<3xf32>,
+        tensor<2xui64>, tensor<4xui32>) {
+  %0 = "mhlo.convolution"(%x, %w) {batch_group_count = 1 : i64,
+      dimension_numbers = #mhlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
+      feature_group_count = 1 : i64, lhs_dilation = dense<1> : tensor<2xi64>,
+      padding = dense<0> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>,
+      window_strides = dense<1> : tensor<2xi64>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %1 = "mhlo.convolution"(%x, %w) {batch_group_count = 1 : i64,
+      dimension_numbers = #mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3,
+        input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2,
+        kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1],
+        output_batch_dimension = 0, output_feature_dimension = 3,
+        output_spatial_dimensions = [1, 2]>,
+      feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>,
+      padding = dense<0> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 1>,
+      window_strides = array<i64: 1, 1>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %2 = "mhlo.fft"(%c) {fft_length = dense<4> : tensor<1xi64>, fft_type = #mhlo<fft_type FFT>}
+      : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  %shape = mhlo.constant dense<3> : tensor<1xi64>
+  %3 = "mhlo.rng"(%lo, %hi, %shape) {rng_distribution = #mhlo.rng_distribution<UNIFORM>}
+      : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
+  %4:2 = "mhlo.rng_bit_generator"(%s) {rng_algorithm = #mhlo.rng_algorithm<THREE_FRY>}
+      : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %0, %1, %2, %3, %4#0, %4#1 : tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>,
+      tensor<4xcomplex<f32>>, tensor<3xf32>, tensor<2xui64>, tensor<4xui32>
+}
+)mlir";
+  constexpr std::string_view kTwin = R"mlir(
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>, %c: tensor<4xcomplex<f32>>,
+                %lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<2xui64>)
+    -> (tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>, tensor<4xcomplex<f32>>, tensor<3xf32>,
+        tensor<2xui64>, tensor<4xui32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {stride = [1, 1], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+       padding = dense<0> : tensor<2x2xi64>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %2 = stablehlo.fft %c, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  %shape = stablehlo.constant dense<3> : tensor<1xi64>
+  %3 = stablehlo.rng %lo, %hi, %shape, distribution = UNIFORM
+      : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
+  %4:2 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY
+      : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %0, %0, %2, %3, %4#0, %4#1 : tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>,
+      tensor<4xcomplex<f32>>, tensor<3xf32>, tensor<2xui64>, tensor<4xui32>
+}
+)mlir";
+  auto mhlo = ParseModule(kMhlo, "test.mlir");
+  auto twin = ParseModule(kTwin, "test.mlir");
+  ASSERT_TRUE(mhlo.ok()) << mhlo.status().ToString();
+  ASSERT_TRUE(twin.ok()) << twin.status().ToString();
+  const auto& m = BodyOps(**mhlo);
+  const auto& t = BodyOps(**twin);
+  ASSERT_EQ(m.size(), 7u);
+  ASSERT_EQ(t.size(), 6u);
+  // Both convolutions, attribute by attribute (the attribute order differs).
+  for (int i : {0, 1}) {
+    EXPECT_EQ(m[i]->name, "stablehlo.convolution");
+    for (const auto& [name, value] : t[0]->attributes) {
+      const Attribute* other = m[i]->attribute(name);
+      ASSERT_NE(other, nullptr) << name;
+      EXPECT_TRUE(*other == value) << name << ": " << other->ToString() << " vs "
+                                   << value.ToString();
+    }
+  }
+  for (size_t i = 2; i < m.size(); ++i) {
+    EXPECT_EQ(m[i]->name, t[i - 1]->name);
+    for (const auto& [name, value] : t[i - 1]->attributes) {
+      const Attribute* other = m[i]->attribute(name);
+      ASSERT_NE(other, nullptr) << m[i]->name << " " << name;
+      EXPECT_TRUE(*other == value) << name << ": " << other->ToString() << " vs "
+                                   << value.ToString();
+    }
+  }
+}
+
 TEST(MlirFormsMhlo, TopKAndIdentities) {
   auto module = ParseModule(R"mlir(
 func.func @main(%arg0: tensor<16xf32>, %t: !stablehlo.token) -> (tensor<4xf32>, tensor<4xi32>, tensor<16xf32>) {
