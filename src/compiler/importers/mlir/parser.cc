@@ -16,12 +16,21 @@ Parser::Parser(std::string_view text, std::string_view file_name, int first_line
 StatusOr<std::unique_ptr<Module>> Parser::Run() {
   auto module = std::make_unique<Module>();
   // Location aliases may stand before and after the module (and between
-  // functions when there is no module).
-  auto aliases = [&]() -> Status {
-    while (lex_.Peek() == '#') PLUGRT_RETURN_IF_ERROR(ParseLocationAliasDefinition());
-    return OkStatus();
+  // functions when there is no module); the resource section of
+  // dense_resource data comes last.
+  auto at_resources = [&]() { return lex_.Peek() == '{' && lex_.text().substr(lex_.pos(), 3) == "{-#"; };
+  auto trailers = [&]() -> Status {
+    while (true) {
+      if (lex_.Peek() == '#') {
+        PLUGRT_RETURN_IF_ERROR(ParseLocationAliasDefinition());
+      } else if (at_resources()) {
+        PLUGRT_RETURN_IF_ERROR(ParseResourceSection());
+      } else {
+        return OkStatus();
+      }
+    }
   };
-  PLUGRT_RETURN_IF_ERROR(aliases());
+  PLUGRT_RETURN_IF_ERROR(trailers());
   module->location = lex_.CurrentLocation();
   if (lex_.ConsumeKeyword("module")) {
     if (lex_.Peek() == '@') {
@@ -39,22 +48,24 @@ StatusOr<std::unique_ptr<Module>> Parser::Run() {
     if (!lex_.ConsumeIf("{")) return lex_.Expected("'{' to open the module body");
     while (!lex_.ConsumeIf("}")) {
       if (lex_.AtEnd()) return lex_.Expected("'}' to close the module");
-      if (lex_.ConsumeKeyword("sdy.mesh")) {
-        PLUGRT_RETURN_IF_ERROR(ParseSdyMesh(module.get()));
-        continue;
-      }
-      PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
+      PLUGRT_RETURN_IF_ERROR(ParseModuleItem(module.get()));
     }
     PLUGRT_ASSIGN_OR_RETURN(module->location.source, ParseOptionalLoc());
-    PLUGRT_RETURN_IF_ERROR(aliases());
+    PLUGRT_RETURN_IF_ERROR(trailers());
+  } else if (lex_.text().substr(lex_.pos(), 16) == "\"builtin.module\"") {
+    PLUGRT_RETURN_IF_ERROR(lex_.LexString().status());
+    PLUGRT_RETURN_IF_ERROR(ParseGenericModuleBody(module.get()));
+    PLUGRT_ASSIGN_OR_RETURN(module->location.source, ParseOptionalLoc());
+    PLUGRT_RETURN_IF_ERROR(trailers());
   } else {
     while (!lex_.AtEnd()) {
-      PLUGRT_RETURN_IF_ERROR(ParseFunction(module.get()));
-      PLUGRT_RETURN_IF_ERROR(aliases());
+      PLUGRT_RETURN_IF_ERROR(ParseModuleItem(module.get()));
+      PLUGRT_RETURN_IF_ERROR(trailers());
     }
   }
   if (!lex_.AtEnd()) return lex_.Expected("end of input");
   PLUGRT_RETURN_IF_ERROR(ResolveLocationAliases());
+  PLUGRT_RETURN_IF_ERROR(ResolveResources());
   return module;
 }
 
@@ -231,7 +242,8 @@ Status Parser::ParseBlockOps(Block* block) {
     if (c == '}' || c == '^') return OkStatus();
     if (c == '\0') return lex_.Expected("an operation or '}'");
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Operation> op, ParseOperation(block));
-    block->operations.push_back(std::move(op));
+    // Null: an identity op folded into its operand (mhlo.copy, tensor.cast).
+    if (op != nullptr) block->operations.push_back(std::move(op));
   }
 }
 
@@ -344,19 +356,22 @@ StatusOr<std::unique_ptr<Operation>> Parser::ParseOperation(Block* block) {
   size_t name_pos = lex_.pos();
   lex_.Peek();
   name_pos = lex_.pos();
-  if (lex_.Peek() == '"') {
+  const bool generic = lex_.Peek() == '"';
+  if (generic) {
     PLUGRT_ASSIGN_OR_RETURN(op->name, lex_.LexString());
-    if (op->name == "return") op->name = "func.return";
-    if (op->name == "call") op->name = "func.call";
-    op->code = LookupOpCode(op->name);
+  } else {
+    op->name = std::string(lex_.LexBareId());
+    if (op->name.empty()) return lex_.Expected("an operation");
+  }
+  if (op->name == "return") op->name = "func.return";
+  if (op->name == "call") op->name = "func.call";
+  // The name as written: mhlo and other dialects' ops read as StableHLO.
+  const std::string written = op->name;
+  PLUGRT_RETURN_IF_ERROR(TranslateOpName(op.get(), name_pos));
+  op->code = LookupOpCode(op->name);
+  if (generic) {
     PLUGRT_RETURN_IF_ERROR(ParseGenericOp(op.get(), &result_types));
   } else {
-    std::string_view name = lex_.LexBareId();
-    if (name.empty()) return lex_.Expected("an operation");
-    if (name == "return") name = "func.return";
-    if (name == "call") name = "func.call";
-    op->name = std::string(name);
-    op->code = LookupOpCode(op->name);
     PLUGRT_RETURN_IF_ERROR(ParsePrettyOp(op.get(), num_results, &result_types));
   }
   if (!bindings.empty() && result_types.size() != num_results) {
@@ -366,6 +381,17 @@ StatusOr<std::unique_ptr<Operation>> Parser::ParseOperation(Block* block) {
   if (bindings.empty() && !result_types.empty()) {
     return lex_.ErrorAt(name_pos, op->name, " has ", result_types.size(),
                         " results but none are named");
+  }
+  Value* alias = nullptr;
+  PLUGRT_RETURN_IF_ERROR(FinishTranslatedOp(op.get(), written, result_types, name_pos, &alias));
+  if (alias != nullptr) {
+    // An identity: its result is its operand, and the op is dropped.
+    if (bindings.size() != 1 || bindings[0].count != 1) {
+      return lex_.ErrorAt(start, written, " has one result");
+    }
+    PLUGRT_RETURN_IF_ERROR(DefineValues(bindings[0].name, bindings[0].pos, {alias}));
+    PLUGRT_RETURN_IF_ERROR(ParseOptionalLoc().status());
+    return std::unique_ptr<Operation>();
   }
   for (size_t i = 0; i < result_types.size(); ++i) {
     auto value = std::make_unique<Value>();
@@ -620,6 +646,8 @@ StatusOr<Attribute> ParseAttributeText(std::string_view text) {
   if (parser.lex().Peek() != '\0') {
     return parser.lex().ErrorAt(parser.lex().pos(), "unexpected text after the attribute");
   }
+  // A dense_resource alone has no resource section to take its data from.
+  PLUGRT_RETURN_IF_ERROR(parser.ResolveResources());
   return attr;
 }
 

@@ -4,7 +4,11 @@
 // functions, the generic op form, the pretty forms of StableHLO ops (turned
 // into the generic form's attributes, so later stages see one shape per op),
 // CHLO and check/interpreter ops (kept as written, code kUnknown where the op
-// list has no code). Errors name file:line:col and what was expected.
+// list has no code). Also the forms other tools print: generic
+// "builtin.module" / "func.func", dense_resource constants with the trailing
+// resource section, the mhlo dialect (read as StableHLO), arith.constant and
+// tensor.cast; ops of other dialects are refused by name. Errors name
+// file:line:col and what was expected.
 #ifndef PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_H_
 #define PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_H_
 

@@ -618,8 +618,11 @@ StatusOr<Attribute> ParseConvDimensionNumbers(Lexer& lex) {
 StatusOr<Attribute> Parser::ParseHashAttribute() {
   size_t start = lex_.pos();
   lex_.set_pos(start + 1);  // '#'
-  std::string_view name = lex_.LexSuffixId();
-  if (name.empty()) return lex_.Expected("an attribute name after '#'");
+  std::string_view written = lex_.LexSuffixId();
+  if (written.empty()) return lex_.Expected("an attribute name after '#'");
+  // mhlo's spellings of the attributes StableHLO shares (#mhlo.conv<...>).
+  const std::string mapped = MhloAttributeName(written);
+  std::string_view name = mapped;
   if (lex_.PeekRaw() != '<') {
     return lex_.ErrorAt(start, "attribute aliases (#", name, ") are not supported");
   }
@@ -630,7 +633,7 @@ StatusOr<Attribute> Parser::ParseHashAttribute() {
     std::string_view kind = lex_.LexBareId();
     std::string_view value = kind.empty() ? std::string_view() : lex_.LexBareId();
     if (!value.empty() && lex_.ConsumeIf(">")) {
-      return Attribute::Enum(StrCat(name, ".", kind), std::string(value));
+      return Attribute::Enum(MhloAttributeName(StrCat(name, ".", kind)), std::string(value));
     }
     lex_.set_pos(body_pos);
     PLUGRT_ASSIGN_OR_RETURN(std::string_view group, lex_.SkipAngleGroup());
@@ -727,9 +730,7 @@ StatusOr<Attribute> Parser::ParseAttribute() {
       if (lex_.PeekRaw() == '<') return ParseDenseArray();
       lex_.set_pos(start);
     }
-    if (lex_.PeekKeyword("dense_resource")) {
-      return lex_.ErrorAt(start, "dense_resource attributes are not supported");
-    }
+    if (lex_.ConsumeKeyword("dense_resource")) return ParseDenseResource(start);
     PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
     return Attribute::TypeAttr(std::move(type));
   }

@@ -1,7 +1,11 @@
 // plugrt StableHLO: the recursive-descent parser shared by parser.cc (module,
 // functions, generic ops, regions, types), parser_attributes.cc (attributes and
-// dense literals) and parser_ops.cc (pretty forms normalised to the generic
-// form's attributes). Internal to src/stablehlo.
+// dense literals), parser_ops.cc (pretty forms normalised to the generic
+// form's attributes), parser_generic_module.cc (builtin.module and func.func
+// in the generic form), parser_resources.cc (dense_resource and the file's
+// resource section), parser_mhlo.cc (the mhlo dialect read as StableHLO) and
+// parser_dialects.cc (ops of other dialects exporters mix in). Internal to
+// src/stablehlo.
 #ifndef PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_IMPL_H_
 #define PLUGRT_COMPILER_IMPORTERS_MLIR_PARSER_IMPL_H_
 
@@ -52,6 +56,38 @@ class Parser {
   StatusOr<int64_t> ParseInt64();
   // The fields of `#name<field = value, ...>` after '<', up to and with '>'.
   Status ParseStructFields(std::vector<NamedAttribute>* fields, char close);
+
+  // ---- generic module and functions (parser_generic_module.cc)
+  // `"builtin.module"() [<{props}>] ({ body }) [{attrs}] : () -> ()`, the
+  // name already read (at the '(').
+  Status ParseGenericModuleBody(Module* module);
+  // `"func.func"() <{function_type = ..., sym_name = ...}> ({ ... }) : () -> ()`.
+  Status ParseGenericFunction(Module* module);
+  // One item of a module body: a function (either form) or `sdy.mesh`.
+  Status ParseModuleItem(Module* module);
+
+  // ---- dense_resource (parser_resources.cc)
+  // After 'dense_resource': `<name> : tensor<...>`; the data is filled in by
+  // ResolveResources once the file's resource section has been read.
+  StatusOr<Attribute> ParseDenseResource(size_t start);
+  // `{-# dialect_resources: { builtin: { name: "0x..." } } #-}` (at '{-#').
+  Status ParseResourceSection();
+  // Fills every dense_resource with its blob; names without one are errors.
+  Status ResolveResources();
+
+  // ---- ops of other dialects (parser_mhlo.cc, parser_dialects.cc)
+  // Gives an op of mhlo, arith, tensor or func the name it reads as (mhlo.add
+  // -> stablehlo.add) or refuses it by name; `pos` is where the name stands.
+  Status TranslateOpName(Operation* op, size_t pos);
+  // After the op is read (`written` is its name in the text): checks and
+  // rewrites what the translation needs (attribute spellings, arith.constant
+  // -> stablehlo.constant). Identities (mhlo.copy, tensor.cast,
+  // mhlo.add_dependency) set `*alias` to the value their result stands for;
+  // the op is then dropped.
+  Status FinishTranslatedOp(Operation* op, std::string_view written,
+                            const std::vector<Type>& result_types, size_t pos, Value** alias);
+  // `%x : tensor<..> to tensor<..>` of tensor.cast.
+  Status ParsePrettyTensorCast(Operation* op, std::vector<Type>* result_types);
 
   // ---- operations
   Status ParseBlockOps(Block* block);
@@ -125,6 +161,16 @@ class Parser {
   std::unordered_map<std::string, AliasDefinition> location_aliases_;
   std::vector<std::pair<std::shared_ptr<SourceLocation>, size_t>> alias_uses_;
   std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
+  // dense_resource uses, filled in at the end (the resource section follows
+  // the module), and the blobs of the resource section by name.
+  struct ResourceUse {
+    std::string name;
+    Type type;
+    std::shared_ptr<DenseData> data;
+    size_t pos = 0;
+  };
+  std::vector<ResourceUse> resource_uses_;
+  std::unordered_map<std::string, std::string> resource_blobs_;
 };
 
 // Counts nesting; Enter() fails past kMaxNesting.
@@ -147,6 +193,19 @@ class DepthGuard {
 // `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` -> the "stablehlo.conv" struct
 // (parser_attributes.cc).
 StatusOr<Attribute> ParseConvDimensionNumbers(Lexer& lex);
+
+// The StableHLO name of an mhlo attribute (`mhlo.comparison_direction` ->
+// `stablehlo.comparison_direction`, `mhlo.conv` -> `stablehlo.conv`); other
+// names unchanged (parser_mhlo.cc).
+std::string MhloAttributeName(std::string_view name);
+// The name an mhlo op reads as (`mhlo.add` -> `stablehlo.add`, `mhlo.erf` ->
+// `chlo.erf`, `mhlo.topk` -> `chlo.top_k`; mhlo.copy and mhlo.add_dependency
+// as themselves), or nullopt for ops with no counterpart.
+std::optional<std::string> MhloOpCounterpart(std::string_view name);
+// Rewrites the attributes of a translated mhlo op into StableHLO's spelling
+// (dense<...> index lists -> array<i64>; topk's `largest`); errors carry no
+// location.
+Status NormalizeMhloAttributes(Operation* op);
 
 }  // namespace plugrt::shlo::internal
 

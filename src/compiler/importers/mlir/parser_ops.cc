@@ -46,11 +46,17 @@ Attribute PaddingAttr(const std::vector<int64_t>& flat) {
 
 Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type>* result_types) {
   const std::string& name = op->name;
-  if (name == "stablehlo.constant") {
+  if (name == "stablehlo.constant" || name == "arith.constant") {
     if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
     lex_.Peek();
     size_t pos = lex_.pos();
     PLUGRT_ASSIGN_OR_RETURN(Attribute value, ParseAttribute());
+    if (name == "arith.constant" &&
+        (value.kind != Attribute::Kind::kDenseElements || !value.type.is_tensor())) {
+      return lex_.ErrorAt(pos, "arith.constant ", lex_.text().substr(pos, lex_.pos() - pos),
+                          " is not supported: only tensor constants (dense<...> : "
+                          "tensor<...>) read as stablehlo.constant");
+    }
     if (value.kind != Attribute::Kind::kDenseElements) {
       return lex_.ErrorAt(pos, "stablehlo.constant expects a dense<...> : tensor<...> literal");
     }
@@ -61,6 +67,7 @@ Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type
   if (name == "stablehlo.reduce") return ParsePrettyReduce(op, num_results, result_types);
   if (name == "stablehlo.while") return ParsePrettyWhile(op, num_results, result_types);
   if (name == "chlo.scan") return ParsePrettyScan(op, num_results, result_types);
+  if (name == "tensor.cast") return ParsePrettyTensorCast(op, result_types);
   if (name.rfind("sdy.", 0) == 0) return ParsePrettySdy(op, result_types);
   return ParsePrettyDefault(op, num_results, result_types);
 }
@@ -424,6 +431,11 @@ Status Parser::ParsePrettyReduce(Operation* op, size_t num_results,
     applies_pos = lex_.pos();
     applies = std::string(lex_.LexBareId());
     if (applies.empty()) return lex_.Expected("the reduction op after 'applies'");
+    // `applies mhlo.add` names the op by its mhlo name.
+    Operation named;
+    named.name = applies;
+    PLUGRT_RETURN_IF_ERROR(TranslateOpName(&named, applies_pos));
+    applies = named.name;
   }
   if (!lex_.ConsumeKeyword("across") || !lex_.ConsumeKeyword("dimensions") ||
       !lex_.ConsumeIf("=")) {

@@ -1,0 +1,136 @@
+// Ops of dialects other than StableHLO that exporters mix into programs:
+// mhlo (parser_mhlo.cc has its mapping), arith.constant of tensors (->
+// stablehlo.constant), tensor.cast between equal static shapes (the operand
+// itself), func.call and func.return. Ops of the other dialects exporters
+// use (arith, tensor, math, scf, shape, ...) are refused by name, with the
+// position of the op.
+#include "compiler/importers/mlir/parser_impl.h"
+
+namespace plugrt::shlo::internal {
+namespace {
+
+// Dialects whose ops plugrt cannot run unless translated here.
+bool IsRefusedDialect(std::string_view dialect) {
+  static constexpr std::string_view kDialects[] = {
+      "arith",  "tensor", "func",   "builtin", "math", "scf",         "cf",    "shape",
+      "linalg", "memref", "tosa",   "tf",      "tfl",  "tf_executor", "affine", "vector",
+      "index",  "complex", "bufferization", "ml_program", "mhlo"};
+  for (std::string_view d : kDialects) {
+    if (d == dialect) return true;
+  }
+  return false;
+}
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+Status Parser::TranslateOpName(Operation* op, size_t pos) {
+  const std::string written = op->name;
+  if (StartsWith(written, "mhlo.")) {
+    std::optional<std::string> counterpart = MhloOpCounterpart(written);
+    if (!counterpart) {
+      return lex_.ErrorAt(pos, "'", written,
+                          "' has no StableHLO counterpart; this mhlo op is not supported");
+    }
+    op->name = std::move(*counterpart);
+    return OkStatus();
+  }
+  if (written == "arith.constant" || written == "tensor.cast" || written == "func.call" ||
+      written == "func.return") {
+    return OkStatus();
+  }
+  size_t dot = written.find('.');
+  std::string_view dialect =
+      dot == std::string::npos ? std::string_view() : std::string_view(written).substr(0, dot);
+  if (IsRefusedDialect(dialect)) {
+    return lex_.ErrorAt(pos, "'", written, "' is not supported (", dialect,
+                        " ops other than arith.constant, tensor.cast, func.call and "
+                        "func.return have no StableHLO counterpart here)");
+  }
+  return OkStatus();
+}
+
+Status Parser::FinishTranslatedOp(Operation* op, std::string_view written,
+                                  const std::vector<Type>& result_types, size_t pos,
+                                  Value** alias) {
+  *alias = nullptr;
+  auto identity = [&](std::string_view what) -> Status {
+    if (op->operands.empty() || result_types.size() != 1) {
+      return lex_.ErrorAt(pos, written, " takes ", what, " and has one result; found ",
+                          op->operands.size(), " operands and ", result_types.size(),
+                          " results");
+    }
+    *alias = op->operands[0];
+    return OkStatus();
+  };
+  if (StartsWith(written, "mhlo.")) {
+    if (Status s = NormalizeMhloAttributes(op); !s.ok()) return lex_.ErrorAt(pos, s.message());
+    if (written == "mhlo.copy" || written == "mhlo.add_dependency") {
+      PLUGRT_RETURN_IF_ERROR(identity(written == "mhlo.copy" ? "one operand" : "a value and a token"));
+      if ((written == "mhlo.copy" && op->operands.size() != 1) ||
+          (written == "mhlo.add_dependency" && op->operands.size() != 2)) {
+        return lex_.ErrorAt(pos, written, " has ", op->operands.size(), " operands");
+      }
+      if ((*alias)->type != result_types[0]) {
+        return lex_.ErrorAt(pos, written, " changes the type ", (*alias)->type.ToString(),
+                            " to ", result_types[0].ToString());
+      }
+    }
+    return OkStatus();
+  }
+  if (written == "arith.constant") {
+    const Attribute* value = op->attribute("value");
+    if (value == nullptr || value->kind != Attribute::Kind::kDenseElements ||
+        !value->type.is_tensor()) {
+      return lex_.ErrorAt(pos, "arith.constant", (value ? " of " + value->ToString() : ""),
+                          " is not supported: only tensor constants (dense<...> : tensor<...>) "
+                          "read as stablehlo.constant");
+    }
+    if (result_types.size() != 1 || result_types[0] != value->type) {
+      return lex_.ErrorAt(pos, "arith.constant's result type does not match its value's type ",
+                          value->type.ToString());
+    }
+    Attribute kept = *value;
+    op->attributes.clear();
+    op->attributes.emplace_back("value", std::move(kept));
+    op->name = "stablehlo.constant";
+    op->code = LookupOpCode(op->name);
+    return OkStatus();
+  }
+  if (written == "tensor.cast") {
+    PLUGRT_RETURN_IF_ERROR(identity("one operand"));
+    const Type& from = (*alias)->type;
+    const Type& to = result_types[0];
+    if (op->operands.size() != 1 || from != to || !from.is_tensor() || !from.has_static_shape()) {
+      *alias = nullptr;
+      return lex_.ErrorAt(pos, "tensor.cast from ", from.ToString(), " to ", to.ToString(),
+                          " is not supported: only casts between equal static shapes are");
+    }
+    return OkStatus();
+  }
+  return OkStatus();
+}
+
+Status Parser::ParsePrettyTensorCast(Operation* op, std::vector<Type>* result_types) {
+  // %x : tensor<...> to tensor<...>
+  PLUGRT_ASSIGN_OR_RETURN(Value * operand, ParseOperand());
+  op->operands.push_back(operand);
+  if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
+  lex_.Peek();
+  size_t type_pos = lex_.pos();
+  if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the operand type of tensor.cast");
+  PLUGRT_ASSIGN_OR_RETURN(Type from, ParseType());
+  if (from != operand->type) {
+    return lex_.ErrorAt(type_pos, "operand of tensor.cast has type ", operand->type.ToString(),
+                        " but the op's type says ", from.ToString());
+  }
+  if (!lex_.ConsumeKeyword("to")) return lex_.Expected("'to' and the result type of tensor.cast");
+  PLUGRT_ASSIGN_OR_RETURN(Type to, ParseType());
+  result_types->push_back(std::move(to));
+  return OkStatus();
+}
+
+}  // namespace plugrt::shlo::internal

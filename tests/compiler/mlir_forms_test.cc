@@ -1,0 +1,576 @@
+// The program forms other tools print, read by the MLIR text reader: the
+// mhlo dialect (read as its StableHLO twin), the generic form of modules and
+// functions, dense_resource constants with the trailing resource section,
+// and ops of other dialects exporters mix in (arith.constant, tensor.cast,
+// func.call). What has no counterpart is refused by name, with file:line:col.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "compiler/importers/mlir/parser.h"
+#include "stablehlo/ir.h"
+#include "stablehlo/printer.h"
+
+namespace plugrt::shlo {
+namespace {
+
+std::string Printed(std::string_view text) {
+  auto module = ParseModule(text, "test.mlir");
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  if (!module.ok()) return "<error>";
+  return PrintModule(**module);
+}
+
+std::string ErrorOf(std::string_view text) {
+  auto module = ParseModule(text, "bad.mlir");
+  if (module.ok()) return "<parsed>";
+  EXPECT_EQ(module.status().code(), StatusCode::kInvalidArgument);
+  return module.status().message();
+}
+
+const std::vector<std::unique_ptr<Operation>>& BodyOps(const Module& m) {
+  return m.functions.front()->body->front().operations;
+}
+
+template <typename T>
+T Element(const Attribute& attr, size_t i) {
+  T value;
+  std::memcpy(&value, attr.dense->bytes.data() + i * sizeof(T), sizeof(T));
+  return value;
+}
+
+// ---------------------------------------------------------------- mhlo
+
+constexpr std::string_view kMhloProgram = R"mlir(
+module @m {
+  func.func @main(%arg0: tensor<1x4x4x1xf32>, %arg1: tensor<2x2x1x1xf32>,
+                  %arg2: tensor<3x2xf32>, %arg3: tensor<2x1xi32>)
+      -> (tensor<1x3x3x1xf32>, tensor<2x2xf32>, tensor<2x2xi1>, tensor<2xf32>, tensor<2xf32>,
+          tensor<2x2xf32>) {
+    %0 = mhlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+        window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+         precision_config = [#mhlo<precision DEFAULT>, #mhlo<precision HIGHEST>]}
+        : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+    %1 = "mhlo.gather"(%arg2, %arg3) {dimension_numbers = #mhlo.gather<offset_dims = [1],
+        collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+        indices_are_sorted = false, slice_sizes = dense<[1, 2]> : tensor<2xi64>}
+        : (tensor<3x2xf32>, tensor<2x1xi32>) -> tensor<2x2xf32>
+    %2 = mhlo.copy %1 : tensor<2x2xf32>
+    %3 = mhlo.compare LT, %2, %2, FLOAT : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>
+    %4 = "mhlo.compare"(%2, %2) {comparison_direction = #mhlo<comparison_direction GE>,
+        compare_type = #mhlo<comparison_type TOTALORDER>}
+        : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>
+    %5 = mhlo.and %3, %4 : tensor<2x2xi1>
+    %6 = mhlo.constant dense<0.000000e+00> : tensor<f32>
+    %7 = mhlo.reduce(%2 init: %6) applies mhlo.add across dimensions = [1]
+        : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+    %8 = "mhlo.reduce"(%2, %6) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = "mhlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "mhlo.return"(%m) : (tensor<f32>) -> ()
+    }) {dimensions = dense<0> : tensor<1xi64>} : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+    %9 = mhlo.erf %8 : tensor<2xf32>
+    %10 = "mhlo.transpose"(%2) {permutation = dense<[1, 0]> : tensor<2xi64>}
+        : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    return %0, %2, %5, %7, %9, %10 : tensor<1x3x3x1xf32>, tensor<2x2xf32>, tensor<2x2xi1>,
+        tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>
+  }
+}
+)mlir";
+
+constexpr std::string_view kStablehloTwin = R"mlir(
+module @m {
+  func.func @main(%arg0: tensor<1x4x4x1xf32>, %arg1: tensor<2x2x1x1xf32>,
+                  %arg2: tensor<3x2xf32>, %arg3: tensor<2x1xi32>)
+      -> (tensor<1x3x3x1xf32>, tensor<2x2xf32>, tensor<2x2xi1>, tensor<2xf32>, tensor<2xf32>,
+          tensor<2x2xf32>) {
+    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+        window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+         precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}
+        : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+    %1 = "stablehlo.gather"(%arg2, %arg3) {dimension_numbers = #stablehlo.gather<offset_dims = [1],
+        collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+        indices_are_sorted = false, slice_sizes = array<i64: 1, 2>}
+        : (tensor<3x2xf32>, tensor<2x1xi32>) -> tensor<2x2xf32>
+    %3 = stablehlo.compare LT, %1, %1, FLOAT : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>
+    %4 = "stablehlo.compare"(%1, %1) {comparison_direction = #stablehlo<comparison_direction GE>,
+        compare_type = #stablehlo<comparison_type TOTALORDER>}
+        : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xi1>
+    %5 = stablehlo.and %3, %4 : tensor<2x2xi1>
+    %6 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %7 = stablehlo.reduce(%1 init: %6) applies stablehlo.add across dimensions = [1]
+        : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+    %8 = "stablehlo.reduce"(%1, %6) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 0>} : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>
+    %9 = chlo.erf %8 : tensor<2xf32>
+    %10 = stablehlo.transpose %1, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    return %0, %1, %5, %7, %9, %10 : tensor<1x3x3x1xf32>, tensor<2x2xf32>, tensor<2x2xi1>,
+        tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>
+  }
+}
+)mlir";
+
+TEST(MlirFormsMhlo, ProgramReadsAsItsStablehloTwin) {
+  std::string mhlo = Printed(kMhloProgram);
+  EXPECT_EQ(mhlo, Printed(kStablehloTwin));
+  EXPECT_EQ(mhlo.find("mhlo.c"), std::string::npos) << mhlo;  // no mhlo op or attribute left
+  EXPECT_EQ(mhlo.find("#mhlo"), std::string::npos) << mhlo;
+  auto module = ParseModule(kMhloProgram, "test.mlir");
+  ASSERT_TRUE(module.ok());
+  for (const auto& op : BodyOps(**module)) {
+    EXPECT_NE(op->name.rfind("mhlo.", 0), 0u) << op->name;
+    if (op->name.rfind("stablehlo.", 0) == 0) {
+      EXPECT_NE(op->code, OpCode::kUnknown) << op->name;
+    }
+  }
+}
+
+TEST(MlirFormsMhlo, ChannelHandleDotAndScatterSpellings) {
+  constexpr std::string_view kMhlo = R"mlir(
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %i: tensor<1x1xi32>,
+                %u: tensor<1x3xf32>) -> (tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1],
+      rhs_contracting_dimensions = [0]>, precision_config = [#mhlo<precision DEFAULT>, #mhlo<precision DEFAULT>]}
+      : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = "mhlo.scatter"(%a, %i, %u) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = mhlo.add %x, %y : tensor<f32>
+    mhlo.return %s : tensor<f32>
+  }) {indices_are_sorted = false, scatter_dimension_numbers = #mhlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+      unique_indices = false} : (tensor<2x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %2 = "mhlo.all_reduce"(%a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = mhlo.add %x, %y : tensor<f32>
+    mhlo.return %s : tensor<f32>
+  }) {channel_handle = #mhlo.channel_handle<handle = 1, type = 0>,
+      replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+)mlir";
+  std::string twin(kMhlo);
+  for (size_t pos; (pos = twin.find("mhlo")) != std::string::npos;) twin.replace(pos, 4, "stablehlo");
+  EXPECT_EQ(Printed(kMhlo), Printed(twin));
+  auto module = ParseModule(kMhlo, "test.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const Attribute* handle = BodyOps(**module)[2]->attribute("channel_handle");
+  ASSERT_NE(handle, nullptr);
+  EXPECT_EQ(handle->kind, Attribute::Kind::kStruct);
+  EXPECT_EQ(handle->str, "stablehlo.channel_handle");
+}
+
+TEST(MlirFormsMhlo, GenericConvolutionAndEnumSpellings) {
+  constexpr std::string_view kMhlo = R"mlir(
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>, %c: tensor<4xcomplex<f32>>,
+                %lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<2xui64>)
+    -> (tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>, tensor<4xcomplex<f32>>, tensor<3xf32>,
+        tensor<2xui64>, tensor<4xui32>) {
+  %0 = "mhlo.convolution"(%x, %w) {batch_group_count = 1 : i64,
+      dimension_numbers = #mhlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
+      feature_group_count = 1 : i64, lhs_dilation = dense<1> : tensor<2xi64>,
+      padding = dense<0> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>,
+      window_strides = dense<1> : tensor<2xi64>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %1 = "mhlo.convolution"(%x, %w) {batch_group_count = 1 : i64,
+      dimension_numbers = #mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3,
+        input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2,
+        kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1],
+        output_batch_dimension = 0, output_feature_dimension = 3,
+        output_spatial_dimensions = [1, 2]>,
+      feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>,
+      padding = dense<0> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 1>,
+      window_strides = array<i64: 1, 1>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %2 = "mhlo.fft"(%c) {fft_length = dense<4> : tensor<1xi64>, fft_type = #mhlo<fft_type FFT>}
+      : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  %shape = mhlo.constant dense<3> : tensor<1xi64>
+  %3 = "mhlo.rng"(%lo, %hi, %shape) {rng_distribution = #mhlo.rng_distribution<UNIFORM>}
+      : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
+  %4:2 = "mhlo.rng_bit_generator"(%s) {rng_algorithm = #mhlo.rng_algorithm<THREE_FRY>}
+      : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %0, %1, %2, %3, %4#0, %4#1 : tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>,
+      tensor<4xcomplex<f32>>, tensor<3xf32>, tensor<2xui64>, tensor<4xui32>
+}
+)mlir";
+  constexpr std::string_view kTwin = R"mlir(
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>, %c: tensor<4xcomplex<f32>>,
+                %lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<2xui64>)
+    -> (tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>, tensor<4xcomplex<f32>>, tensor<3xf32>,
+        tensor<2xui64>, tensor<4xui32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {stride = [1, 1], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+       padding = dense<0> : tensor<2x2xi64>}
+      : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  %2 = stablehlo.fft %c, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  %shape = stablehlo.constant dense<3> : tensor<1xi64>
+  %3 = stablehlo.rng %lo, %hi, %shape, distribution = UNIFORM
+      : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
+  %4:2 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY
+      : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %0, %0, %2, %3, %4#0, %4#1 : tensor<1x3x3x1xf32>, tensor<1x3x3x1xf32>,
+      tensor<4xcomplex<f32>>, tensor<3xf32>, tensor<2xui64>, tensor<4xui32>
+}
+)mlir";
+  auto mhlo = ParseModule(kMhlo, "test.mlir");
+  auto twin = ParseModule(kTwin, "test.mlir");
+  ASSERT_TRUE(mhlo.ok()) << mhlo.status().ToString();
+  ASSERT_TRUE(twin.ok()) << twin.status().ToString();
+  const auto& m = BodyOps(**mhlo);
+  const auto& t = BodyOps(**twin);
+  ASSERT_EQ(m.size(), 7u);
+  ASSERT_EQ(t.size(), 6u);
+  // Both convolutions, attribute by attribute (the attribute order differs).
+  for (int i : {0, 1}) {
+    EXPECT_EQ(m[i]->name, "stablehlo.convolution");
+    for (const auto& [name, value] : t[0]->attributes) {
+      const Attribute* other = m[i]->attribute(name);
+      ASSERT_NE(other, nullptr) << name;
+      EXPECT_TRUE(*other == value) << name << ": " << other->ToString() << " vs "
+                                   << value.ToString();
+    }
+  }
+  for (size_t i = 2; i < m.size(); ++i) {
+    EXPECT_EQ(m[i]->name, t[i - 1]->name);
+    for (const auto& [name, value] : t[i - 1]->attributes) {
+      const Attribute* other = m[i]->attribute(name);
+      ASSERT_NE(other, nullptr) << m[i]->name << " " << name;
+      EXPECT_TRUE(*other == value) << name << ": " << other->ToString() << " vs "
+                                   << value.ToString();
+    }
+  }
+}
+
+TEST(MlirFormsMhlo, TopKAndIdentities) {
+  auto module = ParseModule(R"mlir(
+func.func @main(%arg0: tensor<16xf32>, %t: !stablehlo.token) -> (tensor<4xf32>, tensor<4xi32>, tensor<16xf32>) {
+  %0:2 = mhlo.topk(%arg0, k = 4, largest = true) : tensor<16xf32> -> (tensor<4xf32>, tensor<4xi32>)
+  %1 = "mhlo.add_dependency"(%arg0, %t) : (tensor<16xf32>, !stablehlo.token) -> tensor<16xf32>
+  return %0#0, %0#1, %1 : tensor<4xf32>, tensor<4xi32>, tensor<16xf32>
+}
+)mlir", "test.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const auto& ops = BodyOps(**module);
+  ASSERT_EQ(ops.size(), 2u);  // top_k, return: add_dependency is its operand
+  EXPECT_EQ(ops[0]->name, "chlo.top_k");
+  EXPECT_EQ(ops[0]->attribute("largest"), nullptr);
+  ASSERT_NE(ops[0]->attribute("k"), nullptr);
+  EXPECT_EQ(ops[1]->operands[2], (*module)->functions[0]->body->front().arguments[0].get());
+
+  std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<16xf32>) -> tensor<4xf32> {
+  %0:2 = mhlo.topk(%arg0, k = 4, largest = false) : tensor<16xf32> -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#0 : tensor<4xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:10:"), std::string::npos) << error;
+  EXPECT_NE(error.find("largest = false"), std::string::npos) << error;
+}
+
+TEST(MlirFormsMhlo, OpsWithoutCounterpartAreRefusedByName) {
+  std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = mhlo.add %arg0, %arg0 : tensor<2xf32>
+  %1 = "mhlo.async_start"(%0) {called_computation = @f} : (tensor<2xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:3:8: 'mhlo.async_start' has no StableHLO counterpart"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = mhlo.bitcast %arg0 : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: 'mhlo.bitcast'"), std::string::npos) << error;
+}
+
+// ---------------------------------------------------------------- generic form
+
+TEST(MlirFormsGeneric, GenericModuleReadsAsItsPrettyTwin) {
+  constexpr std::string_view kPretty = R"mlir(
+module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  func.func @main(%arg0: tensor<2xf32> {jax.arg_info = "x"}) -> (tensor<2xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<2xf32>
+    %1 = call @helper(%0) : (tensor<2xf32>) -> tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+  func.func private @helper(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {jax.x = 1 : i64} {
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+  func.func private @declared(%arg0: tensor<2xf32>) -> tensor<2xf32>
+}
+)mlir";
+  constexpr std::string_view kGeneric = R"mlir(
+"builtin.module"() <{sym_name = "jit_f"}> ({
+  "func.func"() <{arg_attrs = [{jax.arg_info = "x"}], function_type = (tensor<2xf32>) -> tensor<2xf32>,
+                  res_attrs = [{jax.result_info = ""}], sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %1 = "func.call"(%0) <{callee = @helper}> : (tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%1) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "helper",
+                  sym_visibility = "private"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2xf32>
+    "func.return"(%0) : (tensor<2xf32>) -> ()
+  }) {jax.x = 1 : i64} : () -> ()
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "declared",
+                  sym_visibility = "private"}> ({
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32} : () -> ()
+)mlir";
+  EXPECT_EQ(Printed(kGeneric), Printed(kPretty));
+  // Generic functions in a pretty module, and a pretty one in a generic module.
+  constexpr std::string_view kMixed = R"mlir(
+module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  "func.func"() <{arg_attrs = [{jax.arg_info = "x"}], function_type = (tensor<2xf32>) -> tensor<2xf32>,
+                  res_attrs = [{jax.result_info = ""}], sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = stablehlo.add %arg0, %arg0 : tensor<2xf32>
+    %1 = "func.call"(%0) <{callee = @helper}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }) : () -> ()
+  func.func private @helper(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {jax.x = 1 : i64} {
+    %0 = "stablehlo.multiply"(%arg0, %arg0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+  func.func private @declared(%arg0: tensor<2xf32>) -> tensor<2xf32>
+}
+)mlir";
+  EXPECT_EQ(Printed(kMixed), Printed(kPretty));
+}
+
+TEST(MlirFormsGeneric, PropertiesOnAnyOpActAsAttributes) {
+  std::string generic = Printed(R"mlir(
+func.func @main(%arg0: tensor<4xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.slice"(%arg0) <{start_indices = array<i64: 0>, limit_indices = array<i64: 2>,
+      strides = array<i64: 1>}> : (tensor<4xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+)mlir");
+  EXPECT_EQ(generic, Printed(R"mlir(
+func.func @main(%arg0: tensor<4xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.slice %arg0 [0:2] : (tensor<4xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir"));
+}
+
+TEST(MlirFormsGeneric, BadGenericFunctionsAreLocatedErrors) {
+  std::string error = ErrorOf(R"mlir("builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<3xf32>):
+    "func.return"(%arg0) : (tensor<3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:"), std::string::npos) << error;
+  EXPECT_NE(error.find("function_type says tensor<2xf32>"), std::string::npos) << error;
+  error = ErrorOf(R"mlir("builtin.module"() ({
+  "func.func"() <{function_type = () -> (), sym_name = "main"}> ({
+  }) : () -> ()
+}) : () -> ()
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:"), std::string::npos) << error;
+  EXPECT_NE(error.find("public function @main has no body"), std::string::npos) << error;
+  error = ErrorOf(R"mlir("builtin.module"() ({
+  "func.func"() <{sym_name = "main"}> ({
+  }) : () -> ()
+}) : () -> ()
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:3: func.func needs a function_type"), std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir("builtin.module"() ({
+  "stablehlo.add"() : () -> ()
+}) : () -> ()
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:3: expected a function (func.func)"), std::string::npos)
+      << error;
+}
+
+// ---------------------------------------------------------------- dense_resource
+
+TEST(MlirFormsResources, DenseResourceTakesItsBlobFromTheResourceSection) {
+  auto module = ParseModule(R"mlir(module {
+  func.func @main() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xf32>) {
+    %0 = stablehlo.constant dense_resource<blob_f32> : tensor<3xf32>
+    %1 = "stablehlo.constant"() {value = dense_resource<"ints.0"> : tensor<2xi32>} : () -> tensor<2xi32>
+    %2 = arith.constant dense_resource<blob_f32_2> : tensor<2xf32>
+    return %0, %1, %2 : tensor<3xf32>, tensor<2xi32>, tensor<2xf32>
+  }
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob_f32: "0x040000000000803F0000004000004040",
+      "ints.0": "0x04000000FFFFFFFF07000000",
+      blob_f32_2: "0x080000000000C0BF00000000"
+    }
+  }
+#-}
+)mlir", "test.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const auto& ops = BodyOps(**module);
+  const Attribute* f = ops[0]->attribute("value");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(f->dense->bytes.size(), 12u);
+  EXPECT_EQ(Element<float>(*f, 0), 1.0f);
+  EXPECT_EQ(Element<float>(*f, 1), 2.0f);
+  EXPECT_EQ(Element<float>(*f, 2), 3.0f);
+  const Attribute* i = ops[1]->attribute("value");
+  ASSERT_NE(i, nullptr);
+  EXPECT_EQ(Element<int32_t>(*i, 0), -1);
+  EXPECT_EQ(Element<int32_t>(*i, 1), 7);
+  EXPECT_EQ(ops[2]->name, "stablehlo.constant");
+  const Attribute* g = ops[2]->attribute("value");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Element<float>(*g, 0), -1.5f);
+  EXPECT_EQ(Element<float>(*g, 1), 0.0f);
+  // The same program with dense<...> prints the same.
+  EXPECT_EQ(PrintModule(**module), Printed(R"mlir(module {
+  func.func @main() -> (tensor<3xf32>, tensor<2xi32>, tensor<2xf32>) {
+    %0 = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %1 = stablehlo.constant dense<[-1, 7]> : tensor<2xi32>
+    %2 = stablehlo.constant dense<[-1.5, 0.0]> : tensor<2xf32>
+    return %0, %1, %2 : tensor<3xf32>, tensor<2xi32>, tensor<2xf32>
+  }
+}
+)mlir"));
+}
+
+TEST(MlirFormsResources, ElidedAndMissingBlobsAreRefused) {
+  std::string error = ErrorOf(R"mlir(func.func @main() -> tensor<3xf32> {
+  %0 = stablehlo.constant dense_resource<__elided__> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:27: dense_resource<__elided__>: the weights were left out "
+                       "of the file"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main() -> tensor<3xf32> {
+  %0 = stablehlo.constant dense_resource<w0> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+{-#
+  dialect_resources: { builtin: { w1: "0x040000000000803F0000004000004040" } }
+#-}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:27: dense_resource<w0> has no blob"), std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main() -> tensor<3xf32> {
+  %0 = stablehlo.constant dense_resource<w0> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+{-#
+  dialect_resources: { builtin: { w0: "0x040000000000803F" } }
+#-}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:27: dense_resource<w0> has 4 bytes but tensor<3xf32> needs 12"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main() -> tensor<3xf32> {
+  %0 = stablehlo.constant dense_resource<w0> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+{-#
+  dialect_resources: { builtin: { w0: "0x04zz" } }
+#-}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:27: the blob of dense_resource<w0> is not a hex string"),
+            std::string::npos)
+      << error;
+  // A dense_resource alone (no file around it) has no data.
+  auto attr = ParseAttributeText("dense_resource<x> : tensor<2xf32>");
+  ASSERT_FALSE(attr.ok());
+  EXPECT_NE(attr.status().message().find("dense_resource<x> has no blob"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- other dialects
+
+TEST(MlirFormsDialects, ArithConstantReadsAsStablehloConstant) {
+  std::string arith = Printed(R"mlir(
+func.func @main() -> (tensor<2xf32>, tensor<i32>) {
+  %0 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %1 = "arith.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
+  return %0, %1 : tensor<2xf32>, tensor<i32>
+}
+)mlir");
+  EXPECT_EQ(arith, Printed(R"mlir(
+func.func @main() -> (tensor<2xf32>, tensor<i32>) {
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %1 = stablehlo.constant dense<3> : tensor<i32>
+  return %0, %1 : tensor<2xf32>, tensor<i32>
+}
+)mlir"));
+  std::string error = ErrorOf(R"mlir(func.func @main() -> tensor<f32> {
+  %c = arith.constant 1.0 : f32
+  %0 = stablehlo.constant dense<1.0> : tensor<f32>
+  return %0 : tensor<f32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:23: arith.constant 1.0 : f32 is not supported"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main() -> tensor<f32> {
+  %c = "arith.constant"() <{value = 1.0 : f32}> : () -> f32
+  %0 = stablehlo.constant dense<1.0> : tensor<f32>
+  return %0 : tensor<f32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: arith.constant of "), std::string::npos) << error;
+}
+
+TEST(MlirFormsDialects, TensorCastBetweenEqualShapesIsItsOperand) {
+  EXPECT_EQ(Printed(R"mlir(
+func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = tensor.cast %arg0 : tensor<2xf32> to tensor<2xf32>
+  %1 = "tensor.cast"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+  %2 = stablehlo.add %1, %0 : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+)mlir"),
+            Printed(R"mlir(
+func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %2 = stablehlo.add %arg0, %arg0 : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+)mlir"));
+  std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<?xf32>) -> tensor<2xf32> {
+  %0 = tensor.cast %arg0 : tensor<?xf32> to tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: tensor.cast from tensor<?xf32> to tensor<2xf32> is not "
+                       "supported"),
+            std::string::npos)
+      << error;
+}
+
+TEST(MlirFormsDialects, OtherDialectsAreRefusedByName) {
+  std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = arith.addf %arg0, %arg0 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.addf' is not supported"), std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "tensor.empty"() : () -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: 'tensor.empty' is not supported"), std::string::npos)
+      << error;
+}
+
+}  // namespace
+}  // namespace plugrt::shlo
