@@ -494,6 +494,32 @@ TEST(MlirFormsResources, ElidedAndMissingBlobsAreRefused) {
   EXPECT_NE(attr.status().message().find("dense_resource<x> has no blob"), std::string::npos);
 }
 
+TEST(MlirFormsResources, ElidedResourcesAreFilledOnlyWhenAsked) {
+  const char text[] = R"mlir(func.func @main() -> (tensor<3xf32>, tensor<2xi32>) {
+  %0 = stablehlo.constant dense_resource<__elided__> : tensor<3xf32>
+  %1 = stablehlo.constant dense_resource<__elided__> : tensor<2xi32>
+  return %0, %1 : tensor<3xf32>, tensor<2xi32>
+}
+)mlir";
+  ReadOptions zeros;
+  zeros.elided.mode = ElidedConstantFill::Mode::kZeros;
+  auto filled = ParseModule(text, "elided.mlir", zeros);
+  ASSERT_TRUE(filled.ok()) << filled.status().ToString();
+  const std::string printed = PrintModule(**filled);
+  EXPECT_NE(printed.find("dense<\"0x000000000000000000000000\"> : tensor<3xf32>"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("dense<[0, 0]> : tensor<2xi32>"), std::string::npos) << printed;
+  ReadOptions random;
+  random.elided.mode = ElidedConstantFill::Mode::kRandom;
+  random.elided.seed = 3;
+  auto a = ParseModule(text, "elided.mlir", random);
+  auto b = ParseModule(text, "elided.mlir", random);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(PrintModule(**a), PrintModule(**b));
+  EXPECT_NE(PrintModule(**a), printed);
+  EXPECT_FALSE(ParseModule(text, "elided.mlir").ok());
+}
+
 // ---------------------------------------------------------------- other dialects
 
 TEST(MlirFormsDialects, ArithConstantReadsAsStablehloConstant) {

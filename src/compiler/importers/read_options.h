@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "stablehlo/element_type.h"
 
 namespace plugrt::shlo {
 
@@ -29,6 +30,29 @@ struct ElidedConstantFill {
   static StatusOr<ElidedConstantFill> Parse(std::string_view spec);
   std::string ToString() const;
 };
+
+// The values a fill gives one elided constant, in order: zeros, or seeded
+// pseudo-random values (floats uniform in [-1, 1), integers in [0, 8) so
+// that they stay valid indices of most gathers, booleans either way).
+// `name` (the constant's instruction or resource name) picks the stream, so
+// each constant keeps its values however the file is reordered.
+class ElidedValues {
+ public:
+  ElidedValues(const ElidedConstantFill& fill, std::string_view name);
+  double NextFloat();
+  int64_t NextInt();
+  bool NextBool();
+
+ private:
+  uint64_t Next();
+  bool random_;
+  uint64_t state_;
+};
+
+// `count` elements of `type` from `values`, as little-endian storage bytes
+// (DenseDataFromBytes's input: i1 and sub-byte integers one byte each,
+// complex numbers as two parts).
+std::string ElidedElementBytes(ElidedValues& values, ElementType type, int64_t count);
 
 struct ReadOptions {
   ElidedConstantFill elided;

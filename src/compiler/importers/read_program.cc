@@ -11,7 +11,7 @@ StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::strin
                                               const ReadOptions& options) {
   if (IsMlirBytecode(bytes)) return ReadBytecodeModule(bytes, file_name);
   if (hlo::IsHloText(bytes)) return ReadHloText(bytes, file_name, options);
-  return ParseModule(bytes, file_name);
+  return ParseModule(bytes, file_name, options);
 }
 
 StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name,

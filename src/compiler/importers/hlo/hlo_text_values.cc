@@ -196,31 +196,17 @@ Status ReadNestedLiteral(HloTextCursor& cur, const xla::ShapeProto& shape, int d
   return OkStatus();
 }
 
-uint64_t SplitMix64(uint64_t* state) {  // splitmix64
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// Zeros, or seeded values: floats uniform in [-1, 1), integers in [0, 8)
-// (small enough to be valid indices of most gathers), random preds.
-void FillElided(const ElidedConstantFill& fill, LiteralKind kind, int64_t n, uint64_t stream,
-                LiteralValues* v) {
-  uint64_t state = fill.seed * 0x2545F4914F6CDD1Dull + stream;
-  const bool random = fill.mode == ElidedConstantFill::Mode::kRandom;
-  auto next_unit = [&] {
-    return static_cast<double>(SplitMix64(&state) >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-  };
+// Zeros or seeded values (read_options.h) for an elided literal.
+void FillElided(ElidedValues& fill, LiteralKind kind, int64_t n, LiteralValues* v) {
   for (int64_t i = 0; i < n; ++i) {
     switch (kind) {
-      case LiteralKind::kPred: v->ints.push_back(random ? static_cast<int64_t>(SplitMix64(&state) & 1) : 0); break;
-      case LiteralKind::kSigned: v->ints.push_back(random ? static_cast<int64_t>(SplitMix64(&state) % 8) : 0); break;
-      case LiteralKind::kUnsigned: v->uints.push_back(random ? SplitMix64(&state) % 8 : 0); break;
-      case LiteralKind::kFloat: v->reals.push_back(random ? next_unit() : 0.0); break;
+      case LiteralKind::kPred: v->ints.push_back(fill.NextBool() ? 1 : 0); break;
+      case LiteralKind::kSigned: v->ints.push_back(fill.NextInt()); break;
+      case LiteralKind::kUnsigned: v->uints.push_back(static_cast<uint64_t>(fill.NextInt())); break;
+      case LiteralKind::kFloat: v->reals.push_back(fill.NextFloat()); break;
       case LiteralKind::kComplex:
-        v->reals.push_back(random ? next_unit() : 0.0);
-        v->imags.push_back(random ? next_unit() : 0.0);
+        v->reals.push_back(fill.NextFloat());
+        v->imags.push_back(fill.NextFloat());
         break;
     }
   }
@@ -303,14 +289,14 @@ int64_t LiteralElementCount(const xla::ShapeProto& shape) {
 
 Status ReadLiteralOfShape(HloTextCursor& cur, const xla::ShapeProto& shape,
                           const ElidedConstantFill& elided, std::string_view instruction,
-                          uint64_t* stream, xla::LiteralProto* literal) {
+                          ElidedValues& fill, xla::LiteralProto* literal) {
   if (shape.element_type() == xla::TUPLE) {
     *literal->mutable_shape() = shape;
     PLUGRT_RETURN_IF_ERROR(cur.Expect('(', "to open a tuple literal"));
     for (int i = 0; i < shape.tuple_shapes_size(); ++i) {
       if (i > 0) PLUGRT_RETURN_IF_ERROR(cur.Expect(',', "between a tuple literal's elements"));
       PLUGRT_RETURN_IF_ERROR(ReadLiteralOfShape(cur, shape.tuple_shapes(i), elided, instruction,
-                                                stream, literal->add_tuple_literals()));
+                                                fill, literal->add_tuple_literals()));
     }
     return cur.Expect(')', "to close a tuple literal");
   }
@@ -329,7 +315,7 @@ Status ReadLiteralOfShape(HloTextCursor& cur, const xla::ShapeProto& shape,
                          "are missing; to time it anyway, fill them with zeros or random values "
                          "(plugrt run/bench --fill-elided=zeros|random[:SEED])");
     }
-    FillElided(elided, kind, n, (*stream)++, &values);
+    FillElided(fill, kind, n, &values);
   } else {
     PLUGRT_RETURN_IF_ERROR(ReadNestedLiteral(cur, shape, 0, kind, &values));
   }
@@ -433,11 +419,10 @@ Status ReadShape(HloTextCursor& cur, xla::ShapeProto* shape) {
 Status ReadLiteral(HloTextCursor& cur, const xla::ShapeProto& shape,
                    const ElidedConstantFill& elided, std::string_view instruction,
                    xla::LiteralProto* literal) {
-  // Each elided constant gets its own random stream, told apart by the
+  // Each elided constant gets its own stream of values, picked by the
   // instruction's name, so reordering the file keeps every constant's values.
-  uint64_t stream = 1469598103934665603ull;
-  for (char c : instruction) stream = (stream ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return ReadLiteralOfShape(cur, shape, elided, instruction, &stream, literal);
+  ElidedValues fill(elided, instruction);
+  return ReadLiteralOfShape(cur, shape, elided, instruction, fill, literal);
 }
 
 // ---------------------------------------------------------------- int lists

@@ -657,6 +657,13 @@ StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string
   return parser.Run();
 }
 
+StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
+                                              const ReadOptions& options) {
+  internal::Parser parser(text, file_name, 1);
+  parser.set_elided_fill(options.elided);
+  return parser.Run();
+}
+
 std::vector<SourceSection> SplitSections(std::string_view text) {
   std::vector<SourceSection> sections;
   size_t section_start = 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "compiler/importers/read_options.h"
 #include "stablehlo/ir.h"
 
 namespace plugrt::shlo {
@@ -29,6 +30,10 @@ StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string
 // that locations name lines of the whole file.
 StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
                                               int first_line);
+// The same, with dense_resource<__elided__> (and resources without a blob)
+// filled as `options` says instead of refused.
+StatusOr<std::unique_ptr<Module>> ParseModule(std::string_view text, std::string_view file_name,
+                                              const ReadOptions& options);
 
 // What stands inside `loc(...)` (SourceLocation::ToMlir's output), without
 // aliases: how stored programs keep their source locations.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "compiler/importers/read_options.h"
 #include "stablehlo/ir.h"
 #include "compiler/importers/mlir/lexer.h"
 
@@ -171,6 +172,13 @@ class Parser {
   };
   std::vector<ResourceUse> resource_uses_;
   std::unordered_map<std::string, std::string> resource_blobs_;
+
+ public:
+  // How resources left out of the file are filled (default: refused).
+  void set_elided_fill(const ElidedConstantFill& fill) { elided_fill_ = fill; }
+
+ private:
+  ElidedConstantFill elided_fill_;
 };
 
 // Counts nesting; Enter() fails past kMaxNesting.

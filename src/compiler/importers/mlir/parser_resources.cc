@@ -138,18 +138,34 @@ Status Parser::ParseResourceSection() {
 }
 
 Status Parser::ResolveResources() {
-  for (ResourceUse& use : resource_uses_) {
+  for (size_t i = 0; i < resource_uses_.size(); ++i) {
+    ResourceUse& use = resource_uses_[i];
     auto found = resource_blobs_.find(use.name);
-    if (use.name == kElidedResource ||
-        (found != resource_blobs_.end() && found->second == kElidedResource)) {
+    const bool elided = use.name == kElidedResource ||
+                        (found != resource_blobs_.end() && found->second == kElidedResource);
+    if ((elided || found == resource_blobs_.end()) &&
+        elided_fill_.mode != ElidedConstantFill::Mode::kRefuse) {
+      // Filled as asked (timing a program printed without its weights);
+      // each use its own values.
+      ElidedValues values(elided_fill_, StrCat(use.name, "#", i));
+      const std::string bytes =
+          ElidedElementBytes(values, use.type.element_type(), use.type.num_elements());
+      StatusOr<std::shared_ptr<const DenseData>> data =
+          DenseDataFromBytes(use.type, bytes, StrCat("dense_resource<", use.name, ">"));
+      if (!data.ok()) return lex_.ErrorAt(use.pos, data.status().message());
+      *use.data = **data;
+      continue;
+    }
+    if (elided) {
       return lex_.ErrorAt(use.pos, "dense_resource<", use.name,
                           ">: the weights were left out of the file (it was printed with "
-                          "large constants elided); export it again with the data");
+                          "large constants elided); export it again with the data, or fill "
+                          "them to time it (plugrt run/bench --fill-elided=zeros|random[:SEED])");
     }
     if (found == resource_blobs_.end()) {
       return lex_.ErrorAt(use.pos, "dense_resource<", use.name,
                           "> has no blob in the file's dialect_resources section (the "
-                          "weights were left out of the file)");
+                          "weights were left out of the file; --fill-elided fills them)");
     }
     std::string bytes;
     if (!DecodeHexBlob(found->second, &bytes) || bytes.size() < 4) {
