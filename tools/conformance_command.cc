@@ -50,6 +50,8 @@ struct ConformanceOptions {
   // Only sections with interpreter.run_parallel grids, each as a job of one
   // OS process per grid member (`conformance-file --processes`).
   bool processes = false;
+  // "hlo": each program runs after a round trip through HLO text.
+  std::string via;
 };
 
 struct SectionResult {
@@ -190,6 +192,10 @@ StatusOr<Child> Spawn(const std::string& exe, const std::string& file, size_t in
     args.push_back(std::to_string(*options.plugin.devices));
   }
   if (options.processes) args.push_back("--processes");
+  if (!options.via.empty()) {
+    args.push_back("--via");
+    args.push_back(options.via);
+  }
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -600,6 +606,10 @@ void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
                       "(entries under other folders than the paths given are not compared)");
   command->add_flag("--verbose,-v", options->verbose,
                     "report each file as it finishes and every failing section");
+  command->add_option("--via", options->via,
+                      "hlo: run each program after converting it to XLA's HLO text and reading "
+                      "that back (checks the HLO text writer and reader against the corpus)")
+      ->check(CLI::IsMember({"hlo"}));
   command->add_flag("--processes", options->processes,
                     "run only the sections with interpreter.run_parallel grids, each as a job "
                     "of one OS process per grid member (through `plugrt launch`'s launcher; "

@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "compiler/importers/hlo/hlo_text_writer.h"
+#include "compiler/passes/lower_chlo.h"
 #include "client/executable.h"
 #include "compile_options/compile_options.h"
 #include "distributed/launcher.h"
@@ -82,8 +84,18 @@ std::string Reason(const std::string& message, const std::string& path) {
   return line.empty() ? "(no message)" : line;
 }
 
-Status RunSection(Client& client, const Section& section) {
-  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable, client.Compile(section.text));
+// `via` "hlo": the program goes through XLA's HLO text first (StableHLO ->
+// HLO text -> the HLO text reader), so the corpus checks the writer and the
+// reader against each other.
+Status RunSection(Client& client, const Section& section, const std::string& via) {
+  std::string program = section.text;
+  if (via == "hlo") {
+    PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
+                            shlo::ReadProgram(section.text, "<program>"));
+    PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
+    PLUGRT_ASSIGN_OR_RETURN(program, shlo::WriteHloText(*module));
+  }
+  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable, client.Compile(program));
   // The programs take no arguments: each builds its inputs and checks its
   // results itself; a failed check is an execution error.
   PLUGRT_ASSIGN_OR_RETURN(auto outputs, executable.Execute({}));
@@ -198,7 +210,7 @@ Status RunFileAsJobs(const std::string& path, const PluginOptions& plugin) {
   return OkStatus();
 }
 
-Status RunFile(const std::string& path, const PluginOptions& plugin) {
+Status RunFile(const std::string& path, const PluginOptions& plugin, const std::string& via) {
   PLUGRT_ASSIGN_OR_RETURN(std::string contents, ReadProgramFile(path));
   // A portable artifact is one program; only text has `// -----` sections.
   std::vector<Section> sections = shlo::IsMlirBytecode(contents)
@@ -209,7 +221,7 @@ Status RunFile(const std::string& path, const PluginOptions& plugin) {
   std::ostream& out = std::cout;
   out << kConformancePrefix << "sections " << sections.size() << std::endl;
   for (size_t k = 0; k < sections.size(); ++k) {
-    Status status = RunSection(*client, sections[k]);
+    Status status = RunSection(*client, sections[k], via);
     out << kConformancePrefix << "section " << k + 1 << ' ' << sections[k].first_line;
     if (status.ok()) {
       out << " pass";
@@ -230,6 +242,7 @@ void RegisterConformanceFileCommand(CLI::App& app, int& exit_code) {
     PluginOptions plugin;
     bool processes = false;
     int member = 0;  // 1-based section; 0: not a member
+    std::string via;   // "hlo": through HLO text
   };
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand(std::string(kConformanceFileCommand),
@@ -240,6 +253,9 @@ void RegisterConformanceFileCommand(CLI::App& app, int& exit_code) {
   options->plugin.conformance_harness = true;
   command->add_flag("--processes", options->processes,
                     "run the run_parallel grid sections as jobs of OS processes");
+  command->add_option("--via", options->via, "hlo: run each program after a round trip "
+                                              "through XLA's HLO text")
+      ->check(CLI::IsMember({"hlo"}));
   command->add_option("--member", options->member,
                       "run section K as one process of a job (set up by the launcher)");
   command->callback([options, &exit_code] {
@@ -254,7 +270,7 @@ void RegisterConformanceFileCommand(CLI::App& app, int& exit_code) {
       return;
     }
     Status status = options->processes ? RunFileAsJobs(options->file, options->plugin)
-                                       : RunFile(options->file, options->plugin);
+                                       : RunFile(options->file, options->plugin, options->via);
     if (!status.ok()) {
       std::cerr << "plugrt conformance-file: " << status.ToString() << "\n";
       exit_code = 1;

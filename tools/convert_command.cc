@@ -15,6 +15,8 @@
 #include "compiler/importers/bytecode/reader.h"
 #include "compiler/importers/read_program.h"
 #include "compiler/importers/bytecode/writer.h"
+#include "compiler/importers/hlo/hlo_text_writer.h"
+#include "compiler/passes/lower_chlo.h"
 #include "stablehlo/printer.h"
 #include "tools/commands.h"
 #include "tools/program_file.h"
@@ -31,7 +33,7 @@ struct ConvertOptions {
 };
 
 Status Convert(const ConvertOptions& options) {
-  if (options.to == "text" && !options.target.empty()) {
+  if (options.to != "bytecode" && !options.target.empty()) {
     return InvalidArgument("--target applies to --to bytecode only");
   }
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(options.input));
@@ -40,7 +42,11 @@ Status Convert(const ConvertOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ReadProgram(bytes, options.input, read));
   std::string text;
-  if (options.to == "text") {
+  if (options.to == "hlo") {
+    // HLO has no CHLO ops: they are lowered to StableHLO first, as XLA does.
+    PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
+    PLUGRT_ASSIGN_OR_RETURN(text, shlo::WriteHloText(*module));
+  } else if (options.to == "text") {
     shlo::CanonicalizeAttributeOrder(*module);
     text = shlo::PrintModule(*module);
   } else {
@@ -63,8 +69,9 @@ void RegisterConvertCommand(CLI::App& app, int& exit_code) {
                       "artifact, or XLA's HLO text")
       ->required();
   command->add_option("--output,-o", options->output, "file to write")->required();
-  command->add_option("--to", options->to, "output form: text, or bytecode (default)")
-      ->check(CLI::IsMember({"text", "bytecode"}));
+  command->add_option("--to", options->to,
+                      "output form: text (StableHLO), hlo (XLA's HLO text), or bytecode (default)")
+      ->check(CLI::IsMember({"text", "bytecode", "hlo"}));
   command->add_option("--target", options->target,
                       "StableHLO version X.Y.Z (0.9.0 to 1.20.0) the artifact is written for "
                       "(--to bytecode; default 1.20.0)");

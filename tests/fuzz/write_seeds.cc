@@ -14,6 +14,7 @@
 
 #include "cpu/cpu_executable.h"
 #include "compiler/importers/mlir/parser.h"
+#include "compiler/importers/hlo/hlo_reader.h"
 #include "compiler/importers/serialize.h"
 
 namespace {
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   fs::remove_all(out);
-  for (const char* dir : {"parser", "module", "executable"}) fs::create_directories(out / dir);
+  for (const char* dir : {"parser", "module", "executable", "hlo_text", "hlo_proto"}) {
+    fs::create_directories(out / dir);
+  }
   int written = 0;
   for (int i = 2; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
@@ -47,6 +50,16 @@ int main(int argc, char** argv) {
     text << in.rdbuf();
     const std::string source = text.str();
     const std::string stem = fs::path(argv[i]).stem().string();
+    if (fs::path(argv[i]).extension() == ".hlo") {  // HLO text: itself and its proto
+      auto proto = shlo::HloTextToProtoBytes(source, argv[i]);
+      if (!proto.ok() || !WriteFile(out / "hlo_text" / (stem + ".hlo"), source) ||
+          !WriteFile(out / "hlo_proto" / (stem + ".pb"), *proto)) {
+        std::fprintf(stderr, "fuzz_seeds: cannot write the HLO seeds of %s\n", argv[i]);
+        return 1;
+      }
+      ++written;
+      continue;
+    }
     int section = 0;
     for (const shlo::SourceSection& s : shlo::SplitSections(source)) {
       const std::string name = stem + "." + std::to_string(++section);

@@ -75,6 +75,10 @@ struct InstructionContext {
 enum class Handled { kYes, kNotMine };
 using FamilyResult = StatusOr<std::pair<Handled, ValueTree>>;
 FamilyResult ConvertElementwise(const InstructionContext& ctx);
+// (HLO opcode, StableHLO op) of the elementwise instructions that need no
+// attributes (add, exponential, convert, select, ...); the HLO text writer
+// reads it the other way round.
+const std::vector<std::pair<std::string_view, std::string_view>>& HloElementwiseOpcodes();
 FamilyResult ConvertDataMovement(const InstructionContext& ctx);
 FamilyResult ConvertCompute(const InstructionContext& ctx);
 FamilyResult ConvertCollective(const InstructionContext& ctx);

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "compiler/importers/hlo/hlo_converter.h"
 
@@ -11,7 +12,41 @@ namespace {
 
 // HLO opcode -> StableHLO op, for ops that need no attributes.
 const std::unordered_map<std::string_view, std::string_view>& PlainElementwiseOps() {
-  static const auto* ops = new std::unordered_map<std::string_view, std::string_view>{
+  static const auto* ops = [] {
+    auto* map = new std::unordered_map<std::string_view, std::string_view>;
+    for (const auto& [opcode, name] : HloElementwiseOpcodes()) map->emplace(opcode, name);
+    return map;
+  }();
+  return *ops;
+}
+
+// Operands each elementwise op takes (select and clamp take three).
+size_t ArityOf(std::string_view opcode, std::string_view name) {
+  if (opcode == "select" || opcode == "clamp") return 3;
+  const OpCode code = LookupOpCode(name);
+  if (code != OpCode::kUnknown) return static_cast<size_t>(TraitsOf(code).operands);
+  return 1;  // chlo.erf
+}
+
+// XLA's default comparison type for operands of `element`.
+std::string_view DefaultCompareType(ElementType element) {
+  if (IsFloat(element) || IsComplex(element)) return "FLOAT";
+  if (IsSignedInteger(element)) return "SIGNED";
+  return "UNSIGNED";
+}
+
+bool IsDirection(std::string_view d) {
+  return d == "EQ" || d == "NE" || d == "GE" || d == "GT" || d == "LE" || d == "LT";
+}
+
+bool IsCompareType(std::string_view t) {
+  return t == "FLOAT" || t == "TOTALORDER" || t == "SIGNED" || t == "UNSIGNED";
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string_view, std::string_view>>& HloElementwiseOpcodes() {
+  static const auto* pairs = new std::vector<std::pair<std::string_view, std::string_view>>{
       {"abs", "stablehlo.abs"},
       {"cbrt", "stablehlo.cbrt"},
       {"ceil", "stablehlo.ceil"},
@@ -59,33 +94,8 @@ const std::unordered_map<std::string_view, std::string_view>& PlainElementwiseOp
       {"convert", "stablehlo.convert"},
       {"bitcast-convert", "stablehlo.bitcast_convert"},
   };
-  return *ops;
+  return *pairs;
 }
-
-// Operands each elementwise op takes (select and clamp take three).
-size_t ArityOf(std::string_view opcode, std::string_view name) {
-  if (opcode == "select" || opcode == "clamp") return 3;
-  const OpCode code = LookupOpCode(name);
-  if (code != OpCode::kUnknown) return static_cast<size_t>(TraitsOf(code).operands);
-  return 1;  // chlo.erf
-}
-
-// XLA's default comparison type for operands of `element`.
-std::string_view DefaultCompareType(ElementType element) {
-  if (IsFloat(element) || IsComplex(element)) return "FLOAT";
-  if (IsSignedInteger(element)) return "SIGNED";
-  return "UNSIGNED";
-}
-
-bool IsDirection(std::string_view d) {
-  return d == "EQ" || d == "NE" || d == "GE" || d == "GT" || d == "LE" || d == "LT";
-}
-
-bool IsCompareType(std::string_view t) {
-  return t == "FLOAT" || t == "TOTALORDER" || t == "SIGNED" || t == "UNSIGNED";
-}
-
-}  // namespace
 
 FamilyResult ConvertElementwise(const InstructionContext& ctx) {
   const std::string& op = ctx.inst.opcode();

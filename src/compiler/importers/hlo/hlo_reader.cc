@@ -132,4 +132,9 @@ StatusOr<std::unique_ptr<Module>> ReadHloText(std::string_view text, std::string
   return ImportHloModule(parsed.module, &parsed.config, name);
 }
 
+StatusOr<std::string> HloTextToProtoBytes(std::string_view text, std::string_view name) {
+  PLUGRT_ASSIGN_OR_RETURN(hlo::HloText parsed, hlo::ParseHloText(text, name, ReadOptions{}));
+  return parsed.module.SerializeAsString();
+}
+
 }  // namespace plugrt::shlo

@@ -10,6 +10,7 @@
 #define PLUGRT_COMPILER_IMPORTERS_HLO_HLO_READER_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -29,6 +30,10 @@ StatusOr<std::unique_ptr<Module>> ReadHloModuleProtoWithConfig(std::string_view 
 // the text name file:line:col.
 StatusOr<std::unique_ptr<Module>> ReadHloText(std::string_view text, std::string_view name,
                                               const ReadOptions& options);
+
+// HLO text as the serialized HloModuleProto it stands for (format "hlo":
+// what PyTorch/XLA and TensorFlow hand a plugin).
+StatusOr<std::string> HloTextToProtoBytes(std::string_view text, std::string_view name);
 
 }  // namespace plugrt::shlo
 
