@@ -14,6 +14,11 @@
 #                   matplotlib) into FILE (.svg or .png; default DIR/bench.svg)
 #   --distributed   then the multi-process benchmarks (scripts/bench_allreduce.sh: memcpy
 #                   bandwidth, cross-process all-reduce bandwidth, data-parallel MLP steps/s)
+# XLA's own CPU benchmark programs (HLO text, openxla/xla
+# xla/backends/cpu/benchmarks/hlo/: graphsage_tf.hlo, ssd_mobilenet_tf.hlo, ...;
+# not shipped here, their weights are left out of the files) join the run when
+# PLUGRT_XLA_HLO_DIR names a folder holding them: `plugrt bench --dir DIR
+# --fill-elided=random:0` times them with seeded random weights.
 # Builds build/bin/plugrt with scripts/build.sh first if it is missing ($PLUGRT
 # names another binary). Run scripts/bench_setup.sh once before (python3-torch and
 # OpenBLAS). First prints PyTorch's build, thread, BLAS and oneDNN configuration, and
@@ -98,6 +103,13 @@ status=0
 if [ ! -f "$OUT/plugrt.json" ]; then
   echo "bench.sh: plugrt bench wrote no results" >&2
   exit 1
+fi
+
+if [ -n "${PLUGRT_XLA_HLO_DIR:-}" ]; then
+  echo
+  echo "== XLA's CPU benchmark programs in $PLUGRT_XLA_HLO_DIR (seeded random weights)"
+  "$PLUGRT" bench --threads "$THREADS" --dir "$PLUGRT_XLA_HLO_DIR" --fill-elided=random:0 \
+    --json "$OUT/plugrt_xla_hlo.json" || status=$?
 fi
 
 if [ "$TORCH" = 1 ]; then

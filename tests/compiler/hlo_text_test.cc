@@ -349,6 +349,38 @@ TEST(HloText, DamagedTextNeverCrashes) {
   }
 }
 
+TEST(HloText, EntryShardingsBecomeArgumentAndResultShardings) {
+  const char text[] = R"(HloModule sharded, num_partitions=2
+ENTRY %main (x: f32[4,2], y: (f32[2], s32[])) -> f32[4,2] {
+  %x = f32[4,2] parameter(0), sharding={devices=[2,1]<=[2]}
+  %y = (f32[2], s32[]) parameter(1), sharding={{replicated}, {maximal device=1}}
+  ROOT %r = f32[4,2] negate(%x), sharding={devices=[1,1,2]0,1 last_tile_dim_replicate}
+}
+)";
+  StatusOr<std::unique_ptr<shlo::Module>> module = Read(text);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const shlo::Function* main = (*module)->EntryFunction();
+  ASSERT_EQ(main->arg_attributes.size(), 3u);
+  auto sharding = [](const std::vector<shlo::NamedAttribute>& attrs) {
+    const shlo::Attribute* a = shlo::FindAttribute(attrs, "mhlo.sharding");
+    return a == nullptr ? std::string("none") : a->str;
+  };
+  EXPECT_EQ(sharding(main->arg_attributes[0]), "{devices=[2,1]<=[2]}");
+  EXPECT_EQ(sharding(main->arg_attributes[1]), "{replicated}");
+  EXPECT_EQ(sharding(main->arg_attributes[2]), "{maximal device=1}");
+  EXPECT_EQ(sharding(main->result_attributes[0]), "{devices=[1,1,2]0,1 last_tile_dim_replicate}");
+  // On two partitions a split argument is refused by the sharding lowering,
+  // as for StableHLO: the CPU backend has no SPMD partitioner.
+  StatusOr<std::unique_ptr<Client>> client = CreateCpuClient(2);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  CompileOptions options;
+  options.num_partitions = 2;
+  options.use_spmd_partitioning = true;
+  StatusOr<LoadedExecutable> compiled = (*client)->Compile(text, options);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_THAT(compiled.status().message(), HasSubstr("splits the value"));
+}
+
 TEST(HloText, CollectiveAndShardingAnnotationsAreRead) {
   // All-reduce over iota replica groups with a channel, shardings,
   // frontend attributes and control predecessors: read and converted on one

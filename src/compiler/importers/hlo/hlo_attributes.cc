@@ -140,4 +140,48 @@ Attribute ChannelHandle(int64_t channel_id) {
                             {"type", Attribute::Integer(1)}});
 }
 
+std::string ShardingText(const xla::OpSharding& sharding) {
+  auto list = [](const auto& values, const char* open, const char* close) {
+    std::string out = open;
+    for (int i = 0; i < values.size(); ++i) out += StrCat(i ? "," : "", values[i]);
+    return out + close;
+  };
+  switch (sharding.type()) {
+    case xla::OpSharding::REPLICATED: return "{replicated}";
+    case xla::OpSharding::MANUAL: return "{manual}";
+    case xla::OpSharding::UNKNOWN: return "{unknown}";
+    case xla::OpSharding::UNREDUCED: return "{unreduced}";
+    case xla::OpSharding::MAXIMAL:
+      return StrCat("{maximal device=",
+                    sharding.tile_assignment_devices_size() > 0 ? sharding.tile_assignment_devices(0) : 0,
+                    "}");
+    case xla::OpSharding::TUPLE: {
+      std::string out = "{";
+      for (int i = 0; i < sharding.tuple_shardings_size(); ++i) {
+        out += (i ? ", " : "") + ShardingText(sharding.tuple_shardings(i));
+      }
+      return out + "}";
+    }
+    default: break;
+  }
+  std::string out = "{devices=" + list(sharding.tile_assignment_dimensions(), "[", "]");
+  if (sharding.iota_reshape_dims_size() > 0) {
+    out += "<=" + list(sharding.iota_reshape_dims(), "[", "]");
+    if (sharding.iota_transpose_perm_size() > 0) out += "T" + list(sharding.iota_transpose_perm(), "(", ")");
+  } else {
+    out += list(sharding.tile_assignment_devices(), "", "");
+  }
+  if (sharding.replicate_on_last_tile_dim()) out += " last_tile_dim_replicate";
+  if (sharding.last_tile_dims_size() > 0) {
+    out += " last_tile_dims={";
+    for (int i = 0; i < sharding.last_tile_dims_size(); ++i) {
+      const int t = sharding.last_tile_dims(i);
+      out += StrCat(i ? ", " : "", t == xla::OpSharding::MANUAL ? "manual"
+                                   : t == xla::OpSharding::UNREDUCED ? "unreduced" : "replicated");
+    }
+    out += "}";
+  }
+  return out + "}";
+}
+
 }  // namespace plugrt::shlo::hlo

@@ -5,6 +5,7 @@
 #define PLUGRT_COMPILER_IMPORTERS_HLO_HLO_ATTRIBUTES_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -44,6 +45,11 @@ void AddPrecision(const xla::PrecisionConfig& config, std::vector<NamedAttribute
 // replica_groups as a [groups, size] tensor; INVALID_ARGUMENT for groups of
 // different sizes. Empty groups: a 0x0 tensor (all devices in one group).
 StatusOr<Attribute> ReplicaGroups(const xla::HloInstructionProto& inst);
+
+// An OpSharding in HLO text's syntax ("{replicated}", "{maximal device=0}",
+// "{devices=[2,1]0,1 last_tile_dim_replicate}", "{devices=[4]<=[2,2]T(1,0)}",
+// tuples as "{{...}, {...}}"), what `mhlo.sharding` attributes hold.
+std::string ShardingText(const xla::OpSharding& sharding);
 
 // channel_handle for a positive channel id.
 Attribute ChannelHandle(int64_t channel_id);

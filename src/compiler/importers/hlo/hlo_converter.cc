@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "compiler/importers/hlo/hlo_attributes.h"
 #include "compiler/importers/hlo/hlo_types.h"
 
 namespace plugrt::shlo::hlo {
@@ -402,10 +403,53 @@ Status HloConverter::ApplyAliasing(Function* main, const std::vector<Type>& para
   return OkStatus();
 }
 
+// The entry's parameter and root shardings as `mhlo.sharding` on the
+// flattened arguments and results (a tuple's sharding lists its leaves'),
+// which the sharding lowering then checks against the partition count.
+Status HloConverter::ApplyShardings(Function* main, const xla::HloComputationProto& entry,
+                                    const std::vector<Type>& param_types, const Type& result_type) {
+  auto apply = [](const xla::OpSharding& sharding, const Type& type, size_t first,
+                  std::vector<std::vector<NamedAttribute>>* attrs) -> Status {
+    const size_t leaves = FlattenType(type).size();
+    if (first + leaves > attrs->size()) return InvalidArgument("sharding of more values than exist");
+    const bool per_leaf = sharding.type() == xla::OpSharding::TUPLE;
+    if (per_leaf && static_cast<size_t>(sharding.tuple_shardings_size()) != leaves) {
+      return InvalidArgument("a tuple sharding of ", sharding.tuple_shardings_size(),
+                             " elements for ", leaves, " values");
+    }
+    for (size_t i = 0; i < leaves; ++i) {
+      const std::string text =
+          ShardingText(per_leaf ? sharding.tuple_shardings(static_cast<int>(i)) : sharding);
+      (*attrs)[first + i].emplace_back("mhlo.sharding", Attribute::String(text));
+    }
+    return OkStatus();
+  };
+  std::vector<size_t> first_leaf;
+  size_t next = 0;
+  for (const Type& t : param_types) {
+    first_leaf.push_back(next);
+    next += FlattenType(t).size();
+  }
+  for (const xla::HloInstructionProto& inst : entry.instructions()) {
+    if (!inst.has_sharding()) continue;
+    if (inst.opcode() == "parameter") {
+      const int64_t n = inst.parameter_number();
+      if (n < 0 || static_cast<size_t>(n) >= param_types.size()) continue;
+      PLUGRT_RETURN_IF_ERROR(apply(inst.sharding(), param_types[n], first_leaf[n],
+                                   &main->arg_attributes));
+    }
+    if (inst.id() == entry.root_id()) {
+      PLUGRT_RETURN_IF_ERROR(apply(inst.sharding(), result_type, 0, &main->result_attributes));
+    }
+  }
+  return OkStatus();
+}
+
 Status HloConverter::BuildEntry(const xla::HloComputationProto& entry) {
   std::vector<Type> params;
   Type result;
   PLUGRT_ASSIGN_OR_RETURN(Function * main, NewFunction(entry, true, &params, &result));
+  PLUGRT_RETURN_IF_ERROR(ApplyShardings(main, entry, params, result));
   return ApplyAliasing(main, params, result);
 }
 

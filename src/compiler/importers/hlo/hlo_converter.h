@@ -123,6 +123,8 @@ class HloConverter {
   Status BuildEntry(const xla::HloComputationProto& entry);
   Status ApplyAliasing(Function* main, const std::vector<Type>& param_types,
                        const Type& result_type);
+  Status ApplyShardings(Function* main, const xla::HloComputationProto& entry,
+                        const std::vector<Type>& param_types, const Type& result_type);
   StatusOr<Function*> NewFunction(const xla::HloComputationProto& computation, bool is_entry,
                                   std::vector<Type>* param_types, Type* result_type);
 
