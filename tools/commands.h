@@ -57,15 +57,25 @@ StatusOr<std::unique_ptr<Client>> OpenClient(const PluginOptions& options);
 // The executable in `path` loaded onto `client`: a serialized executable
 // (bytes starting with kSerializedExecutableMagic, as `plugrt compile`
 // writes) is handed to DeserializeAndLoad; anything else is program text,
-// with @`entry` made the entry function, and is compiled; `fill_elided`
-// (empty: refuse) says how constants the file left out are filled
-// (compile option kFillElidedOverride). Errors name `path`.
+// with @`entry` made the entry function, and is compiled as `read` says.
+// Errors name `path`.
 inline constexpr std::string_view kSerializedExecutableMagic = "PLUGRTEX";
+struct ProgramReadFlags {
+  // --fill-elided: how constants the file left out are filled (compile
+  // option kFillElidedOverride); empty: refused.
+  std::string fill_elided;
+  // --format: the PJRT program format ("mlir": StableHLO/MHLO text or
+  // bytecode or HLO text, told by content; "hlo" / "hlo_with_config": a
+  // serialized HloModuleProto[WithConfig], which content cannot tell).
+  std::string format = "mlir";
+};
 StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
                                            const std::string& entry = "main",
-                                           const std::string& fill_elided = "");
+                                           const ProgramReadFlags& read = {});
 // The --fill-elided option of run, inspect, bench and convert.
 void AddFillElidedOption(CLI::App* command, std::string& fill_elided);
+// --fill-elided and --format (run, inspect).
+void AddProgramReadOptions(CLI::App* command, ProgramReadFlags& read);
 
 // Each Register* adds one subcommand; its callback stores the exit code.
 void RegisterDevicesCommand(CLI::App& app, int& exit_code);

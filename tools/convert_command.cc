@@ -15,6 +15,7 @@
 #include "compiler/importers/bytecode/reader.h"
 #include "compiler/importers/read_program.h"
 #include "compiler/importers/bytecode/writer.h"
+#include "compiler/importers/hlo/hlo_reader.h"
 #include "compiler/importers/hlo/hlo_text_writer.h"
 #include "compiler/passes/lower_chlo.h"
 #include "stablehlo/printer.h"
@@ -42,10 +43,13 @@ Status Convert(const ConvertOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<shlo::Module> module,
                           shlo::ReadProgram(bytes, options.input, read));
   std::string text;
-  if (options.to == "hlo") {
+  if (options.to == "hlo" || options.to == "hlo_proto") {
     // HLO has no CHLO ops: they are lowered to StableHLO first, as XLA does.
     PLUGRT_RETURN_IF_ERROR(shlo::LowerChlo(*module));
     PLUGRT_ASSIGN_OR_RETURN(text, shlo::WriteHloText(*module));
+    if (options.to == "hlo_proto") {
+      PLUGRT_ASSIGN_OR_RETURN(text, shlo::HloTextToProtoBytes(text, options.input));
+    }
   } else if (options.to == "text") {
     shlo::CanonicalizeAttributeOrder(*module);
     text = shlo::PrintModule(*module);
@@ -70,8 +74,9 @@ void RegisterConvertCommand(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--output,-o", options->output, "file to write")->required();
   command->add_option("--to", options->to,
-                      "output form: text (StableHLO), hlo (XLA's HLO text), or bytecode (default)")
-      ->check(CLI::IsMember({"text", "bytecode", "hlo"}));
+                      "output form: text (StableHLO), hlo (XLA's HLO text), hlo_proto (a "
+                      "serialized xla.HloModuleProto, format hlo), or bytecode (default)")
+      ->check(CLI::IsMember({"text", "bytecode", "hlo", "hlo_proto"}));
   command->add_option("--target", options->target,
                       "StableHLO version X.Y.Z (0.9.0 to 1.20.0) the artifact is written for "
                       "(--to bytecode; default 1.20.0)");

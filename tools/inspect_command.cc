@@ -20,7 +20,7 @@ namespace {
 struct InspectOptions {
   PluginOptions plugin;
   std::string program;
-  std::string fill_elided;  // --fill-elided
+  ProgramReadFlags read;  // --fill-elided, --format
   std::string entry = "main";
   bool json = false;
 };
@@ -185,7 +185,7 @@ Status Inspect(const InspectOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable loaded,
                           LoadProgramFile(*client, options.program, options.entry,
-                                          options.fill_elided));
+                                          options.read));
   PLUGRT_ASSIGN_OR_RETURN(Executable executable, loaded.GetExecutable());
   PLUGRT_ASSIGN_OR_RETURN(Report report, Gather(executable));
   if (options.json) {
@@ -210,7 +210,7 @@ void RegisterInspectCommand(CLI::App& app, int& exit_code) {
   command->add_option("--entry", options->entry,
                       "function to compile for program text (default main)");
   command->add_flag("--json", options->json, "print one JSON object instead of text");
-  AddFillElidedOption(command, options->fill_elided);
+  AddProgramReadOptions(command, options->read);
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     Status status = Inspect(*options);

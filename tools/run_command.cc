@@ -32,7 +32,7 @@ struct RunOptions {
   std::string output_dir;
   std::string profile_path;  // --profile FILE.json
   int repeat = 1;            // --repeat N
-  std::string fill_elided;   // --fill-elided
+  ProgramReadFlags read;     // --fill-elided, --format
   bool no_ceilings = false;  // --no-ceilings
 };
 
@@ -61,7 +61,7 @@ Status Run(const RunOptions& options) {
   }
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
                           LoadProgramFile(*client, options.program, options.entry,
-                                                          options.fill_elided));
+                                                          options.read));
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
   if (devices.empty()) return FailedPrecondition("the compiled program has no devices to run on");
 
@@ -160,9 +160,18 @@ void AddFillElidedOption(CLI::App* command, std::string& fill_elided) {
       "printed without its weights can be timed; default: refuse it");
 }
 
+void AddProgramReadOptions(CLI::App* command, ProgramReadFlags& read) {
+  AddFillElidedOption(command, read.fill_elided);
+  command->add_option("--format", read.format,
+                      "program format: mlir (default: StableHLO or MHLO text or bytecode, or "
+                      "XLA's HLO text, told by content), hlo (a serialized xla.HloModuleProto, as "
+                      "PyTorch/XLA and TensorFlow hand plugins), hlo_with_config")
+      ->check(CLI::IsMember({"mlir", "hlo", "hlo_with_config"}));
+}
+
 StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
                                            const std::string& entry,
-                                           const std::string& fill_elided) {
+                                           const ProgramReadFlags& read) {
   PLUGRT_ASSIGN_OR_RETURN(std::string bytes, ReadProgramFile(path));
   if (std::string_view(bytes).substr(0, kSerializedExecutableMagic.size()) ==
       kSerializedExecutableMagic) {
@@ -179,11 +188,17 @@ StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::stri
     return loaded;
   }
   // PJRT_Program carries no entry name and plugins run @main.
-  StatusOr<std::string> program = SelectEntryFunction(bytes, entry);
+  StatusOr<std::string> program = read.format == "mlir" ? SelectEntryFunction(bytes, entry)
+                                  : entry == "main"
+                                      ? StatusOr<std::string>(std::move(bytes))
+                                      : StatusOr<std::string>(InvalidArgument(
+                                            "--entry applies to format mlir only"));
   if (!program.ok()) return NameProgramFile(program.status(), path);
   CompileOptions compile_options;
-  if (!fill_elided.empty()) compile_options.env_option_overrides[kFillElidedOverride] = fill_elided;
-  StatusOr<LoadedExecutable> compiled = client.Compile(*program, compile_options);
+  if (!read.fill_elided.empty()) {
+    compile_options.env_option_overrides[kFillElidedOverride] = read.fill_elided;
+  }
+  StatusOr<LoadedExecutable> compiled = client.Compile(*program, compile_options, read.format);
   if (!compiled.ok()) {
     return Status(compiled.status().code(),
                   StrCat(path, ": compile failed: ",
@@ -214,7 +229,7 @@ void RegisterRunCommand(CLI::App& app, int& exit_code) {
                       "on standard error");
   command->add_option("--repeat", options->repeat, "run the program N times (default 1)")
       ->check(CLI::Range(1, 1000000));
-  AddFillElidedOption(command, options->fill_elided);
+  AddProgramReadOptions(command, options->read);
   command->add_flag("--no-ceilings", options->no_ceilings,
                     "with --profile: do not measure the machine's GEMM and bandwidth ceilings for "
                     "the summary (about a second)");
