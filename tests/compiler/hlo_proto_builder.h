@@ -1,5 +1,5 @@
 // Helpers of the HLO importer's tests (hlo_proto_test.cc,
-// hlo_proto_ops_test.cc): HloModuleProtos built with the generated classes,
+// hlo_proto_ops_test.cc, hlo_text_test.cc): HloModuleProtos built with the generated classes,
 // the imported IR compared with the text parser's, programs run on the CPU
 // plugin through format "hlo".
 #ifndef PLUGRT_TESTS_COMPILER_HLO_PROTO_BUILDER_H_

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/hlo_proto_builder.h"
 #include "compiler/importers/hlo/hlo_reader.h"
 #include "compiler/importers/hlo/hlo_text_writer.h"
 #include "compiler/importers/mlir/parser.h"
@@ -25,8 +26,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::CreateCpuClient;
-using testing::Download;
-using testing::Upload;
 
 using Args = std::vector<std::pair<std::vector<int64_t>, std::vector<float>>>;
 
@@ -38,27 +37,7 @@ StatusOr<std::unique_ptr<shlo::Module>> Read(const std::string& text,
 // Compiles `text` (format "mlir": the form is told from the content) on one
 // CPU device and runs it on f32 arguments.
 std::vector<std::vector<float>> RunText(const std::string& text, const Args& args) {
-  StatusOr<std::unique_ptr<Client>> client = CreateCpuClient(1);
-  EXPECT_TRUE(client.ok()) << client.status().ToString();
-  if (!client.ok()) return {};
-  StatusOr<LoadedExecutable> executable = (*client)->Compile(text);
-  EXPECT_TRUE(executable.ok()) << executable.status().ToString();
-  if (!executable.ok()) return {};
-  StatusOr<std::vector<Device>> devices = executable->addressable_devices();
-  EXPECT_TRUE(devices.ok());
-  if (!devices.ok()) return {};
-  std::vector<Buffer> buffers;
-  for (const auto& [dims, values] : args) {
-    buffers.push_back(Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, dims, values));
-  }
-  std::vector<Buffer*> list;
-  for (Buffer& b : buffers) list.push_back(&b);
-  StatusOr<std::vector<std::vector<Buffer>>> outputs = executable->Execute({list});
-  EXPECT_TRUE(outputs.ok()) << outputs.status().ToString();
-  if (!outputs.ok()) return {};
-  std::vector<std::vector<float>> result;
-  for (const Buffer& out : (*outputs)[0]) result.push_back(Download<float>(out));
-  return result;
+  return hlo_test::RunF32(text, args, "mlir");
 }
 
 // A module as TensorFlow's XLA bridge dumps it: layouts on every shape,
