@@ -57,6 +57,10 @@ TEST(CliHloTest, ProgramsMoveToHloTextAndProtoAndRunTheSame) {
   testing::CommandResult via_proto = RunCli("run " + dir + "/p.pb --format hlo");
   ASSERT_EQ(via_proto.exit_code, 0) << via_proto.output;
   EXPECT_EQ(Outputs(via_proto.output), Outputs(direct.output));
+  // Without --format the bytes are refused with a pointer to it.
+  testing::CommandResult unnamed = RunCli("run " + dir + "/p.pb");
+  EXPECT_EQ(unnamed.exit_code, 1);
+  EXPECT_NE(unnamed.output.find("--format hlo"), std::string::npos) << unnamed.output;
   testing::CommandResult inspected = RunCli("inspect " + dir + "/p.pb --format hlo");
   ASSERT_EQ(inspected.exit_code, 0) << inspected.output;
   EXPECT_NE(inspected.output.find("outputs: 1"), std::string::npos) << inspected.output;

@@ -11,6 +11,17 @@ StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::strin
                                               const ReadOptions& options) {
   if (IsMlirBytecode(bytes)) return ReadBytecodeModule(bytes, file_name);
   if (hlo::IsHloText(bytes)) return ReadHloText(bytes, file_name, options);
+  // Text has no control characters but blanks; binary bytes here are most
+  // likely an HloModuleProto handed over as format "mlir".
+  const std::string_view head = bytes.substr(0, 512);
+  for (char ch : head) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 && ch != '\n' && ch != '\r' && ch != '\t') {
+      return InvalidArgument(file_name, ": the program is neither text nor MLIR bytecode; a "
+                             "serialized xla.HloModuleProto is compile format \"hlo\" (plugrt "
+                             "run/inspect --format hlo)");
+    }
+  }
   return ParseModule(bytes, file_name, options);
 }
 

@@ -155,6 +155,22 @@ std::string Symbol(std::string_view name) {
   return out.empty() ? "f" : out;
 }
 
+// The values `region` uses (its nested regions included) that are defined
+// outside it, in order of first use.
+void FreeValues(const Region& region, std::unordered_set<const Value*>* defined,
+                std::unordered_set<const Value*>* seen, std::vector<const Value*>* out) {
+  for (const auto& block : region.blocks) {
+    for (const auto& arg : block->arguments) defined->insert(arg.get());
+    for (const auto& op : block->operations) {
+      for (const Value* v : op->operands) {
+        if (defined->count(v) == 0 && seen->insert(v).second) out->push_back(v);
+      }
+      for (const auto& nested : op->regions) FreeValues(*nested, defined, seen, out);
+      for (const auto& r : op->results) defined->insert(r.get());
+    }
+  }
+}
+
 class HloTextWriter {
  public:
   explicit HloTextWriter(const Module& module) : module_(module) {}
@@ -204,14 +220,24 @@ class HloTextWriter {
 
   // The computation of a block: its arguments as parameters (one tuple
   // parameter for while's regions), its ops, its terminator's values as
-  // ROOT (a tuple when `tuple_root` or when there are several).
+  // ROOT (a tuple when `tuple_root` or when there are several). With
+  // `captured`, the block's parameter is one tuple of those values of the
+  // enclosing block (the branches of a conditional).
   StatusOr<std::string> Computation(const std::string& name, const Block& block,
                                     const std::vector<Type>& result_types, bool is_entry,
-                                    bool tuple_param, bool tuple_root) {
+                                    bool tuple_param, bool tuple_root,
+                                    const std::vector<const Value*>* captured = nullptr) {
     Lines c;
+    std::vector<const Value*> params;
+    if (captured != nullptr) {
+      params = *captured;
+      tuple_param = true;
+    } else {
+      for (const auto& arg : block.arguments) params.push_back(arg.get());
+    }
     std::vector<std::string> param_shapes;
-    for (const auto& arg : block.arguments) {
-      PLUGRT_ASSIGN_OR_RETURN(std::string s, ShapeText(arg->type));
+    for (const Value* param : params) {
+      PLUGRT_ASSIGN_OR_RETURN(std::string s, ShapeText(param->type));
       param_shapes.push_back(s);
     }
     std::string signature;
@@ -222,19 +248,19 @@ class HloTextWriter {
       const std::string p = Fresh("p");
       signature = "(" + p.substr(1) + ": " + tuple + ")";
       c.lines.push_back(StrCat("  ", p, " = ", tuple, " parameter(0)"));
-      for (size_t i = 0; i < block.arguments.size(); ++i) {
+      for (size_t i = 0; i < params.size(); ++i) {
         const std::string v = Fresh("v");
-        c.names[block.arguments[i].get()] = v;
-        c.line_of[block.arguments[i].get()] = c.lines.size();
+        c.names[params[i]] = v;
+        c.line_of[params[i]] = c.lines.size();
         c.lines.push_back(StrCat("  ", v, " = ", param_shapes[i], " get-tuple-element(", p,
                                  "), index=", i));
       }
     } else {
       signature = "(";
-      for (size_t i = 0; i < block.arguments.size(); ++i) {
+      for (size_t i = 0; i < params.size(); ++i) {
         const std::string v = Fresh("v");
-        c.names[block.arguments[i].get()] = v;
-        c.line_of[block.arguments[i].get()] = c.lines.size();
+        c.names[params[i]] = v;
+        c.line_of[params[i]] = c.lines.size();
         c.lines.push_back(StrCat("  ", v, " = ", param_shapes[i], " parameter(", i, ")"));
         signature += (i ? ", " : "") + v.substr(1) + ": " + param_shapes[i];
       }
@@ -286,13 +312,14 @@ class HloTextWriter {
 
   // A region of `op` as a computation written ahead of the current one.
   StatusOr<std::string> RegionComputation(const Operation& op, size_t index, bool tuple_param,
-                                          bool tuple_root) {
+                                          bool tuple_root,
+                                          const std::vector<const Value*>* captured = nullptr) {
     const Region& region = op.region(index);
     if (region.blocks.size() != 1) return Unimplemented(op.name, ": a region of several blocks");
     std::string name = StrCat("region_", next_region_++);
     while (!used_.insert(name).second) name += "_";
     PLUGRT_ASSIGN_OR_RETURN(std::string text, Computation(name, region.front(), {}, false,
-                                                          tuple_param, tuple_root));
+                                                          tuple_param, tuple_root, captured));
     computations_ += text;
     return "%" + name;
   }
@@ -629,6 +656,45 @@ class HloTextWriter {
         c.lines.push_back(StrCat("  ", v, " = ", s, " get-tuple-element(", loop, "), index=", i));
       }
       return OkStatus();
+    }
+    if (n == "stablehlo.if" || n == "stablehlo.case") {
+      // HLO's conditional: each branch a computation of one tuple parameter
+      // holding the values of this block the branches use.
+      std::unordered_set<const Value*> seen;
+      std::vector<const Value*> captured;
+      for (const auto& region : op.regions) {
+        std::unordered_set<const Value*> defined;
+        FreeValues(*region, &defined, &seen, &captured);
+      }
+      std::vector<Type> types;
+      std::string list;
+      for (size_t i = 0; i < captured.size(); ++i) {
+        PLUGRT_ASSIGN_OR_RETURN(std::string name, NameOf(c, captured[i], op));
+        list += (i ? ", " : "") + name;
+        types.push_back(captured[i]->type);
+      }
+      PLUGRT_ASSIGN_OR_RETURN(std::string shape, ShapeText(Type::Tuple(types)));
+      const std::string args = Fresh("t");
+      c.lines.push_back(StrCat("  ", args, " = ", shape, " tuple(", list, ")"));
+      std::vector<std::string> branches;
+      for (size_t b = 0; b < op.regions.size(); ++b) {
+        PLUGRT_ASSIGN_OR_RETURN(std::string branch, RegionComputation(op, b, true, op.results.size() != 1,
+                                                                      &captured));
+        branches.push_back(branch);
+      }
+      PLUGRT_ASSIGN_OR_RETURN(std::string selector, NameOf(c, op.operands.at(0), op));
+      std::string operand_list = selector;
+      for (size_t b = 0; b < branches.size(); ++b) operand_list += ", " + args;
+      std::string attrs;
+      if (n == "stablehlo.if") {
+        if (branches.size() != 2) return InvalidArgument(n, " has ", branches.size(), " regions");
+        attrs = ", true_computation=" + branches[0] + ", false_computation=" + branches[1];
+      } else {
+        attrs = ", branch_computations={";
+        for (size_t b = 0; b < branches.size(); ++b) attrs += (b ? ", " : "") + branches[b];
+        attrs += "}";
+      }
+      return Instruction(c, op, "conditional", operand_list, attrs);
     }
     if (n == "func.call" || n == "stablehlo.call") {
       const Attribute* callee = op.attribute("callee");
