@@ -5,10 +5,13 @@
 // Each function becomes a computation (@main the ENTRY), each op region a
 // computation of its own, each op one instruction; ops with several results
 // give a tuple-shaped instruction and one get-tuple-element per result, and
-// stablehlo.while carries its operands as one tuple, as HLO does. CHLO ops
-// must be lowered first (HLO has none). An op the writer does not know, or a
-// region that uses a value of its enclosing block (HLO computations capture
-// nothing), is UNIMPLEMENTED naming the op.
+// stablehlo.while carries its operands as one tuple, as HLO does;
+// stablehlo.if / case become a conditional whose branches take the values of
+// the enclosing block they use as one tuple parameter. CHLO ops must be
+// lowered first (HLO has none). An op the writer does not know (collectives,
+// optimization_barrier, ...), or another region that uses a value of its
+// enclosing block (HLO computations capture nothing), is UNIMPLEMENTED
+// naming the op.
 #ifndef PLUGRT_COMPILER_IMPORTERS_HLO_HLO_TEXT_WRITER_H_
 #define PLUGRT_COMPILER_IMPORTERS_HLO_HLO_TEXT_WRITER_H_
 
