@@ -281,12 +281,6 @@ Status StoreLiteralValues(const xla::ShapeProto& shape, const LiteralValues& v, 
   return OkStatus();
 }
 
-int64_t LiteralElementCount(const xla::ShapeProto& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape.dimensions()) n *= d;
-  return n;
-}
-
 Status ReadLiteralOfShape(HloTextCursor& cur, const xla::ShapeProto& shape,
                           const ElidedConstantFill& elided, std::string_view instruction,
                           ElidedValues& fill, xla::LiteralProto* literal) {
@@ -305,8 +299,17 @@ Status ReadLiteralOfShape(HloTextCursor& cur, const xla::ShapeProto& shape,
   for (int64_t d : shape.dimensions()) {
     if (d < 0) return cur.ErrorAt(at, "a constant cannot have a dynamic shape");
   }
-  const int64_t n = LiteralElementCount(shape);
-  if (n > (int64_t{1} << 34)) return cur.ErrorAt(at, "constant of ", n, " elements is too large");
+  // Overflow-safe element count, capped well below what would exhaust memory
+  // (each value is held as a double while read).
+  constexpr int64_t kMaxLiteralElements = int64_t{1} << 28;
+  int64_t n = 1;
+  for (int64_t d : shape.dimensions()) {
+    if (d != 0 && n > kMaxLiteralElements / d) {
+      return cur.ErrorAt(at, "constant of more than ", kMaxLiteralElements,
+                         " elements is too large for HLO text");
+    }
+    n *= d;
+  }
   LiteralValues values;
   if (cur.EatText("{...}")) {
     if (elided.mode == ElidedConstantFill::Mode::kRefuse) {

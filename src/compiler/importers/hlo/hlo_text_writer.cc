@@ -47,7 +47,9 @@ StatusOr<std::string> ShapeText(const Type& type) {
     }
     return out + ")";
   }
-  if (!type.is_tensor()) return Unimplemented("type ", type.ToString(), " in HLO text");
+  if (!type.is_tensor() || type.is_quantized()) {
+    return Unimplemented("type ", type.ToString(), " in HLO text");
+  }
   if (!type.has_static_shape()) {
     return Unimplemented("dynamic shape ", type.ToString(), " in HLO text (refine it first)");
   }
@@ -177,7 +179,9 @@ class HloTextWriter {
 
   StatusOr<std::string> Run() {
     const Function* entry = module_.EntryFunction();
-    if (entry == nullptr) return InvalidArgument("the module has no entry function (@main)");
+    if (entry == nullptr || entry->body == nullptr || entry->body->blocks.empty()) {
+      return InvalidArgument("the module has no entry function (@main) with a body");
+    }
     for (const auto& f : module_.functions) {
       std::string name = Symbol(f->name);
       while (!used_.insert(name).second) name += "_";
@@ -786,6 +790,9 @@ class HloTextWriter {
   // The computation of function `f` (written once, ahead of its callers).
   StatusOr<std::string> CalleeComputation(const Function& f) {
     const std::string& name = function_names_.at(&f);
+    if (f.body == nullptr || f.body->blocks.empty()) {
+      return InvalidArgument("@", f.name, " is called but has no body");
+    }
     if (written_.insert(&f).second) {
       PLUGRT_ASSIGN_OR_RETURN(std::string text, Computation(name, f.body->front(), f.result_types,
                                                             false, false, f.result_types.size() != 1));
