@@ -170,10 +170,16 @@ class ShardingChecker {
   int64_t num_partitions_;
 };
 
+// Custom calls that only annotate their one operand: GSPMD's sharding calls,
+// memory placement, and the calls by which Shardy's round-trip form (what
+// XLA and JAX write when sdy ops must travel as StableHLO) marks results
+// and manual-computation bounds.
 bool IsIdentityTarget(std::string_view target) {
   return target == "Sharding" || target == "SPMDFullToShardShape" ||
          target == "SPMDShardToFullShape" || target == "annotate_device_placement" ||
-         target == "MoveToHost" || target == "MoveToDevice";
+         target == "MoveToHost" || target == "MoveToDevice" ||
+         target == "xla.sdy.FuncResultSharding" || target == "xla.sdy.GlobalToLocalShape" ||
+         target == "xla.sdy.LocalToGlobalShape";
 }
 
 std::string Where(const Operation& op) { return StrCat(op.location.ToString(), ": ", op.name); }
@@ -210,7 +216,13 @@ class ShardingLowering {
         dropped_.push_back(std::move(owned));
         continue;
       }
-      if (name == "sdy.sharding_group") {
+      const bool sharding_group_call = op.code == OpCode::kCustomCall && target != nullptr &&
+                                       target->kind == Attribute::Kind::kString &&
+                                       target->str == "xla.sdy.ShardingGroup";
+      if (name == "sdy.sharding_group" || sharding_group_call) {
+        if (!op.results.empty()) {
+          return InvalidArgument(Where(op), ": a sharding group gives no results");
+        }
         dropped_.push_back(std::move(owned));
         continue;
       }

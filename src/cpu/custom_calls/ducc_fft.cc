@@ -246,8 +246,9 @@ class DuccFftOp final : public CompiledOp {
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext&) const override {
+    // (A result-shape operand after the call's own ones goes unread.)
     const size_t expected = dynamic_ ? 6 : 2;
-    if (operands.size() != expected) {
+    if (operands.size() < expected) {
       return InvalidArgument(where_, ": expected ", expected, " operands, got ", operands.size());
     }
     for (const RtValue& v : operands) {
@@ -281,7 +282,20 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDuccFftCall(const shlo::Operation& 
                                                          std::string_view target,
                                                          const ProgramOptions& /*options*/) {
   const bool dynamic = target == "dynamic_ducc_fft";
-  const size_t expected = dynamic ? 6 : 2;
+  size_t expected = dynamic ? 6 : 2;
+  // JAX's shape-polymorphic export appends the result's shape as an operand
+  // named by indices_of_shape_operands; with a static result it says
+  // nothing the result type does not.
+  if (const shlo::Attribute* shapes = op.attribute("indices_of_shape_operands")) {
+    StatusOr<std::vector<int64_t>> indices = shlo::AttrToIntList(*shapes);
+    if (!indices.ok() || indices->size() != 1 || (*indices)[0] != static_cast<int64_t>(expected)) {
+      return OpError(op, StatusCode::kInvalidArgument,
+                     StrCat("custom call target '", target,
+                            "': indices_of_shape_operands must name the one operand after the ",
+                            expected, " it takes"));
+    }
+    ++expected;
+  }
   if (op.operands.size() != expected || op.results.size() != 1) {
     return OpError(op, StatusCode::kInvalidArgument,
                    StrCat("custom call target '", target, "' takes ", expected,

@@ -66,7 +66,8 @@ struct BcAttr {
   // The writer: encode as a builtin attribute (dictionary keys, locations,
   // module names) rather than a VHLO one.
   bool builtin = false;
-  std::string family;                 // kEnum, kSdy
+  std::string family;                 // kEnum, kSdy, kText of Shardy's dialect (its mnemonic)
+  std::string sdy_body;               // kText of Shardy's dialect: the spelling after the mnemonic
   std::string str;                    // kString, kEnum value, kSymbolRef, kText, kLocation
   bool bool_value = false;
   int64_t int_value = 0;              // kInteger, kDenseArray size

@@ -1,7 +1,8 @@
 // plugrt StableHLO bytecode: the MLIR bytecode container (header, sections,
 // string/dialect/attribute-type/properties tables, the IR section with its
 // lazily loadable isolated regions) and the builtin and VHLO attribute and
-// type encodings, decoded into bytecode_ir.h's structures.
+// type encodings, decoded into bytecode_ir.h's structures (Shardy's
+// attributes and op properties: sdy_encoding.cc).
 //
 // Size: one decoder. The sections index each other (strings, dialects,
 // attribute/type offsets, properties) and every encoding reads through the
@@ -18,6 +19,7 @@
 
 #include "compiler/importers/bytecode/encoding_reader.h"
 #include "compiler/importers/bytecode/bytecode_format.h"
+#include "compiler/importers/bytecode/sdy_encoding.h"
 #include "compiler/importers/bytecode/vhlo_codes.h"
 #include "compiler/importers/bytecode/vhlo_ops.h"
 
@@ -45,7 +47,7 @@ std::string FormatDims(const std::vector<int64_t>& dims) {
   return out;
 }
 
-class Decoder {
+class Decoder : public SdyEntryReader {
  public:
   Decoder(std::string_view bytes, BcFile* file)
       : bytes_(bytes), file_(file), max_text_(bytes.size() * 16 + (size_t{1} << 20)) {}
@@ -53,7 +55,7 @@ class Decoder {
   Status Run();
 
  private:
-  Status ReadString(EncodingReader& r, std::string_view* out);
+  Status ReadString(EncodingReader& r, std::string_view* out) override;
   Status ReadStringAt(EncodingReader& r, uint64_t index, std::string_view* out);
 
   Status ParseStrings(std::string_view data, size_t base);
@@ -61,8 +63,8 @@ class Decoder {
   Status ParseAttrTypeOffsets(std::string_view data, size_t base);
   Status ParseProperties(std::string_view data, size_t base);
 
-  Status ReadAttr(EncodingReader& r, const BcAttr** out);
-  Status ReadOptionalAttr(EncodingReader& r, const BcAttr** out);
+  Status ReadAttr(EncodingReader& r, const BcAttr** out) override;
+  Status ReadOptionalAttr(EncodingReader& r, const BcAttr** out) override;
   Status ReadType(EncodingReader& r, const BcType** out);
   Status ResolveAttr(uint64_t index, size_t at, const BcAttr** out);
   Status ResolveType(uint64_t index, size_t at, const BcType** out);
@@ -174,11 +176,11 @@ Status Decoder::ParseDialects(std::string_view data, size_t base) {
         }
       }
     }
-    // Other dialects appear for the discardable attributes JAX puts on ops
-    // (Shardy's sdy.sharding_rule on custom calls): MLIR writes attributes
-    // of a dialect without a bytecode encoding as their text, which the
-    // text parser reads. Their ops, and any custom encoding, are refused
-    // where they are met.
+    // Other dialects appear for what JAX puts next to VHLO: Shardy's ops and
+    // attributes, in Shardy's own encoding (sdy_encoding.cc) or as text,
+    // and other discardable attributes, which MLIR writes as their text when
+    // their dialect has no bytecode encoding and the text parser reads.
+    // Other ops and custom encodings are refused where they are met.
     dialects_.push_back(name);
   }
   if (version_ >= kVersionElideBlockArgLoc) {
@@ -361,6 +363,8 @@ Status Decoder::DecodeAttr(Entry& e, BcAttr* a) {
     PLUGRT_RETURN_IF_ERROR(DecodeBuiltinAttr(r, a));
   } else if (dialects_[e.dialect] == "vhlo") {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloAttr(r, a));
+  } else if (dialects_[e.dialect] == "sdy") {
+    PLUGRT_RETURN_IF_ERROR(DecodeSdyAttr(r, *this, a));
   } else {
     return UnknownDialectEncoding(e, "attribute");
   }
@@ -532,6 +536,27 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       a->kind = BcAttr::Kind::kLocation;
       a->str = StrCat(QuoteMlirString(file->str), ":", std::min<uint64_t>(line, INT32_MAX), ":",
                       std::min<uint64_t>(col, INT32_MAX));
+      return OkStatus();
+    }
+    case kBuiltinFileLineColRange: {  // FileLineColRange: file, then 0-4 numbers
+      // The count says which numbers are there: none; the line; line and
+      // column; line, column and the end column on that line; or line,
+      // column, end line and end column.
+      const BcAttr* file = nullptr;
+      PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &file));
+      if (file->kind != BcAttr::Kind::kString) return r.Error("location file is not a string");
+      uint64_t n = 0;
+      PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&n));
+      if (n > 4) return r.Error("a file location range with ", n, " numbers");
+      uint64_t v[4] = {0, 0, 0, 0};
+      for (uint64_t i = 0; i < n; ++i) {
+        PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&v[i]));
+        v[i] = std::min<uint64_t>(v[i], INT32_MAX);
+      }
+      a->kind = BcAttr::Kind::kLocation;
+      a->str = StrCat(QuoteMlirString(file->str), ":", v[0], ":", v[1]);
+      if (n == 3) a->str += StrCat(" to :", v[2]);
+      if (n == 4) a->str += StrCat(" to ", v[2], ":", v[3]);
       return OkStatus();
     }
     case kBuiltinFusedLoc:    // FusedLoc
@@ -1111,11 +1136,18 @@ Status Decoder::ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* 
   const OpName& name = op_names_[name_index];
   op->name = StrCat(dialects_[name.dialect], ".", name.name);
   const VhloOpInfo* info = nullptr;
+  const SdyOpInfo* sdy = nullptr;
   if (dialects_[name.dialect] == "vhlo") {
     info = FindVhloOp(name.name);
     if (info == nullptr) {
       return InvalidArgument("bytecode: at byte ", op->offset, ": unknown operation '", op->name,
                              "' (an op version newer than plugrt reads, or not a VHLO op)");
+    }
+  } else if (dialects_[name.dialect] == "sdy") {
+    sdy = FindSdyOp(name.name);
+    if (sdy == nullptr) {
+      return InvalidArgument("bytecode: at byte ", op->offset, ": unsupported Shardy operation '",
+                             op->name, "'");
     }
   } else if (op->name != "builtin.module" && op->name != "builtin.unrealized_conversion_cast") {
     return InvalidArgument("bytecode: at byte ", op->offset, ": unsupported operation '",
@@ -1151,6 +1183,18 @@ Status Decoder::ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* 
           const BcAttr* value = nullptr;
           PLUGRT_RETURN_IF_ERROR(ReadAttr(pr, &value));
           op->attributes.emplace_back(std::string(attr_name), value);
+        }
+      } else if (sdy != nullptr) {
+        for (const SdyOpInfo::Property& property : sdy->properties) {
+          if (property.name.empty()) break;
+          const BcAttr* value = nullptr;
+          if (property.optional) {
+            PLUGRT_RETURN_IF_ERROR(ReadOptionalAttr(pr, &value));
+            if (value == nullptr) continue;
+          } else {
+            PLUGRT_RETURN_IF_ERROR(ReadAttr(pr, &value));
+          }
+          op->attributes.emplace_back(std::string(property.name), value);
         }
       } else if (op->name == "builtin.module") {
         for (const char* attr_name : {"sym_name", "sym_visibility"}) {

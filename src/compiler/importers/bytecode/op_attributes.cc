@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
+
+#include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::shlo::bytecode {
 namespace {
@@ -427,6 +430,106 @@ Status BuildOpAttributes(const BcOp& op, IrAttributes& attrs, std::vector<NamedA
     }
     PLUGRT_RETURN_IF_ERROR(AddNamedAttribute(std::move(out_name), std::move(attr), out));
   }
+  return OkStatus();
+}
+
+namespace {
+
+// The items of a Shardy list spelling "<...>, <...>" (split at the commas
+// outside brackets and strings).
+std::vector<std::string_view> SdyListItems(std::string_view text) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+    } else if (c == '<' || c == '[' || c == '{' || c == '(') {
+      ++depth;
+    } else if (c == '>' || c == ']' || c == '}' || c == ')') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      items.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (start < text.size()) items.push_back(text.substr(start));
+  for (std::string_view& item : items) {
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  }
+  return items;
+}
+
+// `s` without its first and last character when they are `open`/`close`.
+std::optional<std::string_view> Inside(std::string_view s, char open, char close) {
+  if (s.size() < 2 || s.front() != open || s.back() != close) return std::nullopt;
+  return s.substr(1, s.size() - 2);
+}
+
+// A Shardy op's attribute as the text parser's pretty form of the op has
+// it. `value` is how an attribute dictionary holds it, whichever way the
+// artifact encoded it: "sdy.sharding_per_value" ("[<...>, ...]") becomes an
+// array of "sdy.sharding" ones, manual axes ("manual_axes{...}") an array
+// of strings.
+StatusOr<Attribute> SdyOpAttribute(const Attribute& value) {
+  if (value.kind != Attribute::Kind::kEnum) return value;
+  if (value.str == "sdy.sharding_per_value") {
+    std::optional<std::string_view> list = Inside(value.enum_value, '[', ']');
+    if (!list) return InvalidArgument("a sharding per value is not a list: ", value.ToString());
+    std::vector<Attribute> shardings;
+    for (std::string_view item : SdyListItems(*list)) {
+      std::optional<std::string_view> sharding = Inside(item, '<', '>');
+      if (!sharding) return InvalidArgument("a sharding per value holds ", item);
+      shardings.push_back(Attribute::Enum("sdy.sharding", std::string(*sharding)));
+    }
+    return Attribute::Array(std::move(shardings));
+  }
+  if (value.str == "sdy" && value.enum_value.starts_with("manual_axes")) {
+    std::string_view rest = value.enum_value;
+    rest.remove_prefix(11);
+    std::optional<std::string_view> axes = Inside(rest, '{', '}');
+    if (!axes) return InvalidArgument("manual axes are not a {...} list: ", value.ToString());
+    return ParseAttributeText(StrCat("[", *axes, "]"));
+  }
+  return value;
+}
+
+}  // namespace
+
+Status BuildSdyOpAttributes(const BcOp& op, IrAttributes& attrs, std::vector<NamedAttribute>* out) {
+  for (const auto& [name, value] : op.attributes) {
+    PLUGRT_ASSIGN_OR_RETURN(Attribute attr, attrs.AttrOf(value));
+    StatusOr<Attribute> converted = SdyOpAttribute(attr);
+    if (!converted.ok()) {
+      return InvalidArgument("bytecode: at byte ", op.offset, ": ", op.name, ": ", name, ": ",
+                             converted.status().message());
+    }
+    PLUGRT_RETURN_IF_ERROR(AddNamedAttribute(name, *std::move(converted), out));
+  }
+  return OkStatus();
+}
+
+Status SdyMeshOf(const BcOp& op, std::string* name, Attribute* mesh) {
+  const BcAttr* sym = op.attribute("sym_name");
+  const BcAttr* value = op.attribute("mesh");
+  auto refuse = [&]() {
+    return InvalidArgument("bytecode: at byte ", op.offset, ": ", op.name,
+                           " without a name and a mesh");
+  };
+  if (sym == nullptr || sym->kind != BcAttr::Kind::kString || sym->str.empty() ||
+      value == nullptr || value->kind != BcAttr::Kind::kText) {
+    return refuse();
+  }
+  StatusOr<Attribute> parsed = ParseAttributeText(value->str);
+  if (!parsed.ok() || parsed->kind != Attribute::Kind::kEnum || parsed->str != "sdy.mesh") {
+    return refuse();
+  }
+  *name = sym->str;
+  *mesh = *std::move(parsed);
   return OkStatus();
 }
 

@@ -75,6 +75,12 @@ class IrFromBytecode {
   Status AtOp(const BcOp& op, Status s) const;
 
   Status BuildFunction(const BcOp& op, Module* module);
+  // A cast between a VHLO type and its builtin twin, which StableHLO puts
+  // around other dialects' ops (Shardy's) in an artifact: its result is
+  // its operand.
+  Status ForwardCast(const BcOp& op);
+  // Shardy's module-level `sdy.mesh`.
+  Status BuildMesh(const BcOp& op, Module* module);
   Status BuildOps(const std::vector<std::unique_ptr<BcOp>>& ops, Block* block,
                   bool in_function_body, int depth);
   Status BuildOp(const BcOp& op, Block* block, bool in_function_body, int depth);
@@ -150,6 +156,7 @@ Status IrFromBytecode::BuildOps(const std::vector<std::unique_ptr<BcOp>>& ops, B
 
 Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_body,
                                int depth) {
+  if (op.name == "builtin.unrealized_conversion_cast") return ForwardCast(op);
   std::string name;
   if (op.name == "vhlo.return_v1") {
     name = in_function_body ? "func.return" : "stablehlo.return";
@@ -157,6 +164,8 @@ Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_bo
     name = "func.call";
   } else if (op.name.starts_with("vhlo.") && op.name != "vhlo.func_v1") {
     name = "stablehlo." + bytecode::VhloOpBaseName(op.name);
+  } else if (op.name.starts_with("sdy.") && op.name != "sdy.mesh") {
+    name = op.name;
   } else {
     return Err(op, "is not an operation inside a function");
   }
@@ -170,7 +179,9 @@ Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_bo
   ir->name = std::move(name);
   ir->parent = block;
   ir->location = locations_.Of(op.location);
-  PLUGRT_RETURN_IF_ERROR(AtOp(op, bytecode::BuildOpAttributes(op, attrs_, &ir->attributes)));
+  PLUGRT_RETURN_IF_ERROR(AtOp(op, ir->name.starts_with("sdy.")
+                                      ? bytecode::BuildSdyOpAttributes(op, attrs_, &ir->attributes)
+                                      : bytecode::BuildOpAttributes(op, attrs_, &ir->attributes)));
   ir->operands.reserve(op.operand_ids.size());
   for (int64_t id : op.operand_ids) {
     PLUGRT_ASSIGN_OR_RETURN(Value * value, Use(op, id));
@@ -313,6 +324,32 @@ Status IrFromBytecode::BuildFunction(const BcOp& op, Module* module) {
   return OkStatus();
 }
 
+Status IrFromBytecode::ForwardCast(const BcOp& op) {
+  if (op.operand_ids.size() != 1 || op.result_ids.size() != 1 || op.result_types.size() != 1 ||
+      !op.regions.empty()) {
+    return Err(op, "only casts of one value to one value are supported");
+  }
+  PLUGRT_ASSIGN_OR_RETURN(Value * value, Use(op, op.operand_ids[0]));
+  StatusOr<Type> type = attrs_.TypeOf(op.result_types[0]);
+  PLUGRT_RETURN_IF_ERROR(AtOp(op, type.status()));
+  if (*type != value->type) {
+    return Err(op, "casts ", value->type.ToString(), " to ", type->ToString(),
+               ", which is not the same type");
+  }
+  return Define(op, op.result_ids[0], value);
+}
+
+Status IrFromBytecode::BuildMesh(const BcOp& op, Module* module) {
+  std::string name;
+  Attribute mesh;
+  PLUGRT_RETURN_IF_ERROR(bytecode::SdyMeshOf(op, &name, &mesh));
+  for (const NamedAttribute& other : module->meshes) {
+    if (other.first == name) return Err(op, "redefinition of mesh @", name);
+  }
+  module->meshes.emplace_back(std::move(name), std::move(mesh));
+  return OkStatus();
+}
+
 StatusOr<std::unique_ptr<Module>> IrFromBytecode::Run() {
   if (file_.top_ops.size() != 1 || file_.top_ops[0]->name != "builtin.module") {
     return InvalidArgument("bytecode: the artifact does not hold one builtin.module");
@@ -334,7 +371,13 @@ StatusOr<std::unique_ptr<Module>> IrFromBytecode::Run() {
     }
   }
   for (const BcBlock& block : bc.regions[0].blocks) {
-    for (const auto& op : block.ops) PLUGRT_RETURN_IF_ERROR(BuildFunction(*op, module.get()));
+    for (const auto& op : block.ops) {
+      if (op->name == "sdy.mesh") {
+        PLUGRT_RETURN_IF_ERROR(BuildMesh(*op, module.get()));
+      } else {
+        PLUGRT_RETURN_IF_ERROR(BuildFunction(*op, module.get()));
+      }
+    }
   }
   return module;
 }

@@ -35,6 +35,7 @@ enum BuiltinAttrCode : uint64_t {
   kBuiltinUnknownLoc = 15,
   kBuiltinDenseArrayAttr = 17,
   kBuiltinDenseElementsAttr = 18,
+  kBuiltinFileLineColRange = 22,
 };
 
 // VHLO attribute kinds (besides the enums below).
