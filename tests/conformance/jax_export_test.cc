@@ -96,6 +96,28 @@ TEST(JaxExport, ShardyJitRunsOnOneDevice) {
   ExpectShardyJitResults(f);
 }
 
+// Shardy's round-trip form, which XLA and older JAX write when sdy ops
+// travel as plain StableHLO: custom calls mark results, manual-computation
+// bounds and sharding groups, with the shardings in frontend attributes.
+TEST(JaxExport, ShardyRoundTripCustomCallsRunOnOneDevice) {
+  Fixture f("round-trip");
+  std::string program = f.Variant(
+      "shardy_jit.mlir",
+      {{"@annotate_device_placement(%9) {has_side_effect = true, mhlo.frontend_attributes = "
+        "{_xla_buffer_placement = \"device\"}}",
+        "@xla.sdy.FuncResultSharding(%9) {has_side_effect = true, mhlo.frontend_attributes = "
+        "{xla.sdy.sharding = \"#sdy.sharding_per_value<[<@mesh, [{\\22data\\22}, {}]>]>\"}}"},
+       {"@SPMDFullToShardShape(%3)", "@xla.sdy.GlobalToLocalShape(%3)"},
+       {"@SPMDShardToFullShape(%4)", "@xla.sdy.LocalToGlobalShape(%4)"},
+       {"sdy.sharding_group %8 group_id=0 : tensor<2x4xf32>",
+        "stablehlo.custom_call @xla.sdy.ShardingGroup(%8) {has_side_effect = true, "
+        "mhlo.frontend_attributes = {xla.sdy.sharding_group_id = \"0 : i64\"}} : "
+        "(tensor<2x4xf32>) -> ()"}});
+  CommandResult result = f.Run(program);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  ExpectShardyJitResults(f);
+}
+
 TEST(JaxExport, ReplicatedShardingsRunOnEveryPartition) {
   // Two partitions over a mesh of size 1: every value is whole on each.
   Fixture f("replicated");

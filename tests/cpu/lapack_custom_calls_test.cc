@@ -1003,14 +1003,24 @@ TEST_F(DuccFftTest, DynamicDescriptorMatchesStablehloFft) {
   b.Vector<uint32_t>(3, 12, {1});
   const std::string d_t = "tensor<" + std::to_string(b.size()) + "xui8>";
   const std::string t = "tensor<2x8xcomplex<f32>>";
-  const std::string program =
-      "func.func @main(%x: " + t + ") -> " + t + " {\n  %d = stablehlo.constant " + b.Constant() +
-      "\n  %shape = stablehlo.constant dense<[2, 8]> : tensor<2xui32>\n"
-      "  %strides = stablehlo.constant dense<[8, 1]> : tensor<2xui32>\n"
-      "  %scale = stablehlo.constant dense<1.0> : tensor<f64>\n"
-      "  %0 = stablehlo.custom_call @dynamic_ducc_fft(%d, %x, %shape, %strides, %strides, %scale) "
-      "{api_version = 2 : i32} : (" + d_t + ", " + t + ", tensor<2xui32>, tensor<2xui32>, "
-      "tensor<2xui32>, tensor<f64>) -> " + t + "\n  return %0 : " + t + "\n}\n";
+  // JAX's shape-polymorphic export (2023) appends the result's shape as a
+  // seventh operand named by indices_of_shape_operands.
+  auto program_with = [&](bool result_shape) {
+    return "func.func @main(%x: " + t + ") -> " + t + " {\n  %d = stablehlo.constant " +
+           b.Constant() +
+           "\n  %shape = stablehlo.constant dense<[2, 8]> : tensor<2xui32>\n"
+           "  %strides = stablehlo.constant dense<[8, 1]> : tensor<2xui32>\n"
+           "  %scale = stablehlo.constant dense<1.0> : tensor<f64>\n"
+           "  %0 = stablehlo.custom_call @dynamic_ducc_fft(%d, %x, %shape, %strides, %strides, "
+           "%scale" + std::string(result_shape ? ", %shape) {api_version = 2 : i32, "
+                                                 "indices_of_shape_operands = dense<6> : "
+                                                 "tensor<1xi64>}"
+                                               : ") {api_version = 2 : i32}") +
+           " : (" + d_t + ", " + t + ", tensor<2xui32>, tensor<2xui32>, tensor<2xui32>, "
+           "tensor<f64>" + (result_shape ? ", tensor<2xui32>" : "") + ") -> " + t +
+           "\n  return %0 : " + t + "\n}\n";
+  };
+  const std::string program = program_with(false);
   const std::string reference = "func.func @main(%x: " + t + ") -> " + t +
                                 " {\n  %0 = stablehlo.fft %x, type = FFT, length = [8] : (" + t +
                                 ") -> " + t + "\n  return %0 : " + t + "\n}\n";
@@ -1019,6 +1029,9 @@ TEST_F(DuccFftTest, DynamicDescriptorMatchesStablehloFft) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> got, Run(program, PJRT_Buffer_Type_C64, {2, 8}, x));
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> want, Run(reference, PJRT_Buffer_Type_C64, {2, 8}, x));
   EXPECT_EQ(got, want);
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::vector<std::byte> with_shape,
+                              Run(program_with(true), PJRT_Buffer_Type_C64, {2, 8}, x));
+  EXPECT_EQ(with_shape, want);
 }
 
 TEST_F(DuccFftTest, BadDescriptorsFailClearly) {
