@@ -67,6 +67,10 @@ class SdyDecoder {
   Status ReadList(const char* family, std::vector<const BcAttr*>* out);
   // Their bodies joined by ", ".
   Status ReadJoined(const char* family, std::string* out);
+  // An attribute of `family` that is a list of `element` attributes,
+  // spelled between `open` and `close`.
+  Status ListAttr(const char* element, const char* family, const char* open, const char* close,
+                  BcAttr* a);
   Status ReadSignedList(std::vector<int64_t>* out);
   Status ReadFlag(bool* out);
   Status Expect(const BcAttr* a, const char* family);
@@ -104,6 +108,14 @@ Status SdyDecoder::ReadJoined(const char* family, std::string* out) {
     if (i > 0) *out += ", ";
     *out += list[i]->sdy_body;
   }
+  return OkStatus();
+}
+
+Status SdyDecoder::ListAttr(const char* element, const char* family, const char* open,
+                            const char* close, BcAttr* a) {
+  std::string body = open;
+  PLUGRT_RETURN_IF_ERROR(ReadJoined(element, &body));
+  Spell(a, family, body + close);
   return OkStatus();
 }
 
@@ -233,12 +245,8 @@ Status SdyDecoder::Decode(BcAttr* a) {
     case kTensorShardingV3:
       return TensorSharding(3, a);
     case kTensorShardingPerValueV1:
-    case kTensorShardingPerValueV2: {
-      std::string body = "<[";
-      PLUGRT_RETURN_IF_ERROR(ReadJoined("sharding", &body));
-      Spell(a, "sharding_per_value", body + "]>");
-      return OkStatus();
-    }
+    case kTensorShardingPerValueV2:
+      return ListAttr("sharding", "sharding_per_value", "<[", "]>", a);
     case kDimMapping: {
       std::vector<int64_t> factors;
       PLUGRT_RETURN_IF_ERROR(ReadSignedList(&factors));
@@ -247,12 +255,8 @@ Status SdyDecoder::Decode(BcAttr* a) {
       Spell(a, "dim_mapping", std::move(body));
       return OkStatus();
     }
-    case kTensorMapping: {
-      std::string body = "[";
-      PLUGRT_RETURN_IF_ERROR(ReadJoined("dim_mapping", &body));
-      Spell(a, "tensor_mapping", body + "]");
-      return OkStatus();
-    }
+    case kTensorMapping:
+      return ListAttr("dim_mapping", "tensor_mapping", "[", "]", a);
     case kOpShardingRule: {
       std::vector<int64_t> sizes;
       PLUGRT_RETURN_IF_ERROR(ReadSignedList(&sizes));
@@ -283,18 +287,10 @@ Status SdyDecoder::Decode(BcAttr* a) {
       Spell(a, "op_sharding_rule", body + ">");
       return OkStatus();
     }
-    case kAxisRefList: {
-      std::string body = "{";
-      PLUGRT_RETURN_IF_ERROR(ReadJoined("axis_ref", &body));
-      Spell(a, "axis_ref_list", body + "}");
-      return OkStatus();
-    }
-    case kListOfAxisRefLists: {
-      std::string body = "<[";
-      PLUGRT_RETURN_IF_ERROR(ReadJoined("axis_ref_list", &body));
-      Spell(a, "list_of_axis_ref_lists", body + "]>");
-      return OkStatus();
-    }
+    case kAxisRefList:
+      return ListAttr("axis_ref", "axis_ref_list", "{", "}", a);
+    case kListOfAxisRefLists:
+      return ListAttr("axis_ref_list", "list_of_axis_ref_lists", "<[", "]>", a);
     case kAllToAllParam: {
       std::string axes;
       PLUGRT_RETURN_IF_ERROR(ReadJoined("axis_ref", &axes));
@@ -304,12 +300,8 @@ Status SdyDecoder::Decode(BcAttr* a) {
       Spell(a, "all_to_all_param", StrCat("{", axes, "}: ", src, "->", tgt));
       return OkStatus();
     }
-    case kAllToAllParamList: {
-      std::string body = "<[";
-      PLUGRT_RETURN_IF_ERROR(ReadJoined("all_to_all_param", &body));
-      Spell(a, "all_to_all_param_list", body + "]>");
-      return OkStatus();
-    }
+    case kAllToAllParamList:
+      return ListAttr("all_to_all_param", "all_to_all_param_list", "<[", "]>", a);
     default:
       return InvalidArgument("bytecode: at byte ", at, ": Shardy attribute code ", code,
                              " is not one plugrt knows (a newer Shardy than it reads)");
