@@ -7,6 +7,7 @@
 #include "compiler/passes/approx_top_k.h"
 #include "compiler/passes/lower_chlo.h"
 #include "compiler/passes/lower_quantized.h"
+#include "compiler/passes/flatten_entry_tuples.h"
 #include "compiler/passes/lower_sharding.h"
 #include "compiler/passes/refine_shapes.h"
 #include "profiler/recorder.h"
@@ -157,6 +158,11 @@ StatusOr<PipelineResult> RunPipeline(std::string_view code, std::string_view fil
     runner.Record(std::move(read));
   }
   shlo::Module& module = *result.module;
+
+  // flatten-entry-tuples: tuples in the entry's signature become their
+  // leaves, the arguments and results a PJRT client sees (and checks).
+  PLUGRT_RETURN_IF_ERROR(runner.Run("flatten-entry-tuples", PassRecord::Kind::kRequired, module,
+                                    [&] { return passes::FlattenEntryTuples(module); }));
 
   // check: a program compiled for the wrong device count fails before
   // verification, lowering and planning are spent on it.

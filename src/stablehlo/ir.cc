@@ -583,6 +583,20 @@ const Function* Module::FindFunction(std::string_view function_name) const {
   return nullptr;
 }
 
+void FlattenType(const Type& type, std::vector<Type>* leaves) {
+  if (!type.is_tuple()) {
+    leaves->push_back(type);
+    return;
+  }
+  for (const Type& element : type.tuple_elements()) FlattenType(element, leaves);
+}
+
+std::vector<Type> FlattenType(const Type& type) {
+  std::vector<Type> leaves;
+  FlattenType(type, &leaves);
+  return leaves;
+}
+
 const Function* Module::EntryFunction() const {
   if (const Function* main = FindFunction("main")) return main;
   const Function* only = nullptr;

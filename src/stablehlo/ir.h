@@ -99,6 +99,11 @@ class Type {
   std::shared_ptr<const UniformQuantParams> quant_;  // shared: types are copied often
 };
 
+// The non-tuple leaves of `type` in depth-first order (a tensor or token is
+// its own only leaf): how XLA flattens tuples of arguments and results.
+void FlattenType(const Type& type, std::vector<Type>* leaves);
+std::vector<Type> FlattenType(const Type& type);
+
 struct Attribute;
 using NamedAttribute = std::pair<std::string, Attribute>;
 

@@ -1,7 +1,8 @@
 // The program forms other tools print, read by the MLIR text reader: the
 // mhlo dialect (read as its StableHLO twin), the generic form of modules and
 // functions, dense_resource constants with the trailing resource section,
-// and ops of other dialects exporters mix in (arith.constant, tensor.cast,
+// and ops of other dialects exporters mix in (arith's constants, casts and
+// arithmetic on scalars, tensor.cast, tensor.extract, ml_program globals,
 // func.call). What has no counterpart is refused by name, with file:line:col.
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "compiler/importers/mlir/parser.h"
+#include "compiler/passes/flatten_entry_tuples.h"
 #include "stablehlo/ir.h"
 #include "stablehlo/printer.h"
 
@@ -270,6 +272,45 @@ func.func @main(%arg0: tensor<16xf32>, %t: !stablehlo.token) -> (tensor<4xf32>, 
 )mlir");
   EXPECT_NE(error.find("bad.mlir:2:10:"), std::string::npos) << error;
   EXPECT_NE(error.find("largest = false"), std::string::npos) << error;
+}
+
+// Older TensorFlow and JAX exports pass and return tuples; the entry's
+// signature is flattened as XLA flattens it for a PJRT client (depth first),
+// the tuples rebuilt and taken apart inside.
+TEST(MlirFormsMhlo, TupleSignaturesAreFlattenedAsXlaFlattensThem) {
+  auto module = ParseModule(R"mlir(
+func.func @main(%arg0: tuple<tensor<2xf32>, tuple<tensor<i32>>>, %arg1: tensor<2xf32> {mhlo.sharding = "{replicated}"}) -> (tuple<tensor<2xf32>, tensor<i32>>, tensor<2xf32>) {
+  %0 = mhlo.get_tuple_element %arg0[0] : (tuple<tensor<2xf32>, tuple<tensor<i32>>>) -> tensor<2xf32>
+  %1 = mhlo.get_tuple_element %arg0[1] : (tuple<tensor<2xf32>, tuple<tensor<i32>>>) -> tuple<tensor<i32>>
+  %2 = mhlo.get_tuple_element %1[0] : (tuple<tensor<i32>>) -> tensor<i32>
+  %3 = mhlo.add %0, %arg1 : tensor<2xf32>
+  %4 = mhlo.tuple %3, %2 : tuple<tensor<2xf32>, tensor<i32>>
+  return %4, %arg1 : tuple<tensor<2xf32>, tensor<i32>>, tensor<2xf32>
+}
+)mlir",
+                            "tuples.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  StatusOr<bool> changed = passes::FlattenEntryTuples(**module);
+  ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(PrintModule(**module), Printed(R"mlir(
+func.func @main(%a: tensor<2xf32>, %b: tensor<i32>, %arg1: tensor<2xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>) {
+  %t0 = stablehlo.tuple %b : tuple<tensor<i32>>
+  %t = stablehlo.tuple %a, %t0 : tuple<tensor<2xf32>, tuple<tensor<i32>>>
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tuple<tensor<i32>>>) -> tensor<2xf32>
+  %1 = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf32>, tuple<tensor<i32>>>) -> tuple<tensor<i32>>
+  %2 = stablehlo.get_tuple_element %1[0] : (tuple<tensor<i32>>) -> tensor<i32>
+  %3 = stablehlo.add %0, %arg1 : tensor<2xf32>
+  %4 = stablehlo.tuple %3, %2 : tuple<tensor<2xf32>, tensor<i32>>
+  %r0 = stablehlo.get_tuple_element %4[0] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<2xf32>
+  %r1 = stablehlo.get_tuple_element %4[1] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<i32>
+  return %r0, %r1, %arg1 : tensor<2xf32>, tensor<i32>, tensor<2xf32>
+}
+)mlir"));
+  // A signature without tuples is left as it is.
+  StatusOr<bool> again = passes::FlattenEntryTuples(**module);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
 }
 
 TEST(MlirFormsMhlo, OpsWithoutCounterpartAreRefusedByName) {
@@ -537,22 +578,136 @@ func.func @main() -> (tensor<2xf32>, tensor<i32>) {
   return %0, %1 : tensor<2xf32>, tensor<i32>
 }
 )mlir"));
+  // A value that is not a number of the type is refused where it stands.
   std::string error = ErrorOf(R"mlir(func.func @main() -> tensor<f32> {
-  %c = arith.constant 1.0 : f32
+  %c = arith.constant "text" : i32
   %0 = stablehlo.constant dense<1.0> : tensor<f32>
   return %0 : tensor<f32>
 }
 )mlir");
-  EXPECT_NE(error.find("bad.mlir:2:23: arith.constant 1.0 : f32 is not supported"),
+  EXPECT_NE(error.find("bad.mlir:2:23: arith.constant \"text\" does not fit tensor<i32>"),
             std::string::npos)
       << error;
-  error = ErrorOf(R"mlir(func.func @main() -> tensor<f32> {
-  %c = "arith.constant"() <{value = 1.0 : f32}> : () -> f32
-  %0 = stablehlo.constant dense<1.0> : tensor<f32>
-  return %0 : tensor<f32>
+}
+
+// Shape arithmetic as TensorFlow's and torch-mlir's exporters write it:
+// scalars (and index values, as i64) are 0-d tensors, arith's ops their
+// StableHLO counterparts, in pretty and generic form.
+TEST(MlirFormsDialects, ArithScalarsReadAsZeroDimensionalTensors) {
+  EXPECT_EQ(Printed(R"mlir(
+func.func @main(%x: tensor<2x3xf32>, %n: tensor<i64>) -> (tensor<f32>, tensor<i32>, tensor<2x3xf32>, tensor<i64>) {
+  %c = arith.constant 2.5 : f32
+  %one = arith.constant 1 : index
+  %two = arith.constant 2 : i64
+  %yes = arith.constant true
+  %k = tensor.extract %n[] : tensor<i64>
+  %sum = arith.addi %k, %two overflow<nsw> : i64
+  %i = arith.index_cast %one : index to i32
+  %f = arith.sitofp %sum : i64 to f32
+  %g = arith.mulf %f, %c fastmath<fast> : f32
+  %t = arith.constant dense<1.0> : tensor<2x3xf32>
+  %u = arith.subf %x, %t : tensor<2x3xf32>
+  %b = "arith.muli"(%sum, %two) : (i64, i64) -> i64
+  return %g, %i, %u, %b : tensor<f32>, tensor<i32>, tensor<2x3xf32>, tensor<i64>
+}
+)mlir"),
+            Printed(R"mlir(
+func.func @main(%x: tensor<2x3xf32>, %n: tensor<i64>) -> (tensor<f32>, tensor<i32>, tensor<2x3xf32>, tensor<i64>) {
+  %c = stablehlo.constant dense<2.5> : tensor<f32>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %two = stablehlo.constant dense<2> : tensor<i64>
+  %yes = stablehlo.constant dense<true> : tensor<i1>
+  %sum = stablehlo.add %n, %two : tensor<i64>
+  %i = stablehlo.convert %one : (tensor<i64>) -> tensor<i32>
+  %f = stablehlo.convert %sum : (tensor<i64>) -> tensor<f32>
+  %g = stablehlo.multiply %f, %c : tensor<f32>
+  %t = stablehlo.constant dense<1.0> : tensor<2x3xf32>
+  %u = stablehlo.subtract %x, %t : tensor<2x3xf32>
+  %b = stablehlo.multiply %sum, %two : tensor<i64>
+  return %g, %i, %u, %b : tensor<f32>, tensor<i32>, tensor<2x3xf32>, tensor<i64>
+}
+)mlir"));
+  // Types must agree; unsigned ops and element reads at an index are refused.
+  std::string error = ErrorOf(R"mlir(func.func @main(%n: tensor<i64>) -> tensor<i64> {
+  %0 = arith.addi %n, %n : i32
+  return %0 : tensor<i64>
 }
 )mlir");
-  EXPECT_NE(error.find("bad.mlir:2:8: arith.constant of "), std::string::npos) << error;
+  EXPECT_NE(error.find("bad.mlir:2:26: operand of arith.addi has type tensor<i64> but the op's "
+                       "type says tensor<i32>"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(func.func @main(%n: tensor<i64>) -> tensor<i64> {
+  %0 = arith.divui %n, %n : i64
+  return %0 : tensor<i64>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.divui' is not supported"), std::string::npos) << error;
+  error = ErrorOf(R"mlir(func.func @main(%t: tensor<3xi64>, %i: tensor<i64>) -> tensor<i64> {
+  %0 = tensor.extract %t[%i] : tensor<3xi64>
+  return %0 : tensor<i64>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:8: tensor.extract from tensor<3xi64> is not supported"),
+            std::string::npos)
+      << error;
+}
+
+// Weights as ml_program globals: each load reads as a constant of the
+// global's initial value.
+TEST(MlirFormsDialects, MlProgramGlobalsReadAsConstants) {
+  EXPECT_EQ(Printed(R"mlir(
+module {
+  ml_program.global private @w(dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<2xf32>
+  ml_program.global private mutable @b(dense<0.5> : tensor<2xf32>) : tensor<2xf32>
+  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %w = ml_program.global_load_const @w : tensor<2xf32>
+    %b = ml_program.global_load @b : tensor<2xf32>
+    %g = "ml_program.global_load_const"() {global = @w} : () -> tensor<2xf32>
+    %0 = stablehlo.multiply %x, %w : tensor<2xf32>
+    %1 = stablehlo.add %0, %b : tensor<2xf32>
+    %2 = stablehlo.add %1, %g : tensor<2xf32>
+    return %2 : tensor<2xf32>
+  }
+}
+)mlir"),
+            Printed(R"mlir(
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %w = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<0.5> : tensor<2xf32>
+  %g = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = stablehlo.multiply %x, %w : tensor<2xf32>
+  %1 = stablehlo.add %0, %b : tensor<2xf32>
+  %2 = stablehlo.add %1, %g : tensor<2xf32>
+  return %2 : tensor<2xf32>
+}
+)mlir"));
+  std::string error = ErrorOf(R"mlir(module {
+  ml_program.global private @w : tensor<2xf32>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:21: ml_program.global @w has no initial value"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(module {
+  func.func @main() -> tensor<2xf32> {
+    %w = ml_program.global_load_const @w : tensor<2xf32>
+    return %w : tensor<2xf32>
+  }
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:3:39: no ml_program.global @w is defined before this load"),
+            std::string::npos)
+      << error;
+  error = ErrorOf(R"mlir(module {
+  ml_program.global private mutable @b(dense<0.5> : tensor<2xf32>) : tensor<2xf32>
+  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    ml_program.global_store @b = %x : tensor<2xf32>
+    return %x : tensor<2xf32>
+  }
+}
+)mlir");
+  EXPECT_NE(error.find("'ml_program.global_store' is not supported"), std::string::npos) << error;
 }
 
 TEST(MlirFormsDialects, TensorCastBetweenEqualShapesIsItsOperand) {
@@ -583,11 +738,11 @@ func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
 
 TEST(MlirFormsDialects, OtherDialectsAreRefusedByName) {
   std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
-  %0 = arith.addf %arg0, %arg0 : tensor<2xf32>
+  %0 = arith.cmpf olt, %arg0, %arg0 : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 )mlir");
-  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.addf' is not supported"), std::string::npos)
+  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.cmpf' is not supported"), std::string::npos)
       << error;
   error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
   %0 = "tensor.empty"() : () -> tensor<2xf32>

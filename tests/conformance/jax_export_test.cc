@@ -118,6 +118,34 @@ TEST(JaxExport, ShardyRoundTripCustomCallsRunOnOneDevice) {
   ExpectShardyJitResults(f);
 }
 
+// An older export's tuple signature runs with its leaves as the arguments
+// and results, as XLA flattens them.
+TEST(JaxExport, TupleSignatureRunsOnItsLeaves) {
+  Fixture f("tuples");
+  const fs::path program = f.dir / "tuples.mlir";
+  std::ofstream(program) << R"mlir(
+func.func @main(%arg0: tuple<tensor<2x4xf32>, tensor<2x4xf32>>) -> tuple<tensor<2x4xf32>, tensor<2x4xf32>> {
+  %0 = mhlo.get_tuple_element %arg0[0] : (tuple<tensor<2x4xf32>, tensor<2x4xf32>>) -> tensor<2x4xf32>
+  %1 = mhlo.get_tuple_element %arg0[1] : (tuple<tensor<2x4xf32>, tensor<2x4xf32>>) -> tensor<2x4xf32>
+  %2 = mhlo.add %0, %1 : tensor<2x4xf32>
+  %3 = mhlo.tuple %2, %0 : tuple<tensor<2x4xf32>, tensor<2x4xf32>>
+  return %3 : tuple<tensor<2x4xf32>, tensor<2x4xf32>>
+}
+)mlir";
+  CommandResult result = f.Run(program.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto out0 = ReadNpyFile((f.dir / "out" / "out0.npy").string());
+  auto out1 = ReadNpyFile((f.dir / "out" / "out1.npy").string());
+  ASSERT_TRUE(out0.ok() && out1.ok());
+  std::vector<float> r0 = ValuesOf(*out0), r1 = ValuesOf(*out1);
+  ASSERT_EQ(r0.size(), 8u);
+  ASSERT_EQ(r1.size(), 8u);
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(r0[i], f.x[i] + f.y[i]) << i;
+    EXPECT_EQ(r1[i], f.x[i]) << i;
+  }
+}
+
 TEST(JaxExport, ReplicatedShardingsRunOnEveryPartition) {
   // Two partitions over a mesh of size 1: every value is whole on each.
   Fixture f("replicated");

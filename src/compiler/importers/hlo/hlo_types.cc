@@ -108,20 +108,6 @@ StatusOr<Type> TypeOf(const xla::ShapeProto& shape) {
   return Type::Tensor(element, std::move(dims));
 }
 
-void FlattenType(const Type& type, std::vector<Type>* leaves) {
-  if (!type.is_tuple()) {
-    leaves->push_back(type);
-    return;
-  }
-  for (const Type& element : type.tuple_elements()) FlattenType(element, leaves);
-}
-
-std::vector<Type> FlattenType(const Type& type) {
-  std::vector<Type> leaves;
-  FlattenType(type, &leaves);
-  return leaves;
-}
-
 StatusOr<int64_t> LeafIndex(const Type& type, const std::vector<int64_t>& index) {
   const Type* at = &type;
   int64_t offset = 0;

@@ -23,11 +23,6 @@ StatusOr<ElementType> ElementTypeOf(int type);
 // The IR type of `shape`. Dynamic (bounded) dimensions are UNIMPLEMENTED.
 StatusOr<Type> TypeOf(const xla::ShapeProto& shape);
 
-// The non-tuple leaves of `type` in depth-first order (a tensor or token is
-// its own only leaf).
-void FlattenType(const Type& type, std::vector<Type>* leaves);
-std::vector<Type> FlattenType(const Type& type);
-
 // The position among FlattenType(type)'s leaves of the piece at `index` (a
 // ShapeIndex: tuple element numbers from the outside in), which must name a
 // leaf; INVALID_ARGUMENT otherwise.

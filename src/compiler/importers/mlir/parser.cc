@@ -69,6 +69,19 @@ StatusOr<std::unique_ptr<Module>> Parser::Run() {
   return module;
 }
 
+StatusOr<std::string> Parser::ParseSymbolName(std::string_view what) {
+  if (lex_.Peek() != '@') return lex_.Expected(StrCat("a ", what, " name '@name'"));
+  lex_.set_pos(lex_.pos() + 1);
+  std::string name;
+  if (lex_.PeekRaw() == '"') {
+    PLUGRT_ASSIGN_OR_RETURN(name, lex_.LexString());
+  } else {
+    name = std::string(lex_.LexSuffixId());
+  }
+  if (name.empty()) return lex_.Expected(StrCat("a ", what, " name"));
+  return name;
+}
+
 Status Parser::ParseFunction(Module* module) {
   auto func = std::make_unique<Function>();
   func->location = lex_.CurrentLocation();
@@ -78,14 +91,7 @@ Status Parser::ParseFunction(Module* module) {
   } else if (!lex_.ConsumeKeyword("public")) {
     lex_.ConsumeKeyword("nested");
   }
-  if (lex_.Peek() != '@') return lex_.Expected("a function name '@name'");
-  lex_.set_pos(lex_.pos() + 1);
-  if (lex_.PeekRaw() == '"') {
-    PLUGRT_ASSIGN_OR_RETURN(func->name, lex_.LexString());
-  } else {
-    func->name = std::string(lex_.LexSuffixId());
-  }
-  if (func->name.empty()) return lex_.Expected("a function name");
+  PLUGRT_ASSIGN_OR_RETURN(func->name, ParseSymbolName("function"));
   if (module->FindFunction(func->name) != nullptr) {
     return lex_.ErrorAt(lex_.pos(), "redefinition of function @", func->name);
   }
@@ -383,6 +389,7 @@ StatusOr<std::unique_ptr<Operation>> Parser::ParseOperation(Block* block) {
                         " results but none are named");
   }
   Value* alias = nullptr;
+  PLUGRT_RETURN_IF_ERROR(FinishArithOp(op.get(), written, &result_types, name_pos));
   PLUGRT_RETURN_IF_ERROR(FinishTranslatedOp(op.get(), written, result_types, name_pos, &alias));
   if (alias != nullptr) {
     // An identity: its result is its operand, and the op is dropped.
@@ -456,7 +463,10 @@ Status Parser::ParseGenericOp(Operation* op, std::vector<Type>* result_types) {
     return lex_.ErrorAt(type_pos, op->name, " has ", op->operands.size(),
                         " operands but its type lists ", inputs.size());
   }
+  // arith's scalars are 0-d tensors here (parser_arith.cc).
+  const bool scalars_as_tensors = IsTranslatedArithOp(op->name);
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (scalars_as_tensors && !inputs[i].is_tensor()) inputs[i] = Type::Scalar(inputs[i].element_type());
     if (inputs[i] != op->operands[i]->type) {
       return lex_.ErrorAt(operands_pos, "operand #", i, " of ", op->name, " has type ",
                           op->operands[i]->type.ToString(), " but the op's type says ",

@@ -679,14 +679,7 @@ StatusOr<Attribute> Parser::ParseAttribute() {
     return Attribute::String(std::move(text));
   }
   if (c == '@') {
-    lex_.set_pos(start + 1);
-    std::string name;
-    if (lex_.PeekRaw() == '"') {
-      PLUGRT_ASSIGN_OR_RETURN(name, lex_.LexString());
-    } else {
-      name = std::string(lex_.LexSuffixId());
-    }
-    if (name.empty()) return lex_.Expected("a symbol name after '@'");
+    PLUGRT_ASSIGN_OR_RETURN(std::string name, ParseSymbolName("symbol"));
     return Attribute::SymbolRef(std::move(name));
   }
   if (c == '[') {

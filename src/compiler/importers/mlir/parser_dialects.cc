@@ -1,7 +1,8 @@
 // Ops of dialects other than StableHLO that exporters mix into programs:
-// mhlo (parser_mhlo.cc has its mapping), arith.constant of tensors (->
-// stablehlo.constant), tensor.cast between equal static shapes (the operand
-// itself), func.call and func.return. Ops of the other dialects exporters
+// mhlo (parser_mhlo.cc has its mapping), arith's constants, casts and
+// arithmetic (parser_arith.cc), tensor.cast between equal static shapes and
+// tensor.extract of a 0-d tensor (the operand itself), func.call and
+// func.return. Ops of the other dialects exporters
 // use (arith, tensor, math, scf, shape, ...) are refused by name, with the
 // position of the op.
 #include "compiler/importers/mlir/parser_impl.h"
@@ -38,8 +39,12 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
     op->name = std::move(*counterpart);
     return OkStatus();
   }
-  if (written == "arith.constant" || written == "tensor.cast" || written == "func.call" ||
-      written == "func.return") {
+  if (IsTranslatedArithOp(written) || written == "tensor.cast" || written == "tensor.extract" ||
+      written == "func.call" || written == "func.return") {
+    return OkStatus();
+  }
+  if (written == "ml_program.global_load_const" || written == "ml_program.global_load") {
+    op->name = "stablehlo.constant";
     return OkStatus();
   }
   size_t dot = written.find('.');
@@ -47,8 +52,9 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
       dot == std::string::npos ? std::string_view() : std::string_view(written).substr(0, dot);
   if (IsRefusedDialect(dialect)) {
     return lex_.ErrorAt(pos, "'", written, "' is not supported (", dialect,
-                        " ops other than arith.constant, tensor.cast, func.call and "
-                        "func.return have no StableHLO counterpart here)");
+                        " ops other than arith's constants, casts and arithmetic, tensor.cast, "
+                        "tensor.extract of a 0-d tensor, func.call, func.return and loads of "
+                        "ml_program globals have no StableHLO counterpart here)");
   }
   return OkStatus();
 }
@@ -81,25 +87,6 @@ Status Parser::FinishTranslatedOp(Operation* op, std::string_view written,
     }
     return OkStatus();
   }
-  if (written == "arith.constant") {
-    const Attribute* value = op->attribute("value");
-    if (value == nullptr || value->kind != Attribute::Kind::kDenseElements ||
-        !value->type.is_tensor()) {
-      return lex_.ErrorAt(pos, "arith.constant", (value ? " of " + value->ToString() : ""),
-                          " is not supported: only tensor constants (dense<...> : tensor<...>) "
-                          "read as stablehlo.constant");
-    }
-    if (result_types.size() != 1 || result_types[0] != value->type) {
-      return lex_.ErrorAt(pos, "arith.constant's result type does not match its value's type ",
-                          value->type.ToString());
-    }
-    Attribute kept = *value;
-    op->attributes.clear();
-    op->attributes.emplace_back("value", std::move(kept));
-    op->name = "stablehlo.constant";
-    op->code = LookupOpCode(op->name);
-    return OkStatus();
-  }
   if (written == "tensor.cast") {
     PLUGRT_RETURN_IF_ERROR(identity("one operand"));
     const Type& from = (*alias)->type;
@@ -111,6 +98,49 @@ Status Parser::FinishTranslatedOp(Operation* op, std::string_view written,
     }
     return OkStatus();
   }
+  if (written == "ml_program.global_load_const" || written == "ml_program.global_load") {
+    // The generic form names the global in its `global` attribute.
+    if (op->attribute("value") != nullptr) return OkStatus();
+    const Attribute* global = op->attribute("global");
+    auto it = global == nullptr || global->kind != Attribute::Kind::kSymbolRef
+                  ? ml_program_globals_.end()
+                  : ml_program_globals_.find(global->str);
+    if (it == ml_program_globals_.end() || result_types.size() != 1 ||
+        it->second.type != result_types[0]) {
+      return lex_.ErrorAt(pos, written, " must load a global defined before it, of its type");
+    }
+    op->attributes.clear();
+    op->attributes.emplace_back("value", it->second);
+    return OkStatus();
+  }
+  if (written == "tensor.extract") {
+    // Of a 0-d tensor, the value itself (a scalar is a 0-d tensor here).
+    PLUGRT_RETURN_IF_ERROR(identity("a tensor"));
+    const Type& from = (*alias)->type;
+    if (op->operands.size() != 1 || !from.is_tensor() || from.rank() != 0 ||
+        Type::Scalar(from.element_type()) != Type::Scalar(result_types[0].element_type())) {
+      *alias = nullptr;
+      return lex_.ErrorAt(pos, "tensor.extract from ", from.ToString(),
+                          " is not supported: only the element of a 0-d tensor is");
+    }
+    return OkStatus();
+  }
+  return OkStatus();
+}
+
+Status Parser::ParsePrettyTensorExtract(Operation* op, std::vector<Type>* result_types) {
+  // %t[%i, ...] : tensor<...>; the result is the element type.
+  PLUGRT_ASSIGN_OR_RETURN(Value * operand, ParseOperand());
+  op->operands.push_back(operand);
+  if (!lex_.ConsumeIf("[")) return lex_.Expected("'[' and the indices of tensor.extract");
+  if (!lex_.ConsumeIf("]")) {
+    PLUGRT_RETURN_IF_ERROR(ParseOperandList(&op->operands));
+    if (!lex_.ConsumeIf("]")) return lex_.Expected("']' after the indices of tensor.extract");
+  }
+  if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
+  if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of tensor.extract's operand");
+  PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
+  result_types->push_back(Type::Scalar(type.element_type()));
   return OkStatus();
 }
 

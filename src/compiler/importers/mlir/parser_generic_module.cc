@@ -43,6 +43,7 @@ Status PerValueDictionaries(Lexer& lex, size_t pos, const Attribute& attr, size_
 
 Status Parser::ParseModuleItem(Module* module) {
   if (lex_.ConsumeKeyword("sdy.mesh")) return ParseSdyMesh(module);
+  if (lex_.ConsumeKeyword("ml_program.global")) return ParseMlProgramGlobal();
   if (lex_.Peek() == '"') return ParseGenericFunction(module);
   return ParseFunction(module);
 }

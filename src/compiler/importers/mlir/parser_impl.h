@@ -87,8 +87,17 @@ class Parser {
   // the op is then dropped.
   Status FinishTranslatedOp(Operation* op, std::string_view written,
                             const std::vector<Type>& result_types, size_t pos, Value** alias);
-  // `%x : tensor<..> to tensor<..>` of tensor.cast.
+  // `%x : tensor<..> to tensor<..>` of tensor.cast, `%t[] : tensor<T>` of
+  // tensor.extract.
   Status ParsePrettyTensorCast(Operation* op, std::vector<Type>* result_types);
+  Status ParsePrettyTensorExtract(Operation* op, std::vector<Type>* result_types);
+  // arith's ops on scalars and tensors (parser_arith.cc): their pretty forms,
+  // a type that may be `index` (as tensor<i64>; scalars as 0-d tensors), and
+  // the StableHLO op each reads as (before FinishTranslatedOp).
+  Status ParsePrettyArith(Operation* op, std::vector<Type>* result_types);
+  StatusOr<Type> ParseArithType();
+  Status FinishArithOp(Operation* op, std::string_view written, std::vector<Type>* result_types,
+                       size_t pos);
 
   // ---- operations
   Status ParseBlockOps(Block* block);
@@ -99,6 +108,11 @@ class Parser {
   // Shardy's ops (parser_sdy.cc): `sdy.*` pretty forms and module-level meshes.
   Status ParsePrettySdy(Operation* op, std::vector<Type>* result_types);
   Status ParseSdyMesh(Module* module);
+  // ml_program (parser_ml_program.cc): a module-level `ml_program.global`
+  // (after its name) is remembered; `global_load_const` / `global_load` of it
+  // read as its initial value, a stablehlo.constant.
+  Status ParseMlProgramGlobal();
+  Status ParsePrettyGlobalLoad(Operation* op, std::vector<Type>* result_types);
   // `<@mesh, [{"x"}, {}]>` or `#sdy.sharding<...>` -> an "sdy.sharding" kEnum.
   StatusOr<Attribute> ParseSdySharding();
   // `{ [^bb(args):] ops }`; `entry_args` are used when the entry block has no
@@ -132,6 +146,9 @@ class Parser {
  private:
   friend class DepthGuard;
   Status ParseFunction(Module* module);
+  // `@name` or `@"quoted name"` at the next token: the name; `what` names the
+  // symbol in errors ("function", "mesh").
+  StatusOr<std::string> ParseSymbolName(std::string_view what);
   Status ParseDenseBody(Attribute* out);
   StatusOr<Attribute> ParseHashAttribute();
   StatusOr<Attribute> ParseDenseArray();
@@ -172,6 +189,8 @@ class Parser {
   };
   std::vector<ResourceUse> resource_uses_;
   std::unordered_map<std::string, std::string> resource_blobs_;
+  // ml_program globals by name: their initial values.
+  std::unordered_map<std::string, Attribute> ml_program_globals_;
 
  public:
   // How resources left out of the file are filled (default: refused).
@@ -214,6 +233,20 @@ std::optional<std::string> MhloOpCounterpart(std::string_view name);
 // (dense<...> index lists -> array<i64>; topk's `largest`); errors carry no
 // location.
 Status NormalizeMhloAttributes(Operation* op);
+
+// Sets attribute `name` of `op`, replacing one of that name.
+inline void SetAttr(Operation* op, std::string name, Attribute value) {
+  for (auto& [existing, attr] : op->attributes) {
+    if (existing == name) {
+      attr = std::move(value);
+      return;
+    }
+  }
+  op->attributes.emplace_back(std::move(name), std::move(value));
+}
+
+// Whether `name` is an arith op read as a StableHLO op (parser_arith.cc).
+bool IsTranslatedArithOp(std::string_view name);
 
 }  // namespace plugrt::shlo::internal
 

@@ -9,16 +9,6 @@
 namespace plugrt::shlo::internal {
 namespace {
 
-void SetAttr(Operation* op, std::string name, Attribute value) {
-  for (auto& [existing, attr] : op->attributes) {
-    if (existing == name) {
-      attr = std::move(value);
-      return;
-    }
-  }
-  op->attributes.emplace_back(std::move(name), std::move(value));
-}
-
 Attribute I64(int64_t v) { return Attribute::Integer(v, Type::Element(ElementType::kSI64)); }
 Attribute I32(int64_t v) { return Attribute::Integer(v, Type::Element(ElementType::kSI32)); }
 
@@ -46,17 +36,13 @@ Attribute PaddingAttr(const std::vector<int64_t>& flat) {
 
 Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type>* result_types) {
   const std::string& name = op->name;
-  if (name == "stablehlo.constant" || name == "arith.constant") {
+  if (name.starts_with("arith.")) return ParsePrettyArith(op, result_types);
+  if (name == "stablehlo.constant" && lex_.Peek() == '@') return ParsePrettyGlobalLoad(op, result_types);
+  if (name == "stablehlo.constant") {
     if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
     lex_.Peek();
     size_t pos = lex_.pos();
     PLUGRT_ASSIGN_OR_RETURN(Attribute value, ParseAttribute());
-    if (name == "arith.constant" &&
-        (value.kind != Attribute::Kind::kDenseElements || !value.type.is_tensor())) {
-      return lex_.ErrorAt(pos, "arith.constant ", lex_.text().substr(pos, lex_.pos() - pos),
-                          " is not supported: only tensor constants (dense<...> : "
-                          "tensor<...>) read as stablehlo.constant");
-    }
     if (value.kind != Attribute::Kind::kDenseElements) {
       return lex_.ErrorAt(pos, "stablehlo.constant expects a dense<...> : tensor<...> literal");
     }
@@ -68,6 +54,7 @@ Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type
   if (name == "stablehlo.while") return ParsePrettyWhile(op, num_results, result_types);
   if (name == "chlo.scan") return ParsePrettyScan(op, num_results, result_types);
   if (name == "tensor.cast") return ParsePrettyTensorCast(op, result_types);
+  if (name == "tensor.extract") return ParsePrettyTensorExtract(op, result_types);
   if (name.rfind("sdy.", 0) == 0) return ParsePrettySdy(op, result_types);
   return ParsePrettyDefault(op, num_results, result_types);
 }

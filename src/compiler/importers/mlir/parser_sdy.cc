@@ -18,20 +18,6 @@
 #include "compiler/importers/mlir/parser_impl.h"
 
 namespace plugrt::shlo::internal {
-namespace {
-
-void SetAttribute(Operation* op, std::string name, Attribute value) {
-  for (NamedAttribute& attr : op->attributes) {
-    if (attr.first == name) {
-      attr.second = std::move(value);
-      return;
-    }
-  }
-  op->attributes.emplace_back(std::move(name), std::move(value));
-}
-
-}  // namespace
-
 StatusOr<Attribute> Parser::ParseSdySharding() {
   if (lex_.Peek() == '#') return ParseAttribute();
   if (lex_.Peek() != '<') return lex_.Expected("a sharding '<@mesh, [...]>'");
@@ -41,15 +27,7 @@ StatusOr<Attribute> Parser::ParseSdySharding() {
 
 Status Parser::ParseSdyMesh(Module* module) {
   // After `sdy.mesh`: @name = <...> or = #sdy.mesh<...>, then attributes.
-  if (lex_.Peek() != '@') return lex_.Expected("a mesh name '@name'");
-  lex_.set_pos(lex_.pos() + 1);
-  std::string name;
-  if (lex_.PeekRaw() == '"') {
-    PLUGRT_ASSIGN_OR_RETURN(name, lex_.LexString());
-  } else {
-    name = std::string(lex_.LexSuffixId());
-  }
-  if (name.empty()) return lex_.Expected("a mesh name");
+  PLUGRT_ASSIGN_OR_RETURN(std::string name, ParseSymbolName("mesh"));
   if (!lex_.ConsumeIf("=")) return lex_.Expected("'=' and the mesh");
   std::string text;
   if (lex_.Peek() == '#') {
@@ -97,7 +75,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
   if (name == "sdy.sharding_constraint" || name == "sdy.reshard") {
     PLUGRT_RETURN_IF_ERROR(one_operand());
     PLUGRT_ASSIGN_OR_RETURN(Attribute sharding, ParseSdySharding());
-    SetAttribute(op, "sharding", std::move(sharding));
+    SetAttr(op, "sharding", std::move(sharding));
     PLUGRT_RETURN_IF_ERROR(attr_dict());
     return same_type(true);
   }
@@ -108,7 +86,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
     }
     std::string_view direction = lex_.LexBareId();
     if (direction.empty()) return lex_.Expected("a direction (FORWARD, BACKWARD, NONE)");
-    SetAttribute(op, "allowed_direction",
+    SetAttr(op, "allowed_direction",
                  Attribute::Enum("sdy.propagation_direction", std::string(direction)));
     PLUGRT_RETURN_IF_ERROR(attr_dict());
     return same_type(true);
@@ -119,7 +97,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
       return lex_.Expected("'group_id='");
     }
     PLUGRT_ASSIGN_OR_RETURN(int64_t id, ParseInt64());
-    SetAttribute(op, "group_id", Attribute::Integer(id));
+    SetAttr(op, "group_id", Attribute::Integer(id));
     PLUGRT_RETURN_IF_ERROR(attr_dict());
     return same_type(false);
   }
@@ -128,7 +106,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
     if (lex_.ConsumeKeyword("sharding")) {
       if (!lex_.ConsumeIf("=")) return lex_.Expected("'=' after 'sharding'");
       PLUGRT_ASSIGN_OR_RETURN(Attribute sharding, ParseSdySharding());
-      SetAttribute(op, "sharding", std::move(sharding));
+      SetAttr(op, "sharding", std::move(sharding));
     }
     PLUGRT_RETURN_IF_ERROR(attr_dict());
     return same_type(true);
@@ -141,7 +119,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
       return lex_.ErrorAt(pos, "sdy.constant expects a dense<...> : tensor<...> literal");
     }
     result_types->push_back(value.type);
-    SetAttribute(op, "value", std::move(value));
+    SetAttr(op, "value", std::move(value));
     return OkStatus();
   }
   if (name == "sdy.return") {
@@ -161,7 +139,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
       if (!lex_.ConsumeIf("<")) return lex_.Expected("'<' and the computation's name");
       PLUGRT_ASSIGN_OR_RETURN(std::string computation, lex_.LexString());
       if (!lex_.ConsumeIf(">")) return lex_.Expected("'>' after the computation's name");
-      SetAttribute(op, "name", Attribute::String(std::move(computation)));
+      SetAttr(op, "name", Attribute::String(std::move(computation)));
     }
     if (!lex_.ConsumeIf("(")) return lex_.Expected("'(' and the operands");
     PLUGRT_RETURN_IF_ERROR(ParseOperandList(&op->operands));
@@ -181,7 +159,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
           if (!lex_.ConsumeIf(",")) return lex_.Expected("',' or ']' in the shardings");
         }
       }
-      SetAttribute(op, keyword, Attribute::Array(std::move(list)));
+      SetAttr(op, keyword, Attribute::Array(std::move(list)));
       return OkStatus();
     };
     PLUGRT_RETURN_IF_ERROR(sharding_list("in_shardings"));
@@ -199,7 +177,7 @@ Status Parser::ParsePrettySdy(Operation* op, std::vector<Type>* result_types) {
           if (!lex_.ConsumeIf(",")) return lex_.Expected("',' or '}' in the manual axes");
         }
       }
-      SetAttribute(op, "manual_axes", Attribute::Array(std::move(axes)));
+      SetAttr(op, "manual_axes", Attribute::Array(std::move(axes)));
     }
     std::vector<ArgDecl> args;
     PLUGRT_RETURN_IF_ERROR(ParseArgDecls(&args));
