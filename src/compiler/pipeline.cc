@@ -9,6 +9,7 @@
 #include "compiler/passes/lower_quantized.h"
 #include "compiler/passes/flatten_entry_tuples.h"
 #include "compiler/passes/lower_sharding.h"
+#include "compiler/passes/lower_tensor_ops.h"
 #include "compiler/passes/refine_shapes.h"
 #include "profiler/recorder.h"
 #include "stablehlo/donation.h"
@@ -158,6 +159,10 @@ StatusOr<PipelineResult> RunPipeline(std::string_view code, std::string_view fil
     runner.Record(std::move(read));
   }
   shlo::Module& module = *result.module;
+
+  // lower-tensor-ops: tensor.extract / tensor.from_elements exporters mix in.
+  PLUGRT_RETURN_IF_ERROR(runner.Run("lower-tensor-ops", PassRecord::Kind::kRequired, module,
+                                    [&] { return passes::LowerTensorOps(module); }));
 
   // flatten-entry-tuples: tuples in the entry's signature become their
   // leaves, the arguments and results a PJRT client sees (and checks).

@@ -11,6 +11,7 @@
 
 #include "compiler/importers/mlir/parser.h"
 #include "compiler/passes/flatten_entry_tuples.h"
+#include "compiler/passes/lower_tensor_ops.h"
 #include "stablehlo/ir.h"
 #include "stablehlo/printer.h"
 
@@ -644,11 +645,57 @@ func.func @main(%x: tensor<2x3xf32>, %n: tensor<i64>) -> (tensor<f32>, tensor<i3
 )mlir");
   EXPECT_NE(error.find("bad.mlir:2:8: 'arith.divui' is not supported"), std::string::npos) << error;
   error = ErrorOf(R"mlir(func.func @main(%t: tensor<3xi64>, %i: tensor<i64>) -> tensor<i64> {
-  %0 = tensor.extract %t[%i] : tensor<3xi64>
+  %0 = tensor.extract %t[%i, %i] : tensor<3xi64>
   return %0 : tensor<i64>
 }
 )mlir");
-  EXPECT_NE(error.find("bad.mlir:2:8: tensor.extract from tensor<3xi64> is not supported"),
+  EXPECT_NE(error.find("bad.mlir:2:8: tensor.extract from tensor<3xi64> with 2 indices is not "
+                       "supported"),
+            std::string::npos)
+      << error;
+}
+
+// tensor.extract at an index and tensor.from_elements (shape operands built
+// from scalars) take several StableHLO ops: the parser keeps them and
+// passes/lower_tensor_ops.cc lowers them.
+TEST(MlirFormsDialects, TensorExtractAndFromElementsLowerToStablehlo) {
+  auto module = ParseModule(R"mlir(
+func.func @main(%t: tensor<2x3xi64>, %i: tensor<i64>) -> (tensor<2xi64>, tensor<i64>) {
+  %c1 = arith.constant 1 : index
+  %e = tensor.extract %t[%i, %c1] : tensor<2x3xi64>
+  %v = tensor.from_elements %e, %i : tensor<2xi64>
+  %one = tensor.from_elements %e : tensor<1x1xi64>
+  %s = tensor.extract %one[%c1, %c1] : tensor<1x1xi64>
+  return %v, %s : tensor<2xi64>, tensor<i64>
+}
+)mlir",
+                            "tensor.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  StatusOr<bool> changed = passes::LowerTensorOps(**module);
+  ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(PrintModule(**module), Printed(R"mlir(
+func.func @main(%t: tensor<2x3xi64>, %i: tensor<i64>) -> (tensor<2xi64>, tensor<i64>) {
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %0 = stablehlo.dynamic_slice %t, %i, %c1, sizes = [1, 1] : (tensor<2x3xi64>, tensor<i64>, tensor<i64>) -> tensor<1x1xi64>
+  %e = stablehlo.reshape %0 : (tensor<1x1xi64>) -> tensor<i64>
+  %1 = stablehlo.reshape %e : (tensor<i64>) -> tensor<1xi64>
+  %2 = stablehlo.reshape %i : (tensor<i64>) -> tensor<1xi64>
+  %v = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %3 = stablehlo.reshape %e : (tensor<i64>) -> tensor<1xi64>
+  %one = stablehlo.reshape %3 : (tensor<1xi64>) -> tensor<1x1xi64>
+  %4 = stablehlo.dynamic_slice %one, %c1, %c1, sizes = [1, 1] : (tensor<1x1xi64>, tensor<i64>, tensor<i64>) -> tensor<1x1xi64>
+  %s = stablehlo.reshape %4 : (tensor<1x1xi64>) -> tensor<i64>
+  return %v, %s : tensor<2xi64>, tensor<i64>
+}
+)mlir"));
+  std::string error = ErrorOf(R"mlir(func.func @main(%i: tensor<i64>) -> tensor<3xi64> {
+  %v = tensor.from_elements %i, %i : tensor<3xi64>
+  return %v : tensor<3xi64>
+}
+)mlir");
+  EXPECT_NE(error.find("bad.mlir:2:38: tensor.from_elements of 2 elements cannot make "
+                       "tensor<3xi64>"),
             std::string::npos)
       << error;
 }

@@ -16,6 +16,8 @@ void VisitBlock(shlo::Block& block, const std::function<void(shlo::Block&)>& vis
 
 }  // namespace
 
+std::string Where(const shlo::Operation& op) { return StrCat(op.location.ToString(), ": ", op.name); }
+
 void ForEachBlock(shlo::Function& function, const std::function<void(shlo::Block&)>& visit) {
   if (function.body == nullptr) return;
   for (const auto& block : function.body->blocks) VisitBlock(*block, visit);

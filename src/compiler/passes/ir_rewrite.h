@@ -3,10 +3,14 @@
 #define PLUGRT_COMPILER_PASSES_IR_REWRITE_H_
 
 #include <functional>
+#include <string>
 
 #include "stablehlo/ir.h"
 
 namespace plugrt::passes {
+
+// "<location>: <op name>", how the passes' errors name an op.
+std::string Where(const shlo::Operation& op);
 
 // Calls `visit` for every block of `function`: its body, then nested regions'
 // blocks, outer before inner.

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/passes/ir_rewrite.h"
+
 namespace plugrt::shlo {
 namespace {
 
@@ -182,7 +184,7 @@ bool IsIdentityTarget(std::string_view target) {
          target == "xla.sdy.LocalToGlobalShape";
 }
 
-std::string Where(const Operation& op) { return StrCat(op.location.ToString(), ": ", op.name); }
+using passes::Where;
 
 class ShardingLowering {
  public:

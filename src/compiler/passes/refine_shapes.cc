@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "compiler/passes/function_region.h"
+#include "compiler/passes/ir_rewrite.h"
 #include "compiler/passes/shape_folding.h"
 #include "stablehlo/ir_builder.h"
 #include "stablehlo/type_inference.h"
@@ -64,10 +65,6 @@ bool BlockHasDynamicTypes(const Block& block) {
     }
   }
   return false;
-}
-
-std::string Where(const Operation& op) {
-  return StrCat(op.location.ToString(), ": ", op.name);
 }
 
 void SetAttr(Operation& op, const std::string& name, Attribute value) {

@@ -1,8 +1,9 @@
 // Ops of dialects other than StableHLO that exporters mix into programs:
 // mhlo (parser_mhlo.cc has its mapping), arith's constants, casts and
 // arithmetic (parser_arith.cc), tensor.cast between equal static shapes and
-// tensor.extract of a 0-d tensor (the operand itself), func.call and
-// func.return. Ops of the other dialects exporters
+// tensor.extract of a 0-d tensor (the operand itself), tensor.extract at an
+// index and tensor.from_elements (kept, for passes/lower_tensor_ops.cc),
+// func.call and func.return. Ops of the other dialects exporters
 // use (arith, tensor, math, scf, shape, ...) are refused by name, with the
 // position of the op.
 #include "compiler/importers/mlir/parser_impl.h"
@@ -40,7 +41,7 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
     return OkStatus();
   }
   if (IsTranslatedArithOp(written) || written == "tensor.cast" || written == "tensor.extract" ||
-      written == "func.call" || written == "func.return") {
+      written == "tensor.from_elements" || written == "func.call" || written == "func.return") {
     return OkStatus();
   }
   if (written == "ml_program.global_load_const" || written == "ml_program.global_load") {
@@ -53,8 +54,8 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
   if (IsRefusedDialect(dialect)) {
     return lex_.ErrorAt(pos, "'", written, "' is not supported (", dialect,
                         " ops other than arith's constants, casts and arithmetic, tensor.cast, "
-                        "tensor.extract of a 0-d tensor, func.call, func.return and loads of "
-                        "ml_program globals have no StableHLO counterpart here)");
+                        "tensor.extract, tensor.from_elements, func.call, func.return and loads "
+                        "of ml_program globals have no StableHLO counterpart here)");
   }
   return OkStatus();
 }
@@ -114,15 +115,20 @@ Status Parser::FinishTranslatedOp(Operation* op, std::string_view written,
     return OkStatus();
   }
   if (written == "tensor.extract") {
-    // Of a 0-d tensor, the value itself (a scalar is a 0-d tensor here).
-    PLUGRT_RETURN_IF_ERROR(identity("a tensor"));
-    const Type& from = (*alias)->type;
-    if (op->operands.size() != 1 || !from.is_tensor() || from.rank() != 0 ||
-        Type::Scalar(from.element_type()) != Type::Scalar(result_types[0].element_type())) {
-      *alias = nullptr;
-      return lex_.ErrorAt(pos, "tensor.extract from ", from.ToString(),
-                          " is not supported: only the element of a 0-d tensor is");
+    // Of a 0-d tensor, the value itself (a scalar is a 0-d tensor here);
+    // at an index, passes/lower_tensor_ops.cc lowers it.
+    if (op->operands.empty() || result_types.size() != 1) {
+      return lex_.ErrorAt(pos, "tensor.extract takes a tensor and its indices, and has one result");
     }
+    const Type& from = op->operands[0]->type;
+    if (!from.is_tensor() || !from.has_static_shape() ||
+        static_cast<int64_t>(op->operands.size()) != 1 + from.rank() ||
+        result_types[0] != Type::Scalar(from.element_type())) {
+      return lex_.ErrorAt(pos, "tensor.extract from ", from.ToString(), " with ",
+                          op->operands.size() - 1, " indices is not supported: only elements of "
+                          "tensors of static shape, one index per dimension");
+    }
+    if (from.rank() == 0) *alias = op->operands[0];
     return OkStatus();
   }
   return OkStatus();
@@ -141,6 +147,29 @@ Status Parser::ParsePrettyTensorExtract(Operation* op, std::vector<Type>* result
   if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of tensor.extract's operand");
   PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
   result_types->push_back(Type::Scalar(type.element_type()));
+  return OkStatus();
+}
+
+Status Parser::ParsePrettyFromElements(Operation* op, std::vector<Type>* result_types) {
+  // %a, %b, ... : tensor<...>
+  if (lex_.Peek() == '%') PLUGRT_RETURN_IF_ERROR(ParseOperandList(&op->operands));
+  if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
+  if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of tensor.from_elements");
+  lex_.Peek();
+  const size_t pos = lex_.pos();
+  PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
+  if (!type.is_tensor() || !type.has_static_shape() ||
+      type.num_elements() != static_cast<int64_t>(op->operands.size())) {
+    return lex_.ErrorAt(pos, "tensor.from_elements of ", op->operands.size(),
+                        " elements cannot make ", type.ToString());
+  }
+  for (Value* element : op->operands) {
+    if (element->type != Type::Scalar(type.element_type())) {
+      return lex_.ErrorAt(pos, "tensor.from_elements: an element of type ",
+                          element->type.ToString(), " for ", type.ToString());
+    }
+  }
+  result_types->push_back(std::move(type));
   return OkStatus();
 }
 
