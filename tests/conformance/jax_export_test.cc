@@ -146,6 +146,58 @@ func.func @main(%arg0: tuple<tensor<2x4xf32>, tensor<2x4xf32>>) -> tuple<tensor<
   }
 }
 
+// stablehlo.dynamic_reduce_window, which JAX emitted for TPU only, with a
+// variadic body that is not associative and init values that are not its
+// identities: plugrt reduces as TPU did (each element combined with the
+// init values, then one window dimension at a time, last to first, each
+// from the init values), so an export gives the values JAX recorded.
+TEST(JaxExport, DynamicReduceWindowFollowsTheTpuSchedule) {
+  Fixture f("reduce-window");
+  const fs::path program = f.dir / "reduce_window.mlir";
+  std::ofstream(program) << R"mlir(
+func.func private @reducer(%a: tensor<f32>, %b: tensor<i32>, %x: tensor<f32>, %y: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
+  %0 = stablehlo.add %a, %x : tensor<f32>
+  %1 = stablehlo.subtract %b, %y : tensor<i32>
+  return %0, %1 : tensor<f32>, tensor<i32>
+}
+func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x4xi32>) -> (tensor<?x?xf32>, tensor<?x?xi32>) {
+  %init_f = stablehlo.constant dense<1.0> : tensor<f32>
+  %init_i = stablehlo.constant dense<2> : tensor<i32>
+  %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %two = stablehlo.constant dense<2> : tensor<1xi32>
+  %window = stablehlo.concatenate %two, %b1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %ones = stablehlo.constant dense<1> : tensor<2xi32>
+  %pad = stablehlo.constant dense<0> : tensor<2x2xi32>
+  %r:2 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%x, %y, %init_f, %init_i, %window, %ones, %ones, %ones, %pad) {api_version = 2 : i32, called_computations = [@reducer]} : (tensor<?x4xf32>, tensor<?x4xi32>, tensor<f32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> (tensor<?x?xf32>, tensor<?x?xi32>)
+  return %r#0, %r#1 : tensor<?x?xf32>, tensor<?x?xi32>
+}
+)mlir";
+  std::vector<float> x(12);
+  std::vector<int32_t> y(12);
+  for (int i = 0; i < 12; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 100 + i;
+  }
+  HostArray ys{PJRT_Buffer_Type_S32, {3, 4}, {}};
+  ys.data.resize(y.size() * sizeof(int32_t));
+  std::memcpy(ys.data.data(), y.data(), ys.data.size());
+  ASSERT_TRUE(WriteNpyFile((f.dir / "x34.npy").string(), Floats({3, 4}, x)).ok());
+  ASSERT_TRUE(WriteNpyFile((f.dir / "y34.npy").string(), ys).ok());
+  CommandResult result = RunCli("run " + program.string() + " -i " + (f.dir / "x34.npy").string() +
+                                " -i " + (f.dir / "y34.npy").string() + " -o " +
+                                (f.dir / "out").string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto out0 = ReadNpyFile((f.dir / "out" / "out0.npy").string());
+  auto out1 = ReadNpyFile((f.dir / "out" / "out1.npy").string());
+  ASSERT_TRUE(out0.ok() && out1.ok());
+  EXPECT_EQ(ValuesOf(*out0), (std::vector<float>{27, 33, 51, 57}));
+  std::vector<int32_t> got(4);
+  ASSERT_EQ(out1->data.size(), got.size() * sizeof(int32_t));
+  std::memcpy(got.data(), out1->data.data(), out1->data.size());
+  EXPECT_EQ(got, (std::vector<int32_t>{-608, -614, -632, -638}));
+}
+
 TEST(JaxExport, ReplicatedShardingsRunOnEveryPartition) {
   // Two partitions over a mesh of size 1: every value is whole on each.
   Fixture f("replicated");

@@ -19,6 +19,7 @@
 #include "compiler/passes/ir_rewrite.h"
 #include "compiler/passes/shape_folding.h"
 #include "stablehlo/ir_builder.h"
+#include "stablehlo/shape_rules.h"
 #include "stablehlo/type_inference.h"
 
 namespace plugrt::passes {
@@ -712,13 +713,69 @@ class Refiner {
       return InvalidArgument(Where(op), ": the body @", body->name, " must take ", 2 * n,
                              " scalars");
     }
+    // The schedule TPU, the one platform that had this custom call, gives it
+    // (JAX's expected values record it): each element is first combined
+    // with the init values, then the window is reduced one dimension at a
+    // time, last to first, each level folding from the init values. With
+    // init values that are identities of the body this is the usual
+    // one-pass result; with others the spec leaves the result to the
+    // schedule, and this one is the custom call's.
+    const Type& input = op.operands[0]->type;
+    const size_t rank = static_cast<size_t>(input.rank());
+    if (!input.is_tensor() || !input.has_static_shape() || window.size() != rank ||
+        strides.size() != rank || base.size() != rank || dilations.size() != rank ||
+        padding.size() != 2 * rank) {
+      return InvalidArgument(Where(op), ": the window operands must have one entry per input "
+                                        "dimension (padding two) and the inputs a static shape");
+    }
+    // The window of one level: dimension `d`'s part of the whole (d < 0: one
+    // element).
+    auto level = [&](int64_t d) {
+      shlo::shape::Window w{Dims(rank, 1), Dims(rank, 1), Dims(rank, 1), Dims(rank, 1), Dims(2 * rank, 0)};
+      if (d >= 0) {
+        w.dimensions[d] = window[d];
+        w.strides[d] = strides[d];
+        w.base_dilations[d] = base[d];
+        w.window_dilations[d] = dilations[d];
+        w.padding[2 * d] = padding[2 * d];
+        w.padding[2 * d + 1] = padding[2 * d + 1];
+      }
+      return w;
+    };
+    auto attributes = [&](const shlo::shape::Window& w) -> std::vector<shlo::NamedAttribute> {
+      return {{"window_dimensions", Attribute::DenseI64Array(w.dimensions)},
+              {"window_strides", Attribute::DenseI64Array(w.strides)},
+              {"base_dilations", Attribute::DenseI64Array(w.base_dilations)},
+              {"window_dilations", Attribute::DenseI64Array(w.window_dilations)},
+              {"padding", PairsAttr(w.padding)}};
+    };
+    std::vector<Value*> current(op.operands.begin(), op.operands.begin() + n);
+    const std::vector<Value*> inits(op.operands.begin() + n, op.operands.begin() + 2 * n);
+    shlo::IrBuilder b(&op);
+    // Levels before the last one: new reduce_windows ahead of `op`.
+    std::vector<int64_t> levels = {-1};
+    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 1; --d) levels.push_back(d);
+    if (rank == 0) levels.clear();
+    for (int64_t d : levels) {
+      const shlo::shape::Window w = level(d);
+      std::vector<Type> types;
+      for (const Value* v : current) {
+        types.push_back(Type::Tensor(v->type.element_type(), shlo::shape::ReduceWindow(v->type.dims(), w)));
+      }
+      std::vector<Value*> operands = current;
+      operands.insert(operands.end(), inits.begin(), inits.end());
+      Operation* step = b.Create("stablehlo.reduce_window", std::move(operands), types, attributes(w));
+      PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Region> region, RegionFromFunction(*body, step));
+      step->regions.push_back(std::move(region));
+      PLUGRT_RETURN_IF_ERROR(RefineRegions(*step));
+      current.clear();
+      for (const auto& result : step->results) current.push_back(result.get());
+    }
+    // The last level (dimension 0, or the whole window of a 0-d input) is `op`.
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Region> region, RegionFromFunction(*body, &op));
     Become(op, "stablehlo.reduce_window", 2 * n);
-    op.attributes = {{"window_dimensions", Attribute::DenseI64Array(window)},
-                     {"window_strides", Attribute::DenseI64Array(strides)},
-                     {"base_dilations", Attribute::DenseI64Array(base)},
-                     {"window_dilations", Attribute::DenseI64Array(dilations)},
-                     {"padding", PairsAttr(padding)}};
+    for (size_t i = 0; i < n; ++i) op.operands[i] = current[i];
+    op.attributes = attributes(rank == 0 ? level(-1) : level(0));
     op.regions.clear();
     op.regions.push_back(std::move(region));
     return RefineRegions(op);
