@@ -731,7 +731,8 @@ class Refiner {
     // The window of one level: dimension `d`'s part of the whole (d < 0: one
     // element).
     auto level = [&](int64_t d) {
-      shlo::shape::Window w{Dims(rank, 1), Dims(rank, 1), Dims(rank, 1), Dims(rank, 1), Dims(2 * rank, 0)};
+      shlo::shape::Window w{Dims(rank, 1), Dims(rank, 1), Dims(rank, 1), Dims(rank, 1),
+                            Dims(2 * rank, 0)};
       if (d >= 0) {
         w.dimensions[d] = window[d];
         w.strides[d] = strides[d];
@@ -752,15 +753,17 @@ class Refiner {
     std::vector<Value*> current(op.operands.begin(), op.operands.begin() + n);
     const std::vector<Value*> inits(op.operands.begin() + n, op.operands.begin() + 2 * n);
     shlo::IrBuilder b(&op);
-    // Levels before the last one: new reduce_windows ahead of `op`.
-    std::vector<int64_t> levels = {-1};
+    // Levels before the last one (none for a 0-d input): new
+    // reduce_windows ahead of `op`.
+    std::vector<int64_t> levels;
+    if (rank > 0) levels.push_back(-1);
     for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 1; --d) levels.push_back(d);
-    if (rank == 0) levels.clear();
     for (int64_t d : levels) {
       const shlo::shape::Window w = level(d);
       std::vector<Type> types;
       for (const Value* v : current) {
-        types.push_back(Type::Tensor(v->type.element_type(), shlo::shape::ReduceWindow(v->type.dims(), w)));
+        types.push_back(
+            Type::Tensor(v->type.element_type(), shlo::shape::ReduceWindow(v->type.dims(), w)));
       }
       std::vector<Value*> operands = current;
       operands.insert(operands.end(), inits.begin(), inits.end());

@@ -513,7 +513,7 @@ Status BuildSdyOpAttributes(const BcOp& op, IrAttributes& attrs, std::vector<Nam
   return OkStatus();
 }
 
-Status SdyMeshOf(const BcOp& op, std::string* name, Attribute* mesh) {
+Status SdyMeshOf(const BcOp& op, IrAttributes& attrs, std::string* name, Attribute* mesh) {
   const BcAttr* sym = op.attribute("sym_name");
   const BcAttr* value = op.attribute("mesh");
   auto refuse = [&]() {
@@ -524,7 +524,7 @@ Status SdyMeshOf(const BcOp& op, std::string* name, Attribute* mesh) {
       value == nullptr || value->kind != BcAttr::Kind::kText) {
     return refuse();
   }
-  StatusOr<Attribute> parsed = ParseAttributeText(value->str);
+  StatusOr<Attribute> parsed = attrs.AttrOf(value);
   if (!parsed.ok() || parsed->kind != Attribute::Kind::kEnum || parsed->str != "sdy.mesh") {
     return refuse();
   }

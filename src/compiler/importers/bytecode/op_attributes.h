@@ -34,7 +34,7 @@ Status BuildSdyOpAttributes(const BcOp& op, IrAttributes& attrs, std::vector<Nam
 
 // The "sdy.mesh" attribute module-level `sdy.mesh` op `op` defines, and its
 // name.
-Status SdyMeshOf(const BcOp& op, std::string* name, Attribute* mesh);
+Status SdyMeshOf(const BcOp& op, IrAttributes& attrs, std::string* name, Attribute* mesh);
 
 }  // namespace plugrt::shlo::bytecode
 

@@ -342,7 +342,7 @@ Status IrFromBytecode::ForwardCast(const BcOp& op) {
 Status IrFromBytecode::BuildMesh(const BcOp& op, Module* module) {
   std::string name;
   Attribute mesh;
-  PLUGRT_RETURN_IF_ERROR(bytecode::SdyMeshOf(op, &name, &mesh));
+  PLUGRT_RETURN_IF_ERROR(bytecode::SdyMeshOf(op, attrs_, &name, &mesh));
   for (const NamedAttribute& other : module->meshes) {
     if (other.first == name) return Err(op, "redefinition of mesh @", name);
   }

@@ -103,15 +103,14 @@ Status Parser::FinishTranslatedOp(Operation* op, std::string_view written,
     // The generic form names the global in its `global` attribute.
     if (op->attribute("value") != nullptr) return OkStatus();
     const Attribute* global = op->attribute("global");
-    auto it = global == nullptr || global->kind != Attribute::Kind::kSymbolRef
-                  ? ml_program_globals_.end()
-                  : ml_program_globals_.find(global->str);
-    if (it == ml_program_globals_.end() || result_types.size() != 1 ||
-        it->second.type != result_types[0]) {
-      return lex_.ErrorAt(pos, written, " must load a global defined before it, of its type");
+    if (global == nullptr || global->kind != Attribute::Kind::kSymbolRef ||
+        result_types.size() != 1) {
+      return lex_.ErrorAt(pos, written, " needs a `global` symbol and one result");
     }
+    StatusOr<Attribute> value = GlobalValue(global->str, result_types[0]);
+    if (!value.ok()) return lex_.ErrorAt(pos, value.status().message());
     op->attributes.clear();
-    op->attributes.emplace_back("value", it->second);
+    op->attributes.emplace_back("value", *std::move(value));
     return OkStatus();
   }
   if (written == "tensor.extract") {

@@ -114,6 +114,9 @@ class Parser {
   // read as its initial value, a stablehlo.constant.
   Status ParseMlProgramGlobal();
   Status ParsePrettyGlobalLoad(Operation* op, std::vector<Type>* result_types);
+  // The initial value of global `name` loaded as `type` (errors carry no
+  // position).
+  StatusOr<Attribute> GlobalValue(const std::string& name, const Type& type) const;
   // `<@mesh, [{"x"}, {}]>` or `#sdy.sharding<...>` -> an "sdy.sharding" kEnum.
   StatusOr<Attribute> ParseSdySharding();
   // `{ [^bb(args):] ops }`; `entry_args` are used when the entry block has no

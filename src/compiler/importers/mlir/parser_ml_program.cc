@@ -53,19 +53,25 @@ Status Parser::ParsePrettyGlobalLoad(Operation* op, std::vector<Type>* result_ty
   if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
   if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the loaded type");
   PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
-  auto global = ml_program_globals_.find(name);
-  if (global == ml_program_globals_.end()) {
-    return lex_.ErrorAt(pos, "no ml_program.global @", name,
-                        " is defined before this load (globals come first in the module)");
-  }
-  if (global->second.type != type) {
-    return lex_.ErrorAt(pos, "ml_program.global @", name, " holds ",
-                        global->second.type.ToString(), ", not ", type.ToString());
-  }
+  StatusOr<Attribute> value = GlobalValue(name, type);
+  if (!value.ok()) return lex_.ErrorAt(pos, value.status().message());
   op->attributes.clear();
-  op->attributes.emplace_back("value", global->second);
+  op->attributes.emplace_back("value", *std::move(value));
   result_types->push_back(std::move(type));
   return OkStatus();
+}
+
+StatusOr<Attribute> Parser::GlobalValue(const std::string& name, const Type& type) const {
+  auto global = ml_program_globals_.find(name);
+  if (global == ml_program_globals_.end()) {
+    return InvalidArgument("no ml_program.global @", name,
+                           " is defined before this load (globals come first in the module)");
+  }
+  if (global->second.type != type) {
+    return InvalidArgument("ml_program.global @", name, " holds ", global->second.type.ToString(),
+                           ", not ", type.ToString());
+  }
+  return global->second;
 }
 
 }  // namespace plugrt::shlo::internal
