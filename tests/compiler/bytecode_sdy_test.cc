@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/bytecode_assembler.h"
 #include "compiler/importers/bytecode/reader.h"
 #include "compiler/importers/bytecode/sdy_encoding.h"
 #include "compiler/importers/mlir/parser.h"
@@ -20,29 +21,14 @@ namespace {
 using bytecode::BcAttr;
 using bytecode::EncodingReader;
 
-// A prefix varint (up to 2^14) and a zigzag signed one.
-std::string VarInt(uint64_t v) {
-  if (v < 128) return std::string(1, static_cast<char>((v << 1) | 1));
-  const uint64_t encoded = (v << 2) | 2;
-  return std::string{static_cast<char>(encoded & 0xFF), static_cast<char>(encoded >> 8)};
-}
-std::string Signed(int64_t v) {
-  return VarInt((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-}
-std::string List(const std::vector<uint64_t>& refs) {
-  std::string out = VarInt(refs.size());
-  for (uint64_t r : refs) out += VarInt(r);
-  return out;
-}
-std::string SignedList(const std::vector<int64_t>& values) {
-  std::string out = VarInt(values.size());
-  for (int64_t v : values) out += Signed(v);
-  return out;
-}
+using bc_test::List;
+using bc_test::Signed;
+using bc_test::SignedList;
+using bc_test::VarInt;
 
 // The attribute table and string table a Shardy entry refers to: entries
 // decoded so far, and two strings.
-class Table : public bytecode::SdyEntryReader {
+class Table : public bytecode::EntryReader {
  public:
   Table() {
     for (const char* s : {"x", "y"}) strings_.push_back(s);
@@ -70,6 +56,9 @@ class Table : public bytecode::SdyEntryReader {
     if (index >= attrs_.size()) return r.Error("attribute ", index, " out of range");
     *out = attrs_[index].get();
     return OkStatus();
+  }
+  Status ReadType(EncodingReader& r, const bytecode::BcType**) override {
+    return r.Error("no types in this table");
   }
   Status ReadString(EncodingReader& r, std::string_view* out) override {
     uint64_t index = 0;
@@ -211,54 +200,27 @@ TEST(BytecodeSdyTest, DamagedEncodingsAreErrorsNamingTheOffset) {
 // A whole artifact, written by hand: a module located by a FileLineColRange
 // holding one `sdy.mesh` op whose properties are the mesh (Shardy's
 // encoding) and the name, in that (name) order.
-std::string Section(int id, const std::string& data) {
-  return std::string(1, static_cast<char>(id)) + VarInt(data.size()) + data;
-}
-
 std::string MeshArtifact(int64_t axis_size) {
-  // Strings: the table lists their sizes last to first.
-  const std::vector<std::string> strings = {"builtin", "sdy", "module", "mesh", "x", "m", "f.py"};
-  std::string sizes, data;
-  for (auto it = strings.rbegin(); it != strings.rend(); ++it) sizes += VarInt(it->size() + 1);
-  for (const std::string& s : strings) data += s + std::string(1, '\0');
-  const std::string string_section = VarInt(strings.size()) + sizes + data;
-  // Dialects builtin and sdy; ops builtin.module and sdy.mesh (registered).
-  const std::string dialects = VarInt(2) + VarInt(0 << 1) + VarInt(1 << 1) + VarInt(2) +
-                               VarInt(0) + VarInt(1) + VarInt((2 << 1) | 1) + VarInt(1) +
-                               VarInt(1) + VarInt((3 << 1) | 1);
-  // Attributes: 0 "f.py", 1 "m" (builtin strings), 2 the range f.py:3:7 to
-  // :12, 3 mesh axis "x", 4 the mesh.
-  const std::vector<std::pair<int, std::string>> attrs = {
-      {0, VarInt(2) + VarInt(6)},
-      {0, VarInt(2) + VarInt(5)},
-      {0, VarInt(22) + VarInt(0) + VarInt(3) + VarInt(3) + VarInt(7) + VarInt(12)},
-      {1, VarInt(1) + VarInt(4) + Signed(axis_size)},
-      {1, VarInt(2) + List({3}) + SignedList({})},
-  };
-  std::string offsets = VarInt(attrs.size()) + VarInt(0);
-  std::string attr_data;
-  for (size_t i = 0; i < attrs.size();) {
-    size_t j = i;
-    while (j < attrs.size() && attrs[j].first == attrs[i].first) ++j;
-    offsets += VarInt(attrs[i].first) + VarInt(j - i);
-    for (size_t k = i; k < j; ++k) {
-      offsets += VarInt((attrs[k].second.size() << 1) | 1);
-      attr_data += attrs[k].second;
-    }
-    i = j;
-  }
-  // Properties: the mesh's (mesh = entry 4, sym_name = entry 1).
-  const std::string mesh_props = VarInt(4) + VarInt(1);
-  const std::string properties = VarInt(1) + VarInt(mesh_props.size()) + mesh_props;
-  // IR: one op, the module (location 2, regions, isolated: its body is a
-  // section of its own), whose one block holds the mesh op (properties 0).
-  const std::string mesh_op = VarInt(1) + std::string(1, '\x40') + VarInt(2) + VarInt(0);
+  bc_test::BytecodeAssembler as;
+  const uint64_t op_module = as.OpName("builtin", "module");
+  const uint64_t op_mesh = as.OpName("sdy", "mesh");
+  const uint64_t file = as.Attr("builtin", VarInt(2) + VarInt(as.Str("f.py")));
+  const uint64_t name = as.Attr("builtin", VarInt(2) + VarInt(as.Str("m")));
+  // The range f.py:3:7 to :12.
+  const uint64_t range = as.Attr(
+      "builtin", VarInt(22) + VarInt(file) + VarInt(3) + VarInt(3) + VarInt(7) + VarInt(12));
+  const uint64_t axis = as.Attr("sdy", VarInt(1) + VarInt(as.Str("x")) + Signed(axis_size));
+  const uint64_t mesh = as.Attr("sdy", VarInt(2) + List({axis}) + SignedList({}));
+  const uint64_t props = as.Properties(VarInt(mesh) + VarInt(name));
+  // The module (regions, isolated: its body is a section of its own), whose
+  // one block holds the mesh op.
+  const std::string mesh_op =
+      VarInt(op_mesh) + bc_test::Byte(bc_test::kOpHasProperties) + VarInt(range) + VarInt(props);
   const std::string body = VarInt(1) + VarInt(0) + VarInt(1 << 1) + mesh_op;
-  const std::string ir = VarInt(1 << 1) + VarInt(0) + std::string(1, '\x10') + VarInt(2) +
-                         VarInt((1 << 1) | 1) + Section(4, body);
-  return std::string("ML\xEFR", 4) + VarInt(6) + std::string("test\0", 5) +
-         Section(0, string_section) + Section(1, dialects) + Section(3, offsets) +
-         Section(2, attr_data) + Section(8, properties) + Section(4, ir);
+  const std::string ir = VarInt(1 << 1) + VarInt(op_module) +
+                         bc_test::Byte(bc_test::kOpHasRegions) + VarInt(range) +
+                         VarInt((1 << 1) | 1) + bc_test::Section(4, body);
+  return as.Finish(ir);
 }
 
 TEST(BytecodeSdyTest, MeshOpAndRangeLocationReadIntoTheModule) {

@@ -4,6 +4,8 @@
 //   OUT_DIR/module/NAME.N.bin           its serialized module (module_loader_fuzz)
 //   OUT_DIR/executable/NAME.N.plugrtex  its serialized executable, when it
 //                                       compiles (executable_loader_fuzz)
+// and OUT_DIR/bytecode/mhlo_program.mlirbc, an MHLO program as MLIR bytecode
+// (bytecode_fuzz, next to the corpus' portable artifacts).
 // OUT_DIR is emptied first. Fails when a file cannot be read or nothing was written, so a broken seed
 // step cannot leave the fuzzers running on empty corpora.
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include "compiler/importers/mlir/parser.h"
 #include "compiler/importers/hlo/hlo_reader.h"
 #include "compiler/importers/serialize.h"
+#include "compiler/mhlo_bytecode_program.h"
 
 namespace {
 
@@ -36,8 +39,12 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   fs::remove_all(out);
-  for (const char* dir : {"parser", "module", "executable", "hlo_text", "hlo_proto"}) {
+  for (const char* dir : {"parser", "module", "executable", "hlo_text", "hlo_proto", "bytecode"}) {
     fs::create_directories(out / dir);
+  }
+  if (!WriteFile(out / "bytecode" / "mhlo_program.mlirbc", shlo::bc_test::MhloBytecode())) {
+    std::fprintf(stderr, "fuzz_seeds: cannot write the bytecode seed\n");
+    return 1;
   }
   int written = 0;
   for (int i = 2; i < argc; ++i) {

@@ -9,7 +9,7 @@ namespace plugrt::shlo {
 
 StatusOr<std::unique_ptr<Module>> ReadProgram(std::string_view bytes, std::string_view file_name,
                                               const ReadOptions& options) {
-  if (IsMlirBytecode(bytes)) return ReadBytecodeModule(bytes, file_name);
+  if (IsMlirBytecode(bytes)) return ReadBytecodeModule(bytes, file_name, options);
   if (hlo::IsHloText(bytes)) return ReadHloText(bytes, file_name, options);
   // Text has no control characters but blanks; binary bytes here are most
   // likely an HloModuleProto handed over as format "mlir".

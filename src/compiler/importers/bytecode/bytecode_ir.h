@@ -61,6 +61,8 @@ struct BcAttr {
     kLocation,         // any builtin location; `str` is its MLIR spelling
     kText,             // attribute written as text in the bytecode
     kSdy,              // mesh-axis attributes: family + elements (+ ints)
+    kResource,         // builtin dense_resource: type, `str` its key, `data` its
+                       // blob when `bool_value` (the file holds one)
   };
   Kind kind = Kind::kUnit;
   // The writer: encode as a builtin attribute (dictionary keys, locations,

@@ -19,6 +19,8 @@
 
 #include "compiler/importers/bytecode/encoding_reader.h"
 #include "compiler/importers/bytecode/bytecode_format.h"
+#include "compiler/importers/bytecode/hlo_encoding.h"
+#include "compiler/importers/bytecode/op_properties.h"
 #include "compiler/importers/bytecode/sdy_encoding.h"
 #include "compiler/importers/bytecode/vhlo_codes.h"
 #include "compiler/importers/bytecode/vhlo_ops.h"
@@ -47,7 +49,7 @@ std::string FormatDims(const std::vector<int64_t>& dims) {
   return out;
 }
 
-class Decoder : public SdyEntryReader {
+class Decoder : public EntryReader {
  public:
   Decoder(std::string_view bytes, BcFile* file)
       : bytes_(bytes), file_(file), max_text_(bytes.size() * 16 + (size_t{1} << 20)) {}
@@ -62,10 +64,12 @@ class Decoder : public SdyEntryReader {
   Status ParseDialects(std::string_view data, size_t base);
   Status ParseAttrTypeOffsets(std::string_view data, size_t base);
   Status ParseProperties(std::string_view data, size_t base);
+  Status ParseResources(std::string_view data, size_t base, std::string_view offsets,
+                        size_t offsets_base);
 
   Status ReadAttr(EncodingReader& r, const BcAttr** out) override;
   Status ReadOptionalAttr(EncodingReader& r, const BcAttr** out) override;
-  Status ReadType(EncodingReader& r, const BcType** out);
+  Status ReadType(EncodingReader& r, const BcType** out) override;
   Status ResolveAttr(uint64_t index, size_t at, const BcAttr** out);
   Status ResolveType(uint64_t index, size_t at, const BcType** out);
   Status UnknownDialectEncoding(const Entry& e, const char* what) const;
@@ -75,6 +79,10 @@ class Decoder : public SdyEntryReader {
   Status DecodeVhloAttr(EncodingReader& r, BcAttr* a);
   Status DecodeBuiltinType(EncodingReader& r, BcType* t);
   Status DecodeVhloType(EncodingReader& r, BcType* t);
+  Status FunctionTypeBody(EncodingReader& r, BcType* t);
+  Status TensorTypeBody(EncodingReader& r, bool with_encoding, BcType* t);
+  Status TupleTypeBody(EncodingReader& r, BcType::Kind kind, BcType* t);
+  Status UnrankedTensorTypeBody(EncodingReader& r, BcType* t);
   Status ReadTypeList(EncodingReader& r, std::vector<const BcType*>* out);
   // Spellings built from shared parts repeat them: bounded by the input.
   Status CheckSpelling(EncodingReader& r, const std::string& text) const {
@@ -91,6 +99,8 @@ class Decoder : public SdyEntryReader {
                     uint64_t* num_ops);
   Status ParseRegions(EncodingReader& r, BcOp* op, size_t num_regions, bool isolated, int depth);
   Status ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* isolated);
+  // The properties of a non-VHLO op, by its row of the property table.
+  Status ReadProperties(const EncodingReader& blob, const OpProperties* row, BcOp* op);
   Status DefineValue(EncodingReader& r, int64_t* id);
   Status SkipUseListOrders(EncodingReader& r, uint64_t num_values);
 
@@ -111,6 +121,14 @@ class Decoder : public SdyEntryReader {
   std::string_view attr_type_data_;
   size_t attr_type_base_ = 0;
   std::vector<std::pair<std::string_view, size_t>> properties_;  // blob + base
+  // Dialect resources in the order the offset section declares them, which
+  // is how dense_resource attributes refer to them.
+  struct Resource {
+    std::string_view key;
+    bool has_blob = false;
+    std::string_view blob;
+  };
+  std::vector<Resource> resources_;
   int depth_ = 0;
 
   // Value scopes: each isolated region opens one; a region reserves slots in
@@ -246,6 +264,72 @@ Status Decoder::ParseAttrTypeOffsets(std::string_view data, size_t base) {
   return OkStatus();
 }
 
+Status Decoder::ParseResources(std::string_view data, size_t base, std::string_view offsets,
+                               size_t offsets_base) {
+  EncodingReader r(offsets, offsets_base);
+  EncodingReader contents(data, base);
+  uint64_t external_groups = 0;
+  PLUGRT_RETURN_IF_ERROR(r.ReadCount(&external_groups));
+  // Each group: its key (external) or dialect, then per resource its key,
+  // the size of its entry in the resource section, and its kind.
+  auto group = [&](bool dialect_group) -> Status {
+    uint64_t n = 0;
+    PLUGRT_RETURN_IF_ERROR(r.ReadCount(&n));
+    for (uint64_t i = 0; i < n; ++i) {
+      Resource res;
+      uint64_t size = 0;
+      uint8_t kind = 0;
+      PLUGRT_RETURN_IF_ERROR(ReadString(r, &res.key));
+      PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&size));
+      PLUGRT_RETURN_IF_ERROR(r.ReadByte(&kind));
+      if (size > contents.remaining()) return r.Error("resource entry runs past its section");
+      EncodingReader entry(std::string_view(), 0);
+      {
+        std::string_view bytes;
+        const size_t at = contents.offset();
+        PLUGRT_RETURN_IF_ERROR(contents.ReadBytes(static_cast<size_t>(size), &bytes));
+        entry = EncodingReader(bytes, at);
+      }
+      if (!dialect_group) continue;
+      // A blob (kind 0): alignment, size, padding to the alignment from the
+      // start of the file, data. An empty entry only declares the key.
+      if (kind == 0 && !entry.empty()) {
+        uint64_t alignment = 0, blob_size = 0;
+        PLUGRT_RETURN_IF_ERROR(entry.ReadVarInt(&alignment));
+        PLUGRT_RETURN_IF_ERROR(entry.ReadVarInt(&blob_size));
+        if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > 4096) {
+          return entry.Error("resource alignment ", alignment, " is not a power of two up to 4096");
+        }
+        while (entry.offset() % alignment != 0) {
+          uint8_t pad = 0;
+          PLUGRT_RETURN_IF_ERROR(entry.ReadByte(&pad));
+          if (pad != 0xCB) return entry.Error("expected alignment padding byte 0xCB");
+        }
+        if (blob_size != entry.remaining()) {
+          return entry.Error("resource '", res.key, "' claims ", blob_size, " bytes but holds ",
+                             entry.remaining());
+        }
+        PLUGRT_RETURN_IF_ERROR(entry.ReadBytes(static_cast<size_t>(blob_size), &res.blob));
+        res.has_blob = true;
+      }
+      resources_.push_back(res);
+    }
+    return OkStatus();
+  };
+  for (uint64_t i = 0; i < external_groups; ++i) {
+    std::string_view key;
+    PLUGRT_RETURN_IF_ERROR(ReadString(r, &key));
+    PLUGRT_RETURN_IF_ERROR(group(false));
+  }
+  while (!r.empty()) {
+    uint64_t dialect = 0;
+    PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&dialect));
+    if (dialect >= dialects_.size()) return r.Error("dialect index ", dialect, " out of range");
+    PLUGRT_RETURN_IF_ERROR(group(true));
+  }
+  return OkStatus();
+}
+
 Status Decoder::ParseProperties(std::string_view data, size_t base) {
   if (data.empty()) return OkStatus();
   EncodingReader r(data, base);
@@ -365,6 +449,8 @@ Status Decoder::DecodeAttr(Entry& e, BcAttr* a) {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloAttr(r, a));
   } else if (dialects_[e.dialect] == "sdy") {
     PLUGRT_RETURN_IF_ERROR(DecodeSdyAttr(r, *this, a));
+  } else if (IsHloDialect(dialects_[e.dialect])) {
+    PLUGRT_RETURN_IF_ERROR(DecodeHloAttr(r, dialects_[e.dialect], *this, a));
   } else {
     return UnknownDialectEncoding(e, "attribute");
   }
@@ -383,6 +469,8 @@ Status Decoder::DecodeType(Entry& e, BcType* t) {
     PLUGRT_RETURN_IF_ERROR(DecodeBuiltinType(r, t));
   } else if (dialects_[e.dialect] == "vhlo") {
     PLUGRT_RETURN_IF_ERROR(DecodeVhloType(r, t));
+  } else if (IsHloDialect(dialects_[e.dialect])) {
+    PLUGRT_RETURN_IF_ERROR(DecodeHloType(r, dialects_[e.dialect], *this, t));
   } else {
     return UnknownDialectEncoding(e, "type");
   }
@@ -605,6 +693,22 @@ Status Decoder::DecodeBuiltinAttr(EncodingReader& r, BcAttr* a) {
       a->kind = BcAttr::Kind::kDenseArray;
       a->int_value = static_cast<int64_t>(std::min<uint64_t>(size, INT64_MAX));
       a->data = std::string(blob);
+      return OkStatus();
+    }
+    case kBuiltinDenseResourceAttr: {  // DenseResourceElementsAttr: type, handle
+      PLUGRT_RETURN_IF_ERROR(ReadType(r, &a->type));
+      size_t handle_at = r.offset();
+      uint64_t handle = 0;
+      PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&handle));
+      if (handle >= resources_.size()) {
+        return InvalidArgument("bytecode: at byte ", handle_at, ": resource handle ", handle,
+                               " out of range (the file declares ", resources_.size(), ")");
+      }
+      const Resource& res = resources_[handle];
+      a->kind = BcAttr::Kind::kResource;
+      a->str = std::string(res.key);
+      a->bool_value = res.has_blob;
+      a->data = std::string(res.blob);
       return OkStatus();
     }
     case kBuiltinDenseElementsAttr: {  // DenseIntOrFPElementsAttr
@@ -947,66 +1051,24 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
       t->bits = 2 * t->element->bits;
       return OkStatus();
     }
-    case kVhloFunctionType: {  // function_v1
-      PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
-      PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->results));
-      t->kind = BcType::Kind::kFunction;
-      t->text = "(";
-      for (size_t i = 0; i < t->types.size(); ++i) {
-        t->text += (i ? ", " : "") + t->types[i]->text;
-        if (t->text.size() > max_text_) return r.Error("function type spelling too large");
-      }
-      t->text += ") -> (";
-      for (size_t i = 0; i < t->results.size(); ++i) {
-        t->text += (i ? ", " : "") + t->results[i]->text;
-        if (t->text.size() > max_text_) return r.Error("function type spelling too large");
-      }
-      t->text += ")";
-      return OkStatus();
-    }
+    case kVhloFunctionType:  // function_v1
+      return FunctionTypeBody(r, t);
     case kVhloRankedTensorType:    // ranked_tensor_v1
-    case kVhloRankedTensorWithEncodingType: {  // ranked_tensor_v1 with an encoding
-      const BcAttr* encoding = nullptr;
-      if (code == kVhloRankedTensorWithEncodingType) PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &encoding));
-      PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &t->dims));
-      for (int64_t& d : t->dims) {
-        if (d < 0 && d != INT64_MIN) return r.Error("tensor dimension ", d);
-      }
-      PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
-      if (t->element->kind != BcType::Kind::kElement &&
-          t->element->kind != BcType::Kind::kComplex &&
-          t->element->kind != BcType::Kind::kQuantized) {
-        return r.Error("tensor of ", t->element->text);
-      }
-      t->kind = BcType::Kind::kTensor;
-      FinishTensorText(t, encoding);
-      return OkStatus();
-    }
+    case kVhloRankedTensorWithEncodingType:  // ranked_tensor_v1 with an encoding
+      return TensorTypeBody(r, code == kVhloRankedTensorWithEncodingType, t);
     case kVhloTokenType:
       t->kind = BcType::Kind::kToken;
       t->text = "!stablehlo.token";
       return OkStatus();
     case kVhloTupleType:    // tuple_v1
-    case kVhloFutureType: {  // future_v1
-      PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
-      t->kind = code == kVhloTupleType ? BcType::Kind::kTuple : BcType::Kind::kFuture;
-      t->text = code == kVhloTupleType ? "tuple<" : "!stablehlo.future<";
-      for (size_t i = 0; i < t->types.size(); ++i) {
-        t->text += (i ? ", " : "") + t->types[i]->text;
-        if (t->text.size() > max_text_) return r.Error("tuple type spelling too large");
-      }
-      t->text += ">";
-      return OkStatus();
-    }
+    case kVhloFutureType:  // future_v1
+      return TupleTypeBody(r, code == kVhloTupleType ? BcType::Kind::kTuple : BcType::Kind::kFuture,
+                           t);
     case kVhloQuantizedType:
     case kVhloQuantizedPerAxisType:
       return ReadQuantized(r, code == kVhloQuantizedPerAxisType, t);
-    case kVhloUnrankedTensorType: {  // unranked_tensor_v1
-      PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
-      t->kind = BcType::Kind::kUnrankedTensor;
-      t->text = "tensor<*x" + t->element->text + ">";
-      return OkStatus();
-    }
+    case kVhloUnrankedTensorType:  // unranked_tensor_v1
+      return UnrankedTensorTypeBody(r, t);
     case kVhloWitnessType:
       t->kind = BcType::Kind::kText;
       t->text = "!shape.witness";
@@ -1025,6 +1087,62 @@ Status Decoder::DecodeVhloType(EncodingReader& r, BcType* t) {
     default:
       return InvalidArgument("bytecode: at byte ", at, ": unknown vhlo type kind ", code);
   }
+}
+
+// The parameters VHLO's and builtin's function, tensor, tuple and unranked
+// tensor types share (same order in both encodings).
+Status Decoder::FunctionTypeBody(EncodingReader& r, BcType* t) {
+  PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
+  PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->results));
+  t->kind = BcType::Kind::kFunction;
+  t->text = "(";
+  for (size_t i = 0; i < t->types.size(); ++i) {
+    t->text += (i ? ", " : "") + t->types[i]->text;
+    if (t->text.size() > max_text_) return r.Error("function type spelling too large");
+  }
+  t->text += ") -> (";
+  for (size_t i = 0; i < t->results.size(); ++i) {
+    t->text += (i ? ", " : "") + t->results[i]->text;
+    if (t->text.size() > max_text_) return r.Error("function type spelling too large");
+  }
+  t->text += ")";
+  return OkStatus();
+}
+
+Status Decoder::TensorTypeBody(EncodingReader& r, bool with_encoding, BcType* t) {
+  const BcAttr* encoding = nullptr;
+  if (with_encoding) PLUGRT_RETURN_IF_ERROR(ReadAttr(r, &encoding));
+  PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &t->dims));
+  for (int64_t& d : t->dims) {
+    if (d < 0 && d != INT64_MIN) return r.Error("tensor dimension ", d);
+  }
+  PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
+  if (t->element->kind != BcType::Kind::kElement && t->element->kind != BcType::Kind::kComplex &&
+      t->element->kind != BcType::Kind::kQuantized) {
+    return r.Error("tensor of ", t->element->text);
+  }
+  t->kind = BcType::Kind::kTensor;
+  FinishTensorText(t, encoding);
+  return OkStatus();
+}
+
+Status Decoder::TupleTypeBody(EncodingReader& r, BcType::Kind kind, BcType* t) {
+  PLUGRT_RETURN_IF_ERROR(ReadTypeList(r, &t->types));
+  t->kind = kind;
+  t->text = kind == BcType::Kind::kTuple ? "tuple<" : "!stablehlo.future<";
+  for (size_t i = 0; i < t->types.size(); ++i) {
+    t->text += (i ? ", " : "") + t->types[i]->text;
+    if (t->text.size() > max_text_) return r.Error("tuple type spelling too large");
+  }
+  t->text += ">";
+  return OkStatus();
+}
+
+Status Decoder::UnrankedTensorTypeBody(EncodingReader& r, BcType* t) {
+  PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
+  t->kind = BcType::Kind::kUnrankedTensor;
+  t->text = "tensor<*x" + t->element->text + ">";
+  return OkStatus();
 }
 
 Status Decoder::DecodeBuiltinType(EncodingReader& r, BcType* t) {
@@ -1054,16 +1172,18 @@ Status Decoder::DecodeBuiltinType(EncodingReader& r, BcType* t) {
       t->text = "complex<" + t->element->text + ">";
       return OkStatus();
     }
-    case 13: {
-      PLUGRT_RETURN_IF_ERROR(ReadSignedList(r, &t->dims));
-      PLUGRT_RETURN_IF_ERROR(ReadType(r, &t->element));
-      t->kind = BcType::Kind::kTensor;
-      FinishTensorText(t, nullptr);
-      return OkStatus();
-    }
+    case 2:  // FunctionType
+      return FunctionTypeBody(r, t);
+    case 13:  // RankedTensorType
+    case 14:  // RankedTensorType with an encoding
+      return TensorTypeBody(r, code == 14, t);
+    case 15:  // TupleType
+      return TupleTypeBody(r, BcType::Kind::kTuple, t);
+    case 18:  // UnrankedTensorType
+      return UnrankedTensorTypeBody(r, t);
     default:
       return InvalidArgument("bytecode: at byte ", at, ": builtin type kind ", code,
-                             " is not supported in a StableHLO portable artifact");
+                             " (memref, vector or a float type the IR lacks) is not supported");
   }
 }
 
@@ -1128,6 +1248,44 @@ Status Decoder::ParseBlock(EncodingReader& r, BcBlock* block, bool, uint64_t* nu
   return OkStatus();
 }
 
+Status Decoder::ReadProperties(const EncodingReader& blob, const OpProperties* row, BcOp* op) {
+  if (row == nullptr) {
+    return blob.Error("properties of '", op->name,
+                      "', an op plugrt knows without inherent attributes");
+  }
+  if (row->segments) {
+    return blob.Error("'", op->name, "' sizes its operand groups with segment properties, "
+                      "which plugrt does not read");
+  }
+  // The current attribute set, then the older one: the first that decodes
+  // the blob exactly.
+  Status first = OkStatus();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt == 1 && row->older.empty()) break;
+    EncodingReader pr = blob;
+    std::vector<std::pair<std::string, const BcAttr*>> read;
+    Status s = OkStatus();
+    OpProperties::ForEach(attempt == 0 ? row->spec : row->older,
+                          [&](const OpProperties::Property& p) {
+                            if (!s.ok()) return;
+                            const BcAttr* value = nullptr;
+                            s = p.optional ? ReadOptionalAttr(pr, &value) : ReadAttr(pr, &value);
+                            if (s.ok() && value != nullptr) {
+                              read.emplace_back(std::string(p.name), value);
+                            }
+                          });
+    if (s.ok() && !pr.empty()) {
+      s = pr.Error("unexpected trailing bytes in the properties of ", op->name);
+    }
+    if (s.ok()) {
+      for (auto& entry : read) op->attributes.push_back(std::move(entry));
+      return OkStatus();
+    }
+    if (attempt == 0) first = s;
+  }
+  return first;
+}
+
 Status Decoder::ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* isolated) {
   op->offset = r.offset();
   uint64_t name_index = 0;
@@ -1135,23 +1293,25 @@ Status Decoder::ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* 
   if (name_index >= op_names_.size()) return r.Error("operation name index ", name_index);
   const OpName& name = op_names_[name_index];
   op->name = StrCat(dialects_[name.dialect], ".", name.name);
+  const std::string_view dialect = dialects_[name.dialect];
   const VhloOpInfo* info = nullptr;
-  const SdyOpInfo* sdy = nullptr;
-  if (dialects_[name.dialect] == "vhlo") {
+  const OpProperties* properties = nullptr;
+  if (dialect == "vhlo") {
     info = FindVhloOp(name.name);
     if (info == nullptr) {
       return InvalidArgument("bytecode: at byte ", op->offset, ": unknown operation '", op->name,
                              "' (an op version newer than plugrt reads, or not a VHLO op)");
     }
-  } else if (dialects_[name.dialect] == "sdy") {
-    sdy = FindSdyOp(name.name);
-    if (sdy == nullptr) {
-      return InvalidArgument("bytecode: at byte ", op->offset, ": unsupported Shardy operation '",
+  } else {
+    properties = FindOpProperties(op->name);
+    // The HLO dialects' ops without inherent attributes have no row; which
+    // of them plugrt runs is the reader's to say. Other dialects' ops need
+    // one.
+    if (properties == nullptr && !IsHloDialect(dialect) &&
+        op->name != "builtin.unrealized_conversion_cast") {
+      return InvalidArgument("bytecode: at byte ", op->offset, ": unsupported operation '",
                              op->name, "'");
     }
-  } else if (op->name != "builtin.module" && op->name != "builtin.unrealized_conversion_cast") {
-    return InvalidArgument("bytecode: at byte ", op->offset, ": unsupported operation '",
-                           op->name, "'");
   }
   uint8_t mask = 0;
   PLUGRT_RETURN_IF_ERROR(r.ReadByte(&mask));
@@ -1184,26 +1344,10 @@ Status Decoder::ParseOp(EncodingReader& r, BcOp* op, size_t* num_regions, bool* 
           PLUGRT_RETURN_IF_ERROR(ReadAttr(pr, &value));
           op->attributes.emplace_back(std::string(attr_name), value);
         }
-      } else if (sdy != nullptr) {
-        for (const SdyOpInfo::Property& property : sdy->properties) {
-          if (property.name.empty()) break;
-          const BcAttr* value = nullptr;
-          if (property.optional) {
-            PLUGRT_RETURN_IF_ERROR(ReadOptionalAttr(pr, &value));
-            if (value == nullptr) continue;
-          } else {
-            PLUGRT_RETURN_IF_ERROR(ReadAttr(pr, &value));
-          }
-          op->attributes.emplace_back(std::string(property.name), value);
-        }
-      } else if (op->name == "builtin.module") {
-        for (const char* attr_name : {"sym_name", "sym_visibility"}) {
-          const BcAttr* value = nullptr;
-          PLUGRT_RETURN_IF_ERROR(ReadOptionalAttr(pr, &value));
-          if (value != nullptr) op->attributes.emplace_back(attr_name, value);
-        }
+        if (!pr.empty()) return pr.Error("unexpected trailing bytes in the properties of ", op->name);
+      } else {
+        PLUGRT_RETURN_IF_ERROR(ReadProperties(pr, properties, op));
       }
-      if (!pr.empty()) return pr.Error("unexpected trailing bytes in the properties of ", op->name);
     }
   }
   if (mask & kHasResults) {
@@ -1339,6 +1483,13 @@ Status Decoder::Run() {
   }
   PLUGRT_RETURN_IF_ERROR(ParseDialects(sections[kDialectSection]->first,
                                        sections[kDialectSection]->second));
+  if (sections[kResourceOffsetSection]) {
+    std::pair<std::string_view, size_t> data{std::string_view(), 0};
+    if (sections[kResourceSection]) data = *sections[kResourceSection];
+    PLUGRT_RETURN_IF_ERROR(ParseResources(data.first, data.second,
+                                          sections[kResourceOffsetSection]->first,
+                                          sections[kResourceOffsetSection]->second));
+  }
   attr_type_data_ = sections[kAttrTypeSection]->first;
   attr_type_base_ = sections[kAttrTypeSection]->second;
   PLUGRT_RETURN_IF_ERROR(ParseAttrTypeOffsets(sections[kAttrTypeOffsetSection]->first,

@@ -12,6 +12,8 @@
 // the order upstream writes them.
 #include "compiler/importers/bytecode/container_writer.h"
 
+#include "compiler/importers/bytecode/op_properties.h"
+
 #include <algorithm>
 #include <cctype>
 #include <bit>
@@ -22,6 +24,7 @@
 #include "compiler/importers/bytecode/bytecode_format.h"
 #include "compiler/importers/bytecode/encoding_reader.h"
 #include "compiler/importers/bytecode/encoding_writer.h"
+#include "compiler/importers/bytecode/op_properties.h"
 #include "compiler/importers/bytecode/vhlo_codes.h"
 #include "compiler/importers/bytecode/vhlo_ops.h"
 #include "stablehlo/quant_type.h"
@@ -641,13 +644,16 @@ Status Encoder::Region(const BcRegion& region, EncodingWriter& w) {
 Status Encoder::Op(const BcOp& op, EncodingWriter& w) {
   std::string saved_context = op_context_;
   op_context_ = op.name;
-  const bool is_module = op.name == "builtin.module";
-  const VhloOpInfo* info = is_module ? nullptr : FindVhloOp(op.name.substr(5));
-  if (!is_module && info == nullptr) {
-    return Internal("bytecode writer: no table entry for ", op.name);
-  }
+  // VHLO ops by their VHLO table, others (builtin.module, and func, sdy or
+  // the HLO dialects when a test writes them directly) by the property
+  // table.
+  const bool is_vhlo = op.name.starts_with("vhlo.");
+  const VhloOpInfo* info = is_vhlo ? FindVhloOp(op.name.substr(5)) : nullptr;
+  const OpProperties* row = is_vhlo ? nullptr : FindOpProperties(op.name);
+  if (is_vhlo && info == nullptr) return Internal("bytecode writer: no table entry for ", op.name);
   auto is_property = [&](const std::string& n) {
-    if (is_module) return n == "sym_name" || n == "sym_visibility";
+    if (row != nullptr) return row->Has(n);
+    if (info == nullptr) return false;
     for (std::string_view p : info->attributes) {
       if (p == n) return true;
     }
@@ -660,7 +666,8 @@ Status Encoder::Op(const BcOp& op, EncodingWriter& w) {
   }
   uint8_t mask = 0;
   if (!dict.empty()) mask |= kHasAttrs;
-  const bool has_properties = native && (is_module || !info->attributes[0].empty());
+  const bool has_properties =
+      native && (row != nullptr ? !row->spec.empty() : info != nullptr && !info->attributes[0].empty());
   if (has_properties) mask |= kHasProperties;
   if (!op.result_types.empty()) mask |= kHasResults;
   if (!op.operand_ids.empty()) mask |= kHasOperands;
@@ -681,16 +688,31 @@ Status Encoder::Op(const BcOp& op, EncodingWriter& w) {
   }
   if (has_properties) {
     EncodingWriter props;
-    if (is_module) {
-      for (const char* n : {"sym_name", "sym_visibility"}) {
-        const BcAttr* v = op.attribute(n);
+    if (row != nullptr) {
+      Status status = OkStatus();
+      OpProperties::ForEach(row->spec, [&](const OpProperties::Property& p) {
+        if (!status.ok()) return;
+        const BcAttr* v = op.attribute(p.name);
+        if (v == nullptr && !p.optional) {
+          status = Internal("bytecode writer: ", op.name, " lacks ", p.name);
+          return;
+        }
         if (v == nullptr) {
           props.WriteVarInt(0);
-        } else {
-          PLUGRT_ASSIGN_OR_RETURN(uint64_t i, Attr(v));
-          props.WriteVarIntWithFlag(i, true);
+          return;
         }
-      }
+        StatusOr<uint64_t> i = Attr(v);
+        if (!i.ok()) {
+          status = i.status();
+          return;
+        }
+        if (p.optional) {
+          props.WriteVarIntWithFlag(*i, true);
+        } else {
+          props.WriteVarInt(*i);
+        }
+      });
+      PLUGRT_RETURN_IF_ERROR(status);
     } else {
       for (std::string_view n : info->attributes) {
         if (n.empty()) break;

@@ -8,6 +8,7 @@
 
 #include "compiler/importers/bytecode/attr_text.h"
 #include "compiler/importers/bytecode/vhlo_codes.h"
+#include "compiler/importers/dense_resource.h"
 #include "compiler/importers/mlir/attribute_text.h"
 #include "compiler/importers/mlir/dense_data.h"
 #include "compiler/importers/mlir/parser.h"
@@ -64,7 +65,8 @@ Status AddNamedAttribute(std::string name, Attribute value, std::vector<NamedAtt
   return OkStatus();
 }
 
-IrAttributes::IrAttributes(size_t input_size) : budget_(input_size * 64 + (size_t{1} << 24)) {}
+IrAttributes::IrAttributes(size_t input_size, const ElidedConstantFill& fill)
+    : budget_(input_size * 64 + (size_t{1} << 24)), fill_(fill) {}
 
 Status IrAttributes::Charge(size_t bytes) {
   if (bytes > budget_) {
@@ -152,6 +154,21 @@ StatusOr<Type> IrAttributes::TypeOf(const BcType* t) {
   }
   types_.emplace(t, type);
   return type;
+}
+
+StatusOr<Attribute> IrAttributes::Resource(const BcAttr* a) {
+  PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(a->type));
+  if (Status s = CheckDenseLiteralType(type); !s.ok()) return BadAttr(s.message());
+  auto it = dense_.find(a);
+  if (it == dense_.end()) {
+    std::optional<std::string_view> elements;
+    if (a->bool_value) elements = a->data;
+    StatusOr<std::shared_ptr<const DenseData>> data = DenseResourceData(
+        a->str, type, elements, false, fill_, StrCat(a->str, "#", resources_++));
+    if (!data.ok()) return BadAttr(data.status().message());
+    it = dense_.emplace(a, *std::move(data)).first;
+  }
+  return Attribute::Dense(std::move(type), it->second);
 }
 
 StatusOr<Attribute> IrAttributes::Tensor(const BcAttr* a) {
@@ -259,6 +276,8 @@ StatusOr<Attribute> IrAttributes::AttrOf(const BcAttr* a) {
       return Attribute::String(a->str);
     case BcAttr::Kind::kTensor:
       return Tensor(a);
+    case BcAttr::Kind::kResource:
+      return Resource(a);
     case BcAttr::Kind::kType: {
       PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(a->type));
       return Attribute::TypeAttr(std::move(type));

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "common/status.h"
+#include "compiler/importers/read_options.h"
 #include "compiler/importers/bytecode/bytecode_ir.h"
 #include "stablehlo/ir.h"
 
@@ -21,7 +22,8 @@ class IrAttributes {
  public:
   // `input_size`: the artifact's size, which bounds how much attribute data
   // shared attributes may expand into.
-  explicit IrAttributes(size_t input_size);
+  // `fill`: what dense_resource constants without data become.
+  IrAttributes(size_t input_size, const ElidedConstantFill& fill);
 
   // A value, argument or attribute type. Function types, unranked tensors
   // and malformed shapes are errors.
@@ -37,8 +39,11 @@ class IrAttributes {
 
  private:
   StatusOr<Attribute> Tensor(const BcAttr* attr);
+  StatusOr<Attribute> Resource(const BcAttr* attr);
 
   size_t budget_;
+  ElidedConstantFill fill_;
+  int resources_ = 0;  // dense_resource uses so far: each filled one its own values
   std::unordered_map<const BcType*, Type> types_;
   std::unordered_map<const BcAttr*, std::shared_ptr<const DenseData>> dense_;
 };

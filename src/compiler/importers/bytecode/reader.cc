@@ -18,6 +18,7 @@
 #include "compiler/importers/bytecode/container.h"
 #include "compiler/importers/bytecode/ir_attributes.h"
 #include "compiler/importers/bytecode/op_attributes.h"
+#include "compiler/importers/mlir/mhlo.h"
 #include "compiler/importers/mlir/parser.h"
 
 namespace plugrt::shlo {
@@ -61,8 +62,9 @@ class BytecodeLocations {
 
 class IrFromBytecode {
  public:
-  IrFromBytecode(const BcFile& file, size_t input_size, std::string_view file_name)
-      : file_(file), attrs_(input_size), locations_(file_name) {}
+  IrFromBytecode(const BcFile& file, size_t input_size, std::string_view file_name,
+                 const ReadOptions& options)
+      : file_(file), attrs_(input_size, options.elided), locations_(file_name) {}
 
   StatusOr<std::unique_ptr<Module>> Run();
 
@@ -75,9 +77,9 @@ class IrFromBytecode {
   Status AtOp(const BcOp& op, Status s) const;
 
   Status BuildFunction(const BcOp& op, Module* module);
-  // A cast between a VHLO type and its builtin twin, which StableHLO puts
-  // around other dialects' ops (Shardy's) in an artifact: its result is
-  // its operand.
+  // An op whose result is its (first) operand: a cast between a VHLO type
+  // and its builtin twin, which StableHLO puts around other dialects' ops
+  // (Shardy's) in an artifact, and mhlo's copy and add_dependency.
   Status ForwardCast(const BcOp& op);
   // Shardy's module-level `sdy.mesh`.
   Status BuildMesh(const BcOp& op, Module* module);
@@ -156,7 +158,9 @@ Status IrFromBytecode::BuildOps(const std::vector<std::unique_ptr<BcOp>>& ops, B
 
 Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_body,
                                int depth) {
-  if (op.name == "builtin.unrealized_conversion_cast") return ForwardCast(op);
+  if (op.name == "builtin.unrealized_conversion_cast" || IsMhloIdentity(op.name)) {
+    return ForwardCast(op);
+  }
   std::string name;
   if (op.name == "vhlo.return_v1") {
     name = in_function_body ? "func.return" : "stablehlo.return";
@@ -166,8 +170,17 @@ Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_bo
     name = "stablehlo." + bytecode::VhloOpBaseName(op.name);
   } else if (op.name.starts_with("sdy.") && op.name != "sdy.mesh") {
     name = op.name;
+  } else if (op.name.starts_with("mhlo.")) {
+    // MHLO written directly (not a portable artifact): read as StableHLO.
+    std::optional<std::string> counterpart = MhloOpCounterpart(op.name);
+    if (!counterpart) return Err(op, "is an mhlo op without a StableHLO counterpart");
+    name = *std::move(counterpart);
+  } else if (op.name.starts_with("stablehlo.") || op.name.starts_with("chlo.") ||
+             (in_function_body && (op.name == "func.return" || op.name == "func.call"))) {
+    // The dialects themselves, as stablehlo-opt and MLIR pipelines write them.
+    name = op.name;
   } else {
-    return Err(op, "is not an operation inside a function");
+    return Err(op, "is not an operation plugrt reads inside a function");
   }
   if (depth > kMaxIrRegionDepth) return Err(op, "regions nest deeper than ", kMaxIrRegionDepth);
   if (op.result_ids.size() != op.result_types.size()) {
@@ -179,9 +192,22 @@ Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_bo
   ir->name = std::move(name);
   ir->parent = block;
   ir->location = locations_.Of(op.location);
-  PLUGRT_RETURN_IF_ERROR(AtOp(op, ir->name.starts_with("sdy.")
-                                      ? bytecode::BuildSdyOpAttributes(op, attrs_, &ir->attributes)
-                                      : bytecode::BuildOpAttributes(op, attrs_, &ir->attributes)));
+  if (op.name.starts_with("vhlo.")) {
+    PLUGRT_RETURN_IF_ERROR(AtOp(op, bytecode::BuildOpAttributes(op, attrs_, &ir->attributes)));
+  } else if (op.name.starts_with("sdy.")) {
+    PLUGRT_RETURN_IF_ERROR(AtOp(op, bytecode::BuildSdyOpAttributes(op, attrs_, &ir->attributes)));
+  } else {
+    // Builtin attributes and the dialects' own, spelled as in text.
+    for (const auto& [n, a] : op.attributes) {
+      StatusOr<Attribute> attr = attrs_.AttrOf(a);
+      PLUGRT_RETURN_IF_ERROR(AtOp(op, attr.status()));
+      PLUGRT_RETURN_IF_ERROR(
+          AtOp(op, bytecode::AddNamedAttribute(n, *std::move(attr), &ir->attributes)));
+    }
+    if (op.name.starts_with("mhlo.")) {
+      PLUGRT_RETURN_IF_ERROR(AtOp(op, NormalizeMhloAttributes(ir.get())));
+    }
+  }
   ir->operands.reserve(op.operand_ids.size());
   for (int64_t id : op.operand_ids) {
     PLUGRT_ASSIGN_OR_RETURN(Value * value, Use(op, id));
@@ -229,7 +255,9 @@ Status IrFromBytecode::BuildOp(const BcOp& op, Block* block, bool in_function_bo
 }
 
 Status IrFromBytecode::BuildFunction(const BcOp& op, Module* module) {
-  if (op.name != "vhlo.func_v1") return Err(op, "is not a function (vhlo.func_v1)");
+  if (op.name != "vhlo.func_v1" && op.name != "func.func") {
+    return Err(op, "is not a function (vhlo.func_v1 or func.func)");
+  }
   const BcAttr* sym = op.attribute("sym_name");
   const BcAttr* type = op.attribute("function_type");
   if (sym == nullptr || sym->kind != BcAttr::Kind::kString || sym->str.empty() ||
@@ -325,15 +353,17 @@ Status IrFromBytecode::BuildFunction(const BcOp& op, Module* module) {
 }
 
 Status IrFromBytecode::ForwardCast(const BcOp& op) {
-  if (op.operand_ids.size() != 1 || op.result_ids.size() != 1 || op.result_types.size() != 1 ||
-      !op.regions.empty()) {
-    return Err(op, "only casts of one value to one value are supported");
+  const size_t operands = op.name == "mhlo.add_dependency" ? 2 : 1;
+  if (op.operand_ids.size() != operands || op.result_ids.size() != 1 ||
+      op.result_types.size() != 1 || !op.regions.empty()) {
+    return Err(op, "only takes ", operands == 2 ? "a value and a token" : "one value",
+               " to one value");
   }
   PLUGRT_ASSIGN_OR_RETURN(Value * value, Use(op, op.operand_ids[0]));
   StatusOr<Type> type = attrs_.TypeOf(op.result_types[0]);
   PLUGRT_RETURN_IF_ERROR(AtOp(op, type.status()));
   if (*type != value->type) {
-    return Err(op, "casts ", value->type.ToString(), " to ", type->ToString(),
+    return Err(op, "changes ", value->type.ToString(), " to ", type->ToString(),
                ", which is not the same type");
   }
   return Define(op, op.result_ids[0], value);
@@ -388,8 +418,14 @@ bool IsMlirBytecode(std::string_view bytes) { return bytecode::IsBytecode(bytes)
 
 StatusOr<std::unique_ptr<Module>> ReadBytecodeModule(std::string_view bytes,
                                                      std::string_view file_name) {
+  return ReadBytecodeModule(bytes, file_name, ReadOptions());
+}
+
+StatusOr<std::unique_ptr<Module>> ReadBytecodeModule(std::string_view bytes,
+                                                     std::string_view file_name,
+                                                     const ReadOptions& options) {
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<BcFile> file, bytecode::DecodeBytecode(bytes));
-  IrFromBytecode builder(*file, bytes.size(), file_name);
+  IrFromBytecode builder(*file, bytes.size(), file_name, options);
   StatusOr<std::unique_ptr<Module>> module = builder.Run();
   if (!module.ok()) {
     return InvalidArgument(module.status().message(), " (", file_name, ", written by ",

@@ -1,7 +1,10 @@
-// plugrt StableHLO: reading StableHLO portable artifacts (VHLO ops written as
-// MLIR bytecode, StableHLO 0.9.0 to 1.20.0) into the IR. The IR is built
-// straight from the decoded bytecode (no program text in between), in the
-// same normal form the text parser gives the program's .mlir twin.
+// plugrt StableHLO: reading MLIR bytecode into the IR: StableHLO portable
+// artifacts (VHLO ops, StableHLO 0.9.0 to 1.20.0, with Shardy's dialect),
+// and programs written in the dialects themselves (func with mhlo,
+// stablehlo or chlo ops, as TensorFlow, XLA tools and MLIR pipelines write
+// them, with dense_resource weights in the resource sections). The IR is
+// built straight from the decoded bytecode (no program text in between),
+// in the same normal form the text parser gives the program's .mlir twin.
 #ifndef PLUGRT_COMPILER_IMPORTERS_BYTECODE_READER_H_
 #define PLUGRT_COMPILER_IMPORTERS_BYTECODE_READER_H_
 
@@ -9,6 +12,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "compiler/importers/read_options.h"
 #include "stablehlo/ir.h"
 
 namespace plugrt::shlo {
@@ -21,6 +25,11 @@ bool IsMlirBytecode(std::string_view bytes);
 // data).
 StatusOr<std::unique_ptr<Module>> ReadBytecodeModule(std::string_view bytes,
                                                      std::string_view file_name);
+// The same, with dense_resource constants that hold no data filled as
+// `options` says instead of refused.
+StatusOr<std::unique_ptr<Module>> ReadBytecodeModule(std::string_view bytes,
+                                                     std::string_view file_name,
+                                                     const ReadOptions& options);
 
 }  // namespace plugrt::shlo
 

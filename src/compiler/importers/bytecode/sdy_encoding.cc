@@ -58,7 +58,7 @@ std::string FactorName(int64_t factor) {
 
 class SdyDecoder {
  public:
-  SdyDecoder(EncodingReader& r, SdyEntryReader& entries) : r_(r), entries_(entries) {}
+  SdyDecoder(EncodingReader& r, EntryReader& entries) : r_(r), entries_(entries) {}
 
   Status Decode(BcAttr* a);
 
@@ -77,7 +77,7 @@ class SdyDecoder {
   Status TensorSharding(int version, BcAttr* a);
 
   EncodingReader& r_;
-  SdyEntryReader& entries_;
+  EntryReader& entries_;
 };
 
 Status SdyDecoder::Expect(const BcAttr* a, const char* family) {
@@ -308,32 +308,10 @@ Status SdyDecoder::Decode(BcAttr* a) {
   }
 }
 
-// Shardy's ops whose semantics plugrt implements (compiler/passes/
-// lower_sharding.cc), with their inherent attributes in name order.
-constexpr SdyOpInfo kSdyOps[] = {
-    {"constant", {{{"value"}}}},
-    {"data_flow_edge", {{{"sharding", true}}}},
-    {"manual_computation", {{{"in_shardings"}, {"manual_axes"}, {"out_shardings"}}}},
-    {"mesh", {{{"mesh"}, {"sym_name"}}}},
-    {"named_computation", {{{"in_shardings", true}, {"name"}, {"out_shardings", true}}}},
-    {"propagation_barrier", {{{"allowed_direction"}}}},
-    {"reshard", {{{"sharding"}}}},
-    {"return", {}},
-    {"sharding_constraint", {{{"sharding"}}}},
-    {"sharding_group", {{{"group_id"}}}},
-};
-
 }  // namespace
 
-Status DecodeSdyAttr(EncodingReader& r, SdyEntryReader& entries, BcAttr* a) {
+Status DecodeSdyAttr(EncodingReader& r, EntryReader& entries, BcAttr* a) {
   return SdyDecoder(r, entries).Decode(a);
-}
-
-const SdyOpInfo* FindSdyOp(std::string_view name) {
-  for (const SdyOpInfo& op : kSdyOps) {
-    if (op.name == name) return &op;
-  }
-  return nullptr;
 }
 
 }  // namespace plugrt::shlo::bytecode

@@ -33,6 +33,7 @@ enum BuiltinAttrCode : uint64_t {
   kBuiltinFusedLocWithMetadata = 13,
   kBuiltinNameLoc = 14,
   kBuiltinUnknownLoc = 15,
+  kBuiltinDenseResourceAttr = 16,
   kBuiltinDenseArrayAttr = 17,
   kBuiltinDenseElementsAttr = 18,
   kBuiltinFileLineColRange = 22,

@@ -21,6 +21,7 @@
 #include "compiler/importers/read_options.h"
 #include "stablehlo/ir.h"
 #include "compiler/importers/mlir/lexer.h"
+#include "compiler/importers/mlir/mhlo.h"
 
 namespace plugrt::shlo::internal {
 
@@ -229,15 +230,6 @@ StatusOr<Attribute> ParseConvDimensionNumbers(Lexer& lex);
 // `stablehlo.comparison_direction`, `mhlo.conv` -> `stablehlo.conv`); other
 // names unchanged (parser_mhlo.cc).
 std::string MhloAttributeName(std::string_view name);
-// The name an mhlo op reads as (`mhlo.add` -> `stablehlo.add`, `mhlo.erf` ->
-// `chlo.erf`, `mhlo.topk` -> `chlo.top_k`; mhlo.copy and mhlo.add_dependency
-// as themselves), or nullopt for ops with no counterpart.
-std::optional<std::string> MhloOpCounterpart(std::string_view name);
-// Rewrites the attributes of a translated mhlo op into StableHLO's spelling
-// (dense<...> index lists -> array<i64>; topk's `largest`); errors carry no
-// location.
-Status NormalizeMhloAttributes(Operation* op);
-
 // Sets attribute `name` of `op`, replacing one of that name.
 inline void SetAttr(Operation* op, std::string name, Attribute value) {
   for (auto& [existing, attr] : op->attributes) {

@@ -6,6 +6,7 @@
 // rewritten; all other mhlo ops are refused by name.
 #include <cstring>
 
+#include "compiler/importers/mlir/mhlo.h"
 #include "compiler/importers/mlir/parser_impl.h"
 
 namespace plugrt::shlo::internal {
@@ -76,6 +77,13 @@ std::string MhloAttributeName(std::string_view name) {
   return StrCat("stablehlo.", kind);
 }
 
+}  // namespace plugrt::shlo::internal
+
+namespace plugrt::shlo {
+
+using internal::DenseToIndexArray;
+using internal::IsIndexListAttribute;
+
 std::optional<std::string> MhloOpCounterpart(std::string_view name) {
   constexpr std::string_view kPrefix = "mhlo.";
   if (name.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
@@ -84,7 +92,7 @@ std::optional<std::string> MhloOpCounterpart(std::string_view name) {
   // their name until FinishTranslatedOp turns them into their operand.
   if (op == "erf") return std::string("chlo.erf");
   if (op == "topk") return std::string("chlo.top_k");
-  if (op == "copy" || op == "add_dependency") return std::string(name);
+  if (IsMhloIdentity(name)) return std::string(name);
   std::string stablehlo = StrCat("stablehlo.", op);
   if (LookupOpCode(stablehlo) != OpCode::kUnknown) return stablehlo;
   return std::nullopt;
@@ -112,4 +120,8 @@ Status NormalizeMhloAttributes(Operation* op) {
   return OkStatus();
 }
 
-}  // namespace plugrt::shlo::internal
+bool IsMhloIdentity(std::string_view name) {
+  return name == "mhlo.copy" || name == "mhlo.add_dependency";
+}
+
+}  // namespace plugrt::shlo

@@ -11,13 +11,12 @@
 // still-empty data and filled in once the whole file is read. Printers that
 // elide large constants write `dense_resource<__elided__>` and no blob; such
 // files are refused: the weights are not in them.
+#include "compiler/importers/dense_resource.h"
 #include "compiler/importers/mlir/dense_data.h"
 #include "compiler/importers/mlir/parser_impl.h"
 
 namespace plugrt::shlo::internal {
 namespace {
-
-constexpr std::string_view kElidedResource = "__elided__";
 
 int HexNibble(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -141,47 +140,19 @@ Status Parser::ResolveResources() {
   for (size_t i = 0; i < resource_uses_.size(); ++i) {
     ResourceUse& use = resource_uses_[i];
     auto found = resource_blobs_.find(use.name);
-    const bool elided = use.name == kElidedResource ||
-                        (found != resource_blobs_.end() && found->second == kElidedResource);
-    if ((elided || found == resource_blobs_.end()) &&
-        elided_fill_.mode != ElidedConstantFill::Mode::kRefuse) {
-      // Filled as asked (timing a program printed without its weights);
-      // each use its own values.
-      ElidedValues values(elided_fill_, StrCat(use.name, "#", i));
-      const std::string bytes =
-          ElidedElementBytes(values, use.type.element_type(), use.type.num_elements());
-      StatusOr<std::shared_ptr<const DenseData>> data =
-          DenseDataFromBytes(use.type, bytes, StrCat("dense_resource<", use.name, ">"));
-      if (!data.ok()) return lex_.ErrorAt(use.pos, data.status().message());
-      *use.data = **data;
-      continue;
-    }
-    if (elided) {
-      return lex_.ErrorAt(use.pos, "dense_resource<", use.name,
-                          ">: the weights were left out of the file (it was printed with "
-                          "large constants elided); export it again with the data, or fill "
-                          "them to time it (plugrt run/bench --fill-elided=zeros|random[:SEED])");
-    }
-    if (found == resource_blobs_.end()) {
-      return lex_.ErrorAt(use.pos, "dense_resource<", use.name,
-                          "> has no blob in the file's dialect_resources section (the "
-                          "weights were left out of the file; --fill-elided fills them)");
-    }
+    const bool elided = found != resource_blobs_.end() && found->second == kElidedResource;
+    std::optional<std::string_view> elements;
     std::string bytes;
-    if (!DecodeHexBlob(found->second, &bytes) || bytes.size() < 4) {
-      return lex_.ErrorAt(use.pos, "the blob of dense_resource<", use.name,
-                          "> is not a hex string \"0x...\" of 4 alignment bytes and the data");
+    if (found != resource_blobs_.end() && !elided) {
+      if (!DecodeHexBlob(found->second, &bytes) || bytes.size() < 4) {
+        return lex_.ErrorAt(use.pos, "the blob of dense_resource<", use.name,
+                            "> is not a hex string \"0x...\" of 4 alignment bytes and the data");
+      }
+      elements = std::string_view(bytes).substr(4);
     }
-    std::string_view elements = std::string_view(bytes).substr(4);
-    // A blob holds every element (no splats, unlike dense<"0x...">).
-    const uint64_t needed =
-        static_cast<uint64_t>(use.type.num_elements()) * StorageBytes(use.type.element_type());
-    if (elements.size() != needed) {
-      return lex_.ErrorAt(use.pos, "dense_resource<", use.name, "> has ", elements.size(),
-                          " bytes but ", use.type.ToString(), " needs ", needed);
-    }
-    StatusOr<std::shared_ptr<const DenseData>> data =
-        DenseDataFromBytes(use.type, elements, StrCat("dense_resource<", use.name, ">"));
+    // Each use its own filled values.
+    StatusOr<std::shared_ptr<const DenseData>> data = DenseResourceData(
+        use.name, use.type, elements, elided, elided_fill_, StrCat(use.name, "#", i));
     if (!data.ok()) return lex_.ErrorAt(use.pos, data.status().message());
     *use.data = **data;
   }
