@@ -382,6 +382,14 @@ ENTRY %main (x: f32[4]) -> f32[4] {
   auto out = RunText(text, {{{4}, {1, 2, 3, 4}}});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_THAT(out[0], ::testing::ElementsAre(1, 4, 9, 16));
+  // The instructions' shardings and frontend attributes stay on the ops
+  // they became, as mhlo.sharding and mhlo.frontend_attributes.
+  StatusOr<std::unique_ptr<shlo::Module>> module = Read(text);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const std::string printed = shlo::PrintModule(**module);
+  EXPECT_THAT(printed, HasSubstr("mhlo.frontend_attributes = {_xla_stream = \"1\"}"));
+  EXPECT_THAT(printed, HasSubstr("mhlo.sharding = \"{devices=[1]0}\""));
+  EXPECT_THAT(printed, HasSubstr("mhlo.sharding = \"{maximal device=0}\""));
 }
 
 // Reads `text`, writes it as HLO text, reads that back: the same IR.

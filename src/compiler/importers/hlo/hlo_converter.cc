@@ -248,14 +248,41 @@ StatusOr<ValueTree> HloConverter::EmitInstruction(const xla::HloInstructionProto
   PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(inst.shape()));
   IrBuilder builder(block, LocationOf(inst));
   InstructionContext ctx{this, inst, operands, type, builder};
+  const size_t first_new_op = block->operations.size();
   bool handled = false;
   PLUGRT_ASSIGN_OR_RETURN(ValueTree control, ConvertControl(ctx, params, &handled));
-  if (handled) return control;
+  if (handled) {
+    AnnotateInstruction(inst, block, first_new_op);
+    return control;
+  }
   for (auto family : {ConvertElementwise, ConvertDataMovement, ConvertCompute, ConvertCollective}) {
     PLUGRT_ASSIGN_OR_RETURN(auto result, family(ctx));
-    if (result.first == Handled::kYes) return std::move(result.second);
+    if (result.first == Handled::kYes) {
+      AnnotateInstruction(inst, block, first_new_op);
+      return std::move(result.second);
+    }
   }
   return Unimplemented("opcode '", inst.opcode(), "' is not supported by the HLO importer");
+}
+
+void HloConverter::AnnotateInstruction(const xla::HloInstructionProto& inst, Block* block,
+                                       size_t first_new_op) {
+  // As XLA's HLO-to-MHLO import: on the op that gives the instruction's
+  // value (the last one it became; none for tuples and parameters).
+  if (block->operations.size() <= first_new_op) return;
+  if (inst.opcode() == "parameter") return;  // the entry's: ApplyShardings
+  Operation* op = block->operations.back().get();
+  if (inst.has_sharding()) {
+    op->attributes.emplace_back("mhlo.sharding", Attribute::String(ShardingText(inst.sharding())));
+  }
+  if (inst.has_frontend_attributes() && inst.frontend_attributes().map_size() > 0) {
+    std::vector<std::pair<std::string, std::string>> sorted(
+        inst.frontend_attributes().map().begin(), inst.frontend_attributes().map().end());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<NamedAttribute> fields;
+    for (auto& [key, value] : sorted) fields.emplace_back(key, Attribute::String(value));
+    op->attributes.emplace_back("mhlo.frontend_attributes", Attribute::Dictionary(std::move(fields)));
+  }
 }
 
 StatusOr<std::unique_ptr<Region>> HloConverter::BuildRegion(int64_t computation_id) {

@@ -118,6 +118,10 @@ class HloConverter {
   StatusOr<ValueTree> EmitInstruction(const xla::HloInstructionProto& inst,
                                       const std::vector<ValueTree>& operands,
                                       const std::vector<ValueTree>& params, Block* block);
+  // The instruction's sharding and frontend attributes, as `mhlo.sharding`
+  // and `mhlo.frontend_attributes` on the op it became.
+  void AnnotateInstruction(const xla::HloInstructionProto& inst, Block* block,
+                           size_t first_new_op);
   StatusOr<ValueTree> ConvertControl(const InstructionContext& ctx,
                                      const std::vector<ValueTree>& params, bool* handled);
   Status BuildEntry(const xla::HloComputationProto& entry);
