@@ -392,6 +392,66 @@ ENTRY %main (x: f32[4]) -> f32[4] {
   EXPECT_THAT(printed, HasSubstr("mhlo.sharding = \"{maximal device=0}\""));
 }
 
+TEST(HloText, AsynchronousPairsAndBitcastsComputeWhatTheirSyncFormsDo) {
+  // What XLA's scheduled dumps hold: X-start/X-done pairs, an async-start
+  // calling a computation, and bitcasts between row-major shapes.
+  const char text[] = R"(HloModule async, replica_count=1, num_partitions=1
+
+%sum (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+%wrapped (p: f32[2,2]) -> f32[4] {
+  %p = f32[2,2]{1,0} parameter(0)
+  ROOT %flat = f32[4]{0} bitcast(%p)
+}
+
+ENTRY %main (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %ars = f32[4]{0} all-reduce-start(%x), replica_groups={}, to_apply=%sum
+  %ard = f32[4]{0} all-reduce-done(%ars)
+  %cps = (f32[4]{0}, f32[4]{0}, u32[], u32[]) collective-permute-start(%ard), source_target_pairs={{0,0}}
+  %cpd = f32[4]{0} collective-permute-done(%cps)
+  %cs = (f32[4]{0}, f32[4]{0}, u32[]) copy-start(%cpd)
+  %cd = f32[4]{0} copy-done(%cs)
+  %square = f32[2,2]{1,0} bitcast(%cd)
+  %as = ((f32[2,2]{1,0}), f32[4]{0}, s32[]) async-start(%square), calls=%wrapped
+  %ad = f32[4]{0} async-done(%as)
+  ROOT %out = f32[4]{0} multiply(%ad, %ad)
+}
+)";
+  auto out = RunText(text, {{{4}, {1, 2, 3, 4}}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_THAT(out[0], ::testing::ElementsAre(1, 4, 9, 16));
+
+  // A bitcast that moves data between layouts, and a start read by
+  // anything but its done, are refused by name.
+  const char column_major[] = R"(HloModule b
+ENTRY %main (x: f32[2,3]) -> f32[3,2] {
+  %x = f32[2,3]{1,0} parameter(0)
+  %t = f32[3,2]{0,1} bitcast(%x)
+  ROOT %c = f32[3,2]{1,0} copy(%t)
+}
+)";
+  StatusOr<std::unique_ptr<shlo::Module>> refused = Read(column_major);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(refused.status().message(), HasSubstr("bitcast"));
+  const char peeking[] = R"(HloModule p
+ENTRY %main (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %cs = (f32[4]{0}, f32[4]{0}, u32[]) copy-start(%x)
+  ROOT %g = f32[4]{0} get-tuple-element(%cs), index=1
+}
+)";
+  refused = Read(peeking);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(refused.status().message(), HasSubstr("asynchronous start"));
+}
+
 // Reads `text`, writes it as HLO text, reads that back: the same IR.
 void ExpectWriterRoundTrip(const std::string& text) {
   StatusOr<std::unique_ptr<shlo::Module>> first = Read(text);

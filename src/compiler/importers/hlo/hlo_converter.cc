@@ -1,6 +1,8 @@
 #include "compiler/importers/hlo/hlo_converter.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_set>
 #include <utility>
 
 #include "compiler/importers/hlo/hlo_attributes.h"
@@ -19,6 +21,40 @@ constexpr size_t kMaxComputationDepth = 128;
 bool IsRefusedByName(std::string_view opcode) {
   return opcode == "infeed" || opcode == "outfeed" || opcode == "send" || opcode == "recv" ||
          opcode == "send-done" || opcode == "recv-done";
+}
+
+// XLA's asynchronous pairs: `X-start` computes what X computes (`async-start`
+// what its called computation does), and `X-done` gives that value. The
+// start's own tuple (operands, result, contexts) never exists here, so only
+// its done (or an async-update) may read it.
+struct AsyncStart {
+  std::string_view sync_opcode;
+  int result_element;  // where the start's tuple keeps the result; -1: the shape is it
+};
+std::optional<AsyncStart> AsyncStartOf(std::string_view opcode) {
+  if (opcode == "all-reduce-start") return AsyncStart{"all-reduce", -1};
+  if (opcode == "all-gather-start") return AsyncStart{"all-gather", 1};
+  if (opcode == "collective-permute-start") return AsyncStart{"collective-permute", 1};
+  if (opcode == "copy-start") return AsyncStart{"copy", 0};
+  if (opcode == "async-start") return AsyncStart{"call", 1};
+  return std::nullopt;
+}
+// Whether `shape` is laid out row-major (or has no layout): a bitcast
+// between two such shapes of the same element type is a reshape.
+bool IsRowMajor(const xla::ShapeProto& shape) {
+  if (!shape.has_layout() || shape.layout().minor_to_major_size() == 0) return true;
+  const int rank = shape.dimensions_size();
+  if (shape.layout().minor_to_major_size() != rank) return false;
+  for (int i = 0; i < rank; ++i) {
+    if (shape.layout().minor_to_major(i) != rank - 1 - i) return false;
+  }
+  return true;
+}
+
+bool IsAsyncDone(std::string_view opcode) {
+  return opcode == "all-reduce-done" || opcode == "all-gather-done" ||
+         opcode == "collective-permute-done" || opcode == "copy-done" ||
+         opcode == "async-done" || opcode == "async-update";
 }
 
 // A value tree of `type`'s shape built from `leaves`, consumed from `*next`.
@@ -203,7 +239,10 @@ StatusOr<ValueTree> HloConverter::EmitComputation(int64_t computation_id,
   } pop{&in_progress_};
 
   std::unordered_map<int64_t, ValueTree> values;
+  std::unordered_map<int64_t, const xla::HloInstructionProto*> by_id;
+  std::unordered_set<int64_t> async_starts;
   for (const xla::HloInstructionProto& inst : comp->instructions()) {
+    by_id.emplace(inst.id(), &inst);
     std::vector<ValueTree> operands;
     operands.reserve(inst.operand_ids_size());
     for (int64_t id : inst.operand_ids()) {
@@ -212,9 +251,31 @@ StatusOr<ValueTree> HloConverter::EmitComputation(int64_t computation_id,
         return InvalidArgument("computation '", comp->name(), "', instruction '", inst.name(),
                                "': operand id ", id, " is not an earlier instruction");
       }
+      if (async_starts.count(id) && !IsAsyncDone(inst.opcode())) {
+        return Unimplemented("computation '", comp->name(), "', instruction '", inst.name(),
+                             "' (", inst.opcode(), ") reads an asynchronous start, which only "
+                             "its done is supported to read");
+      }
       operands.push_back(it->second);
     }
-    StatusOr<ValueTree> value = EmitInstruction(inst, operands, params, block);
+    if (AsyncStartOf(inst.opcode())) async_starts.insert(inst.id());
+    // A bitcast keeps the bytes: between row-major shapes of one element
+    // type (what XLA's layout assignment leaves in most dumps), a reshape.
+    xla::HloInstructionProto reshape;
+    const xla::HloInstructionProto* emitted = &inst;
+    if (inst.opcode() == "bitcast" && inst.operand_ids_size() == 1) {
+      const xla::HloInstructionProto* operand = by_id[inst.operand_ids(0)];
+      if (!IsRowMajor(inst.shape()) || !IsRowMajor(operand->shape()) ||
+          inst.shape().element_type() != operand->shape().element_type()) {
+        return Unimplemented("computation '", comp->name(), "', instruction '", inst.name(),
+                             "' (bitcast): a bitcast between other layouts or element types "
+                             "than row-major ones of one type is not supported");
+      }
+      reshape = inst;
+      reshape.set_opcode("reshape");
+      emitted = &reshape;
+    }
+    StatusOr<ValueTree> value = EmitInstruction(*emitted, operands, params, block);
     if (!value.ok()) {
       const Status status = value.status();
       const std::string& message = status.message();
@@ -244,6 +305,36 @@ StatusOr<ValueTree> HloConverter::EmitInstruction(const xla::HloInstructionProto
   // (The caller's message names the computation and the instruction.)
   if (IsRefusedByName(inst.opcode())) {
     return Unimplemented("opcode '", inst.opcode(), "' is not supported by the HLO importer");
+  }
+  if (std::optional<AsyncStart> start = AsyncStartOf(inst.opcode())) {
+    xla::HloInstructionProto sync = inst;
+    sync.set_opcode(std::string(start->sync_opcode));
+    if (start->result_element >= 0) {
+      if (!inst.shape().tuple_shapes_size() ||
+          inst.shape().tuple_shapes_size() <= start->result_element) {
+        return InvalidArgument(inst.opcode(), " has shape without its result at tuple index ",
+                               start->result_element);
+      }
+      *sync.mutable_shape() = inst.shape().tuple_shapes(start->result_element);
+    }
+    return EmitInstruction(sync, operands, params, block);
+  }
+  if (IsAsyncDone(inst.opcode())) {
+    if (operands.size() != 1) {
+      return InvalidArgument(inst.opcode(), " takes its start and nothing else; found ",
+                             operands.size(), " operands");
+    }
+    if (inst.opcode() == "async-update") return operands[0];
+    PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(inst.shape()));
+    const std::vector<Type> expected = FlattenType(type);
+    const std::vector<Value*> leaves = operands[0].Leaves();
+    bool same = expected.size() == leaves.size();
+    for (size_t i = 0; same && i < leaves.size(); ++i) same = leaves[i]->type == expected[i];
+    if (!same) {
+      return InvalidArgument(inst.opcode(), " gives ", type.ToString(),
+                             ", which is not what its start computes");
+    }
+    return operands[0];
   }
   PLUGRT_ASSIGN_OR_RETURN(Type type, TypeOf(inst.shape()));
   IrBuilder builder(block, LocationOf(inst));
