@@ -655,6 +655,46 @@ func.func @main(%x: tensor<2x3xf32>, %n: tensor<i64>) -> (tensor<f32>, tensor<i3
       << error;
 }
 
+// Comparisons and selects (TensorFlow's shape guards): each predicate with
+// a StableHLO direction reads as a compare, the others are refused by name.
+TEST(MlirFormsDialects, ArithComparisonsAndSelectsReadAsStablehlo) {
+  EXPECT_EQ(Printed(R"mlir(
+func.func @main(%a: tensor<i64>, %b: tensor<i64>, %x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<i64>, tensor<3xi1>, tensor<i1>, tensor<i32>) {
+  %k = tensor.extract %a[] : tensor<i64>
+  %l = tensor.extract %b[] : tensor<i64>
+  %lt = arith.cmpi slt, %k, %l : i64
+  %m = arith.select %lt, %k, %l : i64
+  %ne = arith.cmpf une, %x, %y : tensor<3xf32>
+  %ge = "arith.cmpi"(%k, %l) <{predicate = 5 : i64}> : (i64, i64) -> i1
+  %z = arith.extui %ge : i1 to i32
+  return %m, %ne, %ge, %z : tensor<i64>, tensor<3xi1>, tensor<i1>, tensor<i32>
+}
+)mlir"),
+            Printed(R"mlir(
+func.func @main(%a: tensor<i64>, %b: tensor<i64>, %x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<i64>, tensor<3xi1>, tensor<i1>, tensor<i32>) {
+  %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %m = stablehlo.select %lt, %a, %b : tensor<i1>, tensor<i64>
+  %ne = stablehlo.compare NE, %x, %y, FLOAT : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %ge = stablehlo.compare GE, %a, %b, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %z = stablehlo.convert %ge : (tensor<i1>) -> tensor<i32>
+  return %m, %ne, %ge, %z : tensor<i64>, tensor<3xi1>, tensor<i1>, tensor<i32>
+}
+)mlir"));
+  for (const char* refused : {"arith.cmpi ult, %k, %k : i64", "arith.cmpf ueq, %f, %f : f32",
+                              "arith.extui %k : i64 to i64"}) {
+    std::string program = std::string(R"mlir(func.func @main(%a: tensor<i64>) -> tensor<i64> {
+  %k = tensor.extract %a[] : tensor<i64>
+  %f = arith.sitofp %k : i64 to f32
+  %0 = )mlir") + refused + R"mlir(
+  return %a : tensor<i64>
+}
+)mlir";
+    std::string error = ErrorOf(program);
+    EXPECT_NE(error.find("bad.mlir:4:"), std::string::npos) << refused << ": " << error;
+    EXPECT_NE(error.find("not supported"), std::string::npos) << refused << ": " << error;
+  }
+}
+
 // tensor.extract at an index and tensor.from_elements (shape operands built
 // from scalars) take several StableHLO ops: the parser keeps them and
 // passes/lower_tensor_ops.cc lowers them.
@@ -698,6 +738,44 @@ func.func @main(%t: tensor<2x3xi64>, %i: tensor<i64>) -> (tensor<2xi64>, tensor<
                        "tensor<3xi64>"),
             std::string::npos)
       << error;
+}
+
+// tensor.dim at a constant index reads the dimension's size (as i64, an
+// index); at an index computed at run time it is refused.
+TEST(MlirFormsDialects, TensorDimAtAConstantIndexReadsTheSize) {
+  auto module = ParseModule(R"mlir(
+func.func @main(%t: tensor<?x3xf32>) -> tensor<i64> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %t, %c0 : tensor<?x3xf32>
+  return %d : tensor<i64>
+}
+)mlir",
+                            "dim.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  StatusOr<bool> changed = passes::LowerTensorOps(**module);
+  ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+  EXPECT_EQ(PrintModule(**module), Printed(R"mlir(
+func.func @main(%t: tensor<?x3xf32>) -> tensor<i64> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %0 = stablehlo.get_dimension_size %t, dim = 0 : (tensor<?x3xf32>) -> tensor<i32>
+  %d = stablehlo.convert %0 : (tensor<i32>) -> tensor<i64>
+  return %d : tensor<i64>
+}
+)mlir"));
+  module = ParseModule(R"mlir(
+func.func @main(%t: tensor<?x3xf32>, %i: tensor<i64>) -> tensor<i64> {
+  %k = tensor.extract %i[] : tensor<i64>
+  %d = tensor.dim %t, %k : tensor<?x3xf32>
+  return %d : tensor<i64>
+}
+)mlir",
+                       "dim.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  changed = passes::LowerTensorOps(**module);
+  ASSERT_FALSE(changed.ok());
+  EXPECT_EQ(changed.status().code(), StatusCode::kUnimplemented);
+  EXPECT_NE(changed.status().message().find("dimension computed at run time"), std::string::npos)
+      << changed.status().ToString();
 }
 
 // Weights as ml_program globals: each load reads as a constant of the
@@ -785,11 +863,11 @@ func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
 
 TEST(MlirFormsDialects, OtherDialectsAreRefusedByName) {
   std::string error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
-  %0 = arith.cmpf olt, %arg0, %arg0 : tensor<2xf32>
+  %0 = arith.ceildivsi %arg0, %arg0 : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 )mlir");
-  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.cmpf' is not supported"), std::string::npos)
+  EXPECT_NE(error.find("bad.mlir:2:8: 'arith.ceildivsi' is not supported"), std::string::npos)
       << error;
   error = ErrorOf(R"mlir(func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
   %0 = "tensor.empty"() : () -> tensor<2xf32>

@@ -1,5 +1,6 @@
 #include "compiler/passes/lower_tensor_ops.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,31 @@ StatusOr<Value*> Lower(Operation& op) {
                         {{"slice_sizes", Attribute::DenseI64Array(ones)}});
     return b.Op("stablehlo.reshape", {slice}, result);
   }
+  if (op.name == "tensor.dim") {
+    // The dimension must be known when compiling: get_dimension_size takes
+    // it as an attribute.
+    const Type& from = op.operands[0]->type;
+    const Operation* def = op.operands.size() == 2 ? op.operands[1]->defining_op : nullptr;
+    const Attribute* value = def != nullptr && def->name == "stablehlo.constant"
+                                 ? def->attribute("value")
+                                 : nullptr;
+    std::optional<int64_t> dim;
+    if (value != nullptr && value->kind == Attribute::Kind::kDenseElements &&
+        value->type.rank() == 0) {
+      StatusOr<int64_t> read = shlo::AttrToInt(*value);
+      if (read.ok()) dim = *read;
+    }
+    if (!from.is_tensor() || !dim) {
+      return Unimplemented(Where(op), ": tensor.dim of a tensor at a dimension computed at run "
+                                      "time is not supported (only at a constant index)");
+    }
+    if (*dim < 0 || *dim >= from.rank()) {
+      return InvalidArgument(Where(op), ": dimension ", *dim, " of ", from.ToString());
+    }
+    Value* size = b.Op("stablehlo.get_dimension_size", {op.operands[0]},
+                       Type::Scalar(shlo::ElementType::kSI32), {{"dimension", Attribute::Integer(*dim)}});
+    return b.Op("stablehlo.convert", {size}, result);
+  }
   // tensor.from_elements
   if (!result.is_tensor() || !result.has_static_shape() ||
       result.num_elements() != static_cast<int64_t>(op.operands.size()) || op.operands.empty()) {
@@ -70,7 +96,8 @@ StatusOr<bool> LowerTensorOps(shlo::Module& module) {
     std::vector<Operation*> found;
     ForEachBlock(*function, [&](shlo::Block& block) {
       for (auto& op : block.operations) {
-        if (op->name == "tensor.extract" || op->name == "tensor.from_elements") {
+        if (op->name == "tensor.extract" || op->name == "tensor.from_elements" ||
+            op->name == "tensor.dim") {
           found.push_back(op.get());
         }
       }

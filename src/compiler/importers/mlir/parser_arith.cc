@@ -5,14 +5,18 @@
 //   %c = arith.constant 4 : index           -> stablehlo.constant dense<4> : tensor<i64>
 //   %y = arith.index_cast %x : index to i32 -> stablehlo.convert
 //   %z = arith.muli %a, %b : i64            -> stablehlo.multiply
+//   %p = arith.cmpi slt, %a, %b : i64       -> stablehlo.compare LT, SIGNED
 // The ops also apply elementwise to tensors, as in arith. Ops with unsigned
-// semantics (divui, extui, uitofp, ...), comparisons and selects are refused
-// by name.
+// semantics (divui, unsigned comparisons, ...) are refused by name, and so
+// are extui/uitofp except from i1 (where zero- and sign-extension agree) and
+// the float comparisons StableHLO has no direction for (one, ueq, ord, ...).
 #include <bit>
 #include <cstring>
+#include <span>
 
 #include "compiler/importers/mlir/parser_impl.h"
 #include "stablehlo/float_format.h"
+#include "stablehlo/ir_builder.h"
 
 namespace plugrt::shlo::internal {
 namespace {
@@ -20,7 +24,8 @@ namespace {
 struct ArithOp {
   std::string_view name;
   std::string_view counterpart;
-  enum Form { kConstant, kUnary, kBinary, kCast } form;
+  enum Form { kConstant, kUnary, kBinary, kCast, kCastFromI1, kCompareInt, kCompareFloat,
+              kSelect } form;
 };
 
 constexpr ArithOp kArithOps[] = {
@@ -51,7 +56,28 @@ constexpr ArithOp kArithOps[] = {
     {"arith.extf", "stablehlo.convert", ArithOp::kCast},
     {"arith.truncf", "stablehlo.convert", ArithOp::kCast},
     {"arith.bitcast", "stablehlo.bitcast_convert", ArithOp::kCast},
+    {"arith.extui", "stablehlo.convert", ArithOp::kCastFromI1},
+    {"arith.uitofp", "stablehlo.convert", ArithOp::kCastFromI1},
+    {"arith.cmpi", "stablehlo.compare", ArithOp::kCompareInt},
+    {"arith.cmpf", "stablehlo.compare", ArithOp::kCompareFloat},
+    {"arith.select", "stablehlo.select", ArithOp::kSelect},
 };
+
+// arith's comparison predicates by number (its enums' order), with the
+// StableHLO direction each is; empty where StableHLO has none (unsigned
+// integer ones, and float ones that are true on NaN other than une).
+constexpr std::string_view kIntPredicates[][2] = {
+    {"eq", "EQ"}, {"ne", "NE"},  {"slt", "LT"}, {"sle", "LE"}, {"sgt", "GT"},
+    {"sge", "GE"}, {"ult", ""},  {"ule", ""},   {"ugt", ""},   {"uge", ""}};
+constexpr std::string_view kFloatPredicates[][2] = {
+    {"false", ""}, {"oeq", "EQ"}, {"ogt", "GT"}, {"oge", "GE"}, {"olt", "LT"}, {"ole", "LE"},
+    {"one", ""},   {"ord", ""},   {"ueq", ""},   {"ugt", ""},   {"uge", ""},   {"ult", ""},
+    {"ule", ""},   {"une", "NE"}, {"uno", ""},   {"true", ""}};
+
+std::span<const std::string_view[2]> PredicatesOf(const ArithOp& op) {
+  if (op.form == ArithOp::kCompareInt) return kIntPredicates;
+  return kFloatPredicates;
+}
 
 const ArithOp* FindArithOp(std::string_view name) {
   for (const ArithOp& op : kArithOps) {
@@ -135,12 +161,31 @@ Status Parser::ParsePrettyArith(Operation* op, std::vector<Type>* result_types) 
     SetAttr(op, "value", *std::move(dense));
     return OkStatus();
   }
+  const bool compare =
+      arith->form == ArithOp::kCompareInt || arith->form == ArithOp::kCompareFloat;
+  if (compare) {
+    // The predicate by name, kept as the generic form's number.
+    lex_.Peek();
+    const size_t at = lex_.pos();
+    std::string_view name = lex_.LexBareId();
+    std::span<const std::string_view[2]> predicates = PredicatesOf(*arith);
+    size_t number = 0;
+    while (number < predicates.size() && predicates[number][0] != name) ++number;
+    if (number == predicates.size()) {
+      return lex_.ErrorAt(at, "'", name, "' is not a predicate of ", op->name);
+    }
+    SetAttr(op, "predicate", Attribute::Integer(static_cast<int64_t>(number)));
+    if (!lex_.ConsumeIf(",")) return lex_.Expected("',' after the predicate of " + op->name);
+  }
   PLUGRT_ASSIGN_OR_RETURN(Value * first, ParseOperand());
   op->operands.push_back(first);
-  if (arith->form == ArithOp::kBinary) {
-    if (!lex_.ConsumeIf(",")) return lex_.Expected("',' and the second operand of " + op->name);
-    PLUGRT_ASSIGN_OR_RETURN(Value * second, ParseOperand());
-    op->operands.push_back(second);
+  const int more = arith->form == ArithOp::kSelect ? 2
+                   : (arith->form == ArithOp::kBinary || compare) ? 1
+                                                                  : 0;
+  for (int i = 0; i < more; ++i) {
+    if (!lex_.ConsumeIf(",")) return lex_.Expected("',' and the next operand of " + op->name);
+    PLUGRT_ASSIGN_OR_RETURN(Value * next, ParseOperand());
+    op->operands.push_back(next);
   }
   // Flags (overflow<nsw>, fastmath<fast>) do not change the values computed.
   while (lex_.ConsumeKeyword("overflow") || lex_.ConsumeKeyword("fastmath")) {
@@ -151,13 +196,18 @@ Status Parser::ParsePrettyArith(Operation* op, std::vector<Type>* result_types) 
   const size_t type_pos = lex_.pos();
   if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of " + op->name);
   PLUGRT_ASSIGN_OR_RETURN(Type from, ParseArithType());
-  for (Value* operand : op->operands) {
+  // A select's type is its values'; its condition is i1 of their shape.
+  const size_t first_typed = arith->form == ArithOp::kSelect ? 1 : 0;
+  for (size_t i = first_typed; i < op->operands.size(); ++i) {
+    Value* operand = op->operands[i];
     if (operand->type != from) {
       return lex_.ErrorAt(type_pos, "operand of ", op->name, " has type ",
                           operand->type.ToString(), " but the op's type says ", from.ToString());
     }
   }
-  if (arith->form == ArithOp::kCast) {
+  if (compare) {
+    result_types->push_back(WithElementType(from, ElementType::kI1));
+  } else if (arith->form == ArithOp::kCast || arith->form == ArithOp::kCastFromI1) {
     if (!lex_.ConsumeKeyword("to")) return lex_.Expected("'to' and the result type of " + op->name);
     PLUGRT_ASSIGN_OR_RETURN(Type to, ParseArithType());
     result_types->push_back(std::move(to));
@@ -191,7 +241,35 @@ Status Parser::FinishArithOp(Operation* op, std::string_view written,
     Attribute kept = *value;
     op->attributes.clear();
     op->attributes.emplace_back("value", std::move(kept));
+  } else if (arith->form == ArithOp::kCompareInt || arith->form == ArithOp::kCompareFloat) {
+    const Attribute* predicate = op->attribute("predicate");
+    std::span<const std::string_view[2]> predicates = PredicatesOf(*arith);
+    if (predicate == nullptr || predicate->kind != Attribute::Kind::kInteger ||
+        predicate->int_value < 0 ||
+        predicate->int_value >= static_cast<int64_t>(predicates.size())) {
+      return lex_.ErrorAt(pos, written, " needs a predicate");
+    }
+    const auto& [name, direction] = predicates[static_cast<size_t>(predicate->int_value)];
+    if (direction.empty()) {
+      return lex_.ErrorAt(pos, written, " ", name,
+                          " is not supported: StableHLO's compare has no such direction");
+    }
+    op->attributes.clear();
+    op->attributes.emplace_back("comparison_direction",
+                                Attribute::Enum("stablehlo.comparison_direction", std::string(direction)));
+    op->attributes.emplace_back(
+        "compare_type",
+        Attribute::Enum("stablehlo.comparison_type",
+                        arith->form == ArithOp::kCompareInt ? "SIGNED" : "FLOAT"));
   } else {
+    if (arith->form == ArithOp::kCastFromI1 &&
+        (op->operands.size() != 1 || op->operands[0]->type.element_type() != ElementType::kI1)) {
+      return lex_.ErrorAt(pos, written, " from ",
+                          op->operands.empty() ? std::string("nothing")
+                                               : op->operands[0]->type.ToString(),
+                          " is not supported (only from i1): StableHLO's convert extends signed "
+                          "values");
+    }
     // Flags and attributes of arith (overflow, fastmath) say nothing StableHLO keeps.
     op->attributes.clear();
   }

@@ -2,7 +2,8 @@
 // mhlo (parser_mhlo.cc has its mapping), arith's constants, casts and
 // arithmetic (parser_arith.cc), tensor.cast between equal static shapes and
 // tensor.extract of a 0-d tensor (the operand itself), tensor.extract at an
-// index and tensor.from_elements (kept, for passes/lower_tensor_ops.cc),
+// index, tensor.from_elements and tensor.dim (kept, for
+// passes/lower_tensor_ops.cc),
 // func.call and func.return. Ops of the other dialects exporters
 // use (arith, tensor, math, scf, shape, ...) are refused by name, with the
 // position of the op.
@@ -41,7 +42,8 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
     return OkStatus();
   }
   if (IsTranslatedArithOp(written) || written == "tensor.cast" || written == "tensor.extract" ||
-      written == "tensor.from_elements" || written == "func.call" || written == "func.return") {
+      written == "tensor.from_elements" || written == "tensor.dim" || written == "func.call" ||
+      written == "func.return") {
     return OkStatus();
   }
   if (written == "ml_program.global_load_const" || written == "ml_program.global_load") {
@@ -53,8 +55,9 @@ Status Parser::TranslateOpName(Operation* op, size_t pos) {
       dot == std::string::npos ? std::string_view() : std::string_view(written).substr(0, dot);
   if (IsRefusedDialect(dialect)) {
     return lex_.ErrorAt(pos, "'", written, "' is not supported (", dialect,
-                        " ops other than arith's constants, casts and arithmetic, tensor.cast, "
-                        "tensor.extract, tensor.from_elements, func.call, func.return and loads "
+                        " ops other than arith's constants, casts, arithmetic, comparisons and "
+                        "selects, tensor.cast, tensor.extract, tensor.from_elements, tensor.dim, "
+                        "func.call, func.return and loads "
                         "of ml_program globals have no StableHLO counterpart here)");
   }
   return OkStatus();
@@ -146,6 +149,26 @@ Status Parser::ParsePrettyTensorExtract(Operation* op, std::vector<Type>* result
   if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of tensor.extract's operand");
   PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
   result_types->push_back(Type::Scalar(type.element_type()));
+  return OkStatus();
+}
+
+Status Parser::ParsePrettyTensorDim(Operation* op, std::vector<Type>* result_types) {
+  // %t, %index [attrs] : tensor<...>; the result is an index (i64 here).
+  PLUGRT_ASSIGN_OR_RETURN(Value * operand, ParseOperand());
+  op->operands.push_back(operand);
+  if (!lex_.ConsumeIf(",")) return lex_.Expected("',' and the dimension index of tensor.dim");
+  PLUGRT_ASSIGN_OR_RETURN(Value * index, ParseOperand());
+  op->operands.push_back(index);
+  if (lex_.Peek() == '{') PLUGRT_RETURN_IF_ERROR(ParseAttrDict(&op->attributes));
+  lex_.Peek();
+  const size_t pos = lex_.pos();
+  if (!lex_.ConsumeIf(":")) return lex_.Expected("':' and the type of tensor.dim's operand");
+  PLUGRT_ASSIGN_OR_RETURN(Type type, ParseType());
+  if (type != operand->type) {
+    return lex_.ErrorAt(pos, "tensor.dim's operand has type ", operand->type.ToString(),
+                        " but the op's type says ", type.ToString());
+  }
+  result_types->push_back(Type::Scalar(ElementType::kSI64));
   return OkStatus();
 }
 

@@ -92,6 +92,7 @@ class Parser {
   // tensor.extract.
   Status ParsePrettyTensorCast(Operation* op, std::vector<Type>* result_types);
   Status ParsePrettyTensorExtract(Operation* op, std::vector<Type>* result_types);
+  Status ParsePrettyTensorDim(Operation* op, std::vector<Type>* result_types);
   Status ParsePrettyFromElements(Operation* op, std::vector<Type>* result_types);
   // arith's ops on scalars and tensors (parser_arith.cc): their pretty forms,
   // a type that may be `index` (as tensor<i64>; scalars as 0-d tensors), and

@@ -55,6 +55,7 @@ Status Parser::ParsePrettyOp(Operation* op, size_t num_results, std::vector<Type
   if (name == "chlo.scan") return ParsePrettyScan(op, num_results, result_types);
   if (name == "tensor.cast") return ParsePrettyTensorCast(op, result_types);
   if (name == "tensor.extract") return ParsePrettyTensorExtract(op, result_types);
+  if (name == "tensor.dim") return ParsePrettyTensorDim(op, result_types);
   if (name == "tensor.from_elements") return ParsePrettyFromElements(op, result_types);
   if (name.rfind("sdy.", 0) == 0) return ParsePrettySdy(op, result_types);
   return ParsePrettyDefault(op, num_results, result_types);
