@@ -390,12 +390,7 @@ StatusOr<std::unique_ptr<Region>> HloConverter::BuildRegion(int64_t computation_
     size_t next = 0;
     params.push_back(TreeFromLeaves(t, leaves, &next));
   }
-  PLUGRT_ASSIGN_OR_RETURN(ValueTree root, EmitComputation(computation_id, params, block.get()));
-  Location loc;
-  loc.file = file_;
-  IrBuilder(block.get(), loc).Create("stablehlo.return", root.Leaves(), {});
-  region->blocks.push_back(std::move(block));
-  return region;
+  return FinishRegion(computation_id, params, std::move(region), std::move(block));
 }
 
 StatusOr<std::unique_ptr<Region>> HloConverter::BuildCapturingRegion(
@@ -403,6 +398,13 @@ StatusOr<std::unique_ptr<Region>> HloConverter::BuildCapturingRegion(
   auto region = std::make_unique<Region>();
   auto block = std::make_unique<Block>();
   block->parent = region.get();
+  return FinishRegion(computation_id, params, std::move(region), std::move(block));
+}
+
+StatusOr<std::unique_ptr<Region>> HloConverter::FinishRegion(int64_t computation_id,
+                                                              const std::vector<ValueTree>& params,
+                                                              std::unique_ptr<Region> region,
+                                                              std::unique_ptr<Block> block) {
   PLUGRT_ASSIGN_OR_RETURN(ValueTree root, EmitComputation(computation_id, params, block.get()));
   Location loc;
   loc.file = file_;

@@ -99,6 +99,12 @@ class HloConverter {
   // the enclosing block) as its parameters: the branches of conditional.
   StatusOr<std::unique_ptr<Region>> BuildCapturingRegion(int64_t computation_id,
                                                          const std::vector<ValueTree>& params);
+  // The computation emitted into `block` (whose arguments, if any, are
+  // `params`' leaves), closed by a stablehlo.return of its root.
+  StatusOr<std::unique_ptr<Region>> FinishRegion(int64_t computation_id,
+                                                 const std::vector<ValueTree>& params,
+                                                 std::unique_ptr<Region> region,
+                                                 std::unique_ptr<Block> block);
   // Emits computation `computation_id` into `block` with `params` as its
   // parameters (by parameter number): its root's value.
   StatusOr<ValueTree> EmitComputation(int64_t computation_id, const std::vector<ValueTree>& params,

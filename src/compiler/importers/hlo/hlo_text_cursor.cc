@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <charconv>
+#include <type_traits>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -103,32 +105,30 @@ StatusOr<std::string> HloTextCursor::Word(std::string_view what) {
   return word;
 }
 
-StatusOr<int64_t> HloTextCursor::Int(std::string_view what) {
+template <typename T>
+StatusOr<T> HloTextCursor::Integer(std::string_view what) {
   SkipBlanks();
   size_t p = pos_;
-  if (p < text_.size() && (text_[p] == '-' || text_[p] == '+')) ++p;
+  constexpr bool kSigned = std::is_signed_v<T>;
+  if (kSigned && p < text_.size() && (text_[p] == '-' || text_[p] == '+')) ++p;
   const size_t digits = p;
   while (p < text_.size() && IsHloDigit(text_[p])) ++p;
-  if (p == digits) return Error("expected an integer (", what, ")");
-  std::string token(text_.substr(pos_, p - pos_));
-  errno = 0;
-  const long long value = std::strtoll(token.c_str(), nullptr, 10);
-  if (errno == ERANGE) return Error(what, " ", token, " is out of the 64-bit range");
+  if (p == digits) return Error("expected an ", kSigned ? "" : "unsigned ", "integer (", what, ")");
+  // from_chars takes '-' but not '+'.
+  const size_t from = text_[pos_] == '+' ? pos_ + 1 : pos_;
+  T value = 0;
+  const auto [end, ec] = std::from_chars(text_.data() + from, text_.data() + p, value);
+  if (ec == std::errc::result_out_of_range || end != text_.data() + p) {
+    return Error(what, " ", text_.substr(pos_, p - pos_), " is out of the 64-bit range");
+  }
   pos_ = p;
-  return static_cast<int64_t>(value);
+  return value;
 }
 
+StatusOr<int64_t> HloTextCursor::Int(std::string_view what) { return Integer<int64_t>(what); }
+
 StatusOr<uint64_t> HloTextCursor::UInt64(std::string_view what) {
-  SkipBlanks();
-  size_t p = pos_;
-  while (p < text_.size() && IsHloDigit(text_[p])) ++p;
-  if (p == pos_) return Error("expected an unsigned integer (", what, ")");
-  std::string token(text_.substr(pos_, p - pos_));
-  errno = 0;
-  const unsigned long long value = std::strtoull(token.c_str(), nullptr, 10);
-  if (errno == ERANGE) return Error(what, " ", token, " is out of the 64-bit range");
-  pos_ = p;
-  return static_cast<uint64_t>(value);
+  return Integer<uint64_t>(what);
 }
 
 StatusOr<double> HloTextCursor::Float(std::string_view what) {

@@ -80,6 +80,9 @@ class HloTextCursor {
   std::string_view text() const { return text_; }
 
  private:
+  // A decimal integer of T (signed: an optional sign first).
+  template <typename T>
+  StatusOr<T> Integer(std::string_view what);
   void SkipBlanks();
 
   std::string_view text_;
