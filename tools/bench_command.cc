@@ -282,15 +282,9 @@ StatusOr<std::unique_ptr<Client>> OpenBenchClient(const BenchOptions& options) {
 
 StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload& workload,
                                            const std::string& fill_elided) {
-  CompileOptions compile_options;
-  if (!fill_elided.empty()) compile_options.env_option_overrides[kFillElidedOverride] = fill_elided;
-  StatusOr<LoadedExecutable> compiled = client.Compile(workload.text, compile_options);
-  if (!compiled.ok()) {
-    return Status(compiled.status().code(),
-                  StrCat(workload.path, ": compile failed: ",
-                         NameProgramFile(compiled.status().message(), workload.path)));
-  }
-  return compiled;
+  ProgramReadFlags read;
+  read.fill_elided = fill_elided;
+  return CompileProgram(client, workload.text, workload.path, read);
 }
 
 // The trailing _<digits> of a name (gemm_2048 -> 2048), or 0.

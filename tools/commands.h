@@ -72,6 +72,11 @@ struct ProgramReadFlags {
 StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::string& path,
                                            const std::string& entry = "main",
                                            const ProgramReadFlags& read = {});
+// Compiles `program` (the contents of `path`) as `read` says; errors name
+// `path` (run, inspect and bench).
+StatusOr<LoadedExecutable> CompileProgram(const Client& client, std::string_view program,
+                                          const std::string& path,
+                                          const ProgramReadFlags& read = {});
 // The --fill-elided option of run, inspect, bench and convert.
 void AddFillElidedOption(CLI::App* command, std::string& fill_elided);
 // --fill-elided and --format (run, inspect).

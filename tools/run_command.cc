@@ -194,11 +194,17 @@ StatusOr<LoadedExecutable> LoadProgramFile(const Client& client, const std::stri
                                       : StatusOr<std::string>(InvalidArgument(
                                             "--entry applies to format mlir only"));
   if (!program.ok()) return NameProgramFile(program.status(), path);
+  return CompileProgram(client, *program, path, read);
+}
+
+StatusOr<LoadedExecutable> CompileProgram(const Client& client, std::string_view program,
+                                          const std::string& path, const ProgramReadFlags& read) {
   CompileOptions compile_options;
   if (!read.fill_elided.empty()) {
     compile_options.env_option_overrides[kFillElidedOverride] = read.fill_elided;
   }
-  StatusOr<LoadedExecutable> compiled = client.Compile(*program, compile_options, read.format);
+  StatusOr<LoadedExecutable> compiled =
+      client.Compile(program, compile_options, read.format);
   if (!compiled.ok()) {
     return Status(compiled.status().code(),
                   StrCat(path, ": compile failed: ",
