@@ -87,14 +87,17 @@ extern "C" {
  *     time (while the execution plan is built);
  *   elementwise-fusion: elementwise chains run as one loop;
  *   in-place-reuse: results written into the memory of operands that die at
- *     that op (donated inputs, intermediates at their last use). */
+ *     that op (donated inputs, intermediates at their last use);
+ *   transpose-folding: a dot_general reads a transposed operand through
+ *     its dimension numbers instead of a transposed copy. */
 #define PLUGRT_OPTIMIZER_BUILTIN_PASSES(X)                        \
   X(algebraic_simplification, "algebraic-simplification")         \
   X(common_subexpression_elimination, "cse")                      \
   X(dead_code_elimination, "dead-code-elimination")               \
   X(constant_folding, "constant-folding")                         \
   X(elementwise_fusion, "elementwise-fusion")                     \
-  X(in_place_reuse, "in-place-reuse")
+  X(in_place_reuse, "in-place-reuse")                             \
+  X(transpose_folding, "transpose-folding")
 
 typedef enum PLUGRT_PassSwitch {
   PLUGRT_PassSwitch_DEFAULT = 0, /* the runtime decides (every built-in pass is on) */
@@ -111,7 +114,7 @@ typedef struct PLUGRT_OptimizerConfigs {
 #undef PLUGRT_OPTIMIZER_CONFIG_FIELD_
 } PLUGRT_OptimizerConfigs;
 #define PLUGRT_OPTIMIZER_CONFIGS_STRUCT_SIZE \
-  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, in_place_reuse)
+  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, transpose_folding)
 
 typedef enum PLUGRT_ModuleFormat {
   PLUGRT_ModuleFormat_TEXT = 0,     /* StableHLO MLIR text */

@@ -8,6 +8,7 @@
 #include "compiler/passes/algebraic_simplify.h"
 #include "compiler/passes/cse.h"
 #include "compiler/passes/dead_code.h"
+#include "compiler/passes/transpose_folding.h"
 
 namespace plugrt::passes {
 namespace {
@@ -83,6 +84,7 @@ Status RunBuiltinModulePasses(shlo::Module& module, const PassConfig& config, Pa
   };
   static constexpr ModulePass kModulePasses[] = {
       {BuiltinPass::algebraic_simplification, &SimplifyAlgebra},
+      {BuiltinPass::transpose_folding, &FoldTransposesIntoDots},
       {BuiltinPass::common_subexpression_elimination, &EliminateCommonSubexpressions},
       {BuiltinPass::dead_code_elimination, &EliminateDeadCode},
   };
