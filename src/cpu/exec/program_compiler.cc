@@ -316,6 +316,54 @@ StatusOr<std::unique_ptr<CompiledOp>> Fold(
   return std::unique_ptr<CompiledOp>(std::make_unique<ConstantValuesOp>(std::move(values)));
 }
 
+// Every value an op of `region` (nested regions included) reads.
+void CollectReads(const shlo::Region& region, std::unordered_set<const shlo::Value*>& reads) {
+  for (const auto& block : region.blocks) {
+    for (const auto& op : block->operations) {
+      reads.insert(op->operands.begin(), op->operands.end());
+      for (const auto& nested : op->regions) CollectReads(*nested, reads);
+    }
+  }
+}
+
+// The pure ops of `block` outside every fused group whose results are read
+// by fused groups only, none of which takes them as an input (a group holds
+// a one-element or splat constant as an immediate).
+std::unordered_set<const shlo::Operation*> AbsorbedByFusion(
+    const shlo::Block& block, const std::unordered_set<const shlo::Operation*>& dead,
+    const FusionPlan& fusion) {
+  std::unordered_set<const shlo::Operation*> absorbed;
+  if (fusion.groups.empty()) return absorbed;
+  std::unordered_set<const shlo::Value*> read;  // at run time, outside the groups' immediates
+  std::unordered_set<const shlo::Value*> in_groups;  // what group members read in the IR
+  for (const auto& op : block.operations) {
+    if (dead.count(op.get()) > 0) continue;
+    if (auto it = fusion.group_of.find(op.get()); it != fusion.group_of.end()) {
+      const FusionGroup& group = fusion.groups[it->second];
+      read.insert(group.inputs.begin(), group.inputs.end());
+      read.insert(group.outputs.begin(), group.outputs.end());
+      in_groups.insert(op->operands.begin(), op->operands.end());
+    } else {
+      read.insert(op->operands.begin(), op->operands.end());
+    }
+    for (const auto& nested : op->regions) CollectReads(*nested, read);
+  }
+  for (const auto& op : block.operations) {
+    if (dead.count(op.get()) > 0 || fusion.group_of.count(op.get()) > 0 ||
+        !passes::IsPureOp(*op) || op->results.empty()) {
+      continue;
+    }
+    // Ops nothing reads at all are dead-code elimination's to drop (or keep).
+    bool unread = true, absorbed_by_group = false;
+    for (const auto& result : op->results) {
+      unread = unread && read.count(result.get()) == 0;
+      absorbed_by_group = absorbed_by_group || in_groups.count(result.get()) > 0;
+    }
+    if (unread && absorbed_by_group) absorbed.insert(op.get());
+  }
+  return absorbed;
+}
+
 // Why `op` has no compile function in this program's registry.
 Status NotRegistered(const shlo::Operation& op) {
   const shlo::OpTraits& traits = shlo::TraitsOf(op.code);
@@ -414,13 +462,17 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
       options_.fast_paths && options_.passes.on(passes::BuiltinPass::elementwise_fusion)
           ? PlanFusion(block, dead)
           : FusionPlan();
+  // A pure op outside the groups whose results only groups read, as the
+  // constants their loops hold as immediates (the splats lowerings write),
+  // is not compiled: nothing would read what it computes.
+  const std::unordered_set<const shlo::Operation*> absorbed = AbsorbedByFusion(block, dead, fusion);
   std::unordered_map<const shlo::Value*, RtValue> constants;
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
     if (terminated) {
       return OpError(op, StatusCode::kInvalidArgument, "operation after the block's terminator");
     }
-    if (dead.count(&op) > 0) continue;
+    if (dead.count(&op) > 0 || absorbed.count(&op) > 0) continue;
     const FusionGroup* group = nullptr;
     if (auto it = fusion.group_of.find(&op); it != fusion.group_of.end()) {
       group = &fusion.groups[it->second];
