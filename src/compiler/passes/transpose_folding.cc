@@ -22,13 +22,6 @@ std::optional<std::vector<int64_t>> IntList(const Attribute* a) {
   return *std::move(list);
 }
 
-const Attribute* Field(const Attribute& dims, std::string_view name) {
-  for (const NamedAttribute& f : dims.fields) {
-    if (f.first == name) return &f.second;
-  }
-  return nullptr;
-}
-
 // Folds operand `side` (0: lhs, 1: rhs) of `dot` when it is a transpose;
 // true when it did.
 bool FoldOperand(Operation& dot, int side) {
@@ -42,9 +35,9 @@ bool FoldOperand(Operation& dot, int side) {
   std::optional<std::vector<int64_t>> perm = IntList(transpose->attribute("permutation"));
   const std::string prefix = side == 0 ? "lhs_" : "rhs_";
   std::optional<std::vector<int64_t>> batch =
-      IntList(Field(*numbers, prefix + "batching_dimensions"));
+      IntList(shlo::FindAttribute(numbers->fields, prefix + "batching_dimensions"));
   std::optional<std::vector<int64_t>> contract =
-      IntList(Field(*numbers, prefix + "contracting_dimensions"));
+      IntList(shlo::FindAttribute(numbers->fields, prefix + "contracting_dimensions"));
   const int64_t rank = dot.operands[side]->type.rank();
   if (!perm || !batch || !contract || static_cast<int64_t>(perm->size()) != rank) return false;
   auto valid = [&](const std::vector<int64_t>& dims) {
@@ -70,7 +63,7 @@ bool FoldOperand(Operation& dot, int side) {
     std::optional<std::vector<int64_t>> list =
         field == prefix + "batching_dimensions"      ? batch
         : field == prefix + "contracting_dimensions" ? contract
-                                                     : IntList(Field(*numbers, field));
+                                                     : IntList(shlo::FindAttribute(numbers->fields, field));
     if (!list) return false;
     if (!list->empty()) fields.emplace_back(field, Attribute::DenseI64Array(*list));
   }

@@ -283,28 +283,18 @@ Status Decoder::ParseResources(std::string_view data, size_t base, std::string_v
       PLUGRT_RETURN_IF_ERROR(r.ReadVarInt(&size));
       PLUGRT_RETURN_IF_ERROR(r.ReadByte(&kind));
       if (size > contents.remaining()) return r.Error("resource entry runs past its section");
-      EncodingReader entry(std::string_view(), 0);
-      {
-        std::string_view bytes;
-        const size_t at = contents.offset();
-        PLUGRT_RETURN_IF_ERROR(contents.ReadBytes(static_cast<size_t>(size), &bytes));
-        entry = EncodingReader(bytes, at);
-      }
+      const size_t at = contents.offset();
+      std::string_view bytes;
+      PLUGRT_RETURN_IF_ERROR(contents.ReadBytes(static_cast<size_t>(size), &bytes));
       if (!dialect_group) continue;
+      EncodingReader entry(bytes, at);
       // A blob (kind 0): alignment, size, padding to the alignment from the
       // start of the file, data. An empty entry only declares the key.
       if (kind == 0 && !entry.empty()) {
         uint64_t alignment = 0, blob_size = 0;
         PLUGRT_RETURN_IF_ERROR(entry.ReadVarInt(&alignment));
         PLUGRT_RETURN_IF_ERROR(entry.ReadVarInt(&blob_size));
-        if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > 4096) {
-          return entry.Error("resource alignment ", alignment, " is not a power of two up to 4096");
-        }
-        while (entry.offset() % alignment != 0) {
-          uint8_t pad = 0;
-          PLUGRT_RETURN_IF_ERROR(entry.ReadByte(&pad));
-          if (pad != 0xCB) return entry.Error("expected alignment padding byte 0xCB");
-        }
+        PLUGRT_RETURN_IF_ERROR(entry.AlignTo(alignment));
         if (blob_size != entry.remaining()) {
           return entry.Error("resource '", res.key, "' claims ", blob_size, " bytes but holds ",
                              entry.remaining());

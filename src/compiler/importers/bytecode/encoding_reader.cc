@@ -62,6 +62,18 @@ Status EncodingReader::ReadNullTerminated(std::string_view* out) {
   return OkStatus();
 }
 
+Status EncodingReader::AlignTo(uint64_t alignment) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > 4096) {
+    return Error("alignment ", alignment, " is not a power of two up to 4096");
+  }
+  while (offset() % alignment != 0) {
+    uint8_t pad = 0;
+    PLUGRT_RETURN_IF_ERROR(ReadByte(&pad));
+    if (pad != 0xCB) return Error("expected alignment padding byte 0xCB, found ", int{pad});
+  }
+  return OkStatus();
+}
+
 Status EncodingReader::ReadSection(uint8_t* id, std::string_view* contents,
                                    size_t* contents_base) {
   size_t start = offset();
@@ -77,16 +89,7 @@ Status EncodingReader::ReadSection(uint8_t* id, std::string_view* contents,
   if (id_and_align & 0x80) {
     uint64_t alignment = 0;
     PLUGRT_RETURN_IF_ERROR(ReadVarInt(&alignment));
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > 4096) {
-      return Error("section alignment ", alignment, " is not a power of two up to 4096");
-    }
-    // Alignment is relative to the start of the file, which the writer
-    // placed at an aligned address.
-    while (offset() % alignment != 0) {
-      uint8_t pad = 0;
-      PLUGRT_RETURN_IF_ERROR(ReadByte(&pad));
-      if (pad != 0xCB) return Error("expected alignment padding byte 0xCB, found ", int{pad});
-    }
+    PLUGRT_RETURN_IF_ERROR(AlignTo(alignment));
   }
   if (length > remaining()) {
     return InvalidArgument("bytecode: at byte ", start, ": section ", static_cast<int>(*id),

@@ -48,6 +48,10 @@ class EncodingReader {
   // (value << 1) | flag.
   Status ReadVarIntWithFlag(uint64_t* out, bool* flag);
   Status ReadNullTerminated(std::string_view* out);
+  // Skips the 0xCB padding bytes up to the next multiple of `alignment`
+  // (a power of two up to 4096) from the start of the file, which the
+  // writer placed at an aligned address.
+  Status AlignTo(uint64_t alignment);
   // A section header and its contents; `contents` starts at *contents_base.
   Status ReadSection(uint8_t* id, std::string_view* contents, size_t* contents_base);
   // A varint count that must not exceed the remaining bytes (each item
