@@ -114,7 +114,8 @@ StatusOr<FloatArray> AllocateArray(int64_t count) {
   return FloatArray(static_cast<float*>(memory));
 }
 
-// Copy (c[i] = a[i]) and triad (a[i] = b[i] + s*c[i]) over 64M floats, each
+// Copy (c[i] = a[i]), triad (a[i] = b[i] + s*c[i]) and read (the sum of b) over
+// 64M floats, each
 // thread touching the same static chunk it first wrote.
 StatusOr<std::vector<CeilingResult>> MeasureBandwidth(const RepeatPolicy& policy, int threads) {
   const int64_t n = kBandwidthElements;
@@ -169,8 +170,40 @@ StatusOr<std::vector<CeilingResult>> MeasureBandwidth(const RepeatPolicy& policy
   triad.gbps = triad.bytes / (triad.time.median * 1e-3) / 1e9;
   results.push_back(std::move(triad));
 
+  // Read: the sum of one array, what a pass that streams its weights does.
+  CeilingResult read;
+  read.name = "read";
+  read.kind = CeilingKind::kBandwidth;
+  read.bytes = array_bytes;
+  float total = 0;
+  omp_set_num_threads(threads);
+  auto read_once = [&]() -> StatusOr<double> {
+    const long long start = NowNanoseconds();
+    float sum = 0;
+    // 32 partial sums per thread (n is a multiple of 32), so the loop waits
+    // on memory, not on the latency of one chain of adds; each thread reads
+    // the part of b it first touched.
+#pragma omp parallel reduction(+ : sum)
+    {
+      const int64_t blocks = n / 32;
+      const int64_t thread = omp_get_thread_num();
+      const int64_t count = omp_get_num_threads();
+      float partial[32] = {};
+      for (int64_t i = blocks * thread / count * 32; i < blocks * (thread + 1) / count * 32; i += 32) {
+        for (int j = 0; j < 32; ++j) partial[j] += pb[i + j];
+      }
+      for (int j = 0; j < 32; ++j) sum += partial[j];
+    }
+    total += sum;
+    return MillisecondsSince(start);
+  };
+  PLUGRT_ASSIGN_OR_RETURN(std::vector<double> read_times, TimeRepeated(policy, read_once));
+  read.time = Summarize(std::move(read_times));
+  read.gbps = read.bytes / (read.time.median * 1e-3) / 1e9;
+  results.push_back(std::move(read));
+
   // Keep the loops' results observable so they are not optimized away.
-  volatile float sink = pa[n / 2] + pc[n / 3];
+  volatile float sink = pa[n / 2] + pc[n / 3] + total;
   (void)sink;
   return results;
 }
@@ -184,6 +217,7 @@ std::string_view CeilingKindName(CeilingKind kind) {
     case CeilingKind::kInt8Gemm: return "int8gemm";
     case CeilingKind::kBandwidth: return "bandwidth";
     case CeilingKind::kLapack: return "lapack";
+    case CeilingKind::kModel: return "model";
   }
   return "unknown";
 }
@@ -194,6 +228,7 @@ std::optional<CeilingKind> ParseCeilingKind(std::string_view name) {
   if (name == "int8gemm") return CeilingKind::kInt8Gemm;
   if (name == "bandwidth") return CeilingKind::kBandwidth;
   if (name == "lapack") return CeilingKind::kLapack;
+  if (name == "model") return CeilingKind::kModel;
   return std::nullopt;
 }
 

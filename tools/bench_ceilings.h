@@ -15,14 +15,17 @@
 
 namespace plugrt::tools {
 
-// The ceiling kinds a workload's header may name (ceiling=...).
-enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth, kLapack };
-// "sgemm", "bf16gemm", "int8gemm", "bandwidth", "lapack"
+// The ceiling kinds a workload's header may name (ceiling=...). kModel is
+// no measurement of its own: a whole model's limit is the larger of its
+// FLOPs at the best sgemm rate and the bytes it must move (header bytes=,
+// else arguments + outputs) at the best bandwidth (bench_command.cc).
+enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth, kLapack, kModel };
+// "sgemm", "bf16gemm", "int8gemm", "bandwidth", "lapack", "model"
 std::string_view CeilingKindName(CeilingKind kind);
 std::optional<CeilingKind> ParseCeilingKind(std::string_view name);
 
 struct CeilingResult {
-  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad, lapack_lu_512
+  std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad, read, lapack_lu_512
   CeilingKind kind;
   int64_t size = 0;   // M = N = K of a matmul; 0 for bandwidth
   TimeSummary time;   // milliseconds per timed call
@@ -53,7 +56,8 @@ int OnlineCores();
 // each), timing as `policy` says. Matmuls: 1024^3 and 2048^3 with row-major
 // plain A[M,K], B[K,N], C[M,N]; the primitive is created once and only its
 // executes are timed; a matmul oneDNN does not implement on this CPU is
-// returned with `unavailable` set. Bandwidth: 64M floats (256 MiB) per array.
+// returned with `unavailable` set. Bandwidth: 64M floats (256 MiB) per array
+// (copy, triad, and read: the bytes of one array summed).
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
                                                      int threads, const RepeatPolicy& policy);
 // The LAPACK ceilings, one per linalg_* workload, named lapack_<workload

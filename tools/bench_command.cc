@@ -86,6 +86,9 @@ struct WorkloadResult {
   std::optional<BenchMetric> metric;  // the headline
   const CeilingResult* ceiling = nullptr;
   std::optional<double> ratio;
+  // ceiling=model: the physical limit in ms (`ceiling` is the ceiling that
+  // sets it, the GEMM or the bandwidth one); ratio = limit / median.
+  std::optional<double> limit_ms;
   std::optional<EagerResult> eager;  // kind=eager: `time` is eager's, per run of the body
 };
 
@@ -239,6 +242,7 @@ CeilingSelection CeilingsFor(const std::vector<Workload>& workloads, bool all) {
     if (header.ceiling == CeilingKind::kInt8Gemm) selection.int8gemm = true;
     if (header.ceiling == CeilingKind::kBandwidth) selection.bandwidth = true;
     if (header.ceiling == CeilingKind::kLapack) selection.lapack = true;
+    if (header.ceiling == CeilingKind::kModel) selection.sgemm = selection.bandwidth = true;
     if (header.metric == BenchMetric::kBytes) selection.bandwidth = true;
     if (workload.name.rfind("gemm_bf16_", 0) == 0) {
       selection.bf16gemm = true;
@@ -303,6 +307,29 @@ int64_t TrailingSize(const std::string& name) {
 // (gemm_2048 -> onednn_sgemm_2048) if measured, else the best of the kind.
 void CompareToCeiling(WorkloadResult& result, const std::vector<CeilingResult>& ceilings) {
   const BenchHeader& header = result.workload->header;
+  if (header.ceiling == CeilingKind::kModel) {
+    // The larger of the FLOPs at the best sgemm rate and the bytes that must
+    // move at the best bandwidth (read, copy or triad).
+    const CeilingResult* gemm = nullptr;
+    const CeilingResult* bandwidth = nullptr;
+    for (const CeilingResult& c : ceilings) {
+      if (c.kind == CeilingKind::kSgemm && c.gflops && (gemm == nullptr || *c.gflops > *gemm->gflops)) {
+        gemm = &c;
+      }
+      if (c.kind == CeilingKind::kBandwidth && c.gbps &&
+          (bandwidth == nullptr || *c.gbps > *bandwidth->gbps)) {
+        bandwidth = &c;
+      }
+    }
+    const std::optional<double> bytes = header.bytes ? header.bytes : result.bytes;
+    const double compute_ms = gemm != nullptr && result.flops ? *result.flops / *gemm->gflops * 1e-6 : 0;
+    const double memory_ms = bandwidth != nullptr && bytes ? *bytes / *bandwidth->gbps * 1e-6 : 0;
+    if (std::max(compute_ms, memory_ms) <= 0 || result.time.median <= 0) return;
+    result.limit_ms = std::max(compute_ms, memory_ms);
+    result.ceiling = compute_ms >= memory_ms ? gemm : bandwidth;
+    result.ratio = *result.limit_ms / result.time.median;
+    return;
+  }
   if (header.ceiling == CeilingKind::kLapack) {
     // By time: linalg_lu_512 against lapack_lu_512, LAPACK's time over ours.
     const std::string name = result.workload->name;
@@ -585,6 +612,10 @@ std::string WorkloadJson(const WorkloadResult& r) {
       << JsonOptionalString(r.ceiling ? std::optional<std::string_view>(r.ceiling->name)
                                       : std::nullopt)
       << ", \"ratio_to_ceiling\": " << JsonNumber(r.ratio);
+  if (r.limit_ms) {
+    out << ", \"limit_ms\": " << JsonNumber(r.limit_ms)
+        << ", \"must_move_bytes\": " << JsonNumber(header.bytes ? header.bytes : r.bytes);
+  }
   if (r.program_bytes != 0) out << ", \"program_bytes\": " << r.program_bytes;
   if (r.bytecode_vs_text) out << ", \"bytecode_vs_text\": " << JsonNumber(r.bytecode_vs_text);
   if (r.warm_vs_cold) out << ", \"warm_vs_cold\": " << JsonNumber(r.warm_vs_cold);
@@ -678,6 +709,10 @@ std::string TextReport(const std::string& cpu, int threads,
       }
       std::string versus = "-";
       if (r.ratio) versus = Format("%.2f", *r.ratio) + " of " + r.ceiling->name;
+      if (r.limit_ms) {
+        versus = Format("%.2f", *r.ratio) + " of limit " + Format("%.3f", *r.limit_ms) + " ms (" +
+                 r.ceiling->name + ")";
+      }
       if (r.bytecode_vs_text) versus = Format("%.2fx", *r.bytecode_vs_text) + " of text";
       if (r.warm_vs_cold) versus = Format("%.2fx", *r.warm_vs_cold) + " of cold";
       const std::string& name = r.label.empty() ? r.workload->name : r.label;

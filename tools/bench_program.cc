@@ -101,8 +101,16 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
       header.ceiling = ParseCeilingKind(value);
       if (!header.ceiling) {
         return InvalidArgument(where, ": unknown ceiling '", value,
-                               "' (expected sgemm, bf16gemm, int8gemm or bandwidth)");
+                               "' (expected sgemm, bf16gemm, int8gemm, bandwidth, lapack or "
+                               "model)");
       }
+    } else if (key == "bytes") {
+      int64_t count = 0;
+      auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+      if (error != std::errc() || end != value.data() + value.size() || count < 1) {
+        return InvalidArgument(where, ": bytes must be a positive integer, got '", value, "'");
+      }
+      header.bytes = static_cast<double>(count);
     } else if (key == "compare") {
       std::string_view list = value;
       while (!list.empty()) {
@@ -122,7 +130,7 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
     } else {
       return InvalidArgument(where, ": unknown key '", key,
                              "' in the plugrt-bench header (expected kind, iterations, metric, "
-                             "ceiling, compare)");
+                             "ceiling, bytes, compare)");
     }
   }
   if (header.kind == BenchKind::kDispatch && !has_iterations) {

@@ -38,6 +38,10 @@ struct BenchHeader {
   int64_t iterations = 0;
   std::optional<BenchMetric> metric;
   std::optional<CeilingKind> ceiling;
+  // bytes=N: what one execute must move at the least (a model's weights
+  // once, of an embedding table only the rows it gathers), for the memory
+  // side of ceiling=model; default: the bytes of the arguments and outputs.
+  std::optional<double> bytes;
   // compare=bytecode: also time parse + verify + compile of the program from
   // a portable artifact (written in-process) against from its text.
   bool compare_bytecode = false;

@@ -77,7 +77,15 @@ class Builder:
             result_types = f"({result_types})"
         values = ", ".join(v for v, _, _ in results)
         types = ", ".join(tensor(s, d) for _, s, d in results)
-        out = [HEADER, f"// {description}", f"module @{module_name} {{",
+        header = HEADER
+        # " plugrt-bytes=N" at the end of the description: the bytes one pass must move
+        # (weights once, the gathered rows of embedding tables, inputs, outputs), the memory
+        # side of the row's limit; it goes into the header as bytes=N.
+        marker = " plugrt-bytes="
+        if marker in description:
+            description, count = description.rsplit(marker, 1)
+            header += f" bytes={int(count)}"
+        out = [header, f"// {description}", f"module @{module_name} {{",
                f"  func.func public @main({params}) -> {result_types} {{"]
         out += self.lines
         out += [f"    return {values} : {types}", "  }", "}", ""]

@@ -89,7 +89,9 @@ extern "C" {
  *   in-place-reuse: results written into the memory of operands that die at
  *     that op (donated inputs, intermediates at their last use);
  *   transpose-folding: a dot_general reads a transposed operand through
- *     its dimension numbers instead of a transposed copy. */
+ *     its dimension numbers instead of a transposed copy;
+ *   inlining: func.call and stablehlo.composite replaced by the body they
+ *     call (the first module pass), so fusion and folding see across them. */
 #define PLUGRT_OPTIMIZER_BUILTIN_PASSES(X)                        \
   X(algebraic_simplification, "algebraic-simplification")         \
   X(common_subexpression_elimination, "cse")                      \
@@ -97,7 +99,8 @@ extern "C" {
   X(constant_folding, "constant-folding")                         \
   X(elementwise_fusion, "elementwise-fusion")                     \
   X(in_place_reuse, "in-place-reuse")                             \
-  X(transpose_folding, "transpose-folding")
+  X(transpose_folding, "transpose-folding")                       \
+  X(inlining, "inlining")
 
 typedef enum PLUGRT_PassSwitch {
   PLUGRT_PassSwitch_DEFAULT = 0, /* the runtime decides (every built-in pass is on) */
@@ -114,7 +117,7 @@ typedef struct PLUGRT_OptimizerConfigs {
 #undef PLUGRT_OPTIMIZER_CONFIG_FIELD_
 } PLUGRT_OptimizerConfigs;
 #define PLUGRT_OPTIMIZER_CONFIGS_STRUCT_SIZE \
-  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, transpose_folding)
+  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, inlining)
 
 typedef enum PLUGRT_ModuleFormat {
   PLUGRT_ModuleFormat_TEXT = 0,     /* StableHLO MLIR text */

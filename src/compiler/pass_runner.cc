@@ -8,6 +8,7 @@
 #include "compiler/passes/algebraic_simplify.h"
 #include "compiler/passes/cse.h"
 #include "compiler/passes/dead_code.h"
+#include "compiler/passes/inlining.h"
 #include "compiler/passes/transpose_folding.h"
 
 namespace plugrt::passes {
@@ -83,6 +84,7 @@ Status RunBuiltinModulePasses(shlo::Module& module, const PassConfig& config, Pa
     bool (*run)(shlo::Module&);
   };
   static constexpr ModulePass kModulePasses[] = {
+      {BuiltinPass::inlining, &InlineCalls},
       {BuiltinPass::algebraic_simplification, &SimplifyAlgebra},
       {BuiltinPass::transpose_folding, &FoldTransposesIntoDots},
       {BuiltinPass::common_subexpression_elimination, &EliminateCommonSubexpressions},

@@ -15,7 +15,7 @@
 //   lower-quantized    uniform quantized types -> storage integers
 //   lower-chlo         CHLO -> StableHLO (and plugrt.math.* custom calls)
 //   lower-approx-top-k approximate top-k -> exact
-//   algebraic-simplification, transpose-folding, cse, dead-code-elimination
+//   inlining, algebraic-simplification, transpose-folding, cse, dead-code-elimination
 //                      (switchable)
 //
 // What follows is the backend's: it plans the lowered module (the CPU

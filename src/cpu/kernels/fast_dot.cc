@@ -11,18 +11,24 @@
 #include "cpu/kernels/int8_gemm.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
+#include "cpu/kernels/skinny_gemm.h"
 #include "profiler/recorder.h"
 
 namespace plugrt::cpu {
-namespace {
+namespace fast_dot {
 
-using dnnl::memory;
-
-// One operand seen as a 3-D [batch, rows, cols] matrix stack.
+// One operand seen as a 3-D [batch, rows, cols] matrix stack (a named
+// namespace: FastDot::Impl, which has external linkage, holds two).
 struct MatrixView {
   int64_t sizes[3] = {1, 1, 1};
   int64_t strides[3] = {1, 1, 1};
 };
+
+}  // namespace fast_dot
+namespace {
+
+using dnnl::memory;
+using fast_dot::MatrixView;
 
 // Merges the dims `group` (outer to inner) into one dim with one stride, if
 // they lie in memory as one row-major block; size-1 dims do not matter.
@@ -122,6 +128,7 @@ std::vector<int64_t> Permuted(const std::vector<int64_t>& dims, const std::vecto
 }  // namespace
 
 struct FastDot::Impl {
+  using MatrixView = fast_dot::MatrixView;
   // Per operand: the permutation to apply first (empty: none), and the view.
   std::vector<int64_t> lhs_perm, rhs_perm;
   MatrixView lhs, rhs;
@@ -134,6 +141,9 @@ struct FastDot::Impl {
   // the operands converted to f32 and the product back to s32 (via_f32).
   bool own_int8 = false;
   bool via_f32 = false;
+  // f32 with at most skinny_gemm::kMaxRows lhs rows: on plugrt's skinny
+  // kernel (skinny_gemm.h), which streams the rhs at memory speed.
+  bool skinny = false;
   bool lhs_unsigned = false;
   // Set when oneDNN rescales the int8 product (Int8Rescale).
   std::optional<Int8Rescale> rescale;
@@ -289,6 +299,12 @@ std::shared_ptr<const FastDot> FastDot::Plan(const std::vector<int64_t>& lhs_dim
     }
     impl->rescale = *rescale;
   }
+  if (f32 && SkinnyGemmAvailable() &&
+      SkinnyGemmFits(impl->m, F32Matrices{nullptr, impl->rhs.strides[0], impl->rhs.strides[1],
+                                          impl->rhs.strides[2]})) {
+    impl->skinny = true;
+    return std::shared_ptr<const FastDot>(new FastDot(std::move(impl)));
+  }
   if (int8 && !HasVnni()) {
     if (Int8GemmAvailable()) {
       impl->own_int8 = true;
@@ -320,6 +336,19 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
                        : !p.lhs_perm.empty()                     ? " (lhs transposed first)"
                        : !p.rhs_perm.empty()                     ? " (rhs transposed first)"
                                                                  : "";
+  if (p.skinny) {
+    if (profiler::Enabled()) {
+      profiler::AnnotateKernel(profiler::stat::kImplementation,
+                               std::string("plugrt skinny f32 GEMM (AVX2)") + copied);
+    }
+    Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+    auto matrices = [](const Tensor& t, const MatrixView& v) {
+      return F32Matrices{t.as<float>(), v.strides[0], v.strides[1], v.strides[2]};
+    };
+    SkinnyGemm(matrices(lhs, p.lhs), matrices(rhs, p.rhs), p.batch, p.m, p.n, p.k,
+               result.mutable_as<float>(), team);
+    return result;
+  }
   if (p.own_int8) {
     if (profiler::Enabled()) {
       profiler::AnnotateKernel(profiler::stat::kImplementation,

@@ -1,0 +1,43 @@
+// plugrt CPU kernels: f32 products with few lhs rows (m <= 8 per matrix),
+// the shape of serving at batch 1: a decode step's tokens, a short sequence,
+// an LSTM step, attention of one query over a cache. Such a product reads
+// each rhs element once and does little with it, so it runs at the speed
+// memory delivers the rhs; plugrt's kernel streams it once, split into bands
+// of columns over the threads, with every lhs row's sums in registers,
+// whichever way the rhs is stored ([n, k] as PyTorch keeps a linear layer's
+// weight, or [k, n] as JAX keeps a dense kernel). oneDNN's matmul reaches
+// about half that speed on these shapes (docs/performance.md).
+#ifndef PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_
+#define PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_
+
+#include <cstdint>
+
+#include "cpu/kernels/skinny_gemm_avx2.h"
+
+namespace plugrt::cpu {
+
+// Whether SkinnyGemm can run here: built for x86-64 and the CPU has AVX2 and
+// FMA.
+bool SkinnyGemmAvailable();
+
+// A stack of f32 matrices: matrix b, element (r, c) at data[b * batch_stride
+// + r * row_stride + c * col_stride].
+struct F32Matrices {
+  const float* data = nullptr;
+  int64_t batch_stride = 0, row_stride = 0, col_stride = 0;
+};
+
+// Whether SkinnyGemm takes a product of these sizes and rhs layout: m at
+// most skinny_gemm::kMaxRows, the rhs contiguous along k or along n.
+bool SkinnyGemmFits(int64_t m, const F32Matrices& rhs);
+
+// out[b, i, j] (dense, row-major) = sum over x < k of lhs[b, i, x] *
+// rhs[b, x, j], summed in f32 in a fixed order (vectors of 8 along k, or k
+// in order). On up to `threads` threads. Only when SkinnyGemmAvailable()
+// and SkinnyGemmFits.
+void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, int64_t m,
+                int64_t n, int64_t k, float* out, int threads);
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_

@@ -1,0 +1,132 @@
+// The skinny f32 product (skinny_gemm.h): plugrt's kernel called directly
+// over every row count it takes, column and depth counts that leave partial
+// vectors and bands, both rhs layouts ([n, k] and [k, n]), row- and
+// column-major lhs, batches and thread counts, against a double-precision
+// product; and dot_general's fast path on such shapes (PyTorch's transposed
+// weights, JAX's kernels, a decode step's attention) against the reference
+// kernel.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu/kernels/dot.h"
+#include "cpu/kernels/fast_dot.h"
+#include "cpu/kernels/skinny_gemm.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt {
+namespace {
+
+using cpu::F32Matrices;
+using shlo::ElementType;
+
+std::vector<float> RandomFloats(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> out(count);
+  for (float& x : out) x = uniform(generator);
+  return out;
+}
+
+F32Matrices View(const std::vector<float>& data, int64_t rows, int64_t cols, bool column_major) {
+  return F32Matrices{data.data(), rows * cols, column_major ? 1 : cols, column_major ? rows : 1};
+}
+
+float At(const F32Matrices& v, int64_t b, int64_t r, int64_t c) {
+  return v.data[b * v.batch_stride + r * v.row_stride + c * v.col_stride];
+}
+
+TEST(SkinnyGemmTest, EqualsTheProductWithinF32Rounding) {
+  if (!cpu::SkinnyGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA on this CPU (or not x86-64)";
+  struct Shape {
+    int64_t batch, n, k;
+  };
+  const Shape shapes[] = {{1, 1, 1},   {1, 7, 8},    {2, 17, 9},   {1, 33, 15},
+                          {3, 64, 64}, {1, 300, 771}, {1, 1000, 3}, {5, 24, 130}};
+  int case_index = 0;
+  for (int64_t m = 1; m <= cpu::skinny_gemm::kMaxRows; ++m) {
+    for (const Shape& s : shapes) {
+      for (int variant = 0; variant < 4; ++variant) {
+        const bool lhs_cm = variant & 1, rhs_cm = variant & 2;
+        const int threads = 1 + case_index++ % 3;
+        SCOPED_TRACE(testing::Message() << "batch " << s.batch << " m " << m << " n " << s.n
+                                        << " k " << s.k << (lhs_cm ? " lhs column-major" : "")
+                                        << (rhs_cm ? " rhs [n, k]" : " rhs [k, n]") << ", threads "
+                                        << threads);
+        const std::vector<float> a = RandomFloats(s.batch * m * s.k, 3 + case_index);
+        const std::vector<float> w = RandomFloats(s.batch * s.k * s.n, 7 + case_index);
+        const F32Matrices lhs = View(a, m, s.k, lhs_cm);
+        const F32Matrices rhs = View(w, s.k, s.n, rhs_cm);
+        ASSERT_TRUE(cpu::SkinnyGemmFits(m, rhs));
+        std::vector<float> got(s.batch * m * s.n, NAN);
+        cpu::SkinnyGemm(lhs, rhs, s.batch, m, s.n, s.k, got.data(), threads);
+        int mismatches = 0;
+        for (int64_t b = 0; b < s.batch; ++b) {
+          for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < s.n; ++j) {
+              double want = 0, magnitude = 0;
+              for (int64_t x = 0; x < s.k; ++x) {
+                const double p = static_cast<double>(At(lhs, b, i, x)) * At(rhs, b, x, j);
+                want += p;
+                magnitude += std::fabs(p);
+              }
+              const float at = got[(b * m + i) * s.n + j];
+              // f32 sums of k terms: within k ulps of the magnitude.
+              const double tolerance = 1e-6 * (static_cast<double>(s.k) + 1) * (magnitude + 1e-30);
+              if (!(std::fabs(at - want) <= tolerance) && mismatches++ < 3) {
+                ADD_FAILURE() << "[" << b << ", " << i << ", " << j << "]: " << at << " vs " << want;
+              }
+            }
+          }
+        }
+        EXPECT_EQ(mismatches, 0);
+      }
+    }
+  }
+}
+
+// Through dot_general's fast path: the shapes serving at batch 1 brings, in
+// the layouts exporters write them.
+TEST(SkinnyGemmTest, FastDotOfFewRowsEqualsTheReference) {
+  struct Case {
+    const char* name;
+    std::vector<int64_t> lhs_dims, rhs_dims;
+    cpu::DotDimensions dims;
+  };
+  const Case cases[] = {
+      {"PyTorch linear, 7 tokens", {1, 7, 96}, {200, 96}, {{}, {}, {2}, {1}}},
+      {"JAX dense, batch 3", {3, 1, 80}, {80, 130}, {{}, {}, {2}, {0}}},
+      {"decode attention scores", {2, 4, 1, 16}, {2, 4, 40, 16}, {{0, 1}, {0, 1}, {3}, {3}}},
+      {"decode attention context", {2, 4, 1, 40}, {2, 4, 40, 16}, {{0, 1}, {0, 1}, {3}, {2}}},
+      {"lhs transposed", {300, 5}, {300, 70}, {{}, {}, {0}, {0}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    cpu::Tensor lhs(ElementType::kF32, c.lhs_dims), rhs(ElementType::kF32, c.rhs_dims);
+    const std::vector<float> a = RandomFloats(lhs.num_elements(), 5);
+    const std::vector<float> w = RandomFloats(rhs.num_elements(), 6);
+    std::copy(a.begin(), a.end(), lhs.mutable_as<float>());
+    std::copy(w.begin(), w.end(), rhs.mutable_as<float>());
+    auto fast = cpu::FastDot::Plan(lhs.dims(), ElementType::kF32, rhs.dims(), ElementType::kF32,
+                                   c.dims, ElementType::kF32, /*kernel_threads=*/2);
+    if (fast == nullptr) continue;  // too small for a fast path: the reference runs it anyway
+    StatusOr<cpu::Tensor> got = fast->Run(lhs, rhs, /*kernel_threads=*/2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    const cpu::Tensor want = cpu::DotGeneral(lhs, rhs, c.dims, ElementType::kF32);
+    ASSERT_EQ(got->dims(), want.dims());
+    int mismatches = 0;
+    for (int64_t i = 0; i < want.num_elements(); ++i) {
+      const float g = got->as<float>()[i], e = want.as<float>()[i];
+      if (!(std::fabs(g - e) <= 1e-4f * (1 + std::fabs(e))) && mismatches++ < 3) {
+        ADD_FAILURE() << "element " << i << ": " << g << " vs " << e;
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+}
+
+}  // namespace
+}  // namespace plugrt
