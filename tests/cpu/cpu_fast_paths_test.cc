@@ -209,6 +209,43 @@ func.func @main(%x: tensor<3x13x11x8xf32>, %w: tensor<3x3x8x6xf32>, %xc: tensor<
   EXPECT_EQ(counters.onednn_calls, 3);
 }
 
+// NHWC pooling as exporters write it (Flax's max pool with SAME padding and
+// a -inf init, an average pool's window sum with padding, a min window with
+// dilation over a 5-D operand, a window over all but 8 trailing channels):
+// the row-at-a-time kernel gives the reference kernel's numbers, padding
+// read as the init value (a non-identity init 1.5 included).
+TEST(FastPathsTest, PoolingWindowsOverChannelRows) {
+  ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<2x9x8x16xf32>, %y: tensor<2x3x7x5x8xf32>) -> (tensor<2x5x4x16xf32>, tensor<2x9x8x16xf32>, tensor<2x2x3x2x8xf32>, tensor<1x3x7x5x8xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %init = stablehlo.constant dense<1.5> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %ninf) <{padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<2x9x8x16xf32>, tensor<f32>) -> tensor<2x5x4x16xf32>
+  %1 = "stablehlo.reduce_window"(%x, %init) <{padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 3, 3, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2x9x8x16xf32>, tensor<f32>) -> tensor<2x9x8x16xf32>
+  %2 = "stablehlo.reduce_window"(%y, %zero) <{padding = dense<[[0, 0], [0, 0], [1, 0], [0, 1], [0, 0]]> : tensor<5x2xi64>, window_dimensions = array<i64: 1, 2, 3, 2, 1>, window_strides = array<i64: 1, 1, 3, 2, 1>, window_dilations = array<i64: 1, 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.minimum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<2x3x7x5x8xf32>, tensor<f32>) -> tensor<2x2x3x2x8xf32>
+  %3 = "stablehlo.reduce_window"(%y, %zero) <{window_dimensions = array<i64: 2, 1, 1, 1, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<2x3x7x5x8xf32>, tensor<f32>) -> tensor<1x3x7x5x8xf32>
+  func.return %0, %1, %2, %3 : tensor<2x5x4x16xf32>, tensor<2x9x8x16xf32>, tensor<2x2x3x2x8xf32>, tensor<1x3x7x5x8xf32>
+}
+)",
+                             1e-6, 1e-6);
+}
+
 TEST(FastPathsTest, FusedElementwiseChainWithConstantsAndScalars) {
   // A GELU-like chain over 5x1001 elements (partial tiles), a scalar
   // argument broadcast into it, and an intermediate also returned.

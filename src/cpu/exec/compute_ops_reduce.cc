@@ -194,6 +194,22 @@ CompileResult CompileReduceWindow(const shlo::Operation& op, CompileContext& con
   if (n == 1 && op.operands[1]->type.element_type() == type) {
     kind = DetectBinaryBody(op.region(0), type);
   }
+  // f32 pooling (NHWC max / sum windows) on the row-at-a-time kernel.
+  if (kind && type == ElementType::kF32 && input_type.has_static_shape() &&
+      context.options().fast_paths) {
+    if (std::optional<FastWindowPlan> plan = PlanFastReduceWindow(input_type.dims(), window, *kind)) {
+      return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
+                        const Operands& in, ExecContext& context) -> Results {
+        PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+        if (t[0].dims() != shape || t[0].type() != ElementType::kF32 ||
+            t[1].num_elements() != 1 || t[1].type() != ElementType::kF32) {
+          return Invalid(op, "operands do not match their types");
+        }
+        return Wrap({FastReduceWindow(plan, t[0], t[1].as<float>()[0],
+                                      ThreadBudget(context.kernel_threads))});
+      });
+    }
+  }
   std::shared_ptr<const CompiledRegion> body;
   if (!kind) {
     PLUGRT_ASSIGN_OR_RETURN(body, context.CompileRegion(op.region(0)));

@@ -191,3 +191,92 @@ Tensor FastReduce(const FastReducePlan& p, const Tensor& input, float init, int 
 }
 
 }  // namespace plugrt::cpu
+
+namespace plugrt::cpu {
+
+std::optional<FastWindowPlan> PlanFastReduceWindow(const std::vector<int64_t>& dims,
+                                                   const WindowGeometry& window,
+                                                   ReduceKind kind) {
+  if (kind != ReduceKind::kAdd && kind != ReduceKind::kMaximum && kind != ReduceKind::kMinimum) {
+    return std::nullopt;
+  }
+  const size_t rank = dims.size();
+  if (window.window_dimensions.size() != rank) return std::nullopt;
+  for (size_t d = 0; d < rank; ++d) {
+    if (window.base_dilations[d] != 1) return std::nullopt;
+  }
+  // The trailing dims the window leaves alone (size 1, stride 1, no padding)
+  // are the channels: one contiguous row per window position.
+  size_t split = rank;
+  while (split > 0) {
+    const size_t d = split - 1;
+    if (window.window_dimensions[d] != 1 || window.window_strides[d] != 1 ||
+        window.padding_low[d] != 0 || window.padding_high[d] != 0) {
+      break;
+    }
+    --split;
+  }
+  FastWindowPlan plan;
+  plan.kind = kind;
+  for (size_t d = split; d < rank; ++d) plan.channels *= dims[d];
+  // A few channels are not worth a row at a time: the general kernel stays.
+  if (split == 0 || plan.channels < 8) return std::nullopt;
+  StatusOr<std::vector<int64_t>> result = WindowResultDims(dims, window);
+  if (!result.ok()) return std::nullopt;
+  plan.result_dims = *result;
+  for (size_t d = 0; d < split; ++d) {
+    plan.input_dims.push_back(dims[d]);
+    plan.output_dims.push_back(plan.result_dims[d]);
+    plan.window.push_back(window.window_dimensions[d]);
+    plan.strides.push_back(window.window_strides[d]);
+    plan.padding_low.push_back(window.padding_low[d]);
+    plan.window_dilations.push_back(window.window_dilations[d]);
+  }
+  return plan;
+}
+
+Tensor FastReduceWindow(const FastWindowPlan& p, const Tensor& input, float init, int threads) {
+  Tensor result = Tensor::Uninitialized(ElementType::kF32, p.result_dims);
+  float* out = result.mutable_as<float>();
+  const float* in = input.as<float>();
+  const size_t rank = p.input_dims.size();
+  int64_t positions = 1, taps = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    positions *= p.output_dims[d];
+    taps *= p.window[d];
+  }
+  const int64_t c = p.channels;
+  const int team = ThreadsFor(positions * taps * c, kElementsPerThread, threads);
+  ParallelFor(positions, team, [&](int64_t begin, int64_t end) {
+    AlignedFloats padding = NewAlignedFloats(static_cast<size_t>(c));
+    std::fill(padding.get(), padding.get() + c, init);
+    std::vector<int64_t> at(rank), tap(rank);
+    for (int64_t o = begin; o < end; ++o) {
+      for (int64_t d = static_cast<int64_t>(rank) - 1, rest = o; d >= 0; --d) {
+        at[d] = rest % p.output_dims[d];
+        rest /= p.output_dims[d];
+      }
+      float* acc = out + o * c;
+      std::fill(acc, acc + c, init);
+      std::fill(tap.begin(), tap.end(), 0);
+      for (int64_t t = 0; t < taps; ++t) {
+        int64_t offset = 0;
+        bool inside = true;
+        for (size_t d = 0; d < rank; ++d) {
+          const int64_t x = at[d] * p.strides[d] - p.padding_low[d] + tap[d] * p.window_dilations[d];
+          inside = inside && x >= 0 && x < p.input_dims[d];
+          offset = offset * p.input_dims[d] + x;
+        }
+        // Padding reads as the init value, as the spec says.
+        CombineRow(p.kind, acc, inside ? in + offset * c : padding.get(), c);
+        for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+          if (++tap[d] < p.window[d]) break;
+          tap[d] = 0;
+        }
+      }
+    }
+  });
+  return result;
+}
+
+}  // namespace plugrt::cpu
