@@ -4,8 +4,17 @@
 # workloads in PyTorch eager mode (bench/torch_bench.py), both with the same
 # number of threads, and prints the comparison (bench/compare.py).
 #
-# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [--plot [FILE]] [--distributed] [WORKLOAD...]
+# Then the model set (bench/models/: whole models as frameworks export them, generated on the
+# spot with seeded weights): plugrt against each model's physical limit, PyTorch eager
+# (bench/torch_models.py) and ONNX Runtime (bench/ort_models.js on the models PyTorch exports to
+# ONNX), all in this run, after checking on the models' small twins that the three agree with
+# a NumPy reference (bench/models/compare_peers.py); table by bench/models/compare_models.py.
+#
+# Usage: scripts/bench.sh [--threads N] [--out DIR] [--no-torch] [--no-hugepages] [--plot [FILE]] [--distributed]
+#                         [--no-models | --models-only] [--models NAME,...] [WORKLOAD...]
 #   WORKLOAD        bench/<name>.mlir stems (default: all)
+#   --no-models     skip the model set; --models-only: only the model set
+#   --models LIST   model or family names (gen_models.py --list; default: all)
 #   --threads       threads for both (default: the online cores)
 #   --out           where the two JSON files go (default: a new folder under /tmp)
 #   --no-torch      plugrt only
@@ -38,6 +47,9 @@ TORCH=1
 HUGEPAGES=1
 PLOT=""
 DISTRIBUTED=0
+MODELS=1
+HANDWRITTEN=1
+MODEL_NAMES=""
 NAMES=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,7 +66,11 @@ while [ $# -gt 0 ]; do
       esac ;;
     --plot=*) PLOT="${1#*=}"; shift ;;
     --distributed) DISTRIBUTED=1; shift ;;
-    -h|--help) sed -n '2,25p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-models) MODELS=0; shift ;;
+    --models-only) HANDWRITTEN=0; shift ;;
+    --models) MODEL_NAMES="$2"; shift 2 ;;
+    --models=*) MODEL_NAMES="${1#*=}"; shift ;;
+    -h|--help) sed -n '2,35p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac
@@ -97,41 +113,94 @@ if [ ! -x "$PLUGRT" ]; then
   scripts/build.sh
 fi
 
-echo "== plugrt bench ($THREADS threads, GLIBC_TUNABLES=${GLIBC_TUNABLES:-})"
 status=0
-"$PLUGRT" bench --threads "$THREADS" --json "$OUT/plugrt.json" "${NAMES[@]}" || status=$?
-if [ ! -f "$OUT/plugrt.json" ]; then
-  echo "bench.sh: plugrt bench wrote no results" >&2
-  exit 1
-fi
-
-if [ -n "${PLUGRT_XLA_HLO_DIR:-}" ]; then
-  echo
-  echo "== XLA's CPU benchmark programs in $PLUGRT_XLA_HLO_DIR (seeded random weights)"
-  "$PLUGRT" bench --threads "$THREADS" --dir "$PLUGRT_XLA_HLO_DIR" --fill-elided=random:0 \
-    --json "$OUT/plugrt_xla_hlo.json" || status=$?
-fi
-
-if [ "$TORCH" = 1 ]; then
-  echo
-  echo "== PyTorch eager ($THREADS threads)"
-  "$PY" bench/torch_bench.py --threads "$THREADS" --json "$OUT/torch.json" "${TORCH_FLAGS[@]}" \
-    "${NAMES[@]}"
-  echo
-  echo "== comparison"
-  "$PY" bench/compare.py "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
-else
-  echo
-  "$PY" bench/compare.py "$OUT/plugrt.json" || status=$?
-fi
-if [ -n "$PLOT" ]; then
-  [ "$PLOT" = default ] && PLOT="$OUT/bench.svg"
-  echo
-  if [ "$TORCH" = 1 ]; then
-    "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
-  else
-    "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" || status=$?
+if [ "$HANDWRITTEN" = 1 ]; then
+  echo "== plugrt bench ($THREADS threads, GLIBC_TUNABLES=${GLIBC_TUNABLES:-})"
+  "$PLUGRT" bench --threads "$THREADS" --json "$OUT/plugrt.json" "${NAMES[@]}" || status=$?
+  if [ ! -f "$OUT/plugrt.json" ]; then
+    echo "bench.sh: plugrt bench wrote no results" >&2
+    exit 1
   fi
+
+  if [ -n "${PLUGRT_XLA_HLO_DIR:-}" ]; then
+    echo
+    echo "== XLA's CPU benchmark programs in $PLUGRT_XLA_HLO_DIR (seeded random weights)"
+    "$PLUGRT" bench --threads "$THREADS" --dir "$PLUGRT_XLA_HLO_DIR" --fill-elided=random:0 \
+      --json "$OUT/plugrt_xla_hlo.json" || status=$?
+  fi
+
+  if [ "$TORCH" = 1 ]; then
+    echo
+    echo "== PyTorch eager ($THREADS threads)"
+    "$PY" bench/torch_bench.py --threads "$THREADS" --json "$OUT/torch.json" "${TORCH_FLAGS[@]}" \
+      "${NAMES[@]}"
+    echo
+    echo "== comparison"
+    "$PY" bench/compare.py "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
+  else
+    echo
+    "$PY" bench/compare.py "$OUT/plugrt.json" || status=$?
+  fi
+  if [ -n "$PLOT" ]; then
+    [ "$PLOT" = default ] && PLOT="$OUT/bench.svg"
+    echo
+    if [ "$TORCH" = 1 ]; then
+      "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" "$OUT/torch.json" || status=$?
+    else
+      "$PY" bench/plot.py "$PLOT" "$OUT/plugrt.json" || status=$?
+    fi
+  fi
+fi
+
+# The model set: generated here (seeded; the weights are the programs' arguments, which
+# `plugrt bench` fills, as a service passes pre-placed weights), then each peer on the same
+# models, shapes and threads.
+if [ "$MODELS" = 1 ]; then
+  MODEL_ARGS=()
+  [ -n "$MODEL_NAMES" ] && IFS=, read -r -a MODEL_ARGS <<< "$MODEL_NAMES"
+  MODEL_DIR="$OUT/models"
+  rm -rf "$MODEL_DIR"
+  mkdir -p "$MODEL_DIR"
+  echo
+  echo "== model set: generating (bench/models/gen_models.py)"
+  "$PY" bench/models/gen_models.py --out "$MODEL_DIR" "${MODEL_ARGS[@]}" > /dev/null
+  ORT_DIR="${PLUGRT_ORT_DIR:-build/ort}"
+  ORT=0
+  if [ "$TORCH" = 1 ]; then
+    if ! command -v node > /dev/null || [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
+      echo "bench.sh: no ONNX Runtime in $ORT_DIR (node + npm onnxruntime-node): run scripts/bench_setup.sh, or pass --no-torch" >&2
+      exit 1
+    fi
+    ORT=1
+    echo
+    echo "== model set: do plugrt, PyTorch and ONNX Runtime agree? (the models' small twins against NumPy)"
+    PLUGRT="$PLUGRT" "$PY" bench/models/compare_peers.py "$OUT/models_small" --generate --small \
+      --threads "$THREADS" --plugrt "$PLUGRT" || status=$?
+  fi
+  echo
+  echo "== model set: plugrt bench ($THREADS threads)"
+  "$PLUGRT" bench --threads "$THREADS" --dir "$MODEL_DIR" --json "$OUT/plugrt_models.json" || status=$?
+  PEER_JSON=()
+  if [ "$TORCH" = 1 ]; then
+    echo
+    echo "== model set: PyTorch eager ($THREADS threads), and its ONNX export"
+    "$PY" bench/torch_models.py --threads "$THREADS" --json "$OUT/torch_models.json" \
+      --onnx "$MODEL_DIR/onnx" "${TORCH_FLAGS[@]}" "${MODEL_ARGS[@]}" || status=$?
+    PEER_JSON+=(--torch "$OUT/torch_models.json")
+  fi
+  if [ "$ORT" = 1 ]; then
+    echo
+    echo "== model set: ONNX Runtime ($THREADS threads)"
+    PLUGRT_ORT_DIR="$ORT_DIR" node bench/ort_models.js --dir "$MODEL_DIR/onnx" --threads "$THREADS" \
+      --json "$OUT/ort_models.json" || status=$?
+    PEER_JSON+=(--ort "$OUT/ort_models.json")
+  fi
+  echo
+  echo "== model set: comparison"
+  MODEL_PLOT=()
+  [ -n "$PLOT" ] && MODEL_PLOT=(--plot "$OUT/models.svg")
+  "$PY" bench/models/compare_models.py "$OUT/plugrt_models.json" "${PEER_JSON[@]}" \
+    "${MODEL_PLOT[@]}" || status=$?
 fi
 if [ "$DISTRIBUTED" = 1 ]; then
   echo

@@ -185,7 +185,18 @@ StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
       return Unimplemented(main->location.ToString(), ": argument ", i, " of @main is ",
                            type.ToString(), "; plugrt bench feeds static-shaped tensors only");
     }
-    arguments.push_back({*pjrt, type.dims()});
+    ArgumentSpec spec{*pjrt, type.dims()};
+    // tf.aliasing_output = N (jax.jit's donate_argnums): the argument is
+    // state the program hands back as output N (a KV cache, optimizer
+    // state), carried from one execute to the next.
+    if (i < main->arg_attributes.size()) {
+      if (const shlo::Attribute* alias =
+              shlo::FindAttribute(main->arg_attributes[i], "tf.aliasing_output")) {
+        StatusOr<int64_t> output = shlo::AttrToInt(*alias);
+        if (output.ok() && *output >= 0) spec.aliased_output = *output;
+      }
+    }
+    arguments.push_back(std::move(spec));
   }
   return arguments;
 }

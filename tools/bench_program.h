@@ -61,6 +61,10 @@ StatusOr<BenchHeader> ParseBenchHeader(std::string_view text, const std::string&
 struct ArgumentSpec {
   PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
   std::vector<int64_t> dims;
+  // The output this argument is donated to (its tf.aliasing_output): the
+  // bench then feeds that output back as this argument of the next execute,
+  // as a serving loop carries a KV cache.
+  std::optional<int64_t> aliased_output;
 };
 
 // The argument types of function @main in StableHLO text, from the project's

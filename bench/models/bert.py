@@ -19,6 +19,8 @@ LINES = {"embeddings": 232, "query": 283, "key": 284, "value": 285, "scores": 30
 
 BASE = dict(layers=12, width=768, heads=12, mlp=3072, vocab=30522, positions=512, types=2)
 MODELS = {
+    # One short request (a query, a sentence to classify): the weights dominate.
+    "bert_base_b1_s8": dict(BASE, batch=1, seq=8),
     "bert_base_b1_s128": dict(BASE, batch=1, seq=128),
     "bert_base_b8_s128": dict(BASE, batch=8, seq=128),
 }

@@ -33,12 +33,17 @@ class Builder:
     def __init__(self, source):
         self.source = source  # the Python file the locations name
         self.args = []        # (name, shape, dtype)
+        self.arg_attributes = {}
         self.lines = []
         self.count = 0
         self.constants = {}
 
-    def arg(self, name, shape, dtype="f32"):
+    def arg(self, name, shape, dtype="f32", attributes=None):
+        """An argument of @main; `attributes` as MLIR writes them, e.g. "tf.aliasing_output = 1 : i32"
+        (jax.jit's donate_argnums: the argument is donated to that output)."""
         self.args.append((name, tuple(shape), dtype))
+        if attributes:
+            self.arg_attributes[name] = attributes
         return "%" + name
 
     def op(self, text, signature, scope="model", line=1):
@@ -71,7 +76,9 @@ class Builder:
 
     def module(self, module_name, description, results):
         """The whole module: `results` is a list of (value, shape, dtype)."""
-        params = ",\n      ".join(f"%{n}: {tensor(s, d)}" for n, s, d in self.args)
+        params = ",\n      ".join(
+            f"%{n}: {tensor(s, d)}" + (f" {{{self.arg_attributes[n]}}}" if n in self.arg_attributes else "")
+            for n, s, d in self.args)
         result_types = ", ".join(tensor(s, d) for _, s, d in results)
         if len(results) != 1:
             result_types = f"({result_types})"

@@ -1,5 +1,7 @@
 """One decode step of a GPT-2-small decoder with a KV cache, as JAX (jax.jit + jax.export) writes it
-for a Flax model: `decode_step(tokens, pos, cache, params)`, jitted, returning (logits, new cache).
+for a Flax model: `decode_step(tokens, pos, cache, params)`, jitted with the cache donated
+(donate_argnums: each cache argument carries `tf.aliasing_output`, naming the output that is its
+new value), returning (logits, new cache).
 
 The form follows real JAX exports (x64 disabled, so every index is i32):
 - the token embedding is `jnp.take(wte, tokens, axis=0)` in its default "fill" mode: negative ids
@@ -219,7 +221,10 @@ class Gpt2Decode:
         pos = b.arg("pos", [], "i32")
         cache = []
         for i in range(L):
-            cache.append((b.arg(f"cache_{i}_k", cache_shape(c)), b.arg(f"cache_{i}_v", cache_shape(c))))
+            # donate_argnums: each cache is donated to the output that is its new value
+            # (outputs: logits, then k_0, v_0, k_1, ...), as a serving loop jits its step.
+            cache.append((b.arg(f"cache_{i}_k", cache_shape(c), attributes=f"tf.aliasing_output = {1 + 2 * i} : i32"),
+                          b.arg(f"cache_{i}_v", cache_shape(c), attributes=f"tf.aliasing_output = {2 + 2 * i} : i32")))
         layers = {}
         for i in layer_order(c):
             layers[i] = {n: b.arg(f"params_h_{i}_{n}", s) for n, s in layer_params(c)}
