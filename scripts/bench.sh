@@ -171,6 +171,7 @@ if [ "$MODELS" = 1 ]; then
       echo "bench.sh: no ONNX Runtime in $ORT_DIR (node + npm onnxruntime-node): run scripts/bench_setup.sh, or pass --no-torch" >&2
       exit 1
     fi
+    ORT_DIR="$(cd "$ORT_DIR" && pwd)"  # node resolves the package from an absolute path
     ORT=1
     echo
     echo "== model set: do plugrt, PyTorch and ONNX Runtime agree? (the models' small twins against NumPy)"

@@ -49,6 +49,7 @@ struct BenchOptions {
   int warmup = 2;
   std::string json_path;
   bool no_ceilings = false;
+  bool progress = false;  // --progress: each stage and run of a workload on stderr
   std::optional<int> threads;
   bool list = false;
   std::string profile_dir;  // --profile DIR: one trace and summary per workload
@@ -291,6 +292,13 @@ StatusOr<LoadedExecutable> CompileWorkload(const Client& client, const Workload&
   return CompileProgram(client, workload.text, workload.path, read);
 }
 
+// `value` printed with one printf conversion.
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
 // The trailing _<digits> of a name (gemm_2048 -> 2048), or 0.
 int64_t TrailingSize(const std::string& name) {
   size_t underscore = name.rfind('_');
@@ -393,6 +401,12 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
   RepeatPolicy policy;
   policy.repeats = options.repeats;
   policy.warmup = options.warmup;
+  if (options.progress) {
+    policy.progress = [&workload](bool warmup, int run, double ms) {
+      std::cerr << "  " << workload.name << ": " << (warmup ? "warm-up run " : "timed run ") << run
+                << ": " << Format("%.3f", ms) << " ms\n";
+    };
+  }
 
   if (header.kind == BenchKind::kCompile) {
     PLUGRT_ASSIGN_OR_RETURN(std::vector<double> times,
@@ -407,10 +421,15 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
     return OkStatus();
   }
 
+  if (options.progress) std::cerr << "  " << workload.name << ": compiling\n";
   const long long compile_start = NowNanoseconds();
   PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
                           CompileWorkload(client, workload, options.fill_elided));
   result.compile_ms = MillisecondsSince(compile_start);
+  if (options.progress) {
+    std::cerr << "  " << workload.name << ": compiled in " << Format("%.1f", result.compile_ms)
+              << " ms; uploading its arguments (weights and inputs)\n";
+  }
 
   PLUGRT_ASSIGN_OR_RETURN(std::vector<ArgumentSpec> specs,
                           ReadMainArguments(workload.text, workload.path, options.fill_elided));
@@ -662,12 +681,6 @@ std::string Json(const std::string& cpu, int threads, const std::vector<CeilingR
   }
   out << (results.empty() ? "]}\n" : "\n ]}\n");
   return out.str();
-}
-
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
 }
 
 std::string Cell(std::optional<double> value, const char* format) {
@@ -963,6 +976,8 @@ void RegisterBenchCommand(CLI::App& app, int& exit_code) {
                                                     "stdout, the table then goes to stderr)");
   command->add_flag("--no-ceilings", options->no_ceilings,
                     "skip the oneDNN matmul and memory-bandwidth ceilings");
+  command->add_flag("--progress", options->progress,
+                    "print each workload's stages and runs on stderr as they happen");
   command->add_option("--threads", options->threads,
                       "threads for the ceilings, also passed to the plugin as the threads create "
                       "option (default: the online cores; the plugin's own default)")

@@ -185,7 +185,7 @@ StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
       return Unimplemented(main->location.ToString(), ": argument ", i, " of @main is ",
                            type.ToString(), "; plugrt bench feeds static-shaped tensors only");
     }
-    ArgumentSpec spec{*pjrt, type.dims()};
+    ArgumentSpec spec{*pjrt, type.dims(), std::nullopt};
     // tf.aliasing_output = N (jax.jit's donate_argnums): the argument is
     // state the program hands back as output N (a KV cache, optimizer
     // state), carried from one execute to the next.

@@ -19,8 +19,8 @@ double MillisecondsSince(long long start_ns) {
 StatusOr<std::vector<double>> TimeRepeated(const RepeatPolicy& policy,
                                            const std::function<StatusOr<double>()>& run) {
   for (int i = 0; i < policy.warmup; ++i) {
-    PLUGRT_ASSIGN_OR_RETURN(double ignored, run());
-    (void)ignored;
+    PLUGRT_ASSIGN_OR_RETURN(double ms, run());
+    if (policy.progress) policy.progress(true, i + 1, ms);
   }
   std::vector<double> times;
   double total_ms = 0;
@@ -34,6 +34,7 @@ StatusOr<std::vector<double>> TimeRepeated(const RepeatPolicy& policy,
     }
     PLUGRT_ASSIGN_OR_RETURN(double ms, run());
     times.push_back(ms);
+    if (policy.progress) policy.progress(false, static_cast<int>(times.size()), ms);
     total_ms += ms;
   }
   return times;

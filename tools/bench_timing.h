@@ -20,6 +20,9 @@ struct RepeatPolicy {
   int min_runs = 5;
   double min_seconds = 1.0;
   int max_runs = 50;
+  // Called after each run when set: whether it was a warm-up, its number
+  // (from 1) and its milliseconds (a progress display).
+  std::function<void(bool warmup, int run, double ms)> progress;
 };
 
 // Runs `run` as `policy` says; each call returns the milliseconds it took

@@ -20,10 +20,16 @@ import json
 
 
 def load(path):
+    """The JSON at `path`; None when no path is given or the peer wrote nothing (it failed: its
+    columns then show '-')."""
     if not path:
         return None
-    with open(path) as f:
-        return json.load(f)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        print(f"compare_models: {path} is missing: that peer's columns are empty")
+        return None
 
 
 def by_name(doc):

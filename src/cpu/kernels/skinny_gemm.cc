@@ -26,7 +26,7 @@ bool SkinnyGemmAvailable() {
 }
 
 bool SkinnyGemmFits(int64_t m, const F32Matrices& rhs) {
-  return m >= 1 && m <= skinny_gemm::kMaxRows && rhs.row_stride == 1;
+  return m >= 1 && m <= skinny_gemm::kMaxRows && (rhs.row_stride == 1 || rhs.col_stride == 1);
 }
 
 void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, int64_t m,
@@ -53,6 +53,7 @@ void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, i
   // Bands of columns: enough per matrix that every thread has work.
   const int64_t bands = std::clamp<int64_t>((team + batch - 1) / batch, 1,
                                             std::max<int64_t>(1, n / kMinBandColumns));
+  const bool k_contiguous = rhs.row_stride == 1;
   ParallelFor(batch * bands, team, [&](int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
       const int64_t b = item / bands, band = item % bands;
@@ -64,7 +65,11 @@ void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, i
       const float* w = rhs.data + b * rhs.batch_stride;
       float* c = out + b * m * n;
 #if defined(PLUGRT_HAVE_AVX2_KERNELS)
-      skinny_gemm::ColumnsOfRowsAvx2(a, m, k, w, rhs.col_stride, n0, n1, c, n);
+      if (k_contiguous) {
+        skinny_gemm::ColumnsOfRowsAvx2(a, m, k, w, rhs.col_stride, n0, n1, c, n);
+      } else {
+        skinny_gemm::RowsOfColumnsAvx2(a, m, k, w, rhs.row_stride, n0, n1, c, n);
+      }
 #else
       (void)a, (void)w, (void)c, (void)n0, (void)n1;
 #endif

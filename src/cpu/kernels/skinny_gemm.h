@@ -1,12 +1,12 @@
-// plugrt CPU kernels: f32 products with few lhs rows (m <= 8 per matrix)
-// whose rhs is stored [n, k], contiguous along k: PyTorch's linear layers
-// ([out, in] weights, read transposed) served at batch 1, a short sequence,
-// attention of one query over a cache of keys. Such a product reads each rhs
-// element once and does little with it, so it runs at the speed memory
-// delivers the rhs: every output is a dot product of two contiguous rows,
-// the rhs streamed once in bands of rows over the threads, each lhs row's
-// sums in registers. (An rhs stored [k, n], as JAX keeps a dense kernel,
-// stays on oneDNN, which streams that layout well.)
+// plugrt CPU kernels: f32 products with few lhs rows (m <= 8 per matrix),
+// the shape of serving at batch 1: a decode step's tokens, a short sequence,
+// an LSTM step, attention of one query over a cache. Such a product reads
+// each rhs element once and does little with it, so it runs at the speed
+// memory delivers the rhs; plugrt's kernel streams it once, split into bands
+// of columns over the threads, with every lhs row's sums in registers,
+// whichever way the rhs is stored ([n, k] as PyTorch keeps a linear layer's
+// weight, or [k, n] as JAX keeps a dense kernel). oneDNN's matmul reaches
+// about half that speed on these shapes (docs/performance.md).
 #ifndef PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_
 #define PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_
 
@@ -28,11 +28,12 @@ struct F32Matrices {
 };
 
 // Whether SkinnyGemm takes a product of these sizes and rhs layout: m at
-// most skinny_gemm::kMaxRows, the rhs contiguous along k.
+// most skinny_gemm::kMaxRows, the rhs contiguous along k or along n.
 bool SkinnyGemmFits(int64_t m, const F32Matrices& rhs);
 
 // out[b, i, j] (dense, row-major) = sum over x < k of lhs[b, i, x] *
-// rhs[b, x, j], summed in f32 in a fixed order (8 partial sums along k). On up to `threads` threads. Only when SkinnyGemmAvailable()
+// rhs[b, x, j], summed in f32 in a fixed order (vectors of 8 along k, or k
+// in order). On up to `threads` threads. Only when SkinnyGemmAvailable()
 // and SkinnyGemmFits.
 void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, int64_t m,
                 int64_t n, int64_t k, float* out, int threads);

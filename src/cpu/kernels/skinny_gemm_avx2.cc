@@ -63,6 +63,56 @@ void DotRows(const float* a, int64_t m, int64_t k, const float* const* b, float*
   if (i < m) DotBlock<1, kCols>(a + i * k, k, b, c + i * ldc, ldc, tail);
 }
 
+// kRows lhs rows times a [k, 8 * kVecs] panel of the rhs, starting at column
+// j: every row's accumulators in registers, the rhs read once.
+template <int kRows, int kVecs>
+void PanelBlock(const float* a, int64_t k, const float* b, int64_t ldb, float* c, int64_t ldc,
+                __m256i mask, bool masked) {
+  __m256 acc[kRows][kVecs];
+  for (int i = 0; i < kRows; ++i) {
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm256_setzero_ps();
+  }
+  for (int64_t x = 0; x < k; ++x) {
+    __m256 w[kVecs];
+    const float* row = b + x * ldb;
+    for (int v = 0; v < kVecs; ++v) {
+      w[v] = masked && v == kVecs - 1 ? _mm256_maskload_ps(row + 8 * v, mask)
+                                      : _mm256_loadu_ps(row + 8 * v);
+    }
+    for (int i = 0; i < kRows; ++i) {
+      const __m256 s = _mm256_broadcast_ss(a + i * k + x);
+      for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm256_fmadd_ps(s, w[v], acc[i][v]);
+    }
+  }
+  for (int i = 0; i < kRows; ++i) {
+    for (int v = 0; v < kVecs; ++v) {
+      if (masked && v == kVecs - 1) {
+        _mm256_maskstore_ps(c + i * ldc + 8 * v, mask, acc[i][v]);
+      } else {
+        _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
+      }
+    }
+  }
+}
+
+template <int kRows>
+void Panels(const float* a, int64_t k, const float* b, int64_t ldb, int64_t n0, int64_t n1,
+            float* c, int64_t ldc) {
+  // 12 accumulators at most: kVecs = 12 / kRows (at least 1).
+  constexpr int kVecs = kRows >= 6 ? 1 : (kRows >= 3 ? 2 : (kRows == 2 ? 4 : 8));
+  int64_t j = n0;
+  for (; j + 8 * kVecs <= n1; j += 8 * kVecs) {
+    PanelBlock<kRows, kVecs>(a, k, b + j, ldb, c + j, ldc, __m256i(), false);
+  }
+  for (; j < n1; j += 8) {
+    const int64_t width = n1 - j < 8 ? n1 - j : 8;
+    alignas(32) int lanes[8];
+    for (int l = 0; l < 8; ++l) lanes[l] = l < width ? -1 : 0;
+    const __m256i mask = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes));
+    PanelBlock<kRows, 1>(a, k, b + j, ldb, c + j, ldc, mask, width < 8);
+  }
+}
+
 }  // namespace
 
 void ColumnsOfRowsAvx2(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
@@ -76,6 +126,20 @@ void ColumnsOfRowsAvx2(const float* a, int64_t m, int64_t k, const float* b, int
   for (; j < n1; ++j) {
     const float* row[1] = {b + j * ldb};
     DotRows<1>(a, m, k, row, c + j, ldc, tail);
+  }
+}
+
+void RowsOfColumnsAvx2(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
+                       int64_t n0, int64_t n1, float* c, int64_t ldc) {
+  switch (m) {
+    case 1: return Panels<1>(a, k, b, ldb, n0, n1, c, ldc);
+    case 2: return Panels<2>(a, k, b, ldb, n0, n1, c, ldc);
+    case 3: return Panels<3>(a, k, b, ldb, n0, n1, c, ldc);
+    case 4: return Panels<4>(a, k, b, ldb, n0, n1, c, ldc);
+    case 5: return Panels<5>(a, k, b, ldb, n0, n1, c, ldc);
+    case 6: return Panels<6>(a, k, b, ldb, n0, n1, c, ldc);
+    case 7: return Panels<7>(a, k, b, ldb, n0, n1, c, ldc);
+    default: return Panels<8>(a, k, b, ldb, n0, n1, c, ldc);
   }
 }
 

@@ -13,11 +13,14 @@ namespace plugrt::cpu::skinny_gemm {
 // registers while the rhs streams past once.
 inline constexpr int64_t kMaxRows = 8;
 
-// c[i * ldc + j] = sum over x < k of a[i * k + x] * b[j * ldb + x], for
-// i < m (m <= kMaxRows) and j in [n0, n1); `a` dense row-major [m, k], the
-// rhs stored [n, k] (as PyTorch keeps a linear layer's weight): each output
-// is a dot product of two contiguous rows.
+// c[i * ldc + j] = sum over x < k of a[i * k + x] * b(x, j), for i < m
+// (m <= kMaxRows) and j in [n0, n1); `a` dense row-major [m, k].
+// ColumnsOfRows: b(x, j) = b[j * ldb + x] (the rhs stored [n, k], as
+// PyTorch keeps a linear layer's weight). RowsOfColumns: b(x, j) =
+// b[x * ldb + j] (stored [k, n], as JAX keeps a dense kernel).
 void ColumnsOfRowsAvx2(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
+                       int64_t n0, int64_t n1, float* c, int64_t ldc);
+void RowsOfColumnsAvx2(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
                        int64_t n0, int64_t n1, float* c, int64_t ldc);
 
 }  // namespace plugrt::cpu::skinny_gemm
