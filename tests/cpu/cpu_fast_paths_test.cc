@@ -246,6 +246,23 @@ func.func @main(%x: tensor<2x9x8x16xf32>, %y: tensor<2x3x7x5x8xf32>) -> (tensor<
                              1e-6, 1e-6);
 }
 
+// The kernel gradient of a strided patch convolution, as JAX's autodiff
+// writes it (batch and feature swapped on the input, the forward stride as
+// kernel dilation), and of a padded 3x3 one: layouts oneDNN would run on its
+// reference kernel as they lie, so the input and result are laid out its
+// way around the convolution. Same numbers as the reference kernel.
+TEST(FastPathsTest, ConvolutionKernelGradientsInAutodiffLayouts) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<4x16x16x3xf32>, %dy: tensor<4x4x4x8xf32>, %x2: tensor<2x9x9x5xf32>, %dy2: tensor<2x9x9x6xf32>) -> (tensor<4x4x3x8xf32>, tensor<3x3x5x6xf32>) {
+  %0 = stablehlo.convolution(%x, %dy) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [4, 4], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x16x16x3xf32>, tensor<4x4x4x8xf32>) -> tensor<4x4x3x8xf32>
+  %1 = stablehlo.convolution(%x2, %dy2) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x9x9x5xf32>, tensor<2x9x9x6xf32>) -> tensor<3x3x5x6xf32>
+  func.return %0, %1 : tensor<4x4x3x8xf32>, tensor<3x3x5x6xf32>
+}
+)",
+                             1e-5, 1e-4);
+  EXPECT_EQ(counters.onednn_calls, 2);
+}
+
 TEST(FastPathsTest, FusedElementwiseChainWithConstantsAndScalars) {
   // A GELU-like chain over 5x1001 elements (partial tiles), a scalar
   // argument broadcast into it, and an intermediate also returned.

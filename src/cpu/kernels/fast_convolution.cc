@@ -42,25 +42,68 @@ struct FastConvolution::Impl {
     memory::desc weights;
     memory::desc conv_scratchpad, reorder_scratchpad;
     std::string implementation;  // oneDNN's name for the kernel it chose, for the profiler
+    // Set when the operand and result layouts as they are would get oneDNN's
+    // reference kernel (odd dimension numberings: the kernel gradient JAX's
+    // autodiff writes swaps batch and feature): the input is copied into the
+    // layout oneDNN picks, the result copied back from its own.
+    bool relayout = false;
+    dnnl::reorder src_reorder, dst_reorder;
+    memory::desc src, dst;
+    memory::desc src_reorder_scratchpad, dst_reorder_scratchpad;
   };
+
+  // oneDNN's primitive for `src`/`dst` as given or as any layout it likes.
+  dnnl::convolution_forward::primitive_desc Describe(const memory::desc& s,
+                                                     const memory::desc& d) const {
+    const memory::desc weights_any(weights_user.dims(), weights_user.data_type(),
+                                   memory::format_tag::any);
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                         dnnl::algorithm::convolution_direct, s, weights_any, d,
+                                         strides, dilates, padding_l, padding_r);
+    return dnnl::convolution_forward::primitive_desc(desc, onednn::Attributes(), onednn::Engine());
+  }
 
   StatusOr<const Primitives*> Get(int team) const {
     std::lock_guard<std::mutex> lock(mu);
     auto it = primitives.find(team);
     if (it != primitives.end()) return &it->second;
     try {
-      const memory::desc weights_any(weights_user.dims(), weights_user.data_type(),
-                                     memory::format_tag::any);
-      dnnl::convolution_forward::desc desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
-          weights_any, dst, strides, dilates, padding_l, padding_r);
-      dnnl::convolution_forward::primitive_desc pd(desc, onednn::Attributes(), onednn::Engine());
+      dnnl::convolution_forward::primitive_desc pd = Describe(src, dst);
+      bool relayout = false;
+      if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) {
+        const memory::desc src_any(src.dims(), src.data_type(), memory::format_tag::any);
+        const memory::desc dst_any(dst.dims(), dst.data_type(), memory::format_tag::any);
+        dnnl::convolution_forward::primitive_desc other = Describe(src_any, dst_any);
+        if (std::string(other.impl_info_str()).rfind("ref", 0) != 0) {
+          pd = other;
+          relayout = true;
+        }
+      }
       dnnl::reorder::primitive_desc rpd(onednn::Engine(), weights_user, onednn::Engine(),
                                         pd.weights_desc(), onednn::Attributes());
-      Primitives p{dnnl::convolution_forward(pd), dnnl::reorder(rpd), pd.weights_desc(),
-                   pd.scratchpad_desc(), rpd.scratchpad_desc(),
-                   std::string("oneDNN convolution ") + pd.impl_info_str() + ", weights reordered by " +
-                       rpd.impl_info_str()};
+      Primitives p;
+      p.conv = dnnl::convolution_forward(pd);
+      p.weights_reorder = dnnl::reorder(rpd);
+      p.weights = pd.weights_desc();
+      p.conv_scratchpad = pd.scratchpad_desc();
+      p.reorder_scratchpad = rpd.scratchpad_desc();
+      p.implementation = std::string("oneDNN convolution ") + pd.impl_info_str() +
+                         ", weights reordered by " + rpd.impl_info_str();
+      if (relayout) {
+        dnnl::reorder::primitive_desc in(onednn::Engine(), src, onednn::Engine(), pd.src_desc(),
+                                         onednn::Attributes());
+        dnnl::reorder::primitive_desc out(onednn::Engine(), pd.dst_desc(), onednn::Engine(), dst,
+                                          onednn::Attributes());
+        p.relayout = true;
+        p.src_reorder = dnnl::reorder(in);
+        p.dst_reorder = dnnl::reorder(out);
+        p.src = pd.src_desc();
+        p.dst = pd.dst_desc();
+        p.src_reorder_scratchpad = in.scratchpad_desc();
+        p.dst_reorder_scratchpad = out.scratchpad_desc();
+        p.implementation += std::string(", input and result in its own layouts (") +
+                            in.impl_info_str() + " reorders)";
+      }
       return &primitives.emplace(team, std::move(p)).first->second;
     } catch (const dnnl::error& e) {
       return Internal("oneDNN convolution: ", e.what());
@@ -156,13 +199,39 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
          {DNNL_ARG_SCRATCHPAD, reorder_scratch.memory()}},
         "weights reorder"));
     const onednn::Scratchpad conv_scratch(prims->conv_scratchpad);
+    const memory user_dst(p.dst, onednn::Engine(), result.MutableData());
+    if (!prims->relayout) {
+      PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+          prims->conv,
+          {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
+           {DNNL_ARG_WEIGHTS, weights.memory()},
+           {DNNL_ARG_DST, user_dst},
+           {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}},
+          "convolution"));
+      return result;
+    }
+    const onednn::Scratchpad src(prims->src), dst(prims->dst);
+    const onednn::Scratchpad src_scratch(prims->src_reorder_scratchpad);
+    const onednn::Scratchpad dst_scratch(prims->dst_reorder_scratchpad);
+    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+        prims->src_reorder,
+        {{DNNL_ARG_FROM, onednn::Wrap(p.src, lhs)},
+         {DNNL_ARG_TO, src.memory()},
+         {DNNL_ARG_SCRATCHPAD, src_scratch.memory()}},
+        "input reorder"));
     PLUGRT_RETURN_IF_ERROR(onednn::Execute(
         prims->conv,
-        {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
+        {{DNNL_ARG_SRC, src.memory()},
          {DNNL_ARG_WEIGHTS, weights.memory()},
-         {DNNL_ARG_DST, memory(p.dst, onednn::Engine(), result.MutableData())},
+         {DNNL_ARG_DST, dst.memory()},
          {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}},
         "convolution"));
+    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
+        prims->dst_reorder,
+        {{DNNL_ARG_FROM, dst.memory()},
+         {DNNL_ARG_TO, user_dst},
+         {DNNL_ARG_SCRATCHPAD, dst_scratch.memory()}},
+        "result reorder"));
   } catch (const dnnl::error& e) {
     return Internal("oneDNN convolution: ", e.what());
   }
