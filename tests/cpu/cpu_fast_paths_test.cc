@@ -695,6 +695,63 @@ func.func @main(%x: tensor<37x129xf32>, %y: tensor<37x129xf32>) -> tensor<37x129
   EXPECT_EQ(counters.in_place_outputs, 1);
 }
 
+// dynamic_update_slice writes into its operand when the operand dies there
+// (a scan's outputs buffer carried through a while loop: one row per
+// iteration, not a copy of the buffer), and copies it when the operand is
+// still read afterwards or is an argument the caller keeps.
+TEST(InPlaceTest, DynamicUpdateSliceWritesIntoADyingOperandOnly) {
+  auto program = CompileText(R"(
+func.func @main(%x: tensor<4x3xf32>, %u: tensor<1x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<5x3xf32>, tensor<4x3xf32>) {
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.dynamic_update_slice %x, %u, %two, %zero : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %1 = stablehlo.add %x, %x : tensor<4x3xf32>
+  %buf = stablehlo.constant dense<0.0> : tensor<5x3xf32>
+  %r:2 = stablehlo.while(%i = %zero, %b = %buf) : tensor<i32>, tensor<5x3xf32>
+    cond {
+      %n = stablehlo.constant dense<5> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %f = stablehlo.convert %i : (tensor<i32>) -> tensor<f32>
+      %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x3xf32>
+      %nb = stablehlo.dynamic_update_slice %b, %row, %i, %z : (tensor<5x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<5x3xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %ni = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %ni, %nb : tensor<i32>, tensor<5x3xf32>
+    }
+  %2 = stablehlo.dynamic_update_slice %x, %u, %zero, %zero : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  func.return %0, %1, %r#1, %2 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<5x3xf32>, tensor<4x3xf32>
+}
+)",
+                             true);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  Tensor x(ElementType::kF32, {4, 3}), u(ElementType::kF32, {1, 3});
+  for (int i = 0; i < 12; ++i) x.mutable_as<float>()[i] = static_cast<float>(i);
+  for (int i = 0; i < 3; ++i) u.mutable_as<float>()[i] = -1.0f - static_cast<float>(i);
+  KernelCounters counters;
+  ExecContext context;
+  context.counters = &counters;
+  auto got = (*program)->Run({RtValue::Of(x), RtValue::Of(u)}, context);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  const float* updated = (*got)[0].tensor.as<float>();
+  const float* doubled = (*got)[1].tensor.as<float>();
+  const float* rows = (*got)[2].tensor.as<float>();
+  const float* first = (*got)[3].tensor.as<float>();
+  for (int i = 0; i < 12; ++i) {
+    const int row = i / 3, col = i % 3;
+    EXPECT_EQ(updated[i], row == 2 ? -1.0f - col : static_cast<float>(i)) << i;
+    EXPECT_EQ(doubled[i], 2.0f * static_cast<float>(i)) << i;  // x itself unchanged
+    EXPECT_EQ(first[i], row == 0 ? -1.0f - col : static_cast<float>(i)) << i;
+    EXPECT_EQ(x.as<float>()[i], static_cast<float>(i)) << "the caller's argument was written";
+  }
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(rows[i], static_cast<float>(i / 3)) << i;
+  // The loop's five updates went into the carried buffer (the other ops
+  // here write at most three results in place).
+  EXPECT_GE(counters.in_place_outputs, 5) << "in place: " << counters.in_place_outputs;
+}
+
 TEST(InPlaceTest, InputsStillReadAfterAnOutputIsWrittenAreNotOverwritten) {
   // Softmax reads x in three passes over each row, the second output reads
   // it again after the first is computed, and x itself is returned: every

@@ -478,10 +478,19 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
           static_cast<int64_t>(op.operands.size() - 2) != op.operands[0]->type.rank()) {
         return Invalid(op, "needs the operand, the update and one start index per dimension");
       }
-      return MakeOp([type](const Operands& in, ExecContext&) -> Results {
+      return MakeOp([type](const Operands& in, ExecContext& context) -> Results {
         PLUGRT_ASSIGN_OR_RETURN(const Tensor* operand, In(in, 0));
         PLUGRT_ASSIGN_OR_RETURN(const Tensor* update, In(in, 1));
         PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> start, ScalarOperands(in, 2, in.size() - 2));
+        // An operand whose value dies here (the step holds its only
+        // reference: a loop's outputs buffer, a donated cache) is updated
+        // where it lies instead of copied.
+        if (operand->HasUniqueStorage() && operand->storage() != update->storage()) {
+          Tensor result = *operand;
+          PLUGRT_RETURN_IF_ERROR(DynamicUpdateSliceInPlace(result, *update, start));
+          if (context.counters != nullptr) ++context.counters->in_place_outputs;
+          return One(StatusOr<Tensor>(std::move(result)), type);
+        }
         return One(DynamicUpdateSlice(*operand, *update, start), type);
       });
     }

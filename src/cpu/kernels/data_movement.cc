@@ -160,6 +160,13 @@ StatusOr<Tensor> DynamicSlice(const Tensor& operand, const std::vector<int64_t>&
 
 StatusOr<Tensor> DynamicUpdateSlice(const Tensor& operand, const Tensor& update,
                                     const std::vector<int64_t>& start) {
+  Tensor result = operand.Clone();
+  PLUGRT_RETURN_IF_ERROR(DynamicUpdateSliceInPlace(result, update, start));
+  return result;
+}
+
+Status DynamicUpdateSliceInPlace(Tensor& operand, const Tensor& update,
+                                 const std::vector<int64_t>& start) {
   PLUGRT_RETURN_IF_ERROR(CheckRankedList("start indices", start, operand.rank()));
   if (update.rank() != operand.rank() || update.type() != operand.type()) {
     return InvalidArgument("update must have the operand's rank and element type");
@@ -174,12 +181,11 @@ StatusOr<Tensor> DynamicUpdateSlice(const Tensor& operand, const Tensor& update,
     offset += std::clamp<int64_t>(start[k], 0, operand.dims()[k] - update.dims()[k]) *
               operand_strides[k];
   }
-  Tensor result = operand.Clone();
-  if (update.num_elements() == 0) return result;
+  if (update.num_elements() == 0) return OkStatus();
   const int eb = ElementBytes(operand);
-  StridedCopy(update.data(), update.Strides(), result.MutableData() + offset * eb,
+  StridedCopy(update.data(), update.Strides(), operand.MutableData() + offset * eb,
               operand_strides, update.dims(), eb);
-  return result;
+  return OkStatus();
 }
 
 StatusOr<Tensor> Concatenate(const std::vector<Tensor>& inputs, int64_t dimension) {

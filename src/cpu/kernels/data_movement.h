@@ -39,6 +39,11 @@ StatusOr<Tensor> DynamicSlice(const Tensor& operand, const std::vector<int64_t>&
 // dim]).
 StatusOr<Tensor> DynamicUpdateSlice(const Tensor& operand, const Tensor& update,
                                     const std::vector<int64_t>& start);
+// The same, written into `operand`'s own memory: for a caller holding the
+// only reference to it (Tensor::HasUniqueStorage), so a scan's outputs
+// buffer or a donated KV cache gets one slot written, not a copy of itself.
+Status DynamicUpdateSliceInPlace(Tensor& operand, const Tensor& update,
+                                 const std::vector<int64_t>& start);
 
 // The inputs joined along `dimension`.
 StatusOr<Tensor> Concatenate(const std::vector<Tensor>& inputs, int64_t dimension);
