@@ -14,6 +14,16 @@ constexpr int64_t kMinMultiplyAddsPerThread = int64_t{1} << 17;
 // Columns per band: a band is the unit one thread takes.
 constexpr int64_t kMinBandColumns = 16;
 
+// The 16-lane variant where the CPU has AVX-512F (and the build has it).
+bool SkinnyGemmHasAvx512() {
+#if defined(PLUGRT_HAVE_AVX2_KERNELS)
+  static const bool available = __builtin_cpu_supports("avx512f");
+  return available;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool SkinnyGemmAvailable() {
@@ -54,6 +64,7 @@ void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, i
   const int64_t bands = std::clamp<int64_t>((team + batch - 1) / batch, 1,
                                             std::max<int64_t>(1, n / kMinBandColumns));
   const bool k_contiguous = rhs.row_stride == 1;
+  const bool wide = SkinnyGemmHasAvx512();
   ParallelFor(batch * bands, team, [&](int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
       const int64_t b = item / bands, band = item % bands;
@@ -65,13 +76,19 @@ void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, i
       const float* w = rhs.data + b * rhs.batch_stride;
       float* c = out + b * m * n;
 #if defined(PLUGRT_HAVE_AVX2_KERNELS)
-      if (k_contiguous) {
+      if (wide) {
+        if (k_contiguous) {
+          skinny_gemm::ColumnsOfRowsAvx512(a, m, k, w, rhs.col_stride, n0, n1, c, n);
+        } else {
+          skinny_gemm::RowsOfColumnsAvx512(a, m, k, w, rhs.row_stride, n0, n1, c, n);
+        }
+      } else if (k_contiguous) {
         skinny_gemm::ColumnsOfRowsAvx2(a, m, k, w, rhs.col_stride, n0, n1, c, n);
       } else {
         skinny_gemm::RowsOfColumnsAvx2(a, m, k, w, rhs.row_stride, n0, n1, c, n);
       }
 #else
-      (void)a, (void)w, (void)c, (void)n0, (void)n1;
+      (void)a, (void)w, (void)c, (void)n0, (void)n1, (void)wide, (void)k_contiguous;
 #endif
     }
   });

@@ -12,12 +12,12 @@
 
 #include <cstdint>
 
-#include "cpu/kernels/skinny_gemm_avx2.h"
+#include "cpu/kernels/skinny_gemm_simd.h"
 
 namespace plugrt::cpu {
 
 // Whether SkinnyGemm can run here: built for x86-64 and the CPU has AVX2 and
-// FMA.
+// FMA (AVX-512F, where it has it, runs the 16-lane variant).
 bool SkinnyGemmAvailable();
 
 // A stack of f32 matrices: matrix b, element (r, c) at data[b * batch_stride

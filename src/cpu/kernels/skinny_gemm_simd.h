@@ -1,9 +1,11 @@
-// plugrt CPU kernels: the AVX2 + FMA part of the skinny f32 product
-// (skinny_gemm.h), one band of output columns at a time. skinny_gemm_avx2.cc
-// alone is compiled for AVX2 and FMA; call these only on CPUs that have both
-// (SkinnyGemmAvailable).
-#ifndef PLUGRT_CPU_KERNELS_SKINNY_GEMM_AVX2_H_
-#define PLUGRT_CPU_KERNELS_SKINNY_GEMM_AVX2_H_
+// plugrt CPU kernels: the vector part of the skinny f32 product
+// (skinny_gemm.h), one band of output columns at a time, written once
+// (skinny_gemm_kernels.inc) and compiled for two instruction sets:
+// skinny_gemm_avx2.cc with AVX2 + FMA (8 lanes), skinny_gemm_avx512.cc with
+// AVX-512F (16 lanes). Call a variant only on a CPU that has its set
+// (SkinnyGemmAvailable; skinny_gemm.cc picks the wider one there is).
+#ifndef PLUGRT_CPU_KERNELS_SKINNY_GEMM_SIMD_H_
+#define PLUGRT_CPU_KERNELS_SKINNY_GEMM_SIMD_H_
 
 #include <cstdint>
 
@@ -22,7 +24,11 @@ void ColumnsOfRowsAvx2(const float* a, int64_t m, int64_t k, const float* b, int
                        int64_t n0, int64_t n1, float* c, int64_t ldc);
 void RowsOfColumnsAvx2(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
                        int64_t n0, int64_t n1, float* c, int64_t ldc);
+void ColumnsOfRowsAvx512(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
+                         int64_t n0, int64_t n1, float* c, int64_t ldc);
+void RowsOfColumnsAvx512(const float* a, int64_t m, int64_t k, const float* b, int64_t ldb,
+                         int64_t n0, int64_t n1, float* c, int64_t ldc);
 
 }  // namespace plugrt::cpu::skinny_gemm
 
-#endif  // PLUGRT_CPU_KERNELS_SKINNY_GEMM_AVX2_H_
+#endif  // PLUGRT_CPU_KERNELS_SKINNY_GEMM_SIMD_H_
