@@ -168,7 +168,27 @@ class Bert(nn.Module):
         return (x,)
 
 
+class BertEncoder(nn.Module):
+    """The encoder alone, from the embedded sequence (bert.py's encoder_only configs)."""
+
+    def __init__(self, cfg, args):
+        super().__init__()
+        import bert
+        per = len(bert.layer_params(cfg))
+        names = [n for n, _ in bert.layer_params(cfg)]
+        self.layers = nn.ModuleList(
+            BertLayer(cfg, dict(zip(names, args[1 + i * per: 1 + (i + 1) * per])), bert.EPS)
+            for i in range(cfg["layers"]))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x, 0.0)
+        return (x,)
+
+
 def bert_peer(cfg, args):
+    if cfg.get("encoder_only"):
+        return Peer(BertEncoder(cfg, args).eval(), [t(args[0])], ["x"])
     return Peer(Bert(cfg, args).eval(), [t(args[0]), t(args[1])], ["input_ids", "attention_mask"])
 
 

@@ -25,7 +25,8 @@ MODELS = {
     "bert_base_b8_s128": dict(BASE, batch=8, seq=128),
 }
 SMALL = {"bert_small": dict(layers=2, width=32, heads=4, mlp=64, vocab=50, positions=16, types=2,
-                            batch=2, seq=5)}
+                            batch=2, seq=5),
+         "bert_small_encoder": dict(layers=2, width=32, heads=4, mlp=64, batch=2, seq=5, encoder_only=True)}
 
 EPS = 1e-12
 MASK_MIN = -3.4028234663852886e38
@@ -50,6 +51,8 @@ def must_move_bytes(cfg):
     rows it gathers; the inputs and the output."""
     b, s, w = cfg["batch"], cfg["seq"], cfg["width"]
     n = sum(int(np.prod(shape)) for _, shape in layer_params(cfg)) * cfg["layers"]
+    if cfg.get("encoder_only"):
+        return 4 * n + 2 * 4 * b * s * w  # the embedded sequence in, the encoding out
     n += 2 * w + min(b * s, cfg["vocab"]) * w + s * w + w  # layer norm, word rows, positions, type 0
     return 4 * n + 8 * 2 * b * s + 4 * b * s * w
 
@@ -105,12 +108,10 @@ class Bert:
             f'{len(ids_shape)}>, indices_are_sorted = false, slice_sizes = array<i64: 1, {w}>}}>',
             f"({tensor(table_shape)}, {tensor(ids_shape, 'i64')}) -> {tensor(out)}", scope, "embeddings")
 
-    def build(self):
+    def embeddings_and_mask(self, rows, full):
+        """The inputs, the embeddings' sum and layer norm, and the extended mask."""
         c, t, b = self.cfg, tensor, self.b
-        B, S, W, H, M = c["batch"], c["seq"], c["width"], c["heads"], c["mlp"]
-        D = W // H
-        rows = [B, S]
-        full = t(rows + [W])
+        B, S, W = c["batch"], c["seq"], c["width"]
         ids = b.arg("input_ids", [B, S], "i64")
         mask = b.arg("attention_mask", [B, S], "i64")
         emb = {n: b.arg(f"embeddings_{n}", s) for n, s in embedding_params(c)}
@@ -131,6 +132,21 @@ class Bert:
         inv = self.v(f"stablehlo.subtract {one}, {mf}", t(rows), ms, "mask")
         mn = self.v(f"stablehlo.broadcast_in_dim {b.scalar(MASK_MIN)}, dims = []", f"(tensor<f32>) -> {t(rows)}", ms, "mask")
         ext = self.v(f"stablehlo.multiply {inv}, {mn}", t(rows), ms, "mask")
+        return x, ext, layers
+
+    def build(self):
+        c, t, b = self.cfg, tensor, self.b
+        B, S, W, H, M = c["batch"], c["seq"], c["width"], c["heads"], c["mlp"]
+        D = W // H
+        rows = [B, S]
+        full = t(rows + [W])
+        ext = None  # the extended attention mask, [B, S] (none for the bare encoder)
+        if c.get("encoder_only"):
+            # The encoder alone, from the embedded sequence (bench/gen_bert_encoder.py).
+            x = b.arg("x", [B, S, W])
+            layers = [{n: b.arg(f"layer{i}_{n}", s) for n, s in layer_params(c)} for i in range(c["layers"])]
+        else:
+            x, ext, layers = self.embeddings_and_mask(rows, full)
         heads = t([B, S, H, D])
         bhsd = t([B, H, S, D])
         scores_t = t([B, H, S, S])
@@ -150,8 +166,10 @@ class Bert:
             scale = self.v(f"stablehlo.broadcast_in_dim {b.scalar(float(np.sqrt(D)))}, dims = []",
                            f"(tensor<f32>) -> {scores_t}", sa, "scores")
             scs = self.v(f"stablehlo.divide {sc}, {scale}", scores_t, sa, "scores")
-            mb = self.v(f"stablehlo.broadcast_in_dim {ext}, dims = [0, 3]", f"({t(rows)}) -> {scores_t}", sa, "mask")
-            scm = self.v(f"stablehlo.add {scs}, {mb}", scores_t, sa, "mask")
+            scm = scs
+            if ext is not None:
+                mb = self.v(f"stablehlo.broadcast_in_dim {ext}, dims = [0, 3]", f"({t(rows)}) -> {scores_t}", sa, "mask")
+                scm = self.v(f"stablehlo.add {scs}, {mb}", scores_t, sa, "mask")
             red = t([B, H, S])
             mx = self.v(f"stablehlo.reduce({scm} init: {b.scalar(-np.inf)}) applies stablehlo.maximum across dimensions = [3]",
                         f"({scores_t}, tensor<f32>) -> {red}", sa, "softmax")
@@ -184,9 +202,11 @@ class Bert:
             d = self.linear(g, p["d_w"], p["d_b"], rows, M, W, f"{m}.output.dense", "output.dense")
             r2 = self.v(f"stablehlo.add {d}, {x1}", full, f"{m}.output", "output.LayerNorm")
             x = self.layer_norm(r2, p["ln2_g"], p["ln2_b"], rows, f"{m}.output.LayerNorm", "output.LayerNorm")
-        desc = (f"BERT-base-style encoder ({c['layers']} layers, width {W}, {H} heads, MLP {M}, vocabulary "
-                f"{c['vocab']}), batch {B}, sequence {S}, as PyTorch exports it; written by "
-                f"bench/models/bert.py. plugrt-bytes={must_move_bytes(c)}")
+        inputs = ("the embedded sequence (no embeddings, no mask)" if c.get("encoder_only") else
+                  f"embeddings of a vocabulary of {c['vocab']} and an attention mask")
+        desc = (f"BERT-base-style encoder ({c['layers']} layers, width {W}, {H} heads, MLP {M}) from {inputs}, "
+                f"batch {B}, sequence {S}, as PyTorch exports it (nn.Linear as transpose + dot_general + bias; "
+                f"named locations per module); written by bench/models/bert.py. plugrt-bytes={must_move_bytes(c)}")
         return b.module("bert", desc, [(x, rows + [W], "f32")])
 
 
@@ -196,6 +216,22 @@ def program(cfg):
 
 def arguments(cfg, rng):
     B, S = cfg["batch"], cfg["seq"]
+    if cfg.get("encoder_only"):
+        out = [normal(rng, (B, S, cfg["width"]), 1.0)]
+    else:
+        out = embedding_arguments(cfg, rng)
+    for _ in range(cfg["layers"]):
+        for name, shape in layer_params(cfg):
+            if name.endswith("_g"):
+                out.append((1 + normal(rng, shape, 0.05)).astype(np.float32))
+            else:
+                out.append(normal(rng, shape, 0.02))
+    return out
+
+
+def embedding_arguments(cfg, rng):
+    """input_ids, attention_mask and the embedding weights."""
+    B, S = cfg["batch"], cfg["seq"]
     ids = rng.integers(0, cfg["vocab"], (B, S)).astype(np.int64)
     mask = np.ones((B, S), np.int64)
     mask[:, S - max(1, S // 4):] = 0  # padded tails, as a served batch has
@@ -204,14 +240,6 @@ def arguments(cfg, rng):
     for name, shape in embedding_params(cfg):
         out.append(np.ones(shape, np.float32) if name == "emb_ln_g" else
                    np.zeros(shape, np.float32) if name == "emb_ln_b" else normal(rng, shape, 0.02))
-    for _ in range(cfg["layers"]):
-        for name, shape in layer_params(cfg):
-            if name.endswith("_g"):
-                out.append((1 + normal(rng, shape, 0.05)).astype(np.float32))
-            elif name.endswith("_b") and name.startswith("ln"):
-                out.append(normal(rng, shape, 0.02))
-            else:
-                out.append(normal(rng, shape, 0.02))
     return out
 
 
@@ -230,15 +258,19 @@ def reference(cfg, args):
     B, S, W, H = cfg["batch"], cfg["seq"], cfg["width"], cfg["heads"]
     D = W // H
     a = [np.asarray(x, np.float64) if x.dtype == np.float32 else x for x in args]
-    ids, mask = a[0], a[1]
-    ne = len(embedding_params(cfg))
-    word, position, token_type, eg, eb = a[2:2 + ne]
-    x = word[ids] + token_type[0] + position[:S][None]
-    x = _layer_norm(x, eg, eb)
-    ext = (1.0 - mask.astype(np.float64)) * MASK_MIN
+    if cfg.get("encoder_only"):
+        x, ext, first = a[0], np.zeros((B, S)), 1
+    else:
+        ids, mask = a[0], a[1]
+        ne = len(embedding_params(cfg))
+        word, position, token_type, eg, eb = a[2:2 + ne]
+        x = word[ids] + token_type[0] + position[:S][None]
+        x = _layer_norm(x, eg, eb)
+        ext = (1.0 - mask.astype(np.float64)) * MASK_MIN
+        first = 2 + ne
     per = len(layer_params(cfg))
     for i in range(cfg["layers"]):
-        p = dict(zip([n for n, _ in layer_params(cfg)], a[2 + ne + i * per: 2 + ne + (i + 1) * per]))
+        p = dict(zip([n for n, _ in layer_params(cfg)], a[first + i * per: first + (i + 1) * per]))
         lin = lambda v, w, bias: v @ w.T + bias  # noqa: E731
         q = lin(x, p["q_w"], p["q_b"]).reshape(B, S, H, D).transpose(0, 2, 1, 3)
         k = lin(x, p["k_w"], p["k_b"]).reshape(B, S, H, D).transpose(0, 2, 1, 3)

@@ -101,6 +101,22 @@ StatusOr<WindowGeometry> ReadWindow(const shlo::Operation& op, int64_t rank, boo
   return w;
 }
 
+// An op on the vectorized f32 reduction kernels (reduce, pooling): checks
+// that the input has the planned `shape` and the init is one f32, then
+// returns run(input, init, threads).
+template <typename Run>
+CompileResult F32ReductionOp(const shlo::Operation& op, std::vector<int64_t> shape, Run run) {
+  return MakeOp([op = TagOf(op), shape = std::move(shape), run](const Operands& in,
+                                                                 ExecContext& context) -> Results {
+    PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
+    if (t[0].dims() != shape || t[0].type() != ElementType::kF32 || t[1].num_elements() != 1 ||
+        t[1].type() != ElementType::kF32) {
+      return Invalid(op, "operands do not match their types");
+    }
+    return Wrap({run(t[0], t[1].as<float>()[0], ThreadBudget(context.kernel_threads))});
+  });
+}
+
 }  // namespace
 
 CompileResult CompileReduce(const shlo::Operation& op, CompileContext& context) {
@@ -136,15 +152,10 @@ CompileResult CompileReduce(const shlo::Operation& op, CompileContext& context) 
   // f32 add/max/min of a static shape: the vectorized kernel.
   if (kind && type == ElementType::kF32 && input_type.has_static_shape() && context.options().fast_paths) {
     if (std::optional<FastReducePlan> plan = PlanFastReduce(input_type.dims(), dims, *kind)) {
-      return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
-                        const Operands& in, ExecContext& context) -> Results {
-        PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
-        if (t[0].dims() != shape || t[0].type() != ElementType::kF32 ||
-            t[1].num_elements() != 1 || t[1].type() != ElementType::kF32) {
-          return Invalid(op, "operands do not match their types");
-        }
-        return Wrap({FastReduce(plan, t[0], t[1].as<float>()[0], ThreadBudget(context.kernel_threads))});
-      });
+      return F32ReductionOp(op, input_type.dims(),
+                            [plan = *plan](const Tensor& input, float init, int threads) {
+                              return FastReduce(plan, input, init, threads);
+                            });
     }
   }
   if (kind) {
@@ -198,16 +209,10 @@ CompileResult CompileReduceWindow(const shlo::Operation& op, CompileContext& con
   if (kind && type == ElementType::kF32 && input_type.has_static_shape() &&
       context.options().fast_paths) {
     if (std::optional<FastWindowPlan> plan = PlanFastReduceWindow(input_type.dims(), window, *kind)) {
-      return MakeOp([op = TagOf(op), plan = *plan, shape = input_type.dims()](
-                        const Operands& in, ExecContext& context) -> Results {
-        PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(op, in));
-        if (t[0].dims() != shape || t[0].type() != ElementType::kF32 ||
-            t[1].num_elements() != 1 || t[1].type() != ElementType::kF32) {
-          return Invalid(op, "operands do not match their types");
-        }
-        return Wrap({FastReduceWindow(plan, t[0], t[1].as<float>()[0],
-                                      ThreadBudget(context.kernel_threads))});
-      });
+      return F32ReductionOp(op, input_type.dims(),
+                            [plan = *plan](const Tensor& input, float init, int threads) {
+                              return FastReduceWindow(plan, input, init, threads);
+                            });
     }
   }
   std::shared_ptr<const CompiledRegion> body;
