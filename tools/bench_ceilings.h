@@ -24,6 +24,9 @@ enum class CeilingKind { kSgemm, kBf16Gemm, kInt8Gemm, kBandwidth, kLapack, kMod
 std::string_view CeilingKindName(CeilingKind kind);
 std::optional<CeilingKind> ParseCeilingKind(std::string_view name);
 
+// The read-bandwidth ceiling's name: the limit of work that only reads.
+inline constexpr std::string_view kReadCeilingName = "read";
+
 struct CeilingResult {
   std::string name;   // onednn_sgemm_1024, onednn_bf16gemm_2048, onednn_int8gemm_1024, copy, triad, read, lapack_lu_512
   CeilingKind kind;

@@ -82,6 +82,7 @@ struct WorkloadResult {
   double loop_median_ms = 0;     // dispatch: the whole loop
   std::optional<double> flops;   // cost analysis "flops" when > 0
   std::optional<double> bytes;   // arguments + outputs, per execute
+  double output_bytes = 0;       // of which outputs
   std::optional<double> gflops;
   std::optional<double> gbps;
   std::optional<BenchMetric> metric;  // the headline
@@ -311,6 +312,14 @@ int64_t TrailingSize(const std::string& name) {
   return size;
 }
 
+// Whether a workload only reads, as far as memory goes (its outputs are at
+// most a tenth of its bytes: a row sum, a column max): the read ceiling is
+// its limit. Work that writes as much as it reads (softmax, an elementwise
+// chain) is compared with copy and triad.
+bool MostlyReads(const WorkloadResult& result) {
+  return result.bytes && result.output_bytes <= 0.1 * *result.bytes;
+}
+
 // The workload's headline rate over its ceiling: the one of the same size
 // (gemm_2048 -> onednn_sgemm_2048) if measured, else the best of the kind.
 void CompareToCeiling(WorkloadResult& result, const std::vector<CeilingResult>& ceilings) {
@@ -360,6 +369,7 @@ void CompareToCeiling(WorkloadResult& result, const std::vector<CeilingResult>& 
   const int64_t size = TrailingSize(result.workload->name);
   for (const CeilingResult& ceiling : ceilings) {
     if (ceiling.kind != *header.ceiling || !rate(ceiling)) continue;
+    if (!gemm && ceiling.name == kReadCeilingName && !MostlyReads(result)) continue;
     if (best == nullptr || *rate(ceiling) > *rate(*best)) best = &ceiling;
     if (size != 0 && ceiling.size == size) same_size = &ceiling;
   }
@@ -445,8 +455,9 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
   double bytes = 0;
   for (const ArgumentSpec& spec : specs) bytes += static_cast<double>(HostByteSize(spec.type, spec.dims));
   for (size_t i = 0; i < output_types.size(); ++i) {
-    bytes += static_cast<double>(HostByteSize(output_types[i], output_dims[i]));
+    result.output_bytes += static_cast<double>(HostByteSize(output_types[i], output_dims[i]));
   }
+  bytes += result.output_bytes;
   result.bytes = bytes;
   if (StatusOr<std::vector<NamedValue>> cost = metadata.cost_analysis(); cost.ok()) {
     if (const NamedValue* flops = FindNamedValue(*cost, "flops")) {
