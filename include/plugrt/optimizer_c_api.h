@@ -91,7 +91,10 @@ extern "C" {
  *   transpose-folding: a dot_general reads a transposed operand through
  *     its dimension numbers instead of a transposed copy;
  *   inlining: func.call and stablehlo.composite replaced by the body they
- *     call (the first module pass), so fusion and folding see across them. */
+ *     call (the first module pass), so fusion and folding see across them;
+ *   while-loop-hoisting: work a while loop repeats on values that do not
+ *     change between iterations done once before it (invariant ops; a scan's
+ *     per-step product of an invariant operand's row t as one product). */
 #define PLUGRT_OPTIMIZER_BUILTIN_PASSES(X)                        \
   X(algebraic_simplification, "algebraic-simplification")         \
   X(common_subexpression_elimination, "cse")                      \
@@ -100,7 +103,8 @@ extern "C" {
   X(elementwise_fusion, "elementwise-fusion")                     \
   X(in_place_reuse, "in-place-reuse")                             \
   X(transpose_folding, "transpose-folding")                       \
-  X(inlining, "inlining")
+  X(inlining, "inlining")                                         \
+  X(while_loop_hoisting, "while-loop-hoisting")
 
 typedef enum PLUGRT_PassSwitch {
   PLUGRT_PassSwitch_DEFAULT = 0, /* the runtime decides (every built-in pass is on) */
@@ -117,7 +121,7 @@ typedef struct PLUGRT_OptimizerConfigs {
 #undef PLUGRT_OPTIMIZER_CONFIG_FIELD_
 } PLUGRT_OptimizerConfigs;
 #define PLUGRT_OPTIMIZER_CONFIGS_STRUCT_SIZE \
-  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, inlining)
+  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, while_loop_hoisting)
 
 typedef enum PLUGRT_ModuleFormat {
   PLUGRT_ModuleFormat_TEXT = 0,     /* StableHLO MLIR text */

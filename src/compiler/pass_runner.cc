@@ -10,6 +10,7 @@
 #include "compiler/passes/dead_code.h"
 #include "compiler/passes/inlining.h"
 #include "compiler/passes/transpose_folding.h"
+#include "compiler/passes/while_loop_hoisting.h"
 
 namespace plugrt::passes {
 namespace {
@@ -86,6 +87,7 @@ Status RunBuiltinModulePasses(shlo::Module& module, const PassConfig& config, Pa
   static constexpr ModulePass kModulePasses[] = {
       {BuiltinPass::inlining, &InlineCalls},
       {BuiltinPass::algebraic_simplification, &SimplifyAlgebra},
+      {BuiltinPass::while_loop_hoisting, &HoistWhileLoopInvariants},
       {BuiltinPass::transpose_folding, &FoldTransposesIntoDots},
       {BuiltinPass::common_subexpression_elimination, &EliminateCommonSubexpressions},
       {BuiltinPass::dead_code_elimination, &EliminateDeadCode},

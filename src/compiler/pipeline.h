@@ -15,8 +15,8 @@
 //   lower-quantized    uniform quantized types -> storage integers
 //   lower-chlo         CHLO -> StableHLO (and plugrt.math.* custom calls)
 //   lower-approx-top-k approximate top-k -> exact
-//   inlining, algebraic-simplification, transpose-folding, cse, dead-code-elimination
-//                      (switchable)
+//   inlining, algebraic-simplification, while-loop-hoisting, transpose-folding,
+//   cse, dead-code-elimination (switchable)
 //
 // What follows is the backend's: it plans the lowered module (the CPU
 // backend's constant folding, elementwise fusion and buffer reuse happen in

@@ -6,13 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "client/client.h"
-#include "compile_options/compile_options.h"
 #include "compiler/importers/mlir/parser.h"
 #include "compiler/passes/dead_code.h"
 #include "compiler/passes/transpose_folding.h"
@@ -67,38 +65,6 @@ func.func @main(%x: tensor<3x4xf32>, %w: tensor<4x5x6xf32>) -> tensor<3x6x5xf32>
   EXPECT_NE(shlo::PrintModule(*m).find("stablehlo.transpose"), std::string::npos);
 }
 
-// Runs `program` on `inputs` (f32, dims) with transpose folding on or off.
-std::vector<std::vector<float>> RunProgram(const Client& client, const std::string& program,
-                                    const std::vector<std::pair<std::vector<int64_t>,
-                                                                std::vector<float>>>& inputs,
-                                    bool fold) {
-  CompileOptions options;
-  if (!fold) options.env_option_overrides[kPassesOverride] = std::string("transpose-folding=off");
-  StatusOr<LoadedExecutable> executable = client.Compile(program, options);
-  EXPECT_TRUE(executable.ok()) << executable.status().ToString() << "\n" << program;
-  if (!executable.ok()) return {};
-  StatusOr<std::vector<Device>> devices = client.addressable_devices();
-  std::vector<Buffer> buffers;
-  for (const auto& [dims, values] : inputs) {
-    buffers.push_back(testing::Upload<float>(client, (*devices)[0], PJRT_Buffer_Type_F32, dims,
-                                             values));
-  }
-  std::vector<Buffer*> args;
-  for (Buffer& b : buffers) args.push_back(&b);
-  StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({args});
-  EXPECT_TRUE(results.ok()) << results.status().ToString();
-  std::vector<std::vector<float>> out;
-  if (!results.ok()) return out;
-  for (Buffer& r : (*results)[0]) {
-    StatusOr<std::vector<std::byte>> bytes = r.ToHostVector();
-    EXPECT_TRUE(bytes.ok());
-    std::vector<float> values(bytes->size() / sizeof(float));
-    std::memcpy(values.data(), bytes->data(), bytes->size());
-    out.push_back(std::move(values));
-  }
-  return out;
-}
-
 std::string Dims(const std::vector<int64_t>& dims) {
   std::string s;
   for (int64_t d : dims) s += std::to_string(d) + "x";
@@ -144,13 +110,14 @@ TEST(TransposeFoldingTest, FoldedProgramsComputeWhatUnfoldedOnesDo) {
         "f32>) -> tensor<" + Dims({b, m, n}) + "f32>\n"
         "  return %y, %z : tensor<" + Dims({b, m, n}) + "f32>, tensor<" + Dims({b, m, n}) +
         "f32>\n}\n";
-    const std::vector<std::pair<std::vector<int64_t>, std::vector<float>>> inputs = {
+    const std::vector<testing::F32Input> inputs = {
         {{b, m, k}, values({b, m, k})},
         {{n, k}, values({n, k})},
         {{b, k, m}, values({b, k, m})},
         {{b, n, k}, values({b, n, k})}};
-    const auto folded = RunProgram(**client, program, inputs, true);
-    const auto unfolded = RunProgram(**client, program, inputs, false);
+    const auto folded = testing::RunF32Program(**client, program, inputs);
+    const auto unfolded =
+        testing::RunF32Program(**client, program, inputs, "transpose-folding=off");
     ASSERT_EQ(folded.size(), 2u);
     ASSERT_EQ(unfolded.size(), 2u);
     for (size_t r = 0; r < 2; ++r) {

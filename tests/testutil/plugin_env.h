@@ -7,6 +7,8 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "client/client.h"
@@ -65,6 +67,15 @@ std::vector<T> Download(const Buffer& buffer) {
   if (!values.empty()) std::memcpy(values.data(), bytes->data(), values.size() * sizeof(T));
   return values;
 }
+
+// Compiles `program` (with the pass switches `passes`, as PLUGRT_PASSES
+// spells them, when not empty), runs it once on the first device with f32
+// `inputs` (dims, values) and returns each result's values; empty, and a
+// test failure, when a step fails.
+using F32Input = std::pair<std::vector<int64_t>, std::vector<float>>;
+std::vector<std::vector<float>> RunF32Program(const Client& client, const std::string& program,
+                                              const std::vector<F32Input>& inputs,
+                                              const std::string& passes = "");
 
 }  // namespace plugrt::testing
 

@@ -15,25 +15,6 @@ namespace {
 using shlo::ElementType;
 using shlo::OpCode;
 
-// The constant every element of `v` holds, as the bit pattern of one
-// element, when `v` is a constant whose elements are all equal.
-std::optional<std::vector<std::byte>> SplatBits(const shlo::Value* v) {
-  const shlo::Operation* def = v->defining_op;
-  if (def == nullptr || def->code != OpCode::kConstant) return std::nullopt;
-  const shlo::Attribute* value = def->attribute("value");
-  if (value == nullptr || value->kind != shlo::Attribute::Kind::kDenseElements ||
-      value->dense == nullptr || !v->type.is_tensor()) {
-    return std::nullopt;
-  }
-  const size_t width = static_cast<size_t>(shlo::StorageBytes(v->type.element_type()));
-  const std::vector<std::byte>& bytes = value->dense->bytes;
-  if (width == 0 || bytes.size() < width || bytes.size() % width != 0) return std::nullopt;
-  for (size_t at = width; at < bytes.size(); at += width) {
-    if (std::memcmp(bytes.data(), bytes.data() + at, width) != 0) return std::nullopt;
-  }
-  return std::vector<std::byte>(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(width));
-}
-
 // The bit pattern of `number` in `type`'s storage, for integers and real
 // floats; nullopt for the others (booleans, complex, quantized).
 std::optional<std::vector<std::byte>> Encode(ElementType type, double number) {

@@ -1,6 +1,9 @@
 #include "compiler/passes/ir_rewrite.h"
 
+#include <cstring>
 #include <unordered_map>
+
+#include "stablehlo/element_type.h"
 
 namespace plugrt::passes {
 namespace {
@@ -43,6 +46,43 @@ void ReplaceAllUses(shlo::Function& function,
 
 void ReplaceAllUses(shlo::Function& function, const shlo::Value* from, shlo::Value* to) {
   ReplaceAllUses(function, {{from, to}});
+}
+
+std::optional<std::vector<int64_t>> OptionalIntList(const shlo::Attribute* attribute) {
+  if (attribute == nullptr) return std::vector<int64_t>();
+  StatusOr<std::vector<int64_t>> list = shlo::AttrToIntList(*attribute);
+  if (!list.ok()) return std::nullopt;
+  return *std::move(list);
+}
+
+std::optional<std::vector<std::byte>> SplatBits(const shlo::Value* v) {
+  const shlo::Operation* def = v->defining_op;
+  if (def == nullptr || def->code != shlo::OpCode::kConstant) return std::nullopt;
+  const shlo::Attribute* value = def->attribute("value");
+  if (value == nullptr || value->kind != shlo::Attribute::Kind::kDenseElements ||
+      value->dense == nullptr || !v->type.is_tensor()) {
+    return std::nullopt;
+  }
+  const size_t width = static_cast<size_t>(shlo::StorageBytes(v->type.element_type()));
+  const std::vector<std::byte>& bytes = value->dense->bytes;
+  if (width == 0 || bytes.size() < width || bytes.size() % width != 0) return std::nullopt;
+  for (size_t at = width; at < bytes.size(); at += width) {
+    if (std::memcmp(bytes.data(), bytes.data() + at, width) != 0) return std::nullopt;
+  }
+  return std::vector<std::byte>(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(width));
+}
+
+std::optional<int64_t> IntegerSplat(const shlo::Value* v) {
+  if (!v->type.is_tensor() || !shlo::IsInteger(v->type.element_type())) return std::nullopt;
+  std::optional<std::vector<std::byte>> bits = SplatBits(v);
+  if (!bits || bits->size() > sizeof(uint64_t)) return std::nullopt;
+  uint64_t value = 0;
+  for (size_t i = 0; i < bits->size(); ++i) value |= static_cast<uint64_t>((*bits)[i]) << (8 * i);
+  const size_t width = bits->size() * 8;
+  if (shlo::IsSignedInteger(v->type.element_type()) && width < 64 && (value >> (width - 1)) & 1) {
+    value |= ~uint64_t{0} << width;
+  }
+  return static_cast<int64_t>(value);
 }
 
 }  // namespace plugrt::passes

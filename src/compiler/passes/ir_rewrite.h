@@ -2,8 +2,12 @@
 #ifndef PLUGRT_COMPILER_PASSES_IR_REWRITE_H_
 #define PLUGRT_COMPILER_PASSES_IR_REWRITE_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "stablehlo/ir.h"
 
@@ -24,6 +28,20 @@ void ReplaceAllUses(shlo::Function& function, const shlo::Value* from, shlo::Val
 // walk (the passes batch their replacements: one walk per block, not per op).
 void ReplaceAllUses(shlo::Function& function,
                     const std::vector<std::pair<const shlo::Value*, shlo::Value*>>& pairs);
+
+// An integer list attribute that may be left out (dimension numbers print
+// empty lists that way): its values, an empty list when `attribute` is null,
+// nullopt when it is not a list of integers.
+std::optional<std::vector<int64_t>> OptionalIntList(const shlo::Attribute* attribute);
+
+// The constant every element of `v` holds, as the bit pattern of one
+// element (its storage bytes), when `v` is a constant whose elements are all
+// equal.
+std::optional<std::vector<std::byte>> SplatBits(const shlo::Value* v);
+
+// The value every element of integer constant `v` holds (sign-extended for
+// signed types), when all are equal.
+std::optional<int64_t> IntegerSplat(const shlo::Value* v);
 
 }  // namespace plugrt::passes
 

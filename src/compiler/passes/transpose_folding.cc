@@ -15,13 +15,6 @@ using shlo::NamedAttribute;
 using shlo::OpCode;
 using shlo::Operation;
 
-std::optional<std::vector<int64_t>> IntList(const Attribute* a) {
-  if (a == nullptr) return std::vector<int64_t>();
-  StatusOr<std::vector<int64_t>> list = shlo::AttrToIntList(*a);
-  if (!list.ok()) return std::nullopt;
-  return *std::move(list);
-}
-
 // Folds operand `side` (0: lhs, 1: rhs) of `dot` when it is a transpose;
 // true when it did.
 bool FoldOperand(Operation& dot, int side) {
@@ -32,12 +25,12 @@ bool FoldOperand(Operation& dot, int side) {
   }
   const Attribute* numbers = dot.attribute("dot_dimension_numbers");
   if (numbers == nullptr || numbers->kind != Attribute::Kind::kStruct) return false;
-  std::optional<std::vector<int64_t>> perm = IntList(transpose->attribute("permutation"));
+  std::optional<std::vector<int64_t>> perm = OptionalIntList(transpose->attribute("permutation"));
   const std::string prefix = side == 0 ? "lhs_" : "rhs_";
   std::optional<std::vector<int64_t>> batch =
-      IntList(shlo::FindAttribute(numbers->fields, prefix + "batching_dimensions"));
+      OptionalIntList(shlo::FindAttribute(numbers->fields, prefix + "batching_dimensions"));
   std::optional<std::vector<int64_t>> contract =
-      IntList(shlo::FindAttribute(numbers->fields, prefix + "contracting_dimensions"));
+      OptionalIntList(shlo::FindAttribute(numbers->fields, prefix + "contracting_dimensions"));
   const int64_t rank = dot.operands[side]->type.rank();
   if (!perm || !batch || !contract || static_cast<int64_t>(perm->size()) != rank) return false;
   auto valid = [&](const std::vector<int64_t>& dims) {
@@ -63,7 +56,7 @@ bool FoldOperand(Operation& dot, int side) {
     std::optional<std::vector<int64_t>> list =
         field == prefix + "batching_dimensions"      ? batch
         : field == prefix + "contracting_dimensions" ? contract
-                                                     : IntList(shlo::FindAttribute(numbers->fields, field));
+                                                     : OptionalIntList(shlo::FindAttribute(numbers->fields, field));
     if (!list) return false;
     if (!list->empty()) fields.emplace_back(field, Attribute::DenseI64Array(*list));
   }

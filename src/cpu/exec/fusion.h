@@ -23,7 +23,7 @@
 
 namespace plugrt::cpu {
 
-inline constexpr int64_t kMinFusedElements = 4096;
+inline constexpr int64_t kMinFusedElements = 1024;
 
 // The fused-loop operation of an op whose OpFusion kind is kUnary, kBinary
 // or kLogic (stablehlo/op_code.h); nullopt for other ops. Every op of those
