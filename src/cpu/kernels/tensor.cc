@@ -1,5 +1,6 @@
 #include "cpu/kernels/tensor.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -46,6 +47,10 @@ Tensor Tensor::Uninitialized(ElementType type, std::vector<int64_t> dims) {
   return t;
 }
 
+namespace {
+std::atomic<uint64_t> hand_overs{0};
+}  // namespace
+
 Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
                std::byte* data, bool exclusive)
     : type_(type),
@@ -53,7 +58,12 @@ Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void
       num_elements_(CountElements(dims_)),
       storage_(std::move(keepalive)),
       data_(data),
-      shared_(!exclusive) {}
+      shared_(!exclusive) {
+  // Counted before any kernel can write through this tensor.
+  if (exclusive) hand_overs.fetch_add(1, std::memory_order_acq_rel);
+}
+
+uint64_t Tensor::HandOverCount() { return hand_overs.load(std::memory_order_acquire); }
 
 size_t Tensor::byte_size() const {
   return static_cast<size_t>(num_elements_) * static_cast<size_t>(shlo::StorageBytes(type_));

@@ -64,6 +64,15 @@ class Tensor {
   }
   // What keeps the storage alive (shared with copies of this tensor).
   const std::shared_ptr<void>& storage() const { return storage_; }
+  // True when this tensor wraps storage others may see (a device buffer, a
+  // constant) without having been handed it: no kernel writes such storage,
+  // so its contents stay as they are for as long as the storage lives, unless
+  // a later tensor over it is made `exclusive` (see HandOverCount).
+  bool WrapsSharedStorage() const { return shared_; }
+  // How many tensors have been made over storage handed over `exclusive`, in
+  // this process: a value computed from shared storage (oneDNN's reordered
+  // convolution weights) may be kept while this count stays the same.
+  static uint64_t HandOverCount();
 
   // Row-major strides in elements.
   std::vector<int64_t> Strides() const;

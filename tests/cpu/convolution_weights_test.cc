@@ -1,0 +1,176 @@
+// oneDNN convolutions keep their weights in oneDNN's layout from one run to
+// the next (cpu/kernels/fast_convolution.h) only while those weights cannot
+// have changed: new weights, the same storage written after it was handed
+// over (a donated weight updated in place), and a weight buffer rewritten by
+// a donating program are all seen, and every result equals the reference
+// convolution of the weights as they are at that run.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "client/client.h"
+#include "compile_options/compile_options.h"
+#include "cpu/kernels/convolution.h"
+#include "cpu/kernels/fast_convolution.h"
+#include "cpu/kernels/tensor.h"
+#include "testutil/plugin_env.h"
+
+namespace plugrt {
+namespace {
+
+using cpu::ConvolutionConfig;
+using cpu::ElementType;
+using cpu::FastConvolution;
+using cpu::Tensor;
+
+// NHWC input, HWIO kernel (Flax's layouts), 3x3, padding 1.
+ConvolutionConfig NhwcConfig() {
+  ConvolutionConfig c;
+  c.input_batch_dimension = 0;
+  c.input_feature_dimension = 3;
+  c.input_spatial_dimensions = {1, 2};
+  c.kernel_input_feature_dimension = 2;
+  c.kernel_output_feature_dimension = 3;
+  c.kernel_spatial_dimensions = {0, 1};
+  c.output_batch_dimension = 0;
+  c.output_feature_dimension = 3;
+  c.output_spatial_dimensions = {1, 2};
+  c.window_strides = {1, 1};
+  c.padding_low = {1, 1};
+  c.padding_high = {1, 1};
+  c.lhs_dilation = {1, 1};
+  c.rhs_dilation = {1, 1};
+  c.window_reversal = {false, false};
+  return c;
+}
+
+void Fill(float* data, size_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (size_t i = 0; i < n; ++i) data[i] = u(rng);
+}
+
+void ExpectNear(const Tensor& got, const Tensor& want, const char* what) {
+  ASSERT_EQ(got.num_elements(), want.num_elements()) << what;
+  for (int64_t i = 0; i < got.num_elements(); ++i) {
+    ASSERT_NEAR(got.as<float>()[i], want.as<float>()[i], 1e-3) << what << ", element " << i;
+  }
+}
+
+TEST(ConvolutionWeightsTest, KeptWeightsFollowNewStorageAndWritesAfterAHandOver) {
+  const std::vector<int64_t> x_dims = {1, 9, 9, 16}, w_dims = {3, 3, 16, 24};
+  const ConvolutionConfig config = NhwcConfig();
+  std::shared_ptr<const FastConvolution> conv =
+      FastConvolution::Plan(x_dims, ElementType::kF32, w_dims, ElementType::kF32, config,
+                            ElementType::kF32, 2);
+  if (conv == nullptr) GTEST_SKIP() << "oneDNN does not take this convolution here";
+  std::mt19937 rng(5);
+  Tensor x(ElementType::kF32, x_dims);
+  Fill(x.mutable_as<float>(), static_cast<size_t>(x.num_elements()), rng);
+
+  // Weights in storage a device buffer would own: wrapped, not handed over.
+  const size_t n = 3 * 3 * 16 * 24;
+  auto make_storage = [&]() {
+    std::shared_ptr<void> storage(std::malloc(n * sizeof(float)), std::free);
+    Fill(static_cast<float*>(storage.get()), n, rng);
+    return storage;
+  };
+  std::shared_ptr<void> first = make_storage();
+  auto wrap = [&](const std::shared_ptr<void>& storage, bool exclusive) {
+    return Tensor(ElementType::kF32, w_dims, storage, static_cast<std::byte*>(storage.get()),
+                  exclusive);
+  };
+  const Tensor w1 = wrap(first, false);
+  for (int run = 0; run < 2; ++run) {  // the second run reads the kept weights
+    StatusOr<Tensor> got = conv->Run(x, w1, 2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectNear(*got, cpu::Convolution(x, w1, config, ElementType::kF32), "first weights");
+  }
+
+  // Other weights: the result is theirs.
+  std::shared_ptr<void> second = make_storage();
+  const Tensor w2 = wrap(second, false);
+  StatusOr<Tensor> got = conv->Run(x, w2, 2);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectNear(*got, cpu::Convolution(x, w2, config, ElementType::kF32), "second weights");
+
+  // The first storage handed over and written in place (a donated weight an
+  // optimizer step updated), then read again through a shared wrap.
+  ASSERT_TRUE(conv->Run(x, w1, 2).ok());
+  {
+    Tensor handed = wrap(first, true);
+    float* data = handed.mutable_as<float>();
+    for (size_t i = 0; i < n; ++i) data[i] = 0.5f * data[i] + 0.25f;
+  }
+  const Tensor updated = wrap(first, false);
+  got = conv->Run(x, updated, 2);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectNear(*got, cpu::Convolution(x, updated, config, ElementType::kF32), "updated weights");
+}
+
+std::string Conv(const std::string& x, const std::string& w) {
+  return "stablehlo.convolution(" + x + ", " + w +
+         ") dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = "
+         "[[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+         "(tensor<1x9x9x16xf32>, tensor<3x3x16x24xf32>) -> tensor<1x9x9x24xf32>";
+}
+
+// Through the plugin: a forward program run on a weight buffer, an update
+// program that donates that buffer and writes its result into the same
+// storage, and the forward program again on the update's result.
+TEST(ConvolutionWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
+  StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  const std::string forward =
+      "func.func @main(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x24xf32>) -> "
+      "tensor<1x9x9x24xf32> {\n  %y = " + Conv("%x", "%w") +
+      "\n  return %y : tensor<1x9x9x24xf32>\n}\n";
+  const std::string update =
+      "func.func @main(%w: tensor<3x3x16x24xf32> {tf.aliasing_output = 0 : i32}) -> "
+      "tensor<3x3x16x24xf32> {\n"
+      "  %h = stablehlo.constant dense<0.5> : tensor<3x3x16x24xf32>\n"
+      "  %v = stablehlo.multiply %w, %h : tensor<3x3x16x24xf32>\n"
+      "  return %v : tensor<3x3x16x24xf32>\n}\n";
+  StatusOr<LoadedExecutable> run = (*client)->Compile(forward, CompileOptions());
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  StatusOr<LoadedExecutable> step = (*client)->Compile(update, CompileOptions());
+  ASSERT_TRUE(step.ok()) << step.status().ToString();
+  StatusOr<std::vector<Device>> devices = (*client)->addressable_devices();
+  ASSERT_TRUE(devices.ok());
+  std::mt19937 rng(9);
+  std::vector<float> xs(9 * 9 * 16), ws(3 * 3 * 16 * 24);
+  Fill(xs.data(), xs.size(), rng);
+  Fill(ws.data(), ws.size(), rng);
+  Buffer x = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {1, 9, 9, 16}, xs);
+  Buffer w = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {3, 3, 16, 24}, ws);
+
+  auto forward_on = [&](Buffer& weights) {
+    StatusOr<std::vector<std::vector<Buffer>>> out = run->Execute({{&x, &weights}});
+    EXPECT_TRUE(out.ok()) << out.status().ToString();
+    return out.ok() ? testing::Download<float>((*out)[0][0]) : std::vector<float>();
+  };
+  const std::vector<float> before = forward_on(w);
+  EXPECT_EQ(forward_on(w), before);
+  StatusOr<uintptr_t> w_pointer = w.unsafe_pointer();
+  ASSERT_TRUE(w_pointer.ok());
+  StatusOr<std::vector<std::vector<Buffer>>> halved = step->Execute({{&w}});
+  ASSERT_TRUE(halved.ok()) << halved.status().ToString();
+  Buffer& w_half = (*halved)[0][0];
+  // The update went into the donated buffer's own storage.
+  StatusOr<uintptr_t> half_pointer = w_half.unsafe_pointer();
+  ASSERT_TRUE(half_pointer.ok());
+  ASSERT_EQ(*half_pointer, *w_pointer);
+  const std::vector<float> after = forward_on(w_half);
+  // Halving every weight halves every output.
+  ASSERT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < after.size(); ++i) {
+    ASSERT_NEAR(after[i], 0.5f * before[i], 1e-4) << "element " << i;
+  }
+}
+
+}  // namespace
+}  // namespace plugrt
