@@ -18,6 +18,7 @@
 #include "cpu/kernels/convolution.h"
 #include "cpu/kernels/fast_convolution.h"
 #include "cpu/kernels/tensor.h"
+#include "testutil/convolution_config.h"
 #include "testutil/plugin_env.h"
 
 namespace plugrt {
@@ -27,27 +28,6 @@ using cpu::ConvolutionConfig;
 using cpu::ElementType;
 using cpu::FastConvolution;
 using cpu::Tensor;
-
-// NHWC input, HWIO kernel (Flax's layouts), 3x3, padding 1.
-ConvolutionConfig NhwcConfig() {
-  ConvolutionConfig c;
-  c.input_batch_dimension = 0;
-  c.input_feature_dimension = 3;
-  c.input_spatial_dimensions = {1, 2};
-  c.kernel_input_feature_dimension = 2;
-  c.kernel_output_feature_dimension = 3;
-  c.kernel_spatial_dimensions = {0, 1};
-  c.output_batch_dimension = 0;
-  c.output_feature_dimension = 3;
-  c.output_spatial_dimensions = {1, 2};
-  c.window_strides = {1, 1};
-  c.padding_low = {1, 1};
-  c.padding_high = {1, 1};
-  c.lhs_dilation = {1, 1};
-  c.rhs_dilation = {1, 1};
-  c.window_reversal = {false, false};
-  return c;
-}
 
 void Fill(float* data, size_t n, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -63,7 +43,7 @@ void ExpectNear(const Tensor& got, const Tensor& want, const char* what) {
 
 TEST(ConvolutionWeightsTest, KeptWeightsFollowNewStorageAndWritesAfterAHandOver) {
   const std::vector<int64_t> x_dims = {1, 9, 9, 16}, w_dims = {3, 3, 16, 24};
-  const ConvolutionConfig config = NhwcConfig();
+  const ConvolutionConfig config = testing::Nhwc2D(/*stride=*/1, /*padding=*/1, /*lhs_dilation=*/1);
   std::shared_ptr<const FastConvolution> conv =
       FastConvolution::Plan(x_dims, ElementType::kF32, w_dims, ElementType::kF32, config,
                             ElementType::kF32, 2);

@@ -12,6 +12,7 @@
 #include "cpu/kernels/batch_norm.h"
 #include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/convolution.h"
+#include "testutil/convolution_config.h"
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
@@ -277,25 +278,7 @@ TEST(DotGeneralTest, ComplexAndRejectsBadDims) {
 
 // --- convolution ------------------------------------------------------------
 
-ConvolutionConfig Nhwc2D() {
-  ConvolutionConfig c;
-  c.input_batch_dimension = 0;
-  c.input_spatial_dimensions = {1, 2};
-  c.input_feature_dimension = 3;
-  c.kernel_spatial_dimensions = {0, 1};
-  c.kernel_input_feature_dimension = 2;
-  c.kernel_output_feature_dimension = 3;
-  c.output_batch_dimension = 0;
-  c.output_spatial_dimensions = {1, 2};
-  c.output_feature_dimension = 3;
-  c.window_strides = {4, 4};
-  c.padding_low = {0, 0};
-  c.padding_high = {0, 0};
-  c.lhs_dilation = {2, 2};
-  c.rhs_dilation = {1, 1};
-  c.window_reversal = {false, false};
-  return c;
-}
+ConvolutionConfig Nhwc2D() { return testing::Nhwc2D(/*stride=*/4, /*padding=*/0, /*lhs_dilation=*/2); }
 
 TEST(ConvolutionTest, SpecExampleWithLhsDilation) {
   Tensor lhs = I64({1, 4, 4, 1}, {1, 2, 5, 6, 3, 4, 7, 8, 10, 11, 14, 15, 12, 13, 16, 17});
