@@ -20,10 +20,8 @@ Needs numpy and torch (python3-torch; scripts/bench_setup.sh installs it).
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import torch
@@ -34,6 +32,7 @@ ROOT = os.path.dirname(HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in bench/
 sys.path.insert(0, HERE)
 import gen_elementwise_1000  # noqa: E402
+from plugrt_run import run_program  # noqa: E402
 
 torch.set_default_dtype(torch.float64)
 
@@ -240,30 +239,6 @@ def bf16_wrapper(text):
     return text[:end] + "\n".join(body) + "\n}\n"
 
 
-def run_plugrt(plugrt, program, inputs, workdir):
-    paths = []
-    for i, a in enumerate(inputs):
-        path = os.path.join(workdir, f"in{i}.npy")
-        np.save(path, a)
-        paths.append(path)
-    outdir = os.path.join(workdir, "out")
-    os.makedirs(outdir, exist_ok=True)
-    cmd = [plugrt, "run", program, "-o", outdir]
-    for p in paths:
-        cmd += ["-i", p]
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seconds = time.monotonic() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"plugrt run failed ({proc.returncode}): {proc.stderr.strip()}")
-    outputs = []
-    k = 0
-    while os.path.exists(os.path.join(outdir, f"out{k}.npy")):
-        outputs.append(np.load(os.path.join(outdir, f"out{k}.npy")))
-        k += 1
-    return outputs, seconds
-
-
 def rel_error(got, want):
     """max |got - want| / max |want| (absolute error when want is all zeros)."""
     want = np.asarray(want.detach().numpy() if torch.is_tensor(want) else want, np.float64)
@@ -290,7 +265,7 @@ def check(name, plugrt, full, workdir, seed):
         f.write(text)
     rng = np.random.default_rng(seed)
     inputs = [rng.uniform(-1.0, 1.0, size=shape).astype(np.float32) for shape, _ in args]
-    outputs, seconds = run_plugrt(plugrt, program, inputs, workdir)
+    outputs, seconds = run_program(plugrt, program, inputs, workdir)
 
     want = reference(*inputs)
     grads = None

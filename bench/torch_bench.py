@@ -372,18 +372,26 @@ def main():
         print(line, flush=True)
 
     if args.json:
-        result = {"torch_version": torch.__version__, "threads": torch.get_num_threads(),
-                  "cpu": cpu_name(),
-                  "environment": {k: os.environ.get(k) for k in (
-                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                      "OPENBLAS_CORETYPE", "OMP_WAIT_POLICY")},
-                  "blas": blas, "onednn": torch_config.onednn_info(),
-                  "config": torch_config.build_config(),
-                  "workloads": rows}
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
-            f.write("\n")
+        write_results(args.json, rows, blas)
     return 0
+
+
+def write_results(path, rows, blas, **fields):
+    """Writes a run's JSON to `path`: `fields` (torch_models.py's "peer"), then what the run
+    was (torch's version and threads, the CPU, the environment variables that change its
+    speed, the BLAS, oneDNN, torch's build configuration) and the timed `rows`."""
+    result = dict(fields)
+    result.update({
+        "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+        "interop_threads": torch.get_num_interop_threads(), "cpu": cpu_name(),
+        "environment": {k: os.environ.get(k) for k in (
+            "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE",
+            "OMP_WAIT_POLICY")},
+        "blas": blas, "onednn": torch_config.onednn_info(), "config": torch_config.build_config(),
+        "workloads": rows})
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":

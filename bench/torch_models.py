@@ -641,16 +641,7 @@ def main():
         print(f"{name:28s} median {row['median_ms']:10.3f} ms  p10 {row['p10_ms']:10.3f}  "
               f"p90 {row['p90_ms']:10.3f}  runs {row['runs']}", flush=True)
     if a.json:
-        result = {"peer": "pytorch", "torch_version": torch.__version__, "threads": torch.get_num_threads(),
-                  "interop_threads": torch.get_num_interop_threads(), "cpu": torch_bench.cpu_name(),
-                  "environment": {k: os.environ.get(k) for k in (
-                      "GLIBC_TUNABLES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE",
-                      "OMP_WAIT_POLICY")},
-                  "blas": blas, "onednn": torch_config.onednn_info(), "config": torch_config.build_config(),
-                  "workloads": rows}
-        with open(a.json, "w") as f:
-            json.dump(result, f, indent=1)
-            f.write("\n")
+        torch_bench.write_results(a.json, rows, blas, peer="pytorch")
     return 0
 
 

@@ -11,7 +11,6 @@ Exit status 0 when every model is within tolerance.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -21,28 +20,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # bench/
 import gen_models  # noqa: E402
+from plugrt_run import run_program  # noqa: E402
 
 RTOL, ATOL = 2e-3, 2e-3
-
-
-def run_plugrt(plugrt, program, args, out_dir, env_extra):
-    os.makedirs(out_dir, exist_ok=True)
-    cmd = [plugrt, "run", program, "-o", out_dir]
-    for i, a in enumerate(args):
-        path = os.path.join(out_dir, f"arg{i}.npy")
-        np.save(path, a)
-        cmd += ["-i", path]
-    env = dict(os.environ, **env_extra)
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"plugrt run failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
-    outs = []
-    i = 0
-    while os.path.exists(os.path.join(out_dir, f"out{i}.npy")):
-        outs.append(np.load(os.path.join(out_dir, f"out{i}.npy")))
-        i += 1
-    return outs
 
 
 def compare(label, got, want, rtol, atol):
@@ -83,11 +65,11 @@ def main():
         program = os.path.join(work, name + ".mlir")
         problems = []
         try:
-            fast = run_plugrt(a.plugrt, program, args, os.path.join(work, name + ".fast"), {})
+            fast, _ = run_program(a.plugrt, program, args, os.path.join(work, name + ".fast"))
             problems.append(compare("fast paths vs NumPy", fast, want, *tol))
             if not a.full:
-                plain = run_plugrt(a.plugrt, program, args, os.path.join(work, name + ".plain"),
-                                   {"PLUGRT_CPU_FAST_PATHS": "0"})
+                plain, _ = run_program(a.plugrt, program, args, os.path.join(work, name + ".plain"),
+                                       {"PLUGRT_CPU_FAST_PATHS": "0"})
                 problems.append(compare("reference kernels vs NumPy", plain, want, *tol))
                 problems.append(compare("fast paths vs reference kernels", fast, plain, *tol))
         except RuntimeError as e:

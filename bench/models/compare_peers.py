@@ -3,7 +3,7 @@
 model of a models directory (NAME.mlir, NAME.npz with its arguments and NAME.ref.npz with the
 NumPy float64 reference outputs, as `gen_models.py --weights` writes them), runs
 
-  plugrt       `plugrt run NAME.mlir -i arg0.npy ...` (check_models.run_plugrt), outputs in
+  plugrt       `plugrt run NAME.mlir -i arg0.npy ...` (bench/plugrt_run.py), outputs in
                DIR/NAME.plugrt/out<i>.npy
   pytorch      bench/torch_models.py --args DIR --check DIR --onnx DIR --no-time: DIR/NAME.torch.npz,
                and the ONNX export DIR/NAME.onnx (+ NAME.onnx.json, NAME.in<i>.npy)
@@ -32,7 +32,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # bench/
 import check_models  # noqa: E402
+from plugrt_run import run_program  # noqa: E402
 import gen_models  # noqa: E402
 
 PEERS = ["plugrt", "pytorch", "onnxruntime"]
@@ -87,8 +89,8 @@ def run_peers(a, names):
             out = os.path.join(a.dir, name + ".plugrt")
             shutil.rmtree(out, ignore_errors=True)
             try:
-                check_models.run_plugrt(a.plugrt, os.path.join(a.dir, name + ".mlir"),
-                                        load_npz(os.path.join(a.dir, name + ".npz")), out, {})
+                run_program(a.plugrt, os.path.join(a.dir, name + ".mlir"),
+                            load_npz(os.path.join(a.dir, name + ".npz")), out)
             except RuntimeError as e:
                 failed[("plugrt", name)] = str(e)
             for f in glob.glob(os.path.join(out, "arg*.npy")):  # the copies of the arguments
