@@ -36,6 +36,71 @@ RowFn RowFor(int element_bytes) {
   }
 }
 
+// A transposed pair of dimensions: element (r, c) at src + r * N + c *
+// src_col_step goes to dst + r * dst_row_step + c * N (the source contiguous
+// along r, the destination along c). Copied in square tiles, so that each
+// cache line read or written serves a whole tile row instead of one element
+// (a 4 MiB f32 transpose ran at 2 GB/s element by element).
+template <int N>
+void CopyTiles(const std::byte* src, int64_t src_col_step, std::byte* dst, int64_t dst_row_step,
+               int64_t rows, int64_t cols) {
+  constexpr int64_t kTile = 16;
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    const int64_t r1 = r0 + kTile < rows ? r0 + kTile : rows;
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+      const int64_t c1 = c0 + kTile < cols ? c0 + kTile : cols;
+      for (int64_t r = r0; r < r1; ++r) {
+        const std::byte* from = src + r * N + c0 * src_col_step;
+        std::byte* to = dst + r * dst_row_step + c0 * N;
+        for (int64_t c = c0; c < c1; ++c, from += src_col_step, to += N) std::memcpy(to, from, N);
+      }
+    }
+  }
+}
+
+using TileFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t, int64_t);
+
+TileFn TilesFor(int element_bytes) {
+  switch (element_bytes) {
+    case 1: return &CopyTiles<1>;
+    case 2: return &CopyTiles<2>;
+    case 4: return &CopyTiles<4>;
+    case 8: return &CopyTiles<8>;
+    case 16: return &CopyTiles<16>;
+    default: return nullptr;
+  }
+}
+
+// The copy of normalized dims (no unit dims, neighbours merged) when the
+// destination is contiguous along the last dim and the source along another,
+// `pair`: every other dim outer, each step one tiled 2-D transpose.
+void CopyTransposed(const std::byte* src, const std::vector<int64_t>& ss, std::byte* dst,
+                    const std::vector<int64_t>& ds, const std::vector<int64_t>& size, size_t pair,
+                    int64_t eb, TileFn tiles) {
+  const size_t last = size.size() - 1;
+  std::vector<int64_t> osize, oss, ods;
+  for (size_t k = 0; k < last; ++k) {
+    if (k == pair) continue;
+    osize.push_back(size[k]);
+    oss.push_back(ss[k] * eb);
+    ods.push_back(ds[k] * eb);
+  }
+  std::vector<int64_t> index(osize.size(), 0);
+  while (true) {
+    tiles(src, ss[last] * eb, dst, ds[pair] * eb, size[pair], size[last]);
+    int k = static_cast<int>(osize.size()) - 1;
+    for (; k >= 0; --k) {
+      src += oss[k];
+      dst += ods[k];
+      if (++index[k] < osize[k]) break;
+      src -= oss[k] * osize[k];
+      dst -= ods[k] * osize[k];
+      index[k] = 0;
+    }
+    if (k < 0) return;
+  }
+}
+
 }  // namespace
 
 StatusOr<int64_t> CheckedElementCount(const std::vector<int64_t>& dims) {
@@ -102,6 +167,15 @@ void StridedCopy(const std::byte* src, const std::vector<int64_t>& src_strides, 
   const int64_t inner_src_step = ss.back() * eb;
   const int64_t inner_dst_step = ds.back() * eb;
   RowFn row = RowFor(element_bytes);
+  if (!contiguous && ds.back() == 1 && inner >= 8) {
+    for (size_t pair = 0; pair + 1 < size.size(); ++pair) {
+      TileFn tiles = TilesFor(element_bytes);
+      if (ss[pair] == 1 && size[pair] >= 8 && tiles != nullptr) {
+        CopyTransposed(src, ss, dst, ds, size, pair, eb, tiles);
+        return;
+      }
+    }
+  }
 
   std::vector<int64_t> index(rank, 0);
   while (true) {
