@@ -23,19 +23,6 @@ void CopyRow(const std::byte* src, int64_t src_step, std::byte* dst, int64_t dst
   }
 }
 
-using RowFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t);
-
-RowFn RowFor(int element_bytes) {
-  switch (element_bytes) {
-    case 1: return &CopyRow<1>;
-    case 2: return &CopyRow<2>;
-    case 4: return &CopyRow<4>;
-    case 8: return &CopyRow<8>;
-    case 16: return &CopyRow<16>;
-    default: return nullptr;
-  }
-}
-
 // A transposed pair of dimensions: element (r, c) at src + r * N + c *
 // src_col_step goes to dst + r * dst_row_step + c * N (the source contiguous
 // along r, the destination along c). Copied in square tiles, so that each
@@ -58,46 +45,28 @@ void CopyTiles(const std::byte* src, int64_t src_col_step, std::byte* dst, int64
   }
 }
 
+using RowFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t);
 using TileFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t, int64_t);
 
-TileFn TilesFor(int element_bytes) {
-  switch (element_bytes) {
-    case 1: return &CopyTiles<1>;
-    case 2: return &CopyTiles<2>;
-    case 4: return &CopyTiles<4>;
-    case 8: return &CopyTiles<8>;
-    case 16: return &CopyTiles<16>;
-    default: return nullptr;
-  }
+// The copy loops compiled for one element size (none for other sizes).
+struct CopyLoops {
+  RowFn row = nullptr;
+  TileFn tiles = nullptr;
+};
+
+template <int N>
+constexpr CopyLoops LoopsOf() {
+  return {&CopyRow<N>, &CopyTiles<N>};
 }
 
-// The copy of normalized dims (no unit dims, neighbours merged) when the
-// destination is contiguous along the last dim and the source along another,
-// `pair`: every other dim outer, each step one tiled 2-D transpose.
-void CopyTransposed(const std::byte* src, const std::vector<int64_t>& ss, std::byte* dst,
-                    const std::vector<int64_t>& ds, const std::vector<int64_t>& size, size_t pair,
-                    int64_t eb, TileFn tiles) {
-  const size_t last = size.size() - 1;
-  std::vector<int64_t> osize, oss, ods;
-  for (size_t k = 0; k < last; ++k) {
-    if (k == pair) continue;
-    osize.push_back(size[k]);
-    oss.push_back(ss[k] * eb);
-    ods.push_back(ds[k] * eb);
-  }
-  std::vector<int64_t> index(osize.size(), 0);
-  while (true) {
-    tiles(src, ss[last] * eb, dst, ds[pair] * eb, size[pair], size[last]);
-    int k = static_cast<int>(osize.size()) - 1;
-    for (; k >= 0; --k) {
-      src += oss[k];
-      dst += ods[k];
-      if (++index[k] < osize[k]) break;
-      src -= oss[k] * osize[k];
-      dst -= ods[k] * osize[k];
-      index[k] = 0;
-    }
-    if (k < 0) return;
+CopyLoops LoopsFor(int element_bytes) {
+  switch (element_bytes) {
+    case 1: return LoopsOf<1>();
+    case 2: return LoopsOf<2>();
+    case 4: return LoopsOf<4>();
+    case 8: return LoopsOf<8>();
+    case 16: return LoopsOf<16>();
+    default: return {};
   }
 }
 
@@ -161,41 +130,51 @@ void StridedCopy(const std::byte* src, const std::vector<int64_t>& src_strides, 
     return;
   }
   const int64_t eb = element_bytes;
-  const int rank = static_cast<int>(size.size());
-  const int64_t inner = size.back();
-  const bool contiguous = ss.back() == 1 && ds.back() == 1;
-  const int64_t inner_src_step = ss.back() * eb;
-  const int64_t inner_dst_step = ds.back() * eb;
-  RowFn row = RowFor(element_bytes);
-  if (!contiguous && ds.back() == 1 && inner >= 8) {
-    for (size_t pair = 0; pair + 1 < size.size(); ++pair) {
-      TileFn tiles = TilesFor(element_bytes);
-      if (ss[pair] == 1 && size[pair] >= 8 && tiles != nullptr) {
-        CopyTransposed(src, ss, dst, ds, size, pair, eb, tiles);
-        return;
-      }
+  const size_t last = size.size() - 1;
+  const int64_t inner = size[last];
+  const bool contiguous = ss[last] == 1 && ds[last] == 1;
+  const int64_t inner_src_step = ss[last] * eb;
+  const int64_t inner_dst_step = ds[last] * eb;
+  const CopyLoops loops = LoopsFor(element_bytes);
+  // A transposed pair: the destination contiguous along the last dim, the
+  // source along `pair`; copied as tiled 2-D transposes (`pair` == `last`:
+  // none, each step copies one row).
+  size_t pair = last;
+  if (!contiguous && ds[last] == 1 && inner >= 8 && loops.tiles != nullptr) {
+    for (size_t k = 0; k < last && pair == last; ++k) {
+      if (ss[k] == 1 && size[k] >= 8) pair = k;
     }
   }
+  // The dims stepped around each copy, strides in bytes.
+  std::vector<int64_t> outer, outer_ss, outer_ds;
+  for (size_t k = 0; k < last; ++k) {
+    if (k == pair) continue;
+    outer.push_back(size[k]);
+    outer_ss.push_back(ss[k] * eb);
+    outer_ds.push_back(ds[k] * eb);
+  }
 
-  std::vector<int64_t> index(rank, 0);
+  std::vector<int64_t> index(outer.size(), 0);
   while (true) {
-    if (contiguous) {
+    if (pair != last) {
+      loops.tiles(src, inner_src_step, dst, ds[pair] * eb, size[pair], inner);
+    } else if (contiguous) {
       std::memcpy(dst, src, static_cast<size_t>(inner * eb));
-    } else if (row != nullptr) {
-      row(src, inner_src_step, dst, inner_dst_step, inner);
+    } else if (loops.row != nullptr) {
+      loops.row(src, inner_src_step, dst, inner_dst_step, inner);
     } else {
       for (int64_t i = 0; i < inner; ++i) {
         std::memcpy(dst + i * inner_dst_step, src + i * inner_src_step, element_bytes);
       }
     }
     // Advance the outer dimensions like an odometer.
-    int k = rank - 2;
+    int k = static_cast<int>(outer.size()) - 1;
     for (; k >= 0; --k) {
-      src += ss[k] * eb;
-      dst += ds[k] * eb;
-      if (++index[k] < size[k]) break;
-      src -= ss[k] * size[k] * eb;
-      dst -= ds[k] * size[k] * eb;
+      src += outer_ss[k];
+      dst += outer_ds[k];
+      if (++index[k] < outer[k]) break;
+      src -= outer_ss[k] * outer[k];
+      dst -= outer_ds[k] * outer[k];
       index[k] = 0;
     }
     if (k < 0) return;
