@@ -1,6 +1,7 @@
 #include "compiler/passes/while_loop_hoisting.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -100,23 +101,26 @@ class Loop {
   // true when any moved.
   bool HoistInvariantOps() {
     Block* outer = loop_->parent;
-    bool moved = false;
-    std::vector<std::unique_ptr<Operation>> kept;
+    std::vector<std::unique_ptr<Operation>> kept, hoisted;
     kept.reserve(body_->operations.size());
     for (std::unique_ptr<Operation>& op : body_->operations) {
       if (!Hoistable(*op)) {
         kept.push_back(std::move(op));
         continue;
       }
+      // Body constants it reads are copied before the loop now, so they
+      // precede every hoisted op, which go in together below.
       for (Value*& operand : op->operands) operand = OutsideOrClone(operand);
       op->parent = outer;
-      auto at = std::find_if(outer->operations.begin(), outer->operations.end(),
-                             [&](const std::unique_ptr<Operation>& o) { return o.get() == loop_; });
-      outer->operations.insert(at, std::move(op));
-      moved = true;
+      hoisted.push_back(std::move(op));
     }
     body_->operations = std::move(kept);
-    return moved;
+    if (hoisted.empty()) return false;
+    auto at = std::find_if(outer->operations.begin(), outer->operations.end(),
+                           [&](const std::unique_ptr<Operation>& o) { return o.get() == loop_; });
+    outer->operations.insert(at, std::make_move_iterator(hoisted.begin()),
+                             std::make_move_iterator(hoisted.end()));
+    return true;
   }
 
   // Rewrites each dot_general of the body that projects row t of an
