@@ -4,6 +4,8 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -16,6 +18,7 @@
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fft.h"
 #include "cpu/kernels/linalg.h"
+#include "cpu/kernels/parallel.h"
 #include "cpu/kernels/reduce.h"
 #include "cpu/kernels/rng.h"
 #include "cpu/kernels/sort.h"
@@ -704,6 +707,29 @@ TEST(RngTest, UniformStaysInRangeAndNormalIsFinite) {
   auto n = RngNormal(F64({}, {0}), F64({}, {1}), ElementType::kF64, {100}, 7);
   ASSERT_TRUE(n.ok());
   for (double v : Values<double>(*n)) EXPECT_TRUE(std::isfinite(v));
+}
+
+// RunWithTeamAsleep runs its function once, on the calling thread, for any
+// team size; the team is usable right after, and an exception thrown inside
+// reaches the caller (after the sleeping members are released).
+TEST(RunWithTeamAsleep, RunsOnceOnTheCallerAndPassesExceptionsOn) {
+  for (int threads : {1, 2, 3}) {
+    int calls = 0;
+    std::thread::id ran_on;
+    RunWithTeamAsleep(threads, [&] {
+      ++calls;
+      ran_on = std::this_thread::get_id();
+    });
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(ran_on, std::this_thread::get_id());
+    std::vector<int> seen(64, 0);
+    ParallelFor(64, threads, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) seen[static_cast<size_t>(i)] += 1;
+    });
+    EXPECT_EQ(seen, std::vector<int>(64, 1));
+    EXPECT_THROW(RunWithTeamAsleep(threads, [] { throw std::runtime_error("inside"); }),
+                 std::runtime_error);
+  }
 }
 
 }  // namespace

@@ -121,6 +121,53 @@ TEST(Transpose, TiledPermutationsOfRandomShapesMatchTheIndexMap) {
   }
 }
 
+// StridedCopy between two views of any dimension order (a copy into a
+// column-major layout, as custom calls declare them, among them): the result
+// is visited in its own order and transposed pairs go through the tiles.
+TEST(StridedCopy, AnySourceAndDestinationOrderMatchesTheIndexMap) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 40; ++round) {
+    const int rank = 1 + round % 4;
+    Dims dims(rank);
+    for (int64_t& d : dims) d = std::uniform_int_distribution<int64_t>(1, rank <= 2 ? 60 : 13)(rng);
+    const int bytes = 1 << (round % 5);
+    // Each view's strides: its own random order of the dims, packed.
+    auto packed = [&](const Dims& order) {
+      Dims strides(rank);
+      int64_t stride = 1;
+      for (int64_t k : order) {
+        strides[k] = stride;
+        stride *= dims[k];
+      }
+      return strides;
+    };
+    Dims src_order(rank), dst_order(rank);
+    for (int i = 0; i < rank; ++i) src_order[i] = dst_order[i] = i;
+    std::shuffle(src_order.begin(), src_order.end(), rng);
+    std::shuffle(dst_order.begin(), dst_order.end(), rng);
+    const Dims ss = packed(src_order), ds = packed(dst_order);
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    std::vector<std::byte> src(count * bytes), dst(count * bytes, std::byte{0});
+    for (std::byte& b : src) b = static_cast<std::byte>(rng() & 0xff);
+    StridedCopy(src.data(), ss, dst.data(), ds, dims, bytes);
+    Dims index(rank, 0);
+    for (int64_t n = 0; n < count; ++n) {
+      int64_t from = 0, to = 0;
+      for (int k = 0; k < rank; ++k) {
+        from += index[k] * ss[k];
+        to += index[k] * ds[k];
+      }
+      ASSERT_EQ(std::memcmp(dst.data() + to * bytes, src.data() + from * bytes, bytes), 0)
+          << "round " << round << ", element " << n;
+      for (int k = rank - 1; k >= 0; --k) {
+        if (++index[k] < dims[k]) break;
+        index[k] = 0;
+      }
+    }
+  }
+}
+
 TEST(Transpose, EveryElementSize) {
   // 2x3 -> 3x2 for 1-, 2-, 4-, 8- and 16-byte elements.
   auto i8 = Transpose(Make<int8_t>(ElementType::kSI8, {2, 3}, {1, 2, 3, 4, 5, 6}), {1, 0});

@@ -489,5 +489,27 @@ TEST(SelectClampIotaTest, Basics) {
   EXPECT_EQ(GetIotaKernel(ElementType::kI1), nullptr);
 }
 
+// Iota writes one block and copies it: every dimension of a rank-4 shape,
+// with unit and empty dims among them, against (flat / inner) % size.
+TEST(SelectClampIotaTest, IotaAlongEveryDimensionMatchesTheIndexMap) {
+  const std::vector<std::vector<int64_t>> shapes = {{3, 1, 5, 7}, {2, 4, 1, 3}, {1, 1, 1, 9}, {4, 0, 2, 3}};
+  IotaKernel iota = GetIotaKernel(ElementType::kSI32);
+  ASSERT_NE(iota, nullptr);
+  for (const auto& dims : shapes) {
+    for (int64_t d = 0; d < 4; ++d) {
+      Tensor out(ElementType::kSI32, dims);
+      iota(d, out);
+      int64_t inner = 1;
+      for (size_t k = static_cast<size_t>(d) + 1; k < dims.size(); ++k) inner *= dims[k];
+      const std::vector<int32_t> got = Values<int32_t>(out);
+      ASSERT_EQ(static_cast<int64_t>(got.size()), out.num_elements());
+      for (int64_t i = 0; i < out.num_elements(); ++i) {
+        ASSERT_EQ(got[static_cast<size_t>(i)], (i / inner) % dims[static_cast<size_t>(d)])
+            << "dimension " << d << ", element " << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace plugrt::cpu

@@ -433,6 +433,44 @@ TYPED_TEST(LapackCustomCallTest, PotrfMatchesLapackAndReportsIndefiniteInputs) {
   }
 }
 
+// A single matrix of order 1024 runs on OpenBLAS's own threads while
+// plugrt's team sleeps (smaller ones run on one thread): same factors as
+// LAPACK. f32 only, to keep the suite quick; the matrix is diagonally
+// dominant, so getrf needs no pivoting and both factorizations are stable.
+TYPED_TEST(LapackCustomCallTest, SingleLargeMatricesMatchLapack) {
+  using T = TypeParam;
+  if constexpr (!std::is_same_v<T, float>) {
+    GTEST_SKIP() << "f32 only";
+  } else {
+    const int n = 1024;
+    std::vector<T> x(static_cast<size_t>(n) * n);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (int i = 0; i < n; ++i) {
+      x[static_cast<size_t>(i) * n + i] = static_cast<float>(n);
+      for (int j = 0; j < i; ++j) {
+        x[static_cast<size_t>(i) * n + j] = x[static_cast<size_t>(j) * n + i] = uniform(this->gen_);
+      }
+    }
+    auto chol = this->runner_.Run(this->Target("potrf", "potrf"), "uplo = 76 : ui8",
+                                  {Make<T>({n, n}, x)}, {Shape<T>({n, n}), Shape<int32_t>({}, false)});
+    ASSERT_TRUE(chol.ok()) << chol.status().ToString();
+    std::vector<T> a = x;
+    std::vector<int32_t> info = {PLUGRT_PICK_(T, potrf, kRow, 'L', n, a.data(), n)};
+    ExpectNear((*chol)[0], a, "factor");
+    ExpectNear((*chol)[1], info, "info");
+
+    auto lu = this->runner_.Run(this->Target("getrf", "getrf"), "", {Make<T>({n, n}, x)},
+                                {Shape<T>({n, n}), Shape<int32_t>({n}, false), Shape<int32_t>({}, false)});
+    ASSERT_TRUE(lu.ok()) << lu.status().ToString();
+    a = x;
+    std::vector<int32_t> ipiv(n);
+    info = {PLUGRT_PICK_(T, getrf, kRow, n, n, a.data(), n, ipiv.data())};
+    ExpectNear((*lu)[0], a, "lu");
+    ExpectNear((*lu)[1], ipiv, "ipiv");
+    ExpectNear((*lu)[2], info, "info");
+  }
+}
+
 TYPED_TEST(LapackCustomCallTest, SyevdHeevdMatchLapack) {
   using T = TypeParam;
   using R = Real<T>;

@@ -189,6 +189,33 @@ StatusOr<LapackAttrs> ReadAttrs(const shlo::Operation& op, std::string_view targ
   return attrs;
 }
 
+// True when `order` stores each matrix (the last two dims) column-major and
+// the dims before them row-major: jaxlib's layout for batched matrices.
+bool IsColumnMajorMatrices(std::span<const int64_t> minor_to_major) {
+  const size_t rank = minor_to_major.size();
+  if (rank < 2 || minor_to_major[0] != static_cast<int64_t>(rank - 2) ||
+      minor_to_major[1] != static_cast<int64_t>(rank - 1)) {
+    return false;
+  }
+  for (size_t i = 2; i < rank; ++i) {
+    if (minor_to_major[i] != static_cast<int64_t>(rank - 1 - i)) return false;
+  }
+  return true;
+}
+
+// potrf on column-major matrices becomes potrf of the other triangle on the
+// row-major ones (LapackAttrs::row_major_triangle): no layout copies.
+void FactorPotrfRowMajor(kernels_abi::LapackFamily family, LapackCall& call) {
+  if (family != kernels_abi::LapackFamily::kPotrf || call.operand_layouts.size() != 1 ||
+      call.result_layouts.empty() || !IsColumnMajorMatrices(call.operand_layouts[0]) ||
+      call.operand_layouts[0] != call.result_layouts[0]) {
+    return;
+  }
+  call.operand_layouts[0] = RowMajorOrder(call.operand_layouts[0].size());
+  call.result_layouts[0] = call.operand_layouts[0];
+  call.attrs.row_major_triangle = true;
+}
+
 StatusOr<std::unique_ptr<CompiledOp>> CompileLapackCall(const shlo::Operation& op,
                                                         std::string_view target,
                                                         const ProgramOptions& /*options*/) {
@@ -214,6 +241,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileLapackCall(const shlo::Operation& o
   }
   LapackCall call{kernel, attrs, std::move(operand_types), std::move(result_types),
                   std::move(operand_layouts), std::move(result_layouts)};
+  FactorPotrfRowMajor(parsed->family, call);
   return std::unique_ptr<CompiledOp>(new LapackCustomCallOp(
       StrCat(op.location.ToString(), ": ", op.name, " ", target), std::move(call)));
 }
@@ -395,6 +423,7 @@ class LegacyLapackCallOp final : public CompiledOp {
     if (!attrs.ok()) return MakeError(attrs.status().code(), where_, ": ", attrs.status().message());
     LapackCall call = call_;
     call.attrs = *attrs;
+    call.attrs.row_major_triangle = call_.attrs.row_major_triangle;
     std::vector<const shlo::Type*> operand_types, result_types;
     for (const shlo::Type& t : call.operand_types) operand_types.push_back(&t);
     for (const shlo::Type& t : call.result_types) result_types.push_back(&t);
@@ -483,6 +512,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileLegacyLapackCall(const shlo::Operat
     call.result_types.push_back(results[i]);
     call.result_layouts.push_back(all_result_layouts[i]);
   }
+  FactorPotrfRowMajor(parsed->family, call);
   // The types are checked now with the flags' most common values; again at
   // run time with the flags the operands hold.
   LapackAttrs guess;

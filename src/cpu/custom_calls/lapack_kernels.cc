@@ -277,50 +277,68 @@ int32_t* Ints(Tensor& t) { return t.mutable_as<int32_t>(); }
 
 // --- batches ------------------------------------------------------------------
 
-// While alive, OpenBLAS runs each call on the calling thread: the batch's
-// matrices are already spread over plugrt's threads, and OpenBLAS's own
-// threads would only contend with them for the same cores. OpenBLAS's
-// thread count is process-wide, so concurrent batches share one setting:
-// the first sets it, the last restores it.
-class OpenBlasOnCallingThread {
+// While alive, OpenBLAS runs each call on `threads` threads. OpenBLAS's
+// thread count is process-wide, so concurrent users share one setting: the
+// first sets it, the last restores what it found (the process's other
+// OpenBLAS users keep theirs).
+class OpenBlasThreads {
  public:
-  OpenBlasOnCallingThread() {
+  explicit OpenBlasThreads(int threads) {
     std::lock_guard<std::mutex> lock(mu_);
     if (users_++ == 0) {
       saved_ = openblas_get_num_threads();
-      if (saved_ != 1) openblas_set_num_threads(1);
+      set_ = threads;
+      if (saved_ != set_) openblas_set_num_threads(set_);
     }
   }
-  ~OpenBlasOnCallingThread() {
+  ~OpenBlasThreads() {
     std::lock_guard<std::mutex> lock(mu_);
-    if (--users_ == 0 && saved_ != 1) openblas_set_num_threads(saved_);
+    if (--users_ == 0 && saved_ != set_) openblas_set_num_threads(saved_);
   }
-  OpenBlasOnCallingThread(const OpenBlasOnCallingThread&) = delete;
-  OpenBlasOnCallingThread& operator=(const OpenBlasOnCallingThread&) = delete;
+  OpenBlasThreads(const OpenBlasThreads&) = delete;
+  OpenBlasThreads& operator=(const OpenBlasThreads&) = delete;
 
  private:
   static inline std::mutex mu_;
   static inline int users_ = 0;
   static inline int saved_ = 1;
+  static inline int set_ = 1;
 };
 
+// From this order up a single matrix runs on OpenBLAS's own threads; below
+// it on one thread, which measured as fast or faster on 2 cores (at 512:
+// potrf 0.56 against 0.66 ms, geqrf + orgqr 7.8 against 10.4, syevd 16.4
+// against 23; at 1024 two threads win: getrf 6.5 against 9.2 ms) and never
+// wakes OpenBLAS's threads, which spin for a long time after each call on
+// the cores plugrt's loops need (docs/performance.md, "One threading
+// runtime").
+constexpr int kThreadedOrder = 1024;
+
 // Runs fn(begin, end) over the batch [0, count) of matrices of order
-// `order`: in contiguous chunks on up to attrs.threads threads when the
-// batch holds enough work (a thread per ~32^3 flops-worth of matrices, as
-// jaxlib splits its batches too), else on the calling thread, where a single
-// large matrix keeps OpenBLAS's own threads. Each chunk allocates its own
-// LAPACK workspace inside fn.
+// `order`, within attrs.threads threads, all of them OpenMP's (plugrt's
+// team) or, for a single matrix of kThreadedOrder or more, OpenBLAS's:
+// - a batch with enough work (a thread per ~32^3 flops-worth of matrices,
+//   as jaxlib splits its batches too) is split in contiguous chunks over
+//   plugrt's threads, OpenBLAS on one thread in each;
+// - a large matrix runs on OpenBLAS's threads while plugrt's sleep
+//   (RunWithTeamAsleep);
+// - anything else on the calling thread alone.
+// Each chunk allocates its own LAPACK workspace inside fn.
 template <typename Fn>
 void ForBatch(const LapackAttrs& attrs, int64_t count, int order, Fn&& fn) {
   if (count <= 0) return;
   const int64_t per_matrix = static_cast<int64_t>(order) * order * order;
   const int threads = count < 2 ? 1 : ThreadsFor(count * per_matrix, 32 * 32 * 32, attrs.threads);
-  if (threads <= 1) {
+  if (threads > 1) {
+    OpenBlasThreads single(1);
+    ParallelFor(count, threads, fn);
+  } else if (order >= kThreadedOrder && attrs.threads > 1) {
+    OpenBlasThreads many(attrs.threads);
+    RunWithTeamAsleep(attrs.threads, [&] { fn(int64_t{0}, count); });
+  } else {
+    OpenBlasThreads single(1);
     fn(int64_t{0}, count);
-    return;
   }
-  OpenBlasOnCallingThread single;
-  ParallelFor(count, threads, fn);
 }
 
 // --- kernels ------------------------------------------------------------------
@@ -419,9 +437,15 @@ Status PotrfKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
   res[0] = ops[0];
   T* a = Of<T>(res[0]);
   int32_t* info = Ints(res[1]);
+  // A row-major matrix read column-major is its transpose: its upper
+  // triangle is the lower one of the matrix meant, and the upper factor U
+  // with U^H U = A^T, read back row-major, is the lower factor L of A (for
+  // Hermitian A too), so flipping uplo factors the row-major matrix in place.
+  char uplo = attrs.uplo;
+  if (attrs.row_major_triangle) uplo = uplo == 'L' ? 'U' : 'L';
   ForBatch(attrs, b.count, b.cols, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      info[i] = Potrf(attrs.uplo, b.cols, a + i * b.rows * b.cols, Ld(b.rows));
+      info[i] = Potrf(uplo, b.cols, a + i * b.rows * b.cols, Ld(b.rows));
     }
   });
   return OkStatus();

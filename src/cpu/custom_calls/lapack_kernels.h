@@ -33,6 +33,10 @@ struct LapackAttrs {
   char diag = 0;           // trsm: 'N' / 'U'
   int32_t low = 0;         // gehrd: ilo, 1-based
   int32_t high = 0;        // gehrd: ihi
+  // Not an attribute: potrf reads and writes its matrix row-major (the
+  // other triangle of the column-major view, the same factor) instead of in
+  // its declared column-major layout, which saves both layout copies.
+  bool row_major_triangle = false;
   // Not an attribute: the thread budget of this execution (ExecContext's
   // kernel_threads), set per run; batches of matrices are split over it.
   int threads = 1;

@@ -1,7 +1,11 @@
 #include "cpu/kernels/parallel.h"
 
 
+#include <atomic>
+#include <exception>
 #include <thread>
+
+#include <omp.h>
 
 #include "cpu/kernels/host_memory.h"
 
@@ -47,6 +51,31 @@ TracedChunk::~TracedChunk() {
     parent_->pool_bytes.fetch_add(after.bytes - bytes_, std::memory_order_relaxed);
   }
   profiler::Record(std::move(event));
+}
+
+void RunWithTeamAsleep(int threads, void (*fn)(void*), void* context) {
+  if (threads <= 1) {
+    fn(context);
+    return;
+  }
+  std::atomic<int> done{0};
+  std::exception_ptr failure;
+#pragma omp parallel num_threads(threads)
+  {
+    if (omp_get_thread_num() == 0) {
+      try {
+        fn(context);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      done.store(1, std::memory_order_release);
+      done.notify_all();
+    } else {
+      // A futex wait (after a short spin in libstdc++): asleep, off the cores.
+      while (done.load(std::memory_order_acquire) == 0) done.wait(0, std::memory_order_acquire);
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace plugrt::cpu

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <type_traits>
 
 #include "profiler/recorder.h"
 
@@ -81,6 +82,24 @@ void ParallelFor(int64_t n, int threads, Fn&& fn) {
     }
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+// Runs fn() on the calling thread while the other threads - 1 members of its
+// OpenMP team sleep, for work that another runtime spreads over its own
+// threads (a large LAPACK call on OpenBLAS's pthreads). An OpenMP thread left
+// idle after a loop keeps spinning for milliseconds (libgomp's default wait
+// policy, which keeps back-to-back loops cheap), and on the same cores that
+// spinning halves what the other runtime's threads get (docs/performance.md,
+// "One threading runtime"). Inside the region the team's other members block
+// in the kernel until fn returns, so the cores are the other runtime's; the
+// team stays alive for the loops that follow. Inline when threads <= 1.
+void RunWithTeamAsleep(int threads, void (*fn)(void*), void* context);
+
+template <typename Fn>
+void RunWithTeamAsleep(int threads, Fn&& fn) {
+  RunWithTeamAsleep(
+      threads, [](void* context) { (*static_cast<std::remove_reference_t<Fn>*>(context))(); },
+      &fn);
 }
 
 }  // namespace plugrt::cpu

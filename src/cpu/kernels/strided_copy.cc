@@ -1,6 +1,9 @@
 #include "cpu/kernels/strided_copy.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "common/scratch.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -105,13 +108,24 @@ void FillElements(std::byte* dst, int64_t count, const std::byte* value, int ele
 void StridedCopy(const std::byte* src, const std::vector<int64_t>& src_strides, std::byte* dst,
                  const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& dims,
                  int element_bytes) {
-  // Normalise: drop unit dims, then merge neighbours that are contiguous in
-  // both views, so common cases become a few long runs.
+  // Normalise: visit the dims in the destination's order (strides largest
+  // first: a box copy may go in any order, and this one writes memory in
+  // sequence and puts the destination's contiguous dim last, where the tiled
+  // transpose looks for it), drop unit dims, then merge neighbours that are
+  // contiguous in both views, so common cases become a few long runs.
+  ScratchVector<size_t> order_storage;
+  std::vector<size_t>& order = *order_storage;
+  order.resize(dims.size());
+  for (size_t k = 0; k < dims.size(); ++k) order[k] = k;
+  auto magnitude = [](int64_t stride) { return stride < 0 ? -stride : stride; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return magnitude(dst_strides[a]) > magnitude(dst_strides[b]);
+  });
   std::vector<int64_t> size, ss, ds;
   size.reserve(dims.size());
   ss.reserve(dims.size());
   ds.reserve(dims.size());
-  for (size_t k = 0; k < dims.size(); ++k) {
+  for (size_t k : order) {
     if (dims[k] == 0) return;
     if (dims[k] == 1) continue;
     if (!size.empty() && ss.back() == src_strides[k] * dims[k] &&
