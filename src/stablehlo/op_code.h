@@ -150,7 +150,7 @@ inline constexpr int8_t kN = -1;
   X(Constant,                 "stablehlo.constant",                 kControl,      kOther,       kNone,       kNone,           kNone,      0,  1,  kDeclared,        "value")                                        \
   X(Convert,                  "stablehlo.convert",                  kElementwise,  kElementwise, kNone,       kBytes,          kConvert,   1,  1,  kSameShape,       "")                                             \
   X(Convolution,              "stablehlo.convolution",              kCompute,      kOther,       kNone,       kFormula,        kNone,      2,  1,  kConvolution,     "dimension_numbers")                            \
-  X(Cosine,                   "stablehlo.cosine",                   kElementwise,  kElementwise, kNone,       kTranscendental, kNone,      1,  1,  kLikeOperands,    "")                                             \
+  X(Cosine,                   "stablehlo.cosine",                   kElementwise,  kElementwise, kNone,       kTranscendental, kUnary,     1,  1,  kLikeOperands,    "")                                             \
   X(CountLeadingZeros,        "stablehlo.count_leading_zeros",      kElementwise,  kElementwise, kNone,       kArith,          kNone,      1,  1,  kLikeOperands,    "")                                             \
   X(CreateToken,              "stablehlo.create_token",             kControl,      kOther,       kState,      kBytes,          kNone,      0,  1,  kDeclared,        "")                                             \
   X(CrossReplicaSum,          "stablehlo.cross-replica-sum",        kCollective,   kOther,       kIO,         kBytes,          kNone,      kN, kN, kDeclared,        "")                                             \
@@ -221,7 +221,7 @@ inline constexpr int8_t kN = -1;
   X(ShiftRightArithmetic,     "stablehlo.shift_right_arithmetic",   kElementwise,  kElementwise, kNone,       kArith,          kNone,      2,  1,  kLikeOperands,    "")                                             \
   X(ShiftRightLogical,        "stablehlo.shift_right_logical",      kElementwise,  kElementwise, kNone,       kArith,          kNone,      2,  1,  kLikeOperands,    "")                                             \
   X(Sign,                     "stablehlo.sign",                     kElementwise,  kElementwise, kNone,       kArith,          kUnary,     1,  1,  kLikeOperands,    "")                                             \
-  X(Sine,                     "stablehlo.sine",                     kElementwise,  kElementwise, kNone,       kTranscendental, kNone,      1,  1,  kLikeOperands,    "")                                             \
+  X(Sine,                     "stablehlo.sine",                     kElementwise,  kElementwise, kNone,       kTranscendental, kUnary,     1,  1,  kLikeOperands,    "")                                             \
   X(Slice,                    "stablehlo.slice",                    kDataMovement, kOther,       kNone,       kBytes,          kNone,      1,  1,  kSlice,           "start_indices limit_indices")                  \
   X(Sort,                     "stablehlo.sort",                     kCompute,      kOther,       kNone,       kFormula,        kNone,      kN, kN, kLikeInput,       "")                                             \
   X(Sqrt,                     "stablehlo.sqrt",                     kElementwise,  kElementwise, kNone,       kTranscendental, kUnary,     1,  1,  kLikeOperands,    "")                                             \

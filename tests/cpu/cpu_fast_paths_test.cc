@@ -554,6 +554,59 @@ func.func @main(%x: tensor<1048576xf32>) -> (tensor<1048576xf32>, tensor<1048576
   }
 }
 
+// sin and cos in fused loops: a polynomial after reduction by pi/2 within
+// |x| <= 4096, double precision beyond (and for infinities and NaN). Over
+// 2^20 floats spread over every bit pattern, and 2^20 more dense in
+// [-4096, 4096] where the reduction matters: within 3 ulp of the
+// double-precision result rounded to float, or within 1e-12 of it (results
+// near zero at large x, where the input itself is uncertain by ulp(x)).
+TEST(FastPathsTest, FusedSineAndCosineOverTheWholeFloatRange) {
+  auto program = CompileText(R"(
+func.func @main(%x: tensor<2097152xf32>) -> (tensor<2097152xf32>, tensor<2097152xf32>) {
+  %s = stablehlo.sine %x : tensor<2097152xf32>
+  %c = stablehlo.cosine %x : tensor<2097152xf32>
+  func.return %s, %c : tensor<2097152xf32>, tensor<2097152xf32>
+}
+)",
+                             true);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  const int64_t n = int64_t{1} << 21;
+  Tensor x(ElementType::kF32, {n});
+  float* xs = x.mutable_as<float>();
+  for (uint32_t i = 0; i < (1u << 20); ++i) {
+    xs[i] = std::bit_cast<float>(i * 4096u + (i * 2654435761u) % 4096u);
+    xs[(1u << 20) + i] = -4096.0f + 8192.0f * (static_cast<float>(i) + 0.37f) / (1u << 20);
+  }
+  xs[5] = -0.0f;
+  std::vector<RtValue> args = {RtValue::Of(x)};
+  KernelCounters counters;
+  ExecContext context;
+  context.counters = &counters;
+  auto out = (*program)->Run(args, context);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(counters.fused_loops, 1);
+  for (int o = 0; o < 2; ++o) {
+    const float* got = (*out)[o].tensor.as<float>();
+    int reported = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = xs[i];
+      const double wide = o == 0 ? std::sin(double{v}) : std::cos(double{v});
+      const float want = static_cast<float>(wide);
+      const float g = got[i];
+      bool ok = (std::isnan(want) && std::isnan(g)) ||
+                std::bit_cast<uint32_t>(g) == std::bit_cast<uint32_t>(want);
+      if (!ok && std::isfinite(want) && std::isfinite(g)) {
+        const float ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
+        ok = std::fabs(g - want) <= 3 * ulp || std::fabs(double{g} - wide) <= 1e-12;
+      }
+      if (!ok && reported++ < 5) {
+        ADD_FAILURE() << (o == 0 ? "sin" : "cos") << " at x = " << v << ": got " << g
+                      << ", want " << want;
+      }
+    }
+  }
+}
+
 TEST(FastPathsTest, FusedLoopsWithOutputsLargerThanTheCaches) {
   // 32 MiB and more: outputs are written with streaming stores where rows
   // are 64-byte aligned (1024 columns) and with plain stores where they are

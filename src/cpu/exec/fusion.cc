@@ -602,6 +602,8 @@ std::optional<fused::Op> FusedElementwiseOp(shlo::OpCode code) {
     case OpCode::kCeil: return Op::kCeil;
     case OpCode::kSign: return Op::kSign;
     case OpCode::kRoundNearestEven: return Op::kRoundEven;
+    case OpCode::kSine: return Op::kSin;
+    case OpCode::kCosine: return Op::kCos;
     case OpCode::kAdd: return Op::kAdd;
     case OpCode::kSubtract: return Op::kSub;
     case OpCode::kMultiply: return Op::kMul;

@@ -25,6 +25,15 @@ constexpr int64_t kTile = 1024;
 // Elements per thread below which a loop stays on one thread.
 constexpr int64_t kElementsPerThread = 1 << 15;
 
+// sin and cos of any float: the polynomial within kTrigReduceLimit, double
+// precision beyond it (and for infinities and NaN).
+float SinAnywhere(float x) {
+  return std::fabs(x) <= kTrigReduceLimit ? Sin(x) : static_cast<float>(std::sin(double{x}));
+}
+float CosAnywhere(float x) {
+  return std::fabs(x) <= kTrigReduceLimit ? Cos(x) : static_cast<float>(std::cos(double{x}));
+}
+
 // Calls fn(functor) with the unary functor of `op`.
 template <typename Fn>
 PLUGRT_INLINE void VisitUnary(Op op, Fn&& fn) {
@@ -41,6 +50,8 @@ PLUGRT_INLINE void VisitUnary(Op op, Fn&& fn) {
     case Op::kCeil: return fn([](float a) { return std::ceil(a); });
     case Op::kSign: return fn([](float a) { return Sign(a); });
     case Op::kRoundEven: return fn([](float a) { return RoundEven(a); });
+    case Op::kSin: return fn([](float a) { return SinAnywhere(a); });
+    case Op::kCos: return fn([](float a) { return CosAnywhere(a); });
     case Op::kNot: return fn([](float a) { return Truth(a == 0); });
     default: return fn([](float a) { return a; });  // kCopy
   }
@@ -78,7 +89,25 @@ struct Arg {
 // The lambdas take their pointers by value into __restrict locals: through
 // a by-reference capture the compiler must assume each store may change the
 // pointers themselves, and the loop stays scalar.
+// sin or cos over n floats: one vectorized loop when every |x| is within
+// kTrigReduceLimit (checked first, in a loop that vectorizes too), else
+// element by element with the double-precision path for the others.
+PLUGRT_VECTOR_CLONES void SinCosLoop(bool cosine, const float* a, float* out, int64_t n) {
+  const float* __restrict pa = a;
+  float* __restrict po = out;
+  int outside = 0;
+  for (int64_t i = 0; i < n; ++i) outside |= !(std::fabs(pa[i]) <= kTrigReduceLimit);
+  if (outside != 0) {
+    for (int64_t i = 0; i < n; ++i) po[i] = cosine ? CosAnywhere(pa[i]) : SinAnywhere(pa[i]);
+  } else if (cosine) {
+    for (int64_t i = 0; i < n; ++i) po[i] = Cos(pa[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) po[i] = Sin(pa[i]);
+  }
+}
+
 PLUGRT_VECTOR_CLONES void UnaryLoop(Op op, const float* a, float* out, int64_t n) {
+  if (op == Op::kSin || op == Op::kCos) return SinCosLoop(op == Op::kCos, a, out, n);
   VisitUnary(op, [a, out, n](auto f) {
     const float* __restrict pa = a;
     float* __restrict po = out;
@@ -243,6 +272,7 @@ int VectorCost(Op op) {
   switch (op) {
     case Op::kExp: case Op::kLogistic: return 16;
     case Op::kTanh: return 22;
+    case Op::kSin: case Op::kCos: return 20;
     case Op::kLog: case Op::kPow: return 40;
     case Op::kDiv: case Op::kSqrt: case Op::kRsqrt: return 5;
     case Op::kLoad: case Op::kConst: return 0;

@@ -36,6 +36,7 @@ enum class Op : uint8_t {
   kConst,  // imm
   // Unary.
   kNeg, kAbs, kExp, kLog, kTanh, kLogistic, kSqrt, kRsqrt, kFloor, kCeil, kSign, kRoundEven,
+  kSin, kCos,
   kCopy,
   kNot,  // predicate negation
   // Binary.

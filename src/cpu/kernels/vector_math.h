@@ -101,6 +101,40 @@ PLUGRT_INLINE float Tanh(float x) {
   return std::copysign(-m / (m + 2.0f), x);
 }
 
+// sin and cos for |x| <= kTrigReduceLimit: x = n pi/2 + r with |r| <= pi/4,
+// then sin or cos of r by polynomial as n mod 4 selects, with its sign.
+// pi/2 is split in three floats, the first two of 12 significant bits, so
+// that n times each is exact for the |n| < 2^12 this range gives and r
+// loses nothing to cancellation. Larger |x|, infinities and NaN are the
+// callers' (SinCosLoop in fused_loop.cc computes those lanes in double).
+inline constexpr float kTrigReduceLimit = 4096.0f;
+// Fitted like kExpPoly on |r| <= pi/4 (within 1.1 ulp there):
+// sin(r) / r - 1 = r^2 (c0 + c1 r^2 + c2 r^4).
+inline constexpr float kSinPoly[3] = {-1.666665524e-01f, 8.332177997e-03f, -1.951729937e-04f};
+// cos(r) - 1 = r^2 (c0 + c1 r^2 + c2 r^4 + c3 r^6).
+inline constexpr float kCosPoly[4] = {-5.000000000e-01f, 4.166662320e-02f, -1.388676348e-03f,
+                                      2.439045238e-05f};
+
+// sin(x + quarter_turns pi/2) for |x| <= kTrigReduceLimit.
+PLUGRT_INLINE float SinQuarterTurns(float x, int32_t quarter_turns) {
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23, as in ReduceLn2
+  const float biased = x * 0.636619772367581343f + kRound;
+  const float nf = biased - kRound;
+  float r = x - nf * 1.57080078125f;
+  r = r - nf * -4.4535845518112183e-06f;
+  r = r - nf * -8.7055163078275655e-10f;
+  const int32_t q =
+      std::bit_cast<int32_t>(biased) - std::bit_cast<int32_t>(kRound) + quarter_turns;
+  const float r2 = r * r;
+  const float s = r + r * (r2 * Horner(r2, kSinPoly));
+  const float c = 1.0f + r2 * Horner(r2, kCosPoly);
+  const float v = (q & 1) != 0 ? c : s;
+  return (q & 2) != 0 ? -v : v;
+}
+// Tiny |x| returns x itself, so that sin(-0) is -0.
+PLUGRT_INLINE float Sin(float x) { return std::fabs(x) < 1e-4f ? x : SinQuarterTurns(x, 0); }
+PLUGRT_INLINE float Cos(float x) { return SinQuarterTurns(x, 1); }
+
 // 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x so that e never
 // overflows and tiny results keep their precision.
 PLUGRT_INLINE float Logistic(float x) {
