@@ -430,9 +430,9 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileDataMovementOp(const shlo::Operatio
       PLUGRT_RETURN_IF_ERROR(CheckOperands(op, 1));
       PLUGRT_ASSIGN_OR_RETURN(shlo::Type type, ResultType(op));
       PLUGRT_ASSIGN_OR_RETURN(std::vector<int64_t> permutation, IntList(op, "permutation"));
-      return MakeOp([permutation, type](const Operands& in, ExecContext&) -> Results {
+      return MakeOp([permutation, type](const Operands& in, ExecContext& context) -> Results {
         PLUGRT_ASSIGN_OR_RETURN(const Tensor* operand, In(in, 0));
-        return One(Transpose(*operand, permutation), type);
+        return One(Transpose(*operand, permutation, ThreadBudget(context.kernel_threads)), type);
       });
     }
     case OpCode::kSlice: {

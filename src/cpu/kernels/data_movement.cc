@@ -61,23 +61,8 @@ StatusOr<Tensor> BroadcastInDim(const Tensor& operand, const std::vector<int64_t
   PLUGRT_RETURN_IF_ERROR(CheckedElementCount(result_dims).status());
   Tensor result = Tensor::Uninitialized(operand.type(), result_dims);
   const std::vector<int64_t> dst_strides = RowMajorStrides(result_dims);
-  const size_t eb = ElementBytes(operand);
-  // Bands of at least 64k elements each.
-  const int bands = result_dims.empty()
-                        ? 1
-                        : std::min<int>(ThreadsFor(result.num_elements(), int64_t{1} << 16, threads),
-                                        static_cast<int>(std::min<int64_t>(result_dims[0], 1 << 16)));
-  if (bands <= 1) {
-    StridedCopy(operand.data(), src_strides, result.MutableData(), dst_strides, result_dims, eb);
-    return result;
-  }
-  ParallelFor(result_dims[0], bands, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> band = result_dims;
-    band[0] = end - begin;
-    StridedCopy(operand.data() + static_cast<size_t>(begin * src_strides[0]) * eb, src_strides,
-                result.MutableData() + static_cast<size_t>(begin * dst_strides[0]) * eb,
-                dst_strides, band, eb);
-  });
+  StridedCopyInBands(operand.data(), src_strides, result.MutableData(), dst_strides, result_dims,
+                     static_cast<int>(ElementBytes(operand)), threads);
   return result;
 }
 
@@ -90,7 +75,8 @@ StatusOr<Tensor> Reshape(const Tensor& operand, const std::vector<int64_t>& resu
   return operand.Reshaped(result_dims);
 }
 
-StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& permutation) {
+StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& permutation,
+                           int threads) {
   PLUGRT_RETURN_IF_ERROR(CheckRankedList("permutation", permutation, operand.rank()));
   std::vector<int64_t> operand_strides = operand.Strides();
   std::vector<int64_t> src_strides(permutation.size());
@@ -106,8 +92,9 @@ StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& pe
   }
   const std::vector<int64_t> result_dims = shlo::shape::Transpose(operand.dims(), permutation);
   Tensor result(operand.type(), result_dims);
-  StridedCopy(operand.data(), src_strides, result.MutableData(), RowMajorStrides(result_dims),
-              result_dims, ElementBytes(operand));
+  StridedCopyInBands(operand.data(), src_strides, result.MutableData(),
+                     RowMajorStrides(result_dims), result_dims,
+                     static_cast<int>(ElementBytes(operand)), threads);
   return result;
 }
 

@@ -24,8 +24,10 @@ StatusOr<Tensor> BroadcastInDim(const Tensor& operand, const std::vector<int64_t
 // Same elements, new dims (shares storage with the operand).
 StatusOr<Tensor> Reshape(const Tensor& operand, const std::vector<int64_t>& result_dims);
 
-// result dim k is operand dim permutation[k].
-StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& permutation);
+// result dim k is operand dim permutation[k]. A large result is written by up
+// to `threads` threads (bands of its outermost dimension).
+StatusOr<Tensor> Transpose(const Tensor& operand, const std::vector<int64_t>& permutation,
+                           int threads = 1);
 
 // Elements start[k], start[k] + strides[k], ... below limit[k].
 StatusOr<Tensor> Slice(const Tensor& operand, const std::vector<int64_t>& start,

@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "common/scratch.h"
+#include "cpu/kernels/parallel.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -48,6 +53,61 @@ void CopyTiles(const std::byte* src, int64_t src_col_step, std::byte* dst, int64
   }
 }
 
+#if defined(__x86_64__)
+// CopyTiles for 4-byte elements on AVX2: each 8x8 block is 8 loads of 8
+// source elements along r, transposed in registers, and 8 stores of 8
+// along c (a [2048, 512] f32 transpose: 0.71 ms element by element in
+// tiles, on one thread). Blocks go down strips of 16 rows, so each source
+// cache line is used whole; the edges are copied by CopyTiles.
+__attribute__((target("avx2"))) void CopyTiles4Avx2(const std::byte* src, int64_t src_col_step,
+                                                    std::byte* dst, int64_t dst_row_step,
+                                                    int64_t rows, int64_t cols) {
+  const int64_t full_rows = rows / 8 * 8, full_cols = cols / 8 * 8;
+  for (int64_t r0 = 0; r0 < full_rows; r0 += 16) {
+    const int64_t strip = r0 + 16 <= full_rows ? 16 : 8;
+    for (int64_t c0 = 0; c0 < full_cols; c0 += 8) {
+      for (int64_t rb = r0; rb < r0 + strip; rb += 8) {
+        __m256 v[8];
+        for (int k = 0; k < 8; ++k) {
+          v[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + rb * 4 + (c0 + k) * src_col_step));
+        }
+        // v[k] = column c0 + k, rows rb..rb+7; make w[j] = row rb + j.
+        const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+        const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+        const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+        const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+        const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+        const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+        const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+        const __m256 w[8] = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                             _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                             _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+                             _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+        for (int j = 0; j < 8; ++j) {
+          _mm256_storeu_ps(reinterpret_cast<float*>(dst + (rb + j) * dst_row_step + c0 * 4), w[j]);
+        }
+      }
+    }
+  }
+  // The edges: the rows below the last full block (every column), and the
+  // columns right of the last full block (the full rows).
+  if (full_rows < rows) {
+    CopyTiles<4>(src + full_rows * 4, src_col_step, dst + full_rows * dst_row_step, dst_row_step,
+                 rows - full_rows, cols);
+  }
+  if (full_cols < cols && full_rows > 0) {
+    CopyTiles<4>(src + full_cols * src_col_step, src_col_step, dst + full_cols * 4, dst_row_step,
+                 full_rows, cols - full_cols);
+  }
+}
+
+bool HasAvx2() {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+#endif
+
 using RowFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t);
 using TileFn = void (*)(const std::byte*, int64_t, std::byte*, int64_t, int64_t, int64_t);
 
@@ -66,7 +126,13 @@ CopyLoops LoopsFor(int element_bytes) {
   switch (element_bytes) {
     case 1: return LoopsOf<1>();
     case 2: return LoopsOf<2>();
-    case 4: return LoopsOf<4>();
+    case 4: {
+      CopyLoops loops = LoopsOf<4>();
+#if defined(__x86_64__)
+      if (HasAvx2()) loops.tiles = &CopyTiles4Avx2;
+#endif
+      return loops;
+    }
     case 8: return LoopsOf<8>();
     case 16: return LoopsOf<16>();
     default: return {};
@@ -91,6 +157,29 @@ StatusOr<int64_t> CheckedElementCount(const std::vector<int64_t>& dims) {
     count *= d;
   }
   return count;
+}
+
+void StridedCopyInBands(const std::byte* src, const std::vector<int64_t>& src_strides,
+                        std::byte* dst, const std::vector<int64_t>& dst_strides,
+                        const std::vector<int64_t>& dims, int element_bytes, int threads) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  const int bands =
+      dims.empty() || count == 0
+          ? 1
+          : std::min<int>(ThreadsFor(count, int64_t{1} << 16, threads),
+                          static_cast<int>(std::min<int64_t>(dims[0], 1 << 16)));
+  if (bands <= 1) {
+    StridedCopy(src, src_strides, dst, dst_strides, dims, element_bytes);
+    return;
+  }
+  const int64_t eb = element_bytes;
+  ParallelFor(dims[0], bands, [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> band = dims;
+    band[0] = end - begin;
+    StridedCopy(src + begin * src_strides[0] * eb, src_strides, dst + begin * dst_strides[0] * eb,
+                dst_strides, band, element_bytes);
+  });
 }
 
 void FillElements(std::byte* dst, int64_t count, const std::byte* value, int element_bytes) {

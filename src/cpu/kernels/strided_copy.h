@@ -23,6 +23,12 @@ void StridedCopy(const std::byte* src, const std::vector<int64_t>& src_strides, 
                  const std::vector<int64_t>& dst_strides, const std::vector<int64_t>& dims,
                  int element_bytes);
 
+// StridedCopy by up to `threads` threads, each copying a band of the
+// outermost dim (bands of at least 64k elements; one thread below that).
+void StridedCopyInBands(const std::byte* src, const std::vector<int64_t>& src_strides,
+                        std::byte* dst, const std::vector<int64_t>& dst_strides,
+                        const std::vector<int64_t>& dims, int element_bytes, int threads);
+
 // Writes `count` copies of the element at `value` to the contiguous `dst`.
 void FillElements(std::byte* dst, int64_t count, const std::byte* value, int element_bytes);
 
