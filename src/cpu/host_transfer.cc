@@ -3,13 +3,14 @@
 #include <cstring>
 #include <string>
 
+#include "cpu/kernels/strided_copy.h"
+
 namespace plugrt::cpu {
 
 namespace {
 
 bool IsSignedPacked(PJRT_Buffer_Type type) {
-  return type == PJRT_Buffer_Type_S1 || type == PJRT_Buffer_Type_S2 ||
-         type == PJRT_Buffer_Type_S4;
+  return type == PJRT_Buffer_Type_S1 || type == PJRT_Buffer_Type_S2 || type == PJRT_Buffer_Type_S4;
 }
 
 std::string DimsToString(const std::vector<int64_t>& values) {
@@ -21,77 +22,28 @@ std::string DimsToString(const std::vector<int64_t>& values) {
   return out + "]";
 }
 
-// Copies `n` elements of N bytes; the element size is a template argument so
-// each row loop compiles to plain loads and stores.
-template <size_t N>
-void CopyRowFixed(const char* src, int64_t src_stride, char* dst, int64_t dst_stride, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    std::memcpy(dst + i * dst_stride, src + i * src_stride, N);
+// Copies every element of an array of shape `dims` between two layouts given
+// in byte strides (PJRT's), through the kernels' StridedCopy: in element
+// strides where every stride is a whole number of elements, else as bytes
+// with the element's bytes an innermost dimension of their own.
+void CopyByteStrided(size_t element_bytes, const std::vector<int64_t>& dims, const char* src,
+                     const std::vector<int64_t>& src_strides, char* dst,
+                     const std::vector<int64_t>& dst_strides) {
+  const int64_t eb = static_cast<int64_t>(element_bytes);
+  bool whole = true;
+  for (size_t k = 0; k < dims.size(); ++k)
+    whole = whole && src_strides[k] % eb == 0 && dst_strides[k] % eb == 0;
+  std::vector<int64_t> box = dims, from = src_strides, to = dst_strides;
+  if (whole) {
+    for (int64_t& stride : from) stride /= eb;
+    for (int64_t& stride : to) stride /= eb;
+  } else {
+    box.push_back(eb);
+    from.push_back(1);
+    to.push_back(1);
   }
-}
-
-using RowCopier = void (*)(const char*, int64_t, char*, int64_t, int64_t);
-
-RowCopier PickRowCopier(size_t element_bytes) {
-  switch (element_bytes) {
-    case 1: return &CopyRowFixed<1>;
-    case 2: return &CopyRowFixed<2>;
-    case 4: return &CopyRowFixed<4>;
-    case 8: return &CopyRowFixed<8>;
-    case 16: return &CopyRowFixed<16>;
-    default: return nullptr;
-  }
-}
-
-// Copies every element of an array of shape `dims` from one strided layout
-// to another. Offsets are kept as integers so that negative strides never
-// form out-of-range pointers.
-void StridedCopy(size_t element_bytes, const std::vector<int64_t>& dims, const char* src,
-                 const std::vector<int64_t>& src_strides, char* dst,
-                 const std::vector<int64_t>& dst_strides) {
-  const size_t rank = dims.size();
-  if (rank == 0) {
-    std::memcpy(dst, src, element_bytes);
-    return;
-  }
-  for (int64_t dim : dims) {
-    if (dim == 0) return;
-  }
-  const int64_t row_length = dims[rank - 1];
-  const int64_t src_inner = src_strides[rank - 1];
-  const int64_t dst_inner = dst_strides[rank - 1];
-  const int64_t elem = static_cast<int64_t>(element_bytes);
-  const bool contiguous_rows = src_inner == elem && dst_inner == elem;
-  RowCopier copier = PickRowCopier(element_bytes);
-
-  std::vector<int64_t> index(rank, 0);
-  int64_t src_offset = 0;
-  int64_t dst_offset = 0;
-  for (;;) {
-    const char* s = src + src_offset;
-    char* d = dst + dst_offset;
-    if (contiguous_rows) {
-      std::memcpy(d, s, static_cast<size_t>(row_length * elem));
-    } else if (copier != nullptr) {
-      copier(s, src_inner, d, dst_inner, row_length);
-    } else {
-      for (int64_t i = 0; i < row_length; ++i) {
-        std::memcpy(d + i * dst_inner, s + i * src_inner, element_bytes);
-      }
-    }
-    // Advance the outer dimensions like an odometer.
-    int64_t axis = static_cast<int64_t>(rank) - 2;
-    for (; axis >= 0; --axis) {
-      ++index[axis];
-      src_offset += src_strides[axis];
-      dst_offset += dst_strides[axis];
-      if (index[axis] < dims[axis]) break;
-      src_offset -= src_strides[axis] * dims[axis];
-      dst_offset -= dst_strides[axis] * dims[axis];
-      index[axis] = 0;
-    }
-    if (axis < 0) return;
-  }
+  StridedCopy(reinterpret_cast<const std::byte*>(src), from, reinterpret_cast<std::byte*>(dst), to,
+              box, whole ? static_cast<int>(eb) : 1);
 }
 
 void Pack(const ElementFormat& format, const uint8_t* src, int64_t count, uint8_t* dst) {
@@ -290,7 +242,7 @@ void CopyHostToDevice(const ElementFormat& format, const std::vector<int64_t>& d
     if (IsDenseRowMajor(format, dims, src_strides)) {
       std::memcpy(dst, in, static_cast<size_t>(count) * format.host_bytes);
     } else {
-      StridedCopy(format.host_bytes, dims, in, src_strides, static_cast<char*>(dst), dense);
+      CopyByteStrided(format.host_bytes, dims, in, src_strides, static_cast<char*>(dst), dense);
     }
     return;
   }
@@ -300,8 +252,8 @@ void CopyHostToDevice(const ElementFormat& format, const std::vector<int64_t>& d
     return;
   }
   std::vector<uint8_t> gathered(static_cast<size_t>(count));
-  StridedCopy(1, dims, in, src_strides, reinterpret_cast<char*>(gathered.data()),
-              DenseHostStrides(format, dims));
+  CopyByteStrided(1, dims, in, src_strides, reinterpret_cast<char*>(gathered.data()),
+                  DenseHostStrides(format, dims));
   Pack(format, gathered.data(), count, static_cast<uint8_t*>(dst));
 }
 
@@ -314,7 +266,8 @@ void CopyDeviceToHost(const ElementFormat& format, const std::vector<int64_t>& d
     if (IsDenseRowMajor(format, dims, dst_strides)) {
       std::memcpy(out, src, static_cast<size_t>(count) * format.host_bytes);
     } else {
-      StridedCopy(format.host_bytes, dims, static_cast<const char*>(src), dense, out, dst_strides);
+      CopyByteStrided(format.host_bytes, dims, static_cast<const char*>(src), dense, out,
+                      dst_strides);
     }
     return;
   }
@@ -324,7 +277,7 @@ void CopyDeviceToHost(const ElementFormat& format, const std::vector<int64_t>& d
   }
   std::vector<uint8_t> unpacked(static_cast<size_t>(count));
   Unpack(format, static_cast<const uint8_t*>(src), count, unpacked.data());
-  StridedCopy(1, dims, reinterpret_cast<const char*>(unpacked.data()), dense, out, dst_strides);
+  CopyByteStrided(1, dims, reinterpret_cast<const char*>(unpacked.data()), dense, out, dst_strides);
 }
 
 }  // namespace plugrt::cpu
