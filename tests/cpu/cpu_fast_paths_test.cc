@@ -892,6 +892,48 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<8xf32>,
   }
 }
 
+// Index values (iota and what is computed from iotas alone: JAX's tril mask
+// here) are folded at compile time up to 2^20 elements, far above the 4096
+// of other constants: the mask of a 600x600 `tril` is one constant every run
+// returns (the same storage), and the masked select reads it. With constant
+// folding off the same values are computed on every run.
+TEST(CompileTimeSimplificationTest, IndexMasksAreFoldedUpToAMillionElements) {
+  const std::string text = R"(
+func.func @main(%x: tensor<600x600xf32>) -> (tensor<600x600xf32>, tensor<600x600xi1>) {
+  %i = stablehlo.iota dim = 0 : tensor<600x600xi32>
+  %j = stablehlo.iota dim = 1 : tensor<600x600xi32>
+  %m = stablehlo.compare GE, %i, %j : (tensor<600x600xi32>, tensor<600x600xi32>) -> tensor<600x600xi1>
+  %z = stablehlo.constant dense<0.0> : tensor<600x600xf32>
+  %r = stablehlo.select %m, %x, %z : tensor<600x600xi1>, tensor<600x600xf32>
+  func.return %r, %m : tensor<600x600xf32>, tensor<600x600xi1>
+}
+)";
+  for (bool fold : {true, false}) {
+    passes::PassConfig config;
+    config.enabled[static_cast<int>(passes::BuiltinPass::constant_folding)] = fold;
+    auto program = CompileText(text, true, config);
+    ASSERT_TRUE(program.ok()) << program.status().ToString();
+    std::vector<RtValue> args = RandomArguments(**program, 1.0f, 9);
+    const std::vector<float> x(args[0].tensor.as<float>(), args[0].tensor.as<float>() + 600 * 600);
+    ExecContext context;
+    auto first = (*program)->Run(args, context);
+    auto second = (*program)->Run(args, context);
+    ASSERT_TRUE(first.ok() && second.ok());
+    for (const auto* out : {&*first, &*second}) {
+      const float* r = (*out)[0].tensor.as<float>();
+      const uint8_t* m = (*out)[1].tensor.as<uint8_t>();
+      for (int i = 0; i < 600; ++i) {
+        for (int j = 0; j < 600; ++j) {
+          ASSERT_EQ(m[i * 600 + j] != 0, i >= j) << i << ", " << j;
+          ASSERT_EQ(r[i * 600 + j], i >= j ? x[i * 600 + j] : 0.0f) << i << ", " << j;
+        }
+      }
+    }
+    EXPECT_EQ((*first)[1].tensor.data() == (*second)[1].tensor.data(), fold)
+        << "the mask is one folded constant exactly when folding is on";
+  }
+}
+
 // The planning passes obey their switches (compiler/pass_config.h): with one
 // off, what it does is not done, and the results stay the same.
 TEST(CompileTimeSimplificationTest, PlanningPassesFollowTheirSwitches) {

@@ -4,7 +4,7 @@ namespace plugrt::cpu {
 
 using shlo::OpCode;
 
-bool IsFoldable(const shlo::Operation& op) {
+bool IsFoldable(const shlo::Operation& op, bool index_values) {
   if (op.code == OpCode::kConstant || !shlo::MayFold(op.code) || op.results.empty()) {
     return false;
   }
@@ -14,7 +14,7 @@ bool IsFoldable(const shlo::Operation& op) {
     if (!type.is_tensor() || !type.has_static_shape()) return false;
     elements += type.num_elements();
   }
-  return elements <= kMaxFoldedElements;
+  return elements <= (index_values ? kMaxFoldedIndexElements : kMaxFoldedElements);
 }
 
 }  // namespace plugrt::cpu

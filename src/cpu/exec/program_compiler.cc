@@ -288,13 +288,17 @@ class ConstantValuesOp final : public CompiledOp {
 
 // Constants are recorded in `constants`; a foldable op whose operands are
 // all there runs now and becomes a ConstantValuesOp (its results recorded
-// too). Anything else, or an op that fails now (it will fail the same way
-// at run time), comes back as an error and is compiled as it is.
+// too, and in `index_values` when it is an iota or read index values only).
+// Anything else, or an op that fails now (it will fail the same way at run
+// time), comes back as an error and is compiled as it is.
 StatusOr<std::unique_ptr<CompiledOp>> Fold(
     const shlo::Operation& op, const CompiledOp& compiled,
-    std::unordered_map<const shlo::Value*, RtValue>& constants) {
+    std::unordered_map<const shlo::Value*, RtValue>& constants,
+    std::unordered_set<const shlo::Value*>& index_values) {
   const bool constant = op.code == OpCode::kConstant;
-  if (!constant && !IsFoldable(op)) return Unimplemented("not foldable");
+  bool reads_index_values = op.code == OpCode::kIota || !op.operands.empty();
+  for (const shlo::Value* v : op.operands) reads_index_values &= index_values.count(v) > 0;
+  if (!constant && !IsFoldable(op, reads_index_values)) return Unimplemented("not foldable");
   std::vector<RtValue> operands;
   for (const shlo::Value* v : op.operands) {
     auto it = constants.find(v);
@@ -311,7 +315,10 @@ StatusOr<std::unique_ptr<CompiledOp>> Fold(
   }
   PLUGRT_ASSIGN_OR_RETURN(std::vector<RtValue> values, std::move(executed));
   if (values.size() != op.results.size()) return Internal("result count");
-  for (size_t i = 0; i < values.size(); ++i) constants[op.result(i)] = values[i];
+  for (size_t i = 0; i < values.size(); ++i) {
+    constants[op.result(i)] = values[i];
+    if (reads_index_values) index_values.insert(op.result(i));
+  }
   if (constant) return Unimplemented("already a constant");
   return std::unique_ptr<CompiledOp>(std::make_unique<ConstantValuesOp>(std::move(values)));
 }
@@ -467,6 +474,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   // is not compiled: nothing would read what it computes.
   const std::unordered_set<const shlo::Operation*> absorbed = AbsorbedByFusion(block, dead, fusion);
   std::unordered_map<const shlo::Value*, RtValue> constants;
+  std::unordered_set<const shlo::Value*> index_values;  // Fold's
   for (const auto& op_ptr : block.operations) {
     const shlo::Operation& op = *op_ptr;
     if (terminated) {
@@ -497,7 +505,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
                          : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
     if (group == nullptr && options_.passes.on(passes::BuiltinPass::constant_folding)) {
-      StatusOr<std::unique_ptr<CompiledOp>> folded = Fold(op, **compiled, constants);
+      StatusOr<std::unique_ptr<CompiledOp>> folded = Fold(op, **compiled, constants, index_values);
       if (folded.ok()) *compiled = std::move(*folded);
     }
 
