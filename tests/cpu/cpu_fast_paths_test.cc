@@ -505,6 +505,44 @@ func.func @main(%x: tensor<64x257xf32>) -> (tensor<64x257xf32>, tensor<64x257xf3
                              4e-7, 1e-37, 1.0f, 7);
 }
 
+// 2^20 floats spread over every bit pattern: both signs, subnormals,
+// infinities, NaNs.
+void FillEveryBitPattern(float* x) {
+  for (uint32_t i = 0; i < (1u << 20); ++i) {
+    x[i] = std::bit_cast<float>(i * 4096u + (i * 2654435761u) % 4096u);
+  }
+}
+
+// Runs `program` on the one argument `x`, counting its kernels.
+StatusOr<std::vector<RtValue>> RunCounted(const Program& program, const Tensor& x,
+                                          KernelCounters& counters) {
+  std::vector<RtValue> args = {RtValue::Of(x)};
+  ExecContext context;
+  context.counters = &counters;
+  return program.Run(args, context);
+}
+
+// got[i] against want(x[i]) computed in double and rounded to float: the same
+// value (NaN for NaN), or within max(3 ulp, abs_tolerance) of it. Reports the
+// first five elements that are not.
+void ExpectNearDoubleResults(const char* what, const float* x, const float* got, int64_t n,
+                             double (*want_fn)(double), float abs_tolerance) {
+  int reported = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = static_cast<float>(want_fn(x[i]));
+    const float g = got[i];
+    bool ok = (std::isnan(want) && std::isnan(g)) ||
+              std::bit_cast<uint32_t>(g) == std::bit_cast<uint32_t>(want) || g == want;
+    if (!ok && std::isfinite(want) && std::isfinite(g)) {
+      const float ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
+      ok = std::fabs(g - want) <= std::max(3 * ulp, abs_tolerance);
+    }
+    if (!ok && reported++ < 5) {
+      ADD_FAILURE() << what << " at x = " << x[i] << ": got " << g << ", want " << want;
+    }
+  }
+}
+
 // exp, tanh and logistic of 2^20 floats spread over every bit pattern (both
 // signs, subnormals, infinities, NaNs) against double-precision results
 // rounded to float: within 3 ulp, or 2e-45 where the result is subnormal.
@@ -520,37 +558,19 @@ func.func @main(%x: tensor<1048576xf32>) -> (tensor<1048576xf32>, tensor<1048576
                              true);
   ASSERT_TRUE(program.ok()) << program.status().ToString();
   Tensor x(ElementType::kF32, {1 << 20});
-  for (uint32_t i = 0; i < (1u << 20); ++i) {
-    x.mutable_as<float>()[i] = std::bit_cast<float>(i * 4096u + (i * 2654435761u) % 4096u);
-  }
-  std::vector<RtValue> args = {RtValue::Of(x)};
+  FillEveryBitPattern(x.mutable_as<float>());
   KernelCounters counters;
-  ExecContext context;
-  context.counters = &counters;
-  auto out = (*program)->Run(args, context);
+  auto out = RunCounted(**program, x, counters);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(counters.fused_loops, 1);
   ExpectGeneratedCodeAsConfigured(counters);
-  using Fn = double (*)(double);
-  const Fn want_fns[3] = {[](double v) { return std::exp(v); },
-                          [](double v) { return std::tanh(v); },
-                          [](double v) { return 1.0 / (1.0 + std::exp(-v)); }};
+  const char* names[3] = {"exp", "tanh", "logistic"};
+  double (*const want_fns[3])(double) = {[](double v) { return std::exp(v); },
+                                         [](double v) { return std::tanh(v); },
+                                         [](double v) { return 1.0 / (1.0 + std::exp(-v)); }};
   for (int o = 0; o < 3; ++o) {
-    const float* got = (*out)[o].tensor.as<float>();
-    int reported = 0;
-    for (int64_t i = 0; i < (1 << 20); ++i) {
-      const float v = x.as<float>()[i];
-      const float want = static_cast<float>(want_fns[o](v));
-      const float g = got[i];
-      bool ok = (std::isnan(want) && std::isnan(g)) || g == want;
-      if (!ok && std::isfinite(want) && std::isfinite(g)) {
-        const float ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
-        ok = std::fabs(g - want) <= std::max(3 * ulp, 2e-45f);
-      }
-      if (!ok && reported++ < 5) {
-        ADD_FAILURE() << "output " << o << " at x = " << v << ": got " << g << ", want " << want;
-      }
-    }
+    ExpectNearDoubleResults(names[o], x.as<float>(), (*out)[o].tensor.as<float>(), 1 << 20,
+                            want_fns[o], 2e-45f);
   }
 }
 
@@ -573,38 +593,19 @@ func.func @main(%x: tensor<2097152xf32>) -> (tensor<2097152xf32>, tensor<2097152
   const int64_t n = int64_t{1} << 21;
   Tensor x(ElementType::kF32, {n});
   float* xs = x.mutable_as<float>();
+  FillEveryBitPattern(xs);
   for (uint32_t i = 0; i < (1u << 20); ++i) {
-    xs[i] = std::bit_cast<float>(i * 4096u + (i * 2654435761u) % 4096u);
     xs[(1u << 20) + i] = -4096.0f + 8192.0f * (static_cast<float>(i) + 0.37f) / (1u << 20);
   }
   xs[5] = -0.0f;
-  std::vector<RtValue> args = {RtValue::Of(x)};
   KernelCounters counters;
-  ExecContext context;
-  context.counters = &counters;
-  auto out = (*program)->Run(args, context);
+  auto out = RunCounted(**program, x, counters);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(counters.fused_loops, 1);
-  for (int o = 0; o < 2; ++o) {
-    const float* got = (*out)[o].tensor.as<float>();
-    int reported = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const float v = xs[i];
-      const double wide = o == 0 ? std::sin(double{v}) : std::cos(double{v});
-      const float want = static_cast<float>(wide);
-      const float g = got[i];
-      bool ok = (std::isnan(want) && std::isnan(g)) ||
-                std::bit_cast<uint32_t>(g) == std::bit_cast<uint32_t>(want);
-      if (!ok && std::isfinite(want) && std::isfinite(g)) {
-        const float ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
-        ok = std::fabs(g - want) <= 3 * ulp || std::fabs(double{g} - wide) <= 1e-12;
-      }
-      if (!ok && reported++ < 5) {
-        ADD_FAILURE() << (o == 0 ? "sin" : "cos") << " at x = " << v << ": got " << g
-                      << ", want " << want;
-      }
-    }
-  }
+  ExpectNearDoubleResults("sin", xs, (*out)[0].tensor.as<float>(), n,
+                          [](double v) { return std::sin(v); }, 1e-12f);
+  ExpectNearDoubleResults("cos", xs, (*out)[1].tensor.as<float>(), n,
+                          [](double v) { return std::cos(v); }, 1e-12f);
 }
 
 TEST(FastPathsTest, FusedLoopsWithOutputsLargerThanTheCaches) {
