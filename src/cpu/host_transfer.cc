@@ -31,8 +31,9 @@ void CopyByteStrided(size_t element_bytes, const std::vector<int64_t>& dims, con
                      const std::vector<int64_t>& dst_strides) {
   const int64_t eb = static_cast<int64_t>(element_bytes);
   bool whole = true;
-  for (size_t k = 0; k < dims.size(); ++k)
+  for (size_t k = 0; k < dims.size(); ++k) {
     whole = whole && src_strides[k] % eb == 0 && dst_strides[k] % eb == 0;
+  }
   std::vector<int64_t> box = dims, from = src_strides, to = dst_strides;
   if (whole) {
     for (int64_t& stride : from) stride /= eb;

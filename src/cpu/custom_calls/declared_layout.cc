@@ -36,6 +36,18 @@ bool IsRowMajorOrder(std::span<const int64_t> minor_to_major) {
   return true;
 }
 
+bool IsColumnMajorMatrices(std::span<const int64_t> minor_to_major) {
+  const size_t rank = minor_to_major.size();
+  if (rank < 2 || minor_to_major[0] != static_cast<int64_t>(rank - 2) ||
+      minor_to_major[1] != static_cast<int64_t>(rank - 1)) {
+    return false;
+  }
+  for (size_t i = 2; i < rank; ++i) {
+    if (minor_to_major[i] != static_cast<int64_t>(rank - 1 - i)) return false;
+  }
+  return true;
+}
+
 bool IsDimensionOrder(std::span<const int64_t> minor_to_major, size_t rank) {
   if (minor_to_major.size() != rank) return false;
   std::vector<bool> seen(rank, false);

@@ -20,6 +20,10 @@ namespace plugrt::cpu {
 // rank-1 ... 0.
 std::vector<int64_t> RowMajorOrder(size_t rank);
 bool IsRowMajorOrder(std::span<const int64_t> minor_to_major);
+// True when `minor_to_major` stores each matrix (the last two dims)
+// column-major and the dims before them row-major: jaxlib's layout for
+// batched matrices.
+bool IsColumnMajorMatrices(std::span<const int64_t> minor_to_major);
 // True when `minor_to_major` is a permutation of 0 .. rank-1.
 bool IsDimensionOrder(std::span<const int64_t> minor_to_major, size_t rank);
 

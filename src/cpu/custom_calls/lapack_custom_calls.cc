@@ -189,20 +189,6 @@ StatusOr<LapackAttrs> ReadAttrs(const shlo::Operation& op, std::string_view targ
   return attrs;
 }
 
-// True when `order` stores each matrix (the last two dims) column-major and
-// the dims before them row-major: jaxlib's layout for batched matrices.
-bool IsColumnMajorMatrices(std::span<const int64_t> minor_to_major) {
-  const size_t rank = minor_to_major.size();
-  if (rank < 2 || minor_to_major[0] != static_cast<int64_t>(rank - 2) ||
-      minor_to_major[1] != static_cast<int64_t>(rank - 1)) {
-    return false;
-  }
-  for (size_t i = 2; i < rank; ++i) {
-    if (minor_to_major[i] != static_cast<int64_t>(rank - 1 - i)) return false;
-  }
-  return true;
-}
-
 // potrf on column-major matrices becomes potrf of the other triangle on the
 // row-major ones (LapackAttrs::row_major_triangle): no layout copies.
 void FactorPotrfRowMajor(kernels_abi::LapackFamily family, LapackCall& call) {

@@ -69,7 +69,8 @@ __attribute__((target("avx2"))) void CopyTiles4Avx2(const std::byte* src, int64_
       for (int64_t rb = r0; rb < r0 + strip; rb += 8) {
         __m256 v[8];
         for (int k = 0; k < 8; ++k) {
-          v[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + rb * 4 + (c0 + k) * src_col_step));
+          const std::byte* column = src + rb * 4 + (c0 + k) * src_col_step;
+          v[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(column));
         }
         // v[k] = column c0 + k, rows rb..rb+7; make w[j] = row rb + j.
         const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
@@ -80,10 +81,11 @@ __attribute__((target("avx2"))) void CopyTiles4Avx2(const std::byte* src, int64_
         const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
         const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
         const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-        const __m256 w[8] = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
-                             _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
-                             _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
-                             _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+        const __m256 w[8] = {
+            _mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+            _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+            _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+            _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
         for (int j = 0; j < 8; ++j) {
           _mm256_storeu_ps(reinterpret_cast<float*>(dst + (rb + j) * dst_row_step + c0 * 4), w[j]);
         }
