@@ -87,6 +87,71 @@ TEST(AlgebraicSimplificationTest, RemovesExactIdentitiesOnly) {
   EXPECT_FALSE(passes::SimplifyAlgebra(*module));
 }
 
+// JAX's scan writes its outputs [time, batch, features] and transposes them
+// to [batch, time, features]: at batch 1 that moves a size-1 dim only.
+constexpr const char* kUnitTransposes = R"(
+func.func @main(%x: tensor<4x1x3xf32>, %y: tensor<2x1x3xf32>) -> (tensor<4x1x3xf32>, tensor<1x3x4xf32>, tensor<3x1x2xf32>) {
+  %a = stablehlo.transpose %x, dims = [1, 0, 2] : (tensor<4x1x3xf32>) -> tensor<1x4x3xf32>
+  %b = stablehlo.transpose %a, dims = [1, 0, 2] : (tensor<1x4x3xf32>) -> tensor<4x1x3xf32>
+  %c = stablehlo.transpose %x, dims = [1, 2, 0] : (tensor<4x1x3xf32>) -> tensor<1x3x4xf32>
+  %d = stablehlo.transpose %y, dims = [2, 1, 0] : (tensor<2x1x3xf32>) -> tensor<3x1x2xf32>
+  return %b, %c, %d : tensor<4x1x3xf32>, tensor<1x3x4xf32>, tensor<3x1x2xf32>
+}
+)";
+
+TEST(AlgebraicSimplificationTest, TransposesOfUnitDimsAreReshapes) {
+  std::unique_ptr<shlo::Module> module = Parse(kUnitTransposes);
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(passes::SimplifyAlgebra(*module));
+  EXPECT_TRUE(passes::EliminateDeadCode(*module));
+  ASSERT_TRUE(shlo::VerifyModule(*module).ok()) << shlo::PrintModule(*module);
+  // %a and %b: reshapes, and the pair is %x again. %c and %d reorder
+  // elements and stay transposes.
+  EXPECT_EQ(OpCounts(*module), (std::map<std::string, int>{{"func.return", 1},
+                                                            {"stablehlo.transpose", 2}}))
+      << shlo::PrintModule(*module);
+  const shlo::Operation& ret = *module->functions[0]->body->front().operations.back();
+  EXPECT_EQ(ret.operands[0], module->functions[0]->body->front().arguments[0].get());
+}
+
+TEST(AlgebraicSimplificationTest, UnitTransposesKeepTheirValues) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, CpuPlugin());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, Client::Create(plugin, {}));
+  std::vector<float> x(12), y(6);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) + 0.5f;
+  for (size_t i = 0; i < y.size(); ++i) y[i] = -static_cast<float>(i);
+  auto run = [&](const char* passes) {
+    CompileOptions options;
+    options.env_option_overrides[kPassesOverride] = std::string(passes);
+    StatusOr<LoadedExecutable> executable = client->Compile(kUnitTransposes, options);
+    EXPECT_TRUE(executable.ok()) << executable.status().ToString();
+    std::vector<float> out;
+    if (!executable.ok()) return out;
+    StatusOr<std::vector<Device>> devices = client->addressable_devices();
+    Buffer xb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {4, 1, 3}, x);
+    Buffer yb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {2, 1, 3}, y);
+    StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({{&xb, &yb}});
+    EXPECT_TRUE(results.ok()) << results.status().ToString();
+    if (!results.ok()) return out;
+    for (Buffer& result : (*results)[0]) {
+      StatusOr<std::vector<std::byte>> bytes = result.ToHostVector();
+      EXPECT_TRUE(bytes.ok());
+      std::vector<float> values(bytes->size() / sizeof(float));
+      std::memcpy(values.data(), bytes->data(), bytes->size());
+      out.insert(out.end(), values.begin(), values.end());
+    }
+    return out;
+  };
+  const std::vector<float> with = run("algebraic-simplification=on");
+  const std::vector<float> without = run("algebraic-simplification=off");
+  ASSERT_EQ(with.size(), 30u);
+  EXPECT_EQ(with, without);
+  EXPECT_EQ(std::vector<float>(with.begin(), with.begin() + 12), x);
+  // %c[0, j, i] is x[i, 0, j]; %d[j, 0, i] is y[i, 0, j].
+  EXPECT_EQ(with[12 + 1 * 4 + 2], x[2 * 3 + 1]);
+  EXPECT_EQ(with[24 + 2 * 2 + 1], y[1 * 3 + 2]);
+}
+
 TEST(CommonSubexpressionTest, MergesEqualPureOpsAndKeepsTheRest) {
   std::unique_ptr<shlo::Module> module = Parse(R"(
 func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {

@@ -74,6 +74,36 @@ bool AllEqual(const std::vector<int64_t>& values, int64_t to) {
   return true;
 }
 
+// A transpose that moves only size-1 dims keeps its elements in order: it is
+// a reshape, which costs no copy. Rewrites `op` in place when it is one.
+void TransposeToReshape(shlo::Operation& op) {
+  if (op.code != OpCode::kTranspose || op.operands.size() != 1 || op.results.size() != 1) return;
+  const shlo::Type& in = op.operands[0]->type;
+  if (!in.is_tensor() || !in.has_static_shape() || !op.results[0]->type.is_tensor()) return;
+  std::optional<std::vector<int64_t>> permutation = Ints(op, "permutation");
+  if (!permutation || permutation->size() != in.dims().size()) return;
+  int64_t last = -1;
+  for (int64_t p : *permutation) {
+    if (p < 0 || p >= static_cast<int64_t>(in.dims().size())) return;
+    if (in.dims()[static_cast<size_t>(p)] == 1) continue;
+    if (p < last) return;
+    last = p;
+  }
+  op.code = OpCode::kReshape;
+  op.name = "stablehlo.reshape";
+  op.attributes.clear();
+}
+
+// reshape(reshape(x)) reads x: the outer one takes x as its operand.
+void SkipInnerReshape(shlo::Operation& op) {
+  if (op.code != OpCode::kReshape || op.operands.size() != 1) return;
+  const shlo::Operation* inner = op.operands[0]->defining_op;
+  if (inner != nullptr && inner->code == OpCode::kReshape && inner->operands.size() == 1 &&
+      inner->operands[0]->type.is_tensor() && inner->operands[0]->type.has_static_shape()) {
+    op.operands[0] = inner->operands[0];
+  }
+}
+
 // The value `op`'s only result equals, when an identity applies.
 shlo::Value* Simplified(const shlo::Operation& op) {
   if (op.results.size() != 1) return nullptr;
@@ -151,6 +181,8 @@ bool SimplifyAlgebra(shlo::Module& module) {
         for (shlo::Value*& operand : op_ptr->operands) {
           if (auto it = now.find(operand); it != now.end()) operand = it->second;
         }
+        TransposeToReshape(*op_ptr);
+        SkipInnerReshape(*op_ptr);
         shlo::Value* same = Simplified(*op_ptr);
         if (same == nullptr) continue;
         now[op_ptr->result(0)] = same;
