@@ -45,7 +45,8 @@ TEST(SkinnyGemmTest, EqualsTheProductWithinF32Rounding) {
     int64_t batch, n, k;
   };
   const Shape shapes[] = {{1, 1, 1},   {1, 7, 8},    {2, 17, 9},   {1, 33, 15},
-                          {3, 64, 64}, {1, 300, 771}, {1, 1000, 3}, {5, 24, 130}};
+                          {3, 64, 64}, {1, 300, 771}, {1, 1000, 3}, {5, 24, 130},
+                          {1, 200, 40}, {96, 64, 100}};
   int case_index = 0;
   for (int64_t m = 1; m <= cpu::skinny_gemm::kMaxRows; ++m) {
     for (const Shape& s : shapes) {

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cpu/kernels/compute_common.h"
+#include "cpu/kernels/onednn_kept_weights.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
 #include "profiler/recorder.h"
@@ -41,9 +42,8 @@ struct FastConvolution::Impl {
 
   struct Primitives {
     dnnl::convolution_forward conv;
-    dnnl::reorder weights_reorder;
-    memory::desc weights;
-    memory::desc conv_scratchpad, reorder_scratchpad;
+    onednn::WeightsLayout weights;
+    memory::desc conv_scratchpad;
     std::string implementation;  // oneDNN's name for the kernel it chose, for the profiler
     // Set when the operand and result layouts as they are would get oneDNN's
     // reference kernel (odd dimension numberings: the kernel gradient JAX's
@@ -86,10 +86,9 @@ struct FastConvolution::Impl {
                                         pd.weights_desc(), onednn::Attributes());
       Primitives p;
       p.conv = dnnl::convolution_forward(pd);
-      p.weights_reorder = dnnl::reorder(rpd);
-      p.weights = pd.weights_desc();
+      p.weights = onednn::WeightsLayout{weights_user, pd.weights_desc(), dnnl::reorder(rpd),
+                                        rpd.scratchpad_desc()};
       p.conv_scratchpad = pd.scratchpad_desc();
-      p.reorder_scratchpad = rpd.scratchpad_desc();
       p.implementation = std::string("oneDNN convolution ") + pd.impl_info_str() +
                          ", weights reordered by " + rpd.impl_info_str();
       if (relayout) {
@@ -115,63 +114,7 @@ struct FastConvolution::Impl {
 
   mutable std::mutex mu;
   mutable std::map<int, Primitives> primitives;
-
-  // The weights in oneDNN's layout, kept from one run to the next while they
-  // come from the same shared storage (a weight argument's device buffer,
-  // which nothing writes while it lives) and no storage has been handed over
-  // since: models pass their weights as arguments, and re-laying them out on
-  // every execute read and wrote all of them (ResNet-50: 100 MB each time).
-  // A weak reference: the cache never keeps a buffer's memory alive.
-  struct PackedWeights {
-    std::weak_ptr<void> storage;
-    const std::byte* data = nullptr;
-    const Primitives* primitives = nullptr;
-    uint64_t hand_overs = 0;
-    std::shared_ptr<void> block;  // oneDNN's layout, prims->weights
-  };
-  mutable std::mutex packed_mu;
-  mutable PackedWeights packed;
-
-  // `rhs` in `prims`' weights layout: the kept copy when it is still
-  // `rhs`'s; else a new one, kept when `rhs` is shared storage, otherwise
-  // written into `scratch` (a block from the per-thread pool). The result
-  // holds the kept block: another run may replace it meanwhile.
-  StatusOr<std::shared_ptr<void>> Packed(const Primitives& prims, const Tensor& rhs,
-                                         std::optional<onednn::Scratchpad>& scratch) const {
-    const bool keep = rhs.WrapsSharedStorage() && rhs.storage() != nullptr;
-    const uint64_t hand_overs = Tensor::HandOverCount();
-    if (keep) {
-      std::lock_guard<std::mutex> lock(packed_mu);
-      if (packed.primitives == &prims && packed.data == rhs.data() &&
-          packed.hand_overs == hand_overs && packed.storage.lock() == rhs.storage()) {
-        return packed.block;
-      }
-    }
-    std::shared_ptr<void> block;
-    void* to = nullptr;
-    if (keep) {
-      const size_t bytes = std::max<size_t>(64, (prims.weights.get_size() + 63) / 64 * 64);
-      block.reset(std::aligned_alloc(64, bytes), std::free);
-      if (block == nullptr) {
-        return ResourceExhausted("oneDNN convolution: no memory for ", bytes, " bytes of weights");
-      }
-      to = block.get();
-    } else {
-      scratch.emplace(prims.weights);
-      to = scratch->memory().get_data_handle();
-    }
-    const onednn::Scratchpad reorder_scratch(prims.reorder_scratchpad);
-    PLUGRT_RETURN_IF_ERROR(onednn::Execute(
-        prims.weights_reorder,
-        {{DNNL_ARG_FROM, onednn::Wrap(weights_user, rhs)},
-         {DNNL_ARG_TO, memory(prims.weights, onednn::Engine(), to)},
-         {DNNL_ARG_SCRATCHPAD, reorder_scratch.memory()}},
-        "weights reorder"));
-    if (!keep) return std::shared_ptr<void>(std::shared_ptr<void>(), to);  // not owning
-    std::lock_guard<std::mutex> lock(packed_mu);
-    packed = PackedWeights{rhs.storage(), rhs.data(), &prims, hand_overs, block};
-    return block;
-  }
+  onednn::KeptWeights kept;
 };
 
 FastConvolution::FastConvolution(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -251,8 +194,8 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
   try {
     std::optional<onednn::Scratchpad> weights_scratch;
     PLUGRT_ASSIGN_OR_RETURN(const std::shared_ptr<void> packed,
-                            p.Packed(*prims, rhs, weights_scratch));
-    const memory weights(prims->weights, onednn::Engine(), packed.get());
+                            p.kept.Get(prims->weights, rhs, weights_scratch, "oneDNN convolution"));
+    const memory weights(prims->weights.layout, onednn::Engine(), packed.get());
     const onednn::Scratchpad conv_scratch(prims->conv_scratchpad);
     const memory user_dst(p.dst, onednn::Engine(), result.MutableData());
     if (!prims->relayout) {

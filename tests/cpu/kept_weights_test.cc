@@ -1,9 +1,9 @@
-// oneDNN convolutions keep their weights in oneDNN's layout from one run to
-// the next (cpu/kernels/fast_convolution.h) only while those weights cannot
-// have changed: new weights, the same storage written after it was handed
-// over (a donated weight updated in place), and a weight buffer rewritten by
-// a donating program are all seen, and every result equals the reference
-// convolution of the weights as they are at that run.
+// oneDNN convolutions and matmuls keep their weights in oneDNN's layout from
+// one run to the next (cpu/kernels/onednn_kept_weights.h) only while those
+// weights cannot have changed: new weights, the same storage written after
+// it was handed over (a donated weight updated in place), and a weight
+// buffer rewritten by a donating program are all seen, and every result
+// equals the reference kernel's on the weights as they are at that run.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,7 +16,9 @@
 #include "client/client.h"
 #include "compile_options/compile_options.h"
 #include "cpu/kernels/convolution.h"
+#include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_convolution.h"
+#include "cpu/kernels/fast_dot.h"
 #include "cpu/kernels/tensor.h"
 #include "testutil/convolution_config.h"
 #include "testutil/plugin_env.h"
@@ -25,8 +27,10 @@ namespace plugrt {
 namespace {
 
 using cpu::ConvolutionConfig;
+using cpu::DotDimensions;
 using cpu::ElementType;
 using cpu::FastConvolution;
+using cpu::FastDot;
 using cpu::Tensor;
 
 void Fill(float* data, size_t n, std::mt19937& rng) {
@@ -41,7 +45,7 @@ void ExpectNear(const Tensor& got, const Tensor& want, const char* what) {
   }
 }
 
-TEST(ConvolutionWeightsTest, KeptWeightsFollowNewStorageAndWritesAfterAHandOver) {
+TEST(KeptWeightsTest, ConvolutionWeightsFollowNewStorageAndWritesAfterAHandOver) {
   const std::vector<int64_t> x_dims = {1, 9, 9, 16}, w_dims = {3, 3, 16, 24};
   const ConvolutionConfig config = testing::Nhwc2D(/*stride=*/1, /*padding=*/1, /*lhs_dilation=*/1);
   std::shared_ptr<const FastConvolution> conv =
@@ -92,6 +96,55 @@ TEST(ConvolutionWeightsTest, KeptWeightsFollowNewStorageAndWritesAfterAHandOver)
   ExpectNear(*got, cpu::Convolution(x, updated, config, ElementType::kF32), "updated weights");
 }
 
+// The same for a matmul with few lhs rows and a [n, k] weight, the products
+// whose weights oneDNN reads in its own layout (fast_dot.cc).
+TEST(KeptWeightsTest, MatmulWeightsFollowNewStorageAndWritesAfterAHandOver) {
+  const std::vector<int64_t> x_dims = {24, 80}, w_dims = {72, 80};
+  DotDimensions dd;
+  dd.lhs_contracting = {1};
+  dd.rhs_contracting = {1};
+  std::shared_ptr<const FastDot> dot =
+      FastDot::Plan(x_dims, ElementType::kF32, w_dims, ElementType::kF32, dd, ElementType::kF32, 2);
+  ASSERT_NE(dot, nullptr);
+  std::mt19937 rng(7);
+  Tensor x(ElementType::kF32, x_dims);
+  Fill(x.mutable_as<float>(), static_cast<size_t>(x.num_elements()), rng);
+  const size_t n = 72 * 80;
+  auto make_storage = [&]() {
+    std::shared_ptr<void> storage(std::malloc(n * sizeof(float)), std::free);
+    Fill(static_cast<float*>(storage.get()), n, rng);
+    return storage;
+  };
+  auto wrap = [&](const std::shared_ptr<void>& storage, bool exclusive) {
+    return Tensor(ElementType::kF32, w_dims, storage, static_cast<std::byte*>(storage.get()),
+                  exclusive);
+  };
+  auto expect = [&](const Tensor& w, const char* what) {
+    StatusOr<Tensor> got = dot->Run(x, w, 2);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectNear(*got, cpu::DotGeneral(x, w, dd, ElementType::kF32), what);
+  };
+  std::shared_ptr<void> first = make_storage();
+  const Tensor w1 = wrap(first, false);
+  expect(w1, "first weights");
+  expect(w1, "first weights, kept");
+  std::shared_ptr<void> second = make_storage();
+  expect(wrap(second, false), "second weights");
+  // Weights a run computed (not shared storage) are never kept.
+  Tensor computed(ElementType::kF32, w_dims);
+  Fill(computed.mutable_as<float>(), n, rng);
+  expect(computed, "computed weights");
+  Fill(computed.mutable_as<float>(), n, rng);
+  expect(computed, "computed weights, rewritten");
+  expect(w1, "first weights again");
+  {
+    Tensor handed = wrap(first, true);
+    float* data = handed.mutable_as<float>();
+    for (size_t i = 0; i < n; ++i) data[i] = 0.5f * data[i] + 0.25f;
+  }
+  expect(wrap(first, false), "updated weights");
+}
+
 std::string Conv(const std::string& x, const std::string& w) {
   return "stablehlo.convolution(" + x + ", " + w +
          ") dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = "
@@ -102,7 +155,7 @@ std::string Conv(const std::string& x, const std::string& w) {
 // Through the plugin: a forward program run on a weight buffer, an update
 // program that donates that buffer and writes its result into the same
 // storage, and the forward program again on the update's result.
-TEST(ConvolutionWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
+TEST(KeptWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
   StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   const std::string forward =

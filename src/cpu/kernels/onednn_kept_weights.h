@@ -1,0 +1,58 @@
+// plugrt CPU kernels: weights in a oneDNN primitive's own layout, kept from
+// one run to the next.
+//
+// A convolution or matmul runs fastest on weights reordered into oneDNN's
+// blocked layout. Models pass their weights as arguments whose device
+// buffers nothing writes while they live, so the reordered copy stays right
+// for as long as it comes from the same storage and no storage has been
+// handed over since (Tensor::HandOverCount). Reordering on every execute read
+// and wrote every weight each time (ResNet-50: 100 MB). The kept copy costs
+// the memory of one more copy of the op's weights; weights computed during a
+// run are reordered into the caller's scratch block instead, every run.
+#ifndef PLUGRT_CPU_KERNELS_ONEDNN_KEPT_WEIGHTS_H_
+#define PLUGRT_CPU_KERNELS_ONEDNN_KEPT_WEIGHTS_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "common/status.h"
+#include "cpu/kernels/onednn_util.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt::cpu::onednn {
+
+// How to lay out one operand for a primitive: the reorder from the user's
+// layout to the primitive's, and what it needs.
+struct WeightsLayout {
+  dnnl::memory::desc user;       // the tensor as it lies
+  dnnl::memory::desc layout;     // the primitive's layout
+  dnnl::reorder reorder;         // user -> layout
+  dnnl::memory::desc reorder_scratchpad;
+};
+
+// One op's kept weights (one copy: the last weights it was run with).
+class KeptWeights {
+ public:
+  // `weights` in `layout.layout`: the kept copy when it is still `weights`'s
+  // (same storage and data, same layout, nothing handed over since); else a
+  // new copy, kept when `weights` wraps shared storage, otherwise written into
+  // `scratch` (a block from the per-thread pool). The result holds the kept
+  // block, so another run may replace it meanwhile. `what` names the kernel
+  // in errors.
+  StatusOr<std::shared_ptr<void>> Get(const WeightsLayout& layout, const Tensor& weights,
+                                      std::optional<Scratchpad>& scratch, const char* what) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::weak_ptr<void> storage_;
+  mutable const std::byte* data_ = nullptr;
+  mutable const WeightsLayout* layout_ = nullptr;
+  mutable uint64_t hand_overs_ = 0;
+  mutable std::shared_ptr<void> block_;
+};
+
+}  // namespace plugrt::cpu::onednn
+
+#endif  // PLUGRT_CPU_KERNELS_ONEDNN_KEPT_WEIGHTS_H_
