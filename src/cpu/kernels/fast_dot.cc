@@ -102,17 +102,6 @@ bool HasVnni() {
 // that depth whose exact results are added in s32.
 constexpr int64_t kMaxExactF32Depth = 1024;
 
-// Products with at most this many lhs rows (all matrices together) whose rhs
-// is contiguous along k ([n, k], as PyTorch keeps a linear layer's weight)
-// read weights that stay the same from run to run in oneDNN's layout, kept
-// from the first run (onednn_kept_weights.h). oneDNN's matmul otherwise
-// copies panels of such an rhs into its layout on every run, a large part of
-// the work when the rows are few: [m, 768] x [3072, 768]^T took 0.45, 0.70
-// and 1.16 ms at m = 16, 32, 64 as the weights lie, 0.27, 0.48 and 0.94 ms
-// kept. At m = 128, and for a [k, n] rhs, the kept layout measured the same;
-// at m = 196 slower (2.7 against 3.1 ms).
-constexpr int64_t kMaxKeptWeightsRows = 64;
-
 // `t` (s8 or u8) as f32, same dims and layout, on up to `threads` threads.
 Tensor ToF32(const Tensor& t, int threads) {
   Tensor out = Tensor::Uninitialized(ElementType::kF32, t.dims());
@@ -171,9 +160,17 @@ struct FastDot::Impl {
   }
   int threads = 1;
 
+  // oneDNN's view of an operand or the result: [batch, rows, cols], or
+  // [rows, cols] for a single matrix. oneDNN picks slower kernels and weight
+  // layouts for a batch of one than for the plain matrix ([1024, 1024]
+  // squared: 7.1 against 5.9 ms; docs/performance.md).
   memory::desc Desc(const MatrixView& v, memory::data_type type) const {
+    if (batch == 1) return memory::desc({v.sizes[1], v.sizes[2]}, type, {v.strides[1], v.strides[2]});
     return memory::desc({v.sizes[0], v.sizes[1], v.sizes[2]}, type,
                         {v.strides[0], v.strides[1], v.strides[2]});
+  }
+  memory::desc ResultDesc() const {
+    return Desc(MatrixView{{batch, m, n}, {m * n, n, 1}}, out_type);
   }
 
   // The primitive for this thread count (oneDNN plans its work split for the
@@ -204,15 +201,16 @@ struct FastDot::Impl {
     auto it = primitives.find({team, depth, kept_layout});
     if (it != primitives.end()) return &it->second;
     try {
-      const memory::desc dst({batch, m, n}, out_type, {m * n, n, 1});
+      const memory::desc dst = ResultDesc();
       const memory::desc rhs_user = Desc(RhsSlice(depth), rhs_type);
       const memory::desc rhs_any(rhs_user.dims(), rhs_type, memory::format_tag::any);
       const dnnl::matmul::desc desc(Desc(LhsSlice(depth), lhs_type),
                                     kept_layout ? rhs_any : rhs_user, dst);
       dnnl::primitive_attr attr = onednn::Attributes();
       if (rescale) {
-        // Per-column scales run along the last dim of the [batch, m, n] result.
-        attr.set_output_scales(rescale->scales.size() == 1 ? 0 : 1 << 2, rescale->scales);
+        // Per-column scales run along the last dim of the result.
+        const int last = static_cast<int>(dst.dims().size()) - 1;
+        attr.set_output_scales(rescale->scales.size() == 1 ? 0 : 1 << last, rescale->scales);
         if (rescale->lhs_zero_point != 0) {
           attr.set_zero_points(DNNL_ARG_SRC, 0, {rescale->lhs_zero_point});
         }
@@ -386,7 +384,7 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
     return p.RunOwnInt8(lhs, rhs, team);
   }
   onednn::UseThreads(team);
-  const memory::desc dst({p.batch, p.m, p.n}, p.out_type, {p.m * p.n, p.n, 1});
+  const memory::desc dst = p.ResultDesc();
   if (p.via_f32) {
     if (profiler::Enabled()) {
       profiler::AnnotateKernel(profiler::stat::kImplementation,
@@ -395,10 +393,10 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
     return p.RunViaF32(ToF32(lhs, team), ToF32(rhs, team), team, dst);
   }
   // Weights that stay the same from run to run are read in oneDNN's layout,
-  // reordered once, where that measured faster (kMaxKeptWeightsRows); when
-  // oneDNN has no such primitive, as they lie.
+  // reordered once (oneDNN's matmul otherwise copies panels of them into it
+  // on every run); when oneDNN has no such primitive, as they lie.
   const Impl::Prepared* prepared = nullptr;
-  if (p.batch * p.m <= kMaxKeptWeightsRows && p.rhs.strides[1] == 1 && rhs.WrapsSharedStorage()) {
+  if (rhs.WrapsSharedStorage()) {
     StatusOr<const Impl::Prepared*> kept = p.Primitive(team, p.k, /*kept_layout=*/true);
     if (kept.ok()) prepared = *kept;
   }
