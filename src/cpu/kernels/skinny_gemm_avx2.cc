@@ -26,6 +26,12 @@ float Sum(Vec v) {
   lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
   return _mm_cvtss_f32(lo);
 }
+// The lane sums of four 8-lane vectors, in out[0..3].
+void Sum4Of8(__m256 a, __m256 b, __m256 c, __m256 d, float* out) {
+  const __m256 sums = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+  _mm_storeu_ps(out, _mm_add_ps(_mm256_castps256_ps128(sums), _mm256_extractf128_ps(sums, 1)));
+}
+void Sum4(const Vec* v, float* out) { Sum4Of8(v[0], v[1], v[2], v[3], out); }
 Mask LanesBelow(int64_t n) {
   alignas(32) int lanes[8];
   for (int i = 0; i < 8; ++i) lanes[i] = i < n ? -1 : 0;
