@@ -7,9 +7,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <list>
 #include <map>
 #include <mutex>
 #include <new>
+#include <vector>
 
 namespace plugrt::cpu {
 namespace {
@@ -35,9 +38,14 @@ constexpr size_t kCacheBytes = size_t{1} << 30;
 
 size_t RoundedLarge(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
+// Freed large blocks by rounded size; when a block does not fit, the blocks
+// freed longest ago go back to the system first: a process that runs one
+// program after another would otherwise keep the first program's sizes and
+// hand every later program fresh pages on every run.
 struct Cache {
   std::mutex mu;
-  std::multimap<size_t, void*> blocks;  // by rounded size
+  std::list<std::pair<size_t, void*>> order;  // oldest first
+  std::multimap<size_t, std::list<std::pair<size_t, void*>>::iterator> blocks;
   size_t bytes = 0;
 };
 
@@ -115,7 +123,8 @@ void* AllocateHostMemory(size_t bytes) {
     std::lock_guard<std::mutex> lock(cache.mu);
     auto it = cache.blocks.find(rounded);
     if (it != cache.blocks.end()) {
-      void* block = it->second;
+      void* block = it->second->second;
+      cache.order.erase(it->second);
       cache.blocks.erase(it);
       cache.bytes -= rounded;
       return block;
@@ -144,16 +153,32 @@ void FreeHostMemory(void* block, size_t bytes) {
     return;
   }
   const size_t rounded = RoundedLarge(bytes);
+  if (rounded > kCacheBytes) {
+    std::free(block);
+    return;
+  }
   Cache& cache = TheCache();
+  std::vector<void*> evicted;
   {
     std::lock_guard<std::mutex> lock(cache.mu);
-    if (cache.bytes + rounded <= kCacheBytes) {
-      cache.blocks.emplace(rounded, block);
-      cache.bytes += rounded;
-      return;
+    while (cache.bytes + rounded > kCacheBytes && !cache.order.empty()) {
+      const auto [size, oldest] = cache.order.front();
+      auto range = cache.blocks.equal_range(size);
+      for (auto it = range.first; it != range.second; ++it) {
+        if (it->second == cache.order.begin()) {
+          cache.blocks.erase(it);
+          break;
+        }
+      }
+      cache.order.pop_front();
+      cache.bytes -= size;
+      evicted.push_back(oldest);
     }
+    cache.order.emplace_back(rounded, block);
+    cache.blocks.emplace(rounded, std::prev(cache.order.end()));
+    cache.bytes += rounded;
   }
-  std::free(block);
+  for (void* old : evicted) std::free(old);
 }
 
 }  // namespace plugrt::cpu
