@@ -9,8 +9,12 @@
 // fold applies when the operand's free dimensions keep their relative order
 // under the permutation (the result's layout lists them in operand order);
 // the transpose is left to dead-code elimination when nothing else reads it.
-// Results equal the unfolded program's up to the summation order a matmul
-// kernel picks for the other layout (f32 rounding of a sum).
+// A transpose of a dot_general's result that only puts the rhs's free dims
+// before the lhs's is the product with its operands swapped (JAX's autodiff
+// writes one after every weight gradient); the dot, read by nothing else,
+// becomes that product. Results equal the unfolded program's up to the
+// summation order a matmul kernel picks for the other layout (f32 rounding
+// of a sum).
 #ifndef PLUGRT_COMPILER_PASSES_TRANSPOSE_FOLDING_H_
 #define PLUGRT_COMPILER_PASSES_TRANSPOSE_FOLDING_H_
 
