@@ -5,7 +5,9 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <tuple>
+#include <utility>
 
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/compute_common.h"
@@ -200,6 +202,9 @@ struct FastDot::Impl {
     std::lock_guard<std::mutex> lock(mu);
     auto it = primitives.find({team, depth, kept_layout});
     if (it != primitives.end()) return &it->second;
+    if (kept_layout && kept_layout_refused.count({team, depth}) != 0) {
+      return Unimplemented("oneDNN matmul: no primitive for the weights in its own layout");
+    }
     try {
       const memory::desc dst = ResultDesc();
       const memory::desc rhs_user = Desc(RhsSlice(depth), rhs_type);
@@ -229,6 +234,8 @@ struct FastDot::Impl {
       return &primitives.emplace(std::tuple{team, depth, kept_layout}, std::move(prepared))
                   .first->second;
     } catch (const dnnl::error& e) {
+      // Asked on every run otherwise: oneDNN's refusal is remembered.
+      if (kept_layout) kept_layout_refused.insert({team, depth});
       return Internal("oneDNN matmul: ", e.what());
     }
   }
@@ -242,6 +249,8 @@ struct FastDot::Impl {
   mutable std::mutex mu;
   // By (team, depth, rhs in oneDNN's layout).
   mutable std::map<std::tuple<int, int64_t, bool>, Prepared> primitives;
+  // (team, depth) for which oneDNN refused the rhs in its own layout.
+  mutable std::set<std::pair<int, int64_t>> kept_layout_refused;
   // The rhs in oneDNN's layout, when it is a weight argument (or constant):
   // oneDNN's matmul otherwise copies panels of it into that layout on every
   // run (up to a fifth of the time of BERT-base's products).
