@@ -511,6 +511,71 @@ def mixer_train_step_peer(cfg, args):
     return Peer(step=step, outputs=outputs)
 
 
+# ---------------------------------------------------------------------------------------------
+# mobilenet_tf: MobileNet v1 (bench/models/mobilenet_tf.py, Keras' MobileNet as tf2xla writes it)
+# as a torch engineer writes it: NCHW modules in channels_last memory format (the NHWC image used
+# as it is), depthwise convs as nn.Conv2d(groups=C), eval-mode nn.BatchNorm2d (eps 1e-3) after
+# each conv, not folded into it (as the HLO keeps it), nn.ReLU6. Keras' 'same' stride-2 stem and
+# ZeroPadding2D((0, 1), (0, 1)) before each stride-2 depthwise conv pad only the bottom and right,
+# which nn.Conv2d cannot express: F.pad first. HWIO kernels become OIHW ([3, 3, C, 1] -> [C, 1, 3, 3]).
+
+
+class ConvBn(nn.Module):
+    def __init__(self, kernel, stride, pad, groups, bn, eps):
+        super().__init__()
+        kh, kw, cin, cout = kernel.shape
+        weight = kernel.transpose(2, 3, 0, 1) if groups > 1 else kernel.transpose(3, 2, 0, 1)
+        out = cin * cout if groups > 1 else cout
+        self.pad = pad  # None, an int (symmetric, in the conv) or F.pad's (left, right, top, bottom)
+        self.conv = nn.utils.skip_init(nn.Conv2d, cin, out, (kh, kw), stride=stride,
+                                       padding=pad if isinstance(pad, int) else 0, groups=groups, bias=False)
+        self.conv.weight = parameter(np.ascontiguousarray(weight))
+        self.bn = nn.BatchNorm2d(out, eps=eps)
+        self.bn.running_mean.copy_(t(bn["moving_mean"]))
+        self.bn.running_var.copy_(t(bn["moving_variance"]))
+        self.bn.weight, self.bn.bias = parameter(bn["gamma"]), parameter(bn["beta"])
+
+    def forward(self, x):
+        if isinstance(self.pad, tuple):
+            x = F.pad(x, self.pad)
+        return F.relu6(self.bn(self.conv(x)))
+
+
+class MobileNetV1(nn.Module):
+    def __init__(self, cfg, args):
+        super().__init__()
+        import mobilenet_tf as m
+        p = {path: a for (path, _), a in zip(m.argument_paths(cfg), args)}
+        layers = []
+        for l in m.layers(cfg):
+            bn = {k: p[(l["name"] + "_bn", k)] for k in ("moving_mean", "moving_variance", "gamma", "beta")}
+            kernel = p[(l["name"], "kernel")]
+            if l["kind"] == "conv":
+                (pt, pb), (pl, pr) = m.same_pads(l["hw"], 3, 2), m.same_pads(l["hw"], 3, 2)
+                pad = pt if (pt, pl) == (pb, pr) else (pl, pr, pt, pb)
+                layers.append(ConvBn(kernel, 2, pad, 1, bn, m.EPS))
+            elif l["kind"] == "dw":
+                pad = 1 if l["stride"] == 1 else (0, 1, 0, 1)
+                layers.append(ConvBn(kernel, l["stride"], pad, kernel.shape[2], bn, m.EPS))
+            else:
+                layers.append(ConvBn(kernel, 1, 0, 1, bn, m.EPS))
+        self.features = nn.Sequential(*layers)
+        k = p[("conv_preds", "kernel")]
+        self.conv_preds = nn.utils.skip_init(nn.Conv2d, k.shape[2], k.shape[3], 1)
+        self.conv_preds.weight = parameter(np.ascontiguousarray(k.transpose(3, 2, 0, 1)))
+        self.conv_preds.bias = parameter(p[("conv_preds", "bias")])
+        self.to(memory_format=torch.channels_last)
+
+    def forward(self, x):  # x: NHWC
+        x = self.features(x.permute(0, 3, 1, 2))
+        x = self.conv_preds(x.mean((2, 3), keepdim=True))
+        return (torch.softmax(x.flatten(1), dim=1),)
+
+
+def mobilenet_tf_peer(cfg, args):
+    return Peer(MobileNetV1(cfg, args).eval(), [t(args[0])], ["x"])
+
+
 # Family name (bench/models/<family>.py) -> function(cfg, args) returning a Peer. Adding a family:
 # one function here building its module from the arguments in the family's documented order.
 PEERS = {
@@ -520,6 +585,7 @@ PEERS = {
     "mlp_mixer": mlp_mixer_peer,
     "lstm": lstm_peer,
     "mixer_train_step": mixer_train_step_peer,
+    "mobilenet_tf": mobilenet_tf_peer,
 }
 
 

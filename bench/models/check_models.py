@@ -58,11 +58,10 @@ def main():
     work = a.keep or tempfile.mkdtemp(prefix="plugrt_models_")
     failures = 0
     for name, _, module, cfg in chosen:
-        gen_models.write_model(work, name, module, cfg, False, a.seed)
+        program = gen_models.write_model(work, name, module, cfg, False, a.seed)
         args = module.arguments(cfg, np.random.default_rng(a.seed))
         want = module.reference(cfg, args)
         tol = getattr(module, "TOLERANCE", (RTOL, ATOL))
-        program = os.path.join(work, name + ".mlir")
         problems = []
         try:
             fast, _ = run_program(a.plugrt, program, args, os.path.join(work, name + ".fast"))

@@ -6,6 +6,8 @@ Each model family is one module here (bert.py, gpt2_decode.py, ...) exposing:
   SMALL      {name: config dict}: scaled-down twins the tests run (seconds on the
              reference kernels), same structure, same op forms
   program(cfg) -> str         the whole StableHLO module, first line a plugrt-bench header
+  EXTENSION                   optional: "hlo" when program() writes XLA HLO text (mobilenet_tf.py);
+                              the file is then NAME.hlo instead of NAME.mlir
   arguments(cfg, rng) -> [np.ndarray]   @main's arguments in order, seeded, realistic
              scales (so activations stay finite and outputs are comparable)
   reference(cfg, args) -> [np.ndarray]  the same maths in NumPy (float64), the oracle

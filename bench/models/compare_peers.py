@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks that plugrt, PyTorch and ONNX Runtime compute the same thing on the model set: for each
-model of a models directory (NAME.mlir, NAME.npz with its arguments and NAME.ref.npz with the
-NumPy float64 reference outputs, as `gen_models.py --weights` writes them), runs
+model of a models directory (NAME.mlir, or NAME.hlo for a family written as XLA HLO text, NAME.npz
+with its arguments and NAME.ref.npz with the NumPy float64 reference outputs, as
+`gen_models.py --weights` writes them), runs
 
   plugrt       `plugrt run NAME.mlir -i arg0.npy ...` (bench/plugrt_run.py), outputs in
                DIR/NAME.plugrt/out<i>.npy
@@ -89,7 +90,7 @@ def run_peers(a, names):
             out = os.path.join(a.dir, name + ".plugrt")
             shutil.rmtree(out, ignore_errors=True)
             try:
-                run_program(a.plugrt, os.path.join(a.dir, name + ".mlir"),
+                run_program(a.plugrt, gen_models.find_program(a.dir, name),
                             load_npz(os.path.join(a.dir, name + ".npz")), out)
             except RuntimeError as e:
                 failed[("plugrt", name)] = str(e)
@@ -141,9 +142,9 @@ def main():
             a.names = [m[0] for m in gen_models.models(a.small) if m[0] in a.names or m[1] in a.names]
     names = sorted(os.path.basename(f)[:-len(".ref.npz")] for f in glob.glob(os.path.join(a.dir, "*.ref.npz")))
     names = [n for n in names if (not a.names or n in a.names)
-             and os.path.exists(os.path.join(a.dir, n + ".npz")) and os.path.exists(os.path.join(a.dir, n + ".mlir"))]
+             and os.path.exists(os.path.join(a.dir, n + ".npz")) and gen_models.find_program(a.dir, n)]
     if not names:
-        print(f"compare_peers: no NAME.mlir + NAME.npz + NAME.ref.npz in {a.dir}", file=sys.stderr)
+        print(f"compare_peers: no NAME.mlir (or .hlo) + NAME.npz + NAME.ref.npz in {a.dir}", file=sys.stderr)
         return 2
     failed = {} if a.no_run else run_peers(a, names)
     bad = 0

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the model benchmark set: for each model, NAME.mlir (the StableHLO program, weights as
-@main's arguments) and, with --weights, NAME.npz (its seeded arguments, arg0, arg1, ... in
-@main's order) and NAME.ref.npz (the NumPy reference outputs, out0, out1, ...).
+@main's arguments; NAME.hlo for a family written as XLA HLO text, whose module sets
+EXTENSION = "hlo") and, with --weights, NAME.npz (its seeded arguments, arg0, arg1, ... in the
+program's order) and NAME.ref.npz (the NumPy reference outputs, out0, out1, ...).
 
 Usage: /usr/bin/python3 bench/models/gen_models.py [--out DIR] [--small] [--weights] [--seed N]
                                                    [--list] [NAME...]
@@ -24,7 +25,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 
 # One module per family, in the order the tables list them.
-FAMILIES = ["bert", "gpt2_decode", "resnet50", "mlp_mixer", "lstm", "mixer_train_step"]
+FAMILIES = ["bert", "gpt2_decode", "resnet50", "mlp_mixer", "lstm", "mixer_train_step", "mobilenet_tf"]
+# The file extensions a program may have: StableHLO text (the default) or XLA's HLO text (a
+# module with EXTENSION = "hlo"); `plugrt run` and `plugrt bench --dir` tell them by content.
+EXTENSIONS = ("mlir", "hlo")
 
 
 def families():
@@ -45,8 +49,29 @@ def models(small=False):
     return out
 
 
+def extension(module):
+    """The program file's extension for a family module: "mlir" unless it says otherwise."""
+    return getattr(module, "EXTENSION", "mlir")
+
+
+def program_path(out_dir, name, module):
+    return os.path.join(out_dir, f"{name}.{extension(module)}")
+
+
+def find_program(out_dir, name):
+    """The program NAME.mlir or NAME.hlo in out_dir, or None."""
+    for ext in EXTENSIONS:
+        path = os.path.join(out_dir, f"{name}.{ext}")
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def write_model(out_dir, name, module, cfg, weights, seed):
-    with open(os.path.join(out_dir, name + ".mlir"), "w") as f:
+    """Writes the program (and with `weights` its arguments and reference outputs); returns the
+    program's path."""
+    path = program_path(out_dir, name, module)
+    with open(path, "w") as f:
         f.write(module.program(cfg))
     if weights:
         rng = np.random.default_rng(seed)
@@ -54,6 +79,7 @@ def write_model(out_dir, name, module, cfg, weights, seed):
         np.savez(os.path.join(out_dir, name + ".npz"), **{f"arg{i}": a for i, a in enumerate(args)})
         outs = module.reference(cfg, args)
         np.savez(os.path.join(out_dir, name + ".ref.npz"), **{f"out{i}": o for i, o in enumerate(outs)})
+    return path
 
 
 def main():
@@ -77,8 +103,7 @@ def main():
     out = a.out or os.path.join(ROOT, "build", "bench_models_small" if a.small else "bench_models")
     os.makedirs(out, exist_ok=True)
     for name, _, module, cfg in chosen:
-        write_model(out, name, module, cfg, a.weights, a.seed)
-        print(os.path.join(out, name + ".mlir"))
+        print(write_model(out, name, module, cfg, a.weights, a.seed))
     return 0
 
 
