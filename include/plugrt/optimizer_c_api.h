@@ -94,7 +94,11 @@ extern "C" {
  *     call (the first module pass), so fusion and folding see across them;
  *   while-loop-hoisting: work a while loop repeats on values that do not
  *     change between iterations done once before it (invariant ops; a scan's
- *     per-step product of an invariant operand's row t as one product). */
+ *     per-step product of an invariant operand's row t as one product);
+ *   convolution-epilogue: the fused elementwise chain after a convolution
+ *     (batch norm, bias, residual add, relu, clamp) applied by the
+ *     convolution as it stores its result (a NaN reaching a fused max/min
+ *     comes out as the other operand, as in oneDNN). */
 #define PLUGRT_OPTIMIZER_BUILTIN_PASSES(X)                        \
   X(algebraic_simplification, "algebraic-simplification")         \
   X(common_subexpression_elimination, "cse")                      \
@@ -104,7 +108,8 @@ extern "C" {
   X(in_place_reuse, "in-place-reuse")                             \
   X(transpose_folding, "transpose-folding")                       \
   X(inlining, "inlining")                                         \
-  X(while_loop_hoisting, "while-loop-hoisting")
+  X(while_loop_hoisting, "while-loop-hoisting")                   \
+  X(convolution_epilogue, "convolution-epilogue")
 
 typedef enum PLUGRT_PassSwitch {
   PLUGRT_PassSwitch_DEFAULT = 0, /* the runtime decides (every built-in pass is on) */
@@ -121,7 +126,7 @@ typedef struct PLUGRT_OptimizerConfigs {
 #undef PLUGRT_OPTIMIZER_CONFIG_FIELD_
 } PLUGRT_OptimizerConfigs;
 #define PLUGRT_OPTIMIZER_CONFIGS_STRUCT_SIZE \
-  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, while_loop_hoisting)
+  PLUGRT_OPTIMIZER_STRUCT_SIZE(PLUGRT_OptimizerConfigs, convolution_epilogue)
 
 typedef enum PLUGRT_ModuleFormat {
   PLUGRT_ModuleFormat_TEXT = 0,     /* StableHLO MLIR text */

@@ -255,7 +255,8 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::FromLoweredModule(
                                                             plan_start).count();
     for (passes::BuiltinPass pass : {passes::BuiltinPass::constant_folding,
                                      passes::BuiltinPass::elementwise_fusion,
-                                     passes::BuiltinPass::in_place_reuse}) {
+                                     passes::BuiltinPass::in_place_reuse,
+                                     passes::BuiltinPass::convolution_epilogue}) {
       plan.note += StrCat(plan.note.empty() ? "" : ", ", passes::BuiltinPassName(pass), " ",
                           program_options.passes.on(pass) ? "on" : "off");
     }

@@ -209,6 +209,25 @@ func.func @main(%x: tensor<3x13x11x8xf32>, %w: tensor<3x3x8x6xf32>, %xc: tensor<
   EXPECT_EQ(counters.onednn_calls, 3);
 }
 
+// Feature groups on oneDNN: a depthwise convolution as TensorFlow writes it
+// (kernel [3, 3, 1, C], feature_group_count = C, stride 2 with TF's
+// asymmetric SAME padding), a channel multiplier of 2, and two groups of a
+// plain NCHW convolution.
+TEST(FastPathsTest, GroupedAndDepthwiseConvolutions) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<2x15x13x24xf32>, %dw: tensor<3x3x1x24xf32>, %dm: tensor<3x3x1x48xf32>,
+                %xc: tensor<3x8x11x10xf32>, %wc: tensor<6x4x3x3xf32>)
+    -> (tensor<2x15x13x24xf32>, tensor<2x8x7x48xf32>, tensor<3x6x11x10xf32>) {
+  %0 = stablehlo.convolution(%x, %dw) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 24 : i64} : (tensor<2x15x13x24xf32>, tensor<3x3x1x24xf32>) -> tensor<2x15x13x24xf32>
+  %1 = stablehlo.convolution(%x, %dm) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 24 : i64} : (tensor<2x15x13x24xf32>, tensor<3x3x1x48xf32>) -> tensor<2x8x7x48xf32>
+  %2 = stablehlo.convolution(%xc, %wc) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<3x8x11x10xf32>, tensor<6x4x3x3xf32>) -> tensor<3x6x11x10xf32>
+  func.return %0, %1, %2 : tensor<2x15x13x24xf32>, tensor<2x8x7x48xf32>, tensor<3x6x11x10xf32>
+}
+)",
+                             1e-5, 1e-4);
+  EXPECT_EQ(counters.onednn_calls, 3);
+}
+
 // NHWC pooling as exporters write it (Flax's max pool with SAME padding and
 // a -inf init, an average pool's window sum with padding, a min window with
 // dilation over a 5-D operand, a window over all but 8 trailing channels):
@@ -937,6 +956,160 @@ func.func @main(%x: tensor<600x600xf32>) -> (tensor<600x600xf32>, tensor<600x600
 
 // The planning passes obey their switches (compiler/pass_config.h): with one
 // off, what it does is not done, and the results stay the same.
+// A convolution followed by batch norm in Flax's inference form (the
+// per-channel factor computed between the subtract and the multiply), an
+// optional residual add, and relu or relu6 (clamp), NHWC: the chain a
+// convolution applies as its epilogue.
+struct EpilogueCase {
+  int n, h, w, ci, co, k, stride;
+  bool residual = false;
+  bool clamp = false;           // relu6 as clamp(0, x, 6) instead of max(x, 0)
+  bool result_read_too = false;  // the plain convolution is also returned
+  bool operand_first = false;    // mean - conv: not a chain oneDNN applies
+  bool batch_norm = true;        // else only the activation (and the residual)
+};
+
+std::string EpilogueProgram(const EpilogueCase& c) {
+  const int pad = c.k / 2;
+  const int oh = (c.h + 2 * pad - c.k) / c.stride + 1, ow = (c.w + 2 * pad - c.k) / c.stride + 1;
+  auto t = [](std::vector<int> dims) {
+    std::string s = "tensor<";
+    for (int d : dims) s += std::to_string(d) + "x";
+    return s + "f32>";
+  };
+  const std::string X = t({c.n, c.h, c.w, c.ci}), W = t({c.k, c.k, c.ci, c.co});
+  const std::string T = t({c.n, oh, ow, c.co}), S = t({1, 1, 1, c.co}), V = t({c.co});
+  std::string p = "func.func @main(%x: " + X + ", %w: " + W + ", %mean: " + V + ", %var: " + V +
+                  ", %scale: " + V + ", %bias: " + V;
+  if (c.residual) p += ", %res: " + T;
+  p += ") -> (" + T + (c.result_read_too ? ", " + T : "") + ") {\n";
+  const std::string k = std::to_string(c.k), s = std::to_string(c.stride),
+                    q = std::to_string(pad);
+  p += "  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+       "f], window = {stride = [" + s + ", " + s + "], pad = [[" + q + ", " + q + "], [" + q +
+       ", " + q + "]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + X +
+       ", " + W + ") -> " + T + "\n";
+  if (!c.batch_norm) {
+    p += "  %h = stablehlo.constant dense<1.5> : " + T + "\n";
+    p += "  %y2 = stablehlo.multiply %c, %h : " + T + "\n";
+  }
+  if (c.batch_norm) {
+  p += "  %m = stablehlo.broadcast_in_dim %mean, dims = [3] : (" + V + ") -> " + S + "\n";
+  p += "  %v = stablehlo.broadcast_in_dim %var, dims = [3] : (" + V + ") -> " + S + "\n";
+  p += "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2, 3] : (" + S + ") -> " + T + "\n";
+  p += c.operand_first ? "  %y0 = stablehlo.subtract %mb, %c : " + T + "\n"
+                       : "  %y0 = stablehlo.subtract %c, %mb : " + T + "\n";
+  p += "  %half = stablehlo.constant dense<0.5> : " + S + "\n";
+  p += "  %va = stablehlo.abs %v : " + S + "\n";
+  p += "  %ve = stablehlo.add %va, %half : " + S + "\n";
+  p += "  %r = stablehlo.rsqrt %ve : " + S + "\n";
+  p += "  %sc = stablehlo.reshape %scale : (" + V + ") -> " + S + "\n";
+  p += "  %f = stablehlo.multiply %r, %sc : " + S + "\n";
+  p += "  %fb = stablehlo.broadcast_in_dim %f, dims = [0, 1, 2, 3] : (" + S + ") -> " + T + "\n";
+  p += "  %y1 = stablehlo.multiply %y0, %fb : " + T + "\n";
+  p += "  %bi = stablehlo.reshape %bias : (" + V + ") -> " + S + "\n";
+  p += "  %bb = stablehlo.broadcast_in_dim %bi, dims = [0, 1, 2, 3] : (" + S + ") -> " + T + "\n";
+  p += "  %y2 = stablehlo.add %y1, %bb : " + T + "\n";
+  }
+  std::string y = "%y2";
+  if (c.residual) {
+    p += "  %y3 = stablehlo.add %res, %y2 : " + T + "\n";
+    y = "%y3";
+  }
+  p += "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n";
+  p += "  %zb = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> " + T + "\n";
+  if (c.clamp) {
+    p += "  %six = stablehlo.constant dense<0.75> : tensor<f32>\n";
+    p += "  %sb = stablehlo.broadcast_in_dim %six, dims = [] : (tensor<f32>) -> " + T + "\n";
+    p += "  %out = stablehlo.clamp %zb, " + y + ", %sb : " + T + "\n";
+  } else {
+    p += "  %out = stablehlo.maximum " + y + ", %zb : " + T + "\n";
+  }
+  p += "  func.return %out" + std::string(c.result_read_too ? ", %c" : "") + " : " + T +
+       (c.result_read_too ? ", " + T : "") + "\n}\n";
+  return p;
+}
+
+TEST(ConvolutionEpilogueTest, BatchNormResidualAndReluRunAsTheConvolutionsEpilogue) {
+  const EpilogueCase cases[] = {
+      {2, 13, 11, 8, 24, 3, 1},
+      {1, 16, 16, 16, 32, 1, 1, /*residual=*/true},
+      {3, 15, 9, 5, 40, 3, 2, false, /*clamp=*/true},
+      {1, 12, 12, 32, 64, 3, 1, /*residual=*/true, /*clamp=*/true},
+  };
+  for (const EpilogueCase& c : cases) {
+    SCOPED_TRACE(EpilogueProgram(c));
+    const KernelCounters counters =
+        ExpectFastMatchesReference(EpilogueProgram(c), 1e-4, 1e-4, 1.0f, 7);
+    EXPECT_EQ(counters.onednn_calls, 1);
+    // Either the convolution applied the group, or (where oneDNN would
+    // switch to a slower kernel for those post-ops) the group ran as its loop.
+    EXPECT_EQ(counters.convolution_epilogues + counters.fused_loops, 1);
+  }
+  // Post-ops of constants only (1.5 x, then relu or relu6) keep every oneDNN
+  // kernel: those are always taken.
+  for (bool clamp : {false, true}) {
+    EpilogueCase c{2, 13, 11, 8, 24, 3, 1, false, clamp};
+    c.batch_norm = false;
+    SCOPED_TRACE(EpilogueProgram(c));
+    const KernelCounters counters =
+        ExpectFastMatchesReference(EpilogueProgram(c), 1e-4, 1e-4, 1.0f, 9);
+    EXPECT_EQ(counters.convolution_epilogues, 1);
+    EXPECT_EQ(counters.fused_loops, 0) << "the group ran as a loop of its own";
+  }
+}
+
+// Random NHWC shapes, windows and strides: the epilogue gives what the
+// convolution and the loop after it give apart.
+TEST(ConvolutionEpilogueTest, RandomShapesMatchTheReferenceKernels) {
+  std::mt19937 rng(11);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 8; ++trial) {
+    EpilogueCase c{pick(1, 3), pick(6, 19), pick(6, 19), pick(1, 24), pick(8, 48),
+                   pick(0, 1) ? 3 : 1, pick(1, 2), pick(0, 1) == 1, pick(0, 1) == 1};
+    SCOPED_TRACE(EpilogueProgram(c));
+    const KernelCounters counters =
+        ExpectFastMatchesReference(EpilogueProgram(c), 1e-4, 1e-4, 1.0f, 100 + trial);
+    const int pad = c.k / 2;
+    const int64_t out = int64_t{c.n} * ((c.h + 2 * pad - c.k) / c.stride + 1) *
+                        ((c.w + 2 * pad - c.k) / c.stride + 1) * c.co;
+    const int64_t multiply_adds = out * c.k * c.k * c.ci;
+    // Groups under kMinFusedElements and products too small for oneDNN run
+    // apart on the reference kernels.
+    if (out >= 1024 && multiply_adds >= 4096) {
+      EXPECT_EQ(counters.convolution_epilogues + counters.fused_loops, 1);
+    }
+  }
+}
+
+// Not taken: a convolution whose plain result is read elsewhere, and a chain
+// where the convolution's result is the subtrahend. Both still compute the
+// reference kernels' values; and the pass can be switched off.
+TEST(ConvolutionEpilogueTest, OtherReadersAndNonChainsRunApart) {
+  EpilogueCase read_too{2, 13, 11, 8, 24, 3, 1};
+  read_too.result_read_too = true;
+  KernelCounters counters = ExpectFastMatchesReference(EpilogueProgram(read_too), 1e-4, 1e-4, 1.0f);
+  EXPECT_EQ(counters.convolution_epilogues, 0);
+  EXPECT_EQ(counters.fused_loops, 1);
+  EpilogueCase reversed{2, 13, 11, 8, 24, 3, 1};
+  reversed.operand_first = true;
+  counters = ExpectFastMatchesReference(EpilogueProgram(reversed), 1e-4, 1e-4, 1.0f);
+  EXPECT_EQ(counters.convolution_epilogues, 0);
+  EXPECT_EQ(counters.fused_loops, 1);
+
+  passes::PassConfig off;
+  off.enabled[static_cast<int>(passes::BuiltinPass::convolution_epilogue)] = false;
+  auto program = CompileText(EpilogueProgram({2, 13, 11, 8, 24, 3, 1}), true, off);
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  KernelCounters switched_off;
+  ExecContext context;
+  context.counters = &switched_off;
+  auto out = (*program)->Run(RandomArguments(**program, 1.0f, 5), context);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(switched_off.convolution_epilogues, 0);
+  EXPECT_EQ(switched_off.fused_loops, 1);
+}
+
 TEST(CompileTimeSimplificationTest, PlanningPassesFollowTheirSwitches) {
   const std::string text = R"(
 func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {

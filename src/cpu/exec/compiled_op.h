@@ -69,6 +69,9 @@ struct KernelCounters {
   int64_t fused_loops = 0;   // elementwise groups run as one fused loop
   int64_t jit_segments = 0;  // generated code segments those loops ran
   int64_t onednn_calls = 0;  // dot_general / convolution run on oneDNN
+  // Convolutions that ran with the fused group after them as oneDNN
+  // post-ops (exec/convolution_epilogue.h).
+  int64_t convolution_epilogues = 0;
   // Results written into the memory of an operand whose value died at that
   // step (a donated input, or an intermediate at its last use).
   int64_t in_place_outputs = 0;

@@ -174,9 +174,8 @@ CompileResult CompileQuantizedDot(const shlo::Operation& op, std::string_view ta
   });
 }
 
-CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& context) {
+StatusOr<ConvolutionConfig> ConvolutionConfigOf(const shlo::Operation& op) {
   const bool dynamic = op.code == OpCode::kDynamicConv;
-  PLUGRT_RETURN_IF_ERROR(CheckTensors(op, dynamic ? 3 : 2, 1));
   const shlo::Attribute* dn = op.attribute("dimension_numbers");
   if (dn == nullptr) return Invalid(op, "missing dimension_numbers");
   ConvolutionConfig c;
@@ -216,6 +215,14 @@ CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& cont
     c.padding_low.push_back(padding[2 * i]);
     c.padding_high.push_back(padding[2 * i + 1]);
   }
+  return c;
+}
+
+CompileResult CompileConvolution(const shlo::Operation& op, CompileContext& context) {
+  const bool dynamic = op.code == OpCode::kDynamicConv;
+  PLUGRT_RETURN_IF_ERROR(CheckTensors(op, dynamic ? 3 : 2, 1));
+  PLUGRT_ASSIGN_OR_RETURN(const ConvolutionConfig c, ConvolutionConfigOf(op));
+  const size_t ns = c.input_spatial_dimensions.size();
   if (!dynamic && op.operands[0]->type.has_static_shape() &&
       op.operands[1]->type.has_static_shape()) {
     auto dims = ConvolutionResultDims(op.operands[0]->type.dims(), op.operands[1]->type.dims(), c);

@@ -11,6 +11,7 @@
 
 #include "cpu/exec/compiled_op.h"
 #include "cpu/kernels/compute_common.h"
+#include "cpu/kernels/convolution.h"
 
 namespace plugrt::cpu::compute {
 
@@ -87,6 +88,8 @@ CompileResult CompileQuantizedDot(const shlo::Operation& op, std::string_view ta
                                   const ProgramOptions& options);
 CompileResult CompileConvolution(const shlo::Operation& op,
                                  CompileContext& context);  // also dynamic_conv
+// A convolution's (or dynamic_conv's, padding left zero) attributes.
+StatusOr<ConvolutionConfig> ConvolutionConfigOf(const shlo::Operation& op);
 CompileResult CompileFft(const shlo::Operation& op);
 CompileResult CompileTriangularSolve(const shlo::Operation& op);
 CompileResult CompileCholesky(const shlo::Operation& op);

@@ -29,9 +29,15 @@ bool IsStaticTensor(const Value* v, ElementType type) {
   return v->type.is_tensor() && v->type.has_static_shape() && v->type.element_type() == type;
 }
 
-// The f32 value of a splat or one-element f32 constant op, if `v` is one.
+// The f32 value of a splat or one-element f32 constant op, or of a
+// broadcast of one (XLA's HLO text defines those at the top of the entry,
+// far from their readers), if `v` is one.
 std::optional<float> ConstantValue(const Value* v) {
   const Operation* op = v->defining_op;
+  if (op != nullptr && op->code == OpCode::kBroadcastInDim && op->operands.size() == 1 &&
+      IsStaticTensor(v, ElementType::kF32)) {
+    return ConstantValue(op->operands[0]);
+  }
   if (op == nullptr || op->code != OpCode::kConstant || !IsStaticTensor(v, ElementType::kF32)) {
     return std::nullopt;
   }
@@ -203,11 +209,15 @@ class Planner {
       const int g = GroupOf(v);
       if (g >= 0 && !groups_[g].sealed && g > target && Fits(groups_[g], op, *node)) target = g;
     }
-    // Else the newest group, if it is still open and the op fits: siblings
-    // that read the same inputs then share one pass over them.
-    if (target < 0 && !groups_.empty() && !groups_.back().sealed &&
-        Fits(groups_.back(), op, *node)) {
-      target = static_cast<int>(groups_.size()) - 1;
+    // Else the newest open group the op fits, of the last few: siblings that
+    // read the same inputs then share one pass over them, and a chain that
+    // pauses for ops of another shape (batch norm's per-channel factors,
+    // computed between its subtract and its multiply) goes on in the same
+    // loop instead of starting a second pass over the first one's result.
+    constexpr int kOpenGroupsSearched = 8;
+    for (int g = static_cast<int>(groups_.size()) - 1;
+         target < 0 && g >= 0 && g >= static_cast<int>(groups_.size()) - kOpenGroupsSearched; --g) {
+      if (!groups_[g].sealed && Fits(groups_[g], op, *node)) target = g;
     }
     if (target < 0) {
       std::optional<std::vector<int64_t>> dims = NewGroupDims(op, *node);
@@ -380,6 +390,8 @@ class Planner {
       case shlo::OpFusion::kBroadcast: {
         const Value* in = op.operands[0];
         if (rt != ElementType::kF32 || !IsStaticTensor(in, ElementType::kF32)) return std::nullopt;
+        // A broadcast constant is an immediate of the loops that read it.
+        if (ConstantValue(result)) return std::nullopt;
         const shlo::Attribute* attr = op.attribute("broadcast_dimensions");
         if (attr == nullptr) return std::nullopt;
         StatusOr<std::vector<int64_t>> mapping = shlo::AttrToIntList(*attr);

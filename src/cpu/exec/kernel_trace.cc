@@ -99,7 +99,10 @@ KernelDescription DescribeKernel(const shlo::Module& module, const shlo::Operati
     }
   } else {
     for (const shlo::Operation* member : fused) add_op(*member);
-    d.name = "fusion";
+    // A convolution with the group after it as its epilogue is named for it.
+    d.name = fused.front() == &op && traits.fusion == shlo::OpFusion::kNone
+                 ? op.name + "+fusion"
+                 : "fusion";
   }
   stats.push_back({std::string(stat::kOps), ops});
   const std::string location = KernelLocation(op);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/scratch.h"
+#include "cpu/exec/convolution_epilogue.h"
 #include "cpu/exec/fusion.h"
 #include "cpu/exec/kernel_trace.h"
 #include "cpu/exec/constant_folding.h"
@@ -473,6 +474,22 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
   // constants their loops hold as immediates (the splats lowerings write),
   // is not compiled: nothing would read what it computes.
   const std::unordered_set<const shlo::Operation*> absorbed = AbsorbedByFusion(block, dead, fusion);
+  // Convolutions whose result only a group reads, with that group's loop as
+  // their epilogue: they run at the group's place, as one step.
+  std::unordered_map<int, std::pair<const ConvolutionWithEpilogue*, std::unique_ptr<CompiledOp>>>
+      epilogue_steps;  // by group
+  std::unordered_set<const shlo::Operation*> moved_convolutions;
+  const std::vector<ConvolutionWithEpilogue> epilogues =
+      options_.fast_paths && options_.passes.on(passes::BuiltinPass::convolution_epilogue)
+          ? FindConvolutionEpilogues(block, dead, fusion)
+          : std::vector<ConvolutionWithEpilogue>();
+  for (const ConvolutionWithEpilogue& match : epilogues) {
+    StatusOr<std::unique_ptr<CompiledOp>> compiled =
+        CompileConvolutionWithEpilogue(match, fusion.groups[match.group], *this);
+    if (!compiled.ok()) continue;  // the two run apart
+    epilogue_steps[match.group] = {&match, std::move(*compiled)};
+    moved_convolutions.insert(match.convolution);
+  }
   std::unordered_map<const shlo::Value*, RtValue> constants;
   std::unordered_set<const shlo::Value*> index_values;  // Fold's
   for (const auto& op_ptr : block.operations) {
@@ -480,14 +497,23 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     if (terminated) {
       return OpError(op, StatusCode::kInvalidArgument, "operation after the block's terminator");
     }
-    if (dead.count(&op) > 0 || absorbed.count(&op) > 0) continue;
+    if (dead.count(&op) > 0 || absorbed.count(&op) > 0 || moved_convolutions.count(&op) > 0) {
+      continue;
+    }
     const FusionGroup* group = nullptr;
+    std::unique_ptr<CompiledOp>* with_convolution = nullptr;
+    const ConvolutionWithEpilogue* epilogue = nullptr;
     if (auto it = fusion.group_of.find(&op); it != fusion.group_of.end()) {
       group = &fusion.groups[it->second];
       if (group->members.back() != &op) continue;  // runs with the group's last member
+      if (auto e = epilogue_steps.find(it->second); e != epilogue_steps.end()) {
+        epilogue = e->second.first;
+        with_convolution = &e->second.second;
+      }
     }
     std::vector<const shlo::Value*> reads(op.operands.begin(), op.operands.end());
     if (group != nullptr) reads = group->inputs;
+    if (epilogue != nullptr) reads = ConvolutionWithEpilogueInputs(*epilogue, *group);
     std::vector<ValueRef> operands;
     for (const shlo::Value* operand : reads) {
       StatusOr<ValueRef> ref = resolve(operand);
@@ -501,8 +527,11 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     }
     scope.captured.resize(scope.next_slot, false);
     StatusOr<std::unique_ptr<CompiledOp>> compiled =
-        group != nullptr ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group, options_.jit))
-                         : CompileAnyOp(op, *this);
+        with_convolution != nullptr
+            ? StatusOr<std::unique_ptr<CompiledOp>>(std::move(*with_convolution))
+        : group != nullptr
+            ? StatusOr<std::unique_ptr<CompiledOp>>(MakeFusedOp(*group, options_.jit))
+            : CompileAnyOp(op, *this);
     if (!compiled.ok()) return compiled.status();
     if (group == nullptr && options_.passes.on(passes::BuiltinPass::constant_folding)) {
       StatusOr<std::unique_ptr<CompiledOp>> folded = Fold(op, **compiled, constants, index_values);
@@ -510,13 +539,14 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     }
 
     Step step;
-    step.ir = &op;
+    step.ir = epilogue != nullptr ? epilogue->convolution : &op;
     step.op = std::move(*compiled);
     step.operands = std::move(operands);
     std::vector<const shlo::Value*> results;
     if (group != nullptr) {
       results = group->outputs;
-      step.fused = group->members;
+      if (epilogue != nullptr) step.fused.push_back(epilogue->convolution);
+      step.fused.insert(step.fused.end(), group->members.begin(), group->members.end());
     } else {
       for (const auto& result : op.results) results.push_back(result.get());
     }

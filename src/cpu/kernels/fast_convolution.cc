@@ -1,11 +1,14 @@
 #include "cpu/kernels/fast_convolution.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/onednn_kept_weights.h"
@@ -31,11 +34,58 @@ memory::desc LogicalDesc(const std::vector<int64_t>& dims, const std::vector<int
   return memory::desc(logical, type, logical_strides);
 }
 
+// oneDNN's binary algorithm for an epilogue step with an input.
+dnnl::algorithm BinaryAlgorithm(ConvolutionEpilogue::Kind kind) {
+  switch (kind) {
+    case ConvolutionEpilogue::Kind::kAdd: return dnnl::algorithm::binary_add;
+    case ConvolutionEpilogue::Kind::kSubtract: return dnnl::algorithm::binary_sub;
+    case ConvolutionEpilogue::Kind::kMultiply: return dnnl::algorithm::binary_mul;
+    case ConvolutionEpilogue::Kind::kMaximum: return dnnl::algorithm::binary_max;
+    case ConvolutionEpilogue::Kind::kMinimum: return dnnl::algorithm::binary_min;
+  }
+  return dnnl::algorithm::binary_add;
+}
+
+// An epilogue step with a constant as one eltwise post-op: a*x+b for the
+// arithmetic, relu for max(x, 0), clip for other bounds.
+void AppendConstantStep(const ConvolutionEpilogue::Step& step, dnnl::post_ops& ops) {
+  const float v = step.value;
+  const float inf = std::numeric_limits<float>::infinity();
+  switch (step.kind) {
+    case ConvolutionEpilogue::Kind::kAdd:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, 1.f, v);
+      return;
+    case ConvolutionEpilogue::Kind::kSubtract:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, 1.f, -v);
+      return;
+    case ConvolutionEpilogue::Kind::kMultiply:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, v, 0.f);
+      return;
+    case ConvolutionEpilogue::Kind::kMaximum:
+      if (v == 0.f) {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      } else {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, v, inf);
+      }
+      return;
+    case ConvolutionEpilogue::Kind::kMinimum:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, -inf, v);
+      return;
+  }
+}
+
 }  // namespace
 
 struct FastConvolution::Impl {
   memory::desc src, weights_user, dst;
   std::vector<int64_t> result_dims;
+  int64_t feature_dimension = 0;
+  // The epilogue as post-ops; per input, its memory description and element
+  // count (checked at run time).
+  std::optional<ConvolutionEpilogue> epilogue;
+  dnnl::post_ops post_ops;
+  std::vector<memory::desc> epilogue_descs;
+  std::vector<int64_t> epilogue_elements;
   ElementType result_type = ElementType::kF32;
   memory::dims strides, dilates, padding_l, padding_r;
   int threads = 1;
@@ -57,13 +107,16 @@ struct FastConvolution::Impl {
 
   // oneDNN's primitive for `src`/`dst` as given or as any layout it likes.
   dnnl::convolution_forward::primitive_desc Describe(const memory::desc& s,
-                                                     const memory::desc& d) const {
+                                                     const memory::desc& d,
+                                                     bool with_epilogue = true) const {
     const memory::desc weights_any(weights_user.dims(), weights_user.data_type(),
                                    memory::format_tag::any);
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, s, weights_any, d,
                                          strides, dilates, padding_l, padding_r);
-    return dnnl::convolution_forward::primitive_desc(desc, onednn::Attributes(), onednn::Engine());
+    dnnl::primitive_attr attr = onednn::Attributes();
+    if (epilogue && with_epilogue) attr.set_post_ops(post_ops);
+    return dnnl::convolution_forward::primitive_desc(desc, attr, onednn::Engine());
   }
 
   StatusOr<const Primitives*> Get(int team) const {
@@ -73,7 +126,24 @@ struct FastConvolution::Impl {
     try {
       dnnl::convolution_forward::primitive_desc pd = Describe(src, dst);
       bool relayout = false;
-      if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) {
+      const bool reference = std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
+      if (reference && epilogue) {
+        // The epilogue's inputs are in the caller's layout: no copies.
+        return Unimplemented("oneDNN has only its reference kernel for this convolution with "
+                             "an epilogue");
+      }
+      if (epilogue) {
+        // oneDNN 2.6 takes some post-ops only in its older kernels (binary
+        // ones in its direct 3x3 and 1x1 kernels, not in brgconv), which
+        // lose more than the pass they save: the epilogue is taken only where
+        // the convolution keeps its kernel.
+        const std::string plain = Describe(src, dst, /*with_epilogue=*/false).impl_info_str();
+        if (plain != pd.impl_info_str()) {
+          return Unimplemented("oneDNN would run this convolution with its epilogue on ",
+                               pd.impl_info_str(), " instead of ", plain);
+        }
+      }
+      if (reference) {
         const memory::desc src_any(src.dims(), src.data_type(), memory::format_tag::any);
         const memory::desc dst_any(dst.dims(), dst.data_type(), memory::format_tag::any);
         dnnl::convolution_forward::primitive_desc other = Describe(src_any, dst_any);
@@ -91,6 +161,7 @@ struct FastConvolution::Impl {
       p.conv_scratchpad = pd.scratchpad_desc();
       p.implementation = std::string("oneDNN convolution ") + pd.impl_info_str() +
                          ", weights reordered by " + rpd.impl_info_str();
+      if (epilogue) p.implementation += ", epilogue " + epilogue->ToString();
       if (relayout) {
         dnnl::reorder::primitive_desc in(onednn::Engine(), src, onednn::Engine(), pd.src_desc(),
                                          onednn::Attributes());
@@ -123,14 +194,22 @@ FastConvolution::~FastConvolution() = default;
 std::shared_ptr<const FastConvolution> FastConvolution::Plan(
     const std::vector<int64_t>& lhs_dims, ElementType lhs_type,
     const std::vector<int64_t>& rhs_dims, ElementType rhs_type, const ConvolutionConfig& c,
-    ElementType result_type, int kernel_threads) {
+    ElementType result_type, int kernel_threads, const ConvolutionEpilogue* epilogue) {
   if (lhs_type != rhs_type) return nullptr;
+  if (epilogue != nullptr && result_type != ElementType::kF32) return nullptr;
   const bool f32 = lhs_type == ElementType::kF32 && result_type == ElementType::kF32;
   const bool bf16 = lhs_type == ElementType::kBF16 &&
                     (result_type == ElementType::kF32 || result_type == ElementType::kBF16);
   if (!f32 && !bf16) return nullptr;
   const size_t ns = c.input_spatial_dimensions.size();
-  if (ns < 1 || ns > 3 || c.feature_group_count != 1 || c.batch_group_count != 1) return nullptr;
+  if (ns < 1 || ns > 3 || c.feature_group_count < 1 || c.batch_group_count != 1) return nullptr;
+  // Feature groups (depthwise convolutions: one group per channel): oneDNN
+  // takes the kernel as [groups, out/groups, in/groups, spatial...].
+  const int64_t groups = c.feature_group_count;
+  if (groups > 1 && (lhs_dims[c.input_feature_dimension] % groups != 0 ||
+                     rhs_dims[c.kernel_output_feature_dimension] % groups != 0)) {
+    return nullptr;
+  }
   for (size_t i = 0; i < ns; ++i) {
     if (c.lhs_dilation[i] != 1 || c.window_reversal[i] || c.padding_low[i] < 0 ||
         c.padding_high[i] < 0 || c.window_strides[i] < 1 || c.rhs_dilation[i] < 1) {
@@ -174,16 +253,91 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
   const memory::data_type out = *onednn::DataType(result_type);
   impl->src = LogicalDesc(lhs_dims, src_order, in);
   impl->weights_user = LogicalDesc(rhs_dims, w_order, in);
+  if (groups > 1) {
+    // Output feature o of group g is g * (out / groups) + o: the output
+    // feature dim splits into [groups, out / groups] of strides.
+    const memory::dims dims = impl->weights_user.dims();
+    const std::vector<int64_t> row_major = RowMajorStrides(rhs_dims);
+    memory::dims grouped = {groups, dims[0] / groups}, grouped_strides;
+    const int64_t out_stride = row_major[c.kernel_output_feature_dimension];
+    grouped_strides = {out_stride * (dims[0] / groups), out_stride};
+    for (size_t i = 1; i < w_order.size(); ++i) {
+      grouped.push_back(dims[i]);
+      grouped_strides.push_back(row_major[w_order[i]]);
+    }
+    impl->weights_user = memory::desc(grouped, in, grouped_strides);
+  }
   impl->dst = LogicalDesc(*result_dims, dst_order, out);
   impl->result_dims = *result_dims;
+  impl->feature_dimension = c.output_feature_dimension;
   impl->result_type = result_type;
+  if (epilogue != nullptr) {
+    impl->epilogue = *epilogue;
+    // Inputs as oneDNN sees them: dims of the result's logical order, 1 where
+    // they do not vary.
+    const int64_t features = (*result_dims)[c.output_feature_dimension];
+    int64_t elements = 1;
+    for (int64_t d : *result_dims) elements *= d;
+    for (ConvolutionEpilogue::Operand operand : epilogue->inputs) {
+      memory::dims ones(impl->dst.dims().size(), 1);
+      switch (operand) {
+        case ConvolutionEpilogue::Operand::kPerChannel: {
+          memory::dims per_channel = ones;
+          per_channel[1] = features;
+          memory::dims strides = ones;  // contiguous along the features
+          strides[0] = features;
+          impl->epilogue_descs.emplace_back(per_channel, memory::data_type::f32, strides);
+          impl->epilogue_elements.push_back(features);
+          break;
+        }
+        case ConvolutionEpilogue::Operand::kFull:
+          impl->epilogue_descs.push_back(LogicalDesc(*result_dims, dst_order,
+                                                     memory::data_type::f32));
+          impl->epilogue_elements.push_back(elements);
+          break;
+        case ConvolutionEpilogue::Operand::kScalar:
+          impl->epilogue_descs.emplace_back(ones, memory::data_type::f32, ones);
+          impl->epilogue_elements.push_back(1);
+          break;
+      }
+    }
+    try {
+      for (const ConvolutionEpilogue::Step& step : epilogue->steps) {
+        if (step.input < 0) {
+          AppendConstantStep(step, impl->post_ops);
+        } else if (static_cast<size_t>(step.input) < impl->epilogue_descs.size()) {
+          impl->post_ops.append_binary(BinaryAlgorithm(step.kind),
+                                       impl->epilogue_descs[static_cast<size_t>(step.input)]);
+        } else {
+          return nullptr;
+        }
+      }
+    } catch (const dnnl::error&) {
+      return nullptr;
+    }
+  }
   impl->threads = onednn::ThreadsForMultiplyAdds(multiply_adds);
   if (!impl->Get(std::min(impl->threads, ThreadBudget(kernel_threads))).ok()) return nullptr;
   return std::shared_ptr<const FastConvolution>(new FastConvolution(std::move(impl)));
 }
 
-StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const {
+const std::vector<int64_t>& FastConvolution::result_dims() const { return impl_->result_dims; }
+int64_t FastConvolution::result_feature_dimension() const { return impl_->feature_dimension; }
+
+StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads,
+                                      const std::vector<Tensor>& epilogue_inputs) const {
   const Impl& p = *impl_;
+  if (epilogue_inputs.size() != p.epilogue_descs.size()) {
+    return InvalidArgument("oneDNN convolution: ", epilogue_inputs.size(),
+                           " epilogue inputs, the plan has ", p.epilogue_descs.size());
+  }
+  for (size_t i = 0; i < epilogue_inputs.size(); ++i) {
+    if (epilogue_inputs[i].type() != ElementType::kF32 ||
+        epilogue_inputs[i].num_elements() != p.epilogue_elements[i]) {
+      return InvalidArgument("oneDNN convolution: epilogue input ", i, " is not ",
+                             p.epilogue_elements[i], " f32 values");
+    }
+  }
   const int team = std::min(p.threads, ThreadBudget(kernel_threads));
   onednn::UseThreads(team);
   PLUGRT_ASSIGN_OR_RETURN(const Impl::Primitives* prims, p.Get(team));
@@ -199,13 +353,21 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
     const onednn::Scratchpad conv_scratch(prims->conv_scratchpad);
     const memory user_dst(p.dst, onednn::Engine(), result.MutableData());
     if (!prims->relayout) {
-      PLUGRT_RETURN_IF_ERROR(onednn::Execute(
-          prims->conv,
-          {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
-           {DNNL_ARG_WEIGHTS, weights},
-           {DNNL_ARG_DST, user_dst},
-           {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}},
-          "convolution"));
+      std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, onednn::Wrap(p.src, lhs)},
+                                              {DNNL_ARG_WEIGHTS, weights},
+                                              {DNNL_ARG_DST, user_dst},
+                                              {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}};
+      if (p.epilogue) {
+        // One post-op per step, in order; a step with an input is a binary one.
+        for (size_t i = 0; i < p.epilogue->steps.size(); ++i) {
+          const int input = p.epilogue->steps[i].input;
+          if (input < 0) continue;
+          args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_1] =
+              onednn::Wrap(p.epilogue_descs[static_cast<size_t>(input)],
+                           epilogue_inputs[static_cast<size_t>(input)]);
+        }
+      }
+      PLUGRT_RETURN_IF_ERROR(onednn::Execute(prims->conv, args, "convolution"));
       return result;
     }
     const onednn::Scratchpad src(prims->src), dst(prims->dst);

@@ -8,7 +8,9 @@
 // unchanged, see Tensor::HandOverCount), on each run otherwise. Taken: 1 to 3
 // spatial dims, strides, non-negative padding, kernel dilation. Left to the
 // reference kernel (convolution.h): input dilation, window reversal, feature
-// or batch groups, negative padding, other types.
+// or batch groups, negative padding, other types. A plan may also apply an
+// epilogue (convolution_epilogue.h) as oneDNN post-ops; such a plan is made
+// only for f32 results oneDNN writes in the caller's layout.
 #ifndef PLUGRT_CPU_KERNELS_FAST_CONVOLUTION_H_
 #define PLUGRT_CPU_KERNELS_FAST_CONVOLUTION_H_
 
@@ -17,6 +19,7 @@
 
 #include "common/status.h"
 #include "cpu/kernels/convolution.h"
+#include "cpu/kernels/convolution_epilogue.h"
 #include "cpu/kernels/tensor.h"
 
 namespace plugrt::cpu {
@@ -31,11 +34,18 @@ class FastConvolution {
                                                      ElementType rhs_type,
                                                      const ConvolutionConfig& config,
                                                      ElementType result_type,
-                                                     int kernel_threads);
+                                                     int kernel_threads,
+                                                     const ConvolutionEpilogue* epilogue = nullptr);
   ~FastConvolution();
 
-  // At most `kernel_threads` threads (as FastDot::Run).
-  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads) const;
+  // At most `kernel_threads` threads (as FastDot::Run). `epilogue_inputs`:
+  // the plan's epilogue's extra inputs, f32, in its order and shapes (checked).
+  StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads,
+                       const std::vector<Tensor>& epilogue_inputs = {}) const;
+
+  // The result's dims and its feature dim, and the epilogue (empty when none).
+  const std::vector<int64_t>& result_dims() const;
+  int64_t result_feature_dimension() const;
 
   struct Impl;
 

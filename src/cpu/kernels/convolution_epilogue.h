@@ -1,0 +1,42 @@
+// plugrt CPU kernels: elementwise work a convolution applies to its result
+// before storing it (oneDNN post-ops), so that batch norm in inference form,
+// a bias, a residual add and relu/relu6 after a convolution cost no second
+// pass over its result.
+//
+// The epilogue is a chain: each step combines the running value with one
+// constant or one extra input, in order. An extra input is a vector along
+// the result's feature dim (per channel), a tensor of the result's shape, or
+// one value. Arithmetic steps round as the elementwise ops they replace
+// (f32, one operation at a time); max/min take oneDNN's semantics, in which
+// a NaN running value comes out as the other operand.
+#ifndef PLUGRT_CPU_KERNELS_CONVOLUTION_EPILOGUE_H_
+#define PLUGRT_CPU_KERNELS_CONVOLUTION_EPILOGUE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plugrt::cpu {
+
+struct ConvolutionEpilogue {
+  enum class Operand : uint8_t {
+    kPerChannel,  // one value per output feature
+    kFull,        // the result's shape, row-major
+    kScalar,      // one value
+  };
+  enum class Kind : uint8_t { kAdd, kSubtract, kMultiply, kMaximum, kMinimum };
+  struct Step {
+    Kind kind = Kind::kAdd;
+    int input = -1;  // index into `inputs`, or -1 for the constant `value`
+    float value = 0;
+  };
+  std::vector<Operand> inputs;  // the extra f32 inputs, in the order Run takes them
+  std::vector<Step> steps;
+
+  // "sub(per-channel 0), mul(per-channel 1), max(0)": for the profiler.
+  std::string ToString() const;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_CONVOLUTION_EPILOGUE_H_
