@@ -153,8 +153,9 @@ if [ "$HANDWRITTEN" = 1 ]; then
 fi
 
 # The model set: generated here (seeded; the weights are the programs' arguments, which
-# `plugrt bench` fills, as a service passes pre-placed weights), then each peer on the same
-# models, shapes and threads.
+# `plugrt bench` reads from NAME.args/ and uploads once, as a service passes pre-placed
+# weights: the same values the peers run on), then each peer on the same models, shapes and
+# threads.
 if [ "$MODELS" = 1 ]; then
   MODEL_ARGS=()
   [ -n "$MODEL_NAMES" ] && IFS=, read -r -a MODEL_ARGS <<< "$MODEL_NAMES"
@@ -163,7 +164,7 @@ if [ "$MODELS" = 1 ]; then
   mkdir -p "$MODEL_DIR"
   echo
   echo "== model set: generating (bench/models/gen_models.py)"
-  "$PY" bench/models/gen_models.py --out "$MODEL_DIR" "${MODEL_ARGS[@]}" > /dev/null
+  "$PY" bench/models/gen_models.py --out "$MODEL_DIR" --args "${MODEL_ARGS[@]}" > /dev/null
   ORT_DIR="${PLUGRT_ORT_DIR:-build/ort}"
   ORT=0
   if [ "$TORCH" = 1 ]; then

@@ -19,5 +19,5 @@ echo "== [3/4] a small program: examples/mlp.mlir"
 build/bin/plugrt run examples/mlp.mlir
 echo "== [4/4] a real model: $MODEL, generated with seeded weights (bench/models/)"
 rm -rf build/main_model
-/usr/bin/python3 bench/models/gen_models.py --out build/main_model "$MODEL"
+/usr/bin/python3 bench/models/gen_models.py --out build/main_model --args "$MODEL"
 build/bin/plugrt bench --dir build/main_model --progress

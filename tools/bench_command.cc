@@ -468,13 +468,14 @@ Status MeasureWorkload(const Client& client, const Workload& workload, const Ben
     }
   }
 
-  // Inputs: generated and uploaded once, to every device the program runs on.
+  // Inputs: read from the program's NAME.args/ folder or generated, and uploaded once, to
+  // every device the program runs on.
   PLUGRT_ASSIGN_OR_RETURN(std::vector<Device> devices, executable.addressable_devices());
   if (devices.empty()) return FailedPrecondition(workload.path, ": the program has no devices");
   std::vector<std::vector<Buffer>> uploaded(devices.size());
   std::vector<std::vector<Buffer*>> arguments(devices.size());
   for (size_t i = 0; i < specs.size(); ++i) {
-    StatusOr<std::vector<std::byte>> data = RandomArgumentData(specs[i], 0x5EEDull + i);
+    StatusOr<std::vector<std::byte>> data = ArgumentData(workload.path, i, specs[i]);
     if (!data.ok()) {
       return Status(data.status().code(),
                     StrCat(workload.path, ": argument ", i, ": ", data.status().message()));

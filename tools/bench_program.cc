@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "common/element_type.h"
 #include "stablehlo/element_type.h"
@@ -11,6 +12,8 @@
 #include "compiler/importers/mlir/parser.h"
 #include "compiler/importers/read_program.h"
 #include "client/element_decode.h"
+#include "client/npy.h"
+#include "tools/array_format.h"
 
 namespace plugrt::tools {
 namespace {
@@ -289,6 +292,26 @@ StatusOr<std::vector<std::byte>> RandomArgumentData(const ArgumentSpec& spec, ui
   }
   return Unimplemented("cannot make inputs of element type ", ElementTypeName(spec.type),
                        " (plugrt bench feeds floats, f16, bf16, complex, integers and pred)");
+}
+
+StatusOr<std::vector<std::byte>> ArgumentData(const std::string& program_path, size_t index,
+                                              const ArgumentSpec& spec, bool* saved) {
+  if (saved != nullptr) *saved = false;
+  std::filesystem::path folder(program_path);
+  folder.replace_extension(".args");
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) {
+    return RandomArgumentData(spec, 0x5EEDull + index);
+  }
+  const std::string file = (folder / StrCat("arg", index, ".npy")).string();
+  PLUGRT_ASSIGN_OR_RETURN(HostArray array, ReadNpyFile(file));
+  if (array.type != spec.type || array.dims != spec.dims) {
+    return InvalidArgument(file, ": holds ", ShapeString(array.type, array.dims),
+                           ", the program's argument ", index, " is ",
+                           ShapeString(spec.type, spec.dims));
+  }
+  if (saved != nullptr) *saved = true;
+  return std::move(array.data);
 }
 
 }  // namespace plugrt::tools

@@ -81,6 +81,15 @@ StatusOr<std::vector<ArgumentSpec>> ReadMainArguments(std::string_view text,
 // [0, 8) (narrower types: what fits), pred 0 or 1. Same seed, same bytes.
 StatusOr<std::vector<std::byte>> RandomArgumentData(const ArgumentSpec& spec, uint64_t seed);
 
+// Argument `index` of the program at `program_path`: saved values where the
+// program has a folder of them beside it (NAME.args/arg<index>.npy for
+// NAME.mlir or NAME.hlo: a model's real or realistic weights, such as
+// bench/models/gen_models.py --args writes; their type and shape must be the
+// argument's), else RandomArgumentData with seed 0x5EED + index. `saved` is
+// set when the values came from the folder.
+StatusOr<std::vector<std::byte>> ArgumentData(const std::string& program_path, size_t index,
+                                              const ArgumentSpec& spec, bool* saved = nullptr);
+
 }  // namespace plugrt::tools
 
 #endif  // PLUGRT_TOOLS_BENCH_PROGRAM_H_

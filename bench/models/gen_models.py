@@ -9,6 +9,9 @@ Usage: /usr/bin/python3 bench/models/gen_models.py [--out DIR] [--small] [--weig
   --out DIR   where the files go (default build/bench_models, or build/bench_models_small)
   --small     the scaled-down twins the tests run, instead of the benchmark sizes
   --weights   also write the arguments and the reference outputs
+  --args      also write the arguments as NAME.args/arg0.npy, arg1.npy, ... which `plugrt bench`
+              runs the program on instead of its own uniform [-1, 1) values (a batch norm's
+              variance must not be negative)
   --list      print the model names and descriptions and stop
   NAME        models to write (default: all); a family name (bert, ...) selects its models
 """
@@ -67,12 +70,17 @@ def find_program(out_dir, name):
     return None
 
 
-def write_model(out_dir, name, module, cfg, weights, seed):
-    """Writes the program (and with `weights` its arguments and reference outputs); returns the
-    program's path."""
+def write_model(out_dir, name, module, cfg, weights, seed, args_folder=False):
+    """Writes the program (and with `weights` its arguments and reference outputs, with
+    `args_folder` its arguments as NAME.args/arg<i>.npy); returns the program's path."""
     path = program_path(out_dir, name, module)
     with open(path, "w") as f:
         f.write(module.program(cfg))
+    if args_folder:
+        folder = os.path.join(out_dir, name + ".args")
+        os.makedirs(folder, exist_ok=True)
+        for i, a in enumerate(module.arguments(cfg, np.random.default_rng(seed))):
+            np.save(os.path.join(folder, f"arg{i}.npy"), a)
     if weights:
         rng = np.random.default_rng(seed)
         args = module.arguments(cfg, rng)
@@ -88,6 +96,7 @@ def main():
     p.add_argument("--out")
     p.add_argument("--small", action="store_true")
     p.add_argument("--weights", action="store_true")
+    p.add_argument("--args", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--list", action="store_true")
     a = p.parse_args()
@@ -103,7 +112,7 @@ def main():
     out = a.out or os.path.join(ROOT, "build", "bench_models_small" if a.small else "bench_models")
     os.makedirs(out, exist_ok=True)
     for name, _, module, cfg in chosen:
-        print(write_model(out, name, module, cfg, a.weights, a.seed))
+        print(write_model(out, name, module, cfg, a.weights, a.seed, a.args))
     return 0
 
 

@@ -96,9 +96,11 @@ extern "C" {
  *     change between iterations done once before it (invariant ops; a scan's
  *     per-step product of an invariant operand's row t as one product);
  *   convolution-epilogue: the fused elementwise chain after a convolution
- *     (batch norm, bias, residual add, relu, clamp) applied by the
- *     convolution as it stores its result (a NaN reaching a fused max/min
- *     comes out as the other operand, as in oneDNN). */
+ *     (batch norm, bias, residual add, relu, clamp) done by the convolution:
+ *     batch norm folded into its weights and a bias (rounding differs from
+ *     the unfused ops), the rest applied as it stores its result (a NaN
+ *     reaching a fused max/min comes out as the other operand, as in
+ *     oneDNN). */
 #define PLUGRT_OPTIMIZER_BUILTIN_PASSES(X)                        \
   X(algebraic_simplification, "algebraic-simplification")         \
   X(common_subexpression_elimination, "cse")                      \

@@ -967,6 +967,7 @@ struct EpilogueCase {
   bool result_read_too = false;  // the plain convolution is also returned
   bool operand_first = false;    // mean - conv: not a chain oneDNN applies
   bool batch_norm = true;        // else only the activation (and the residual)
+  bool residual_conv = false;    // the residual is a 1x1 projection: a value dying there
 };
 
 std::string EpilogueProgram(const EpilogueCase& c) {
@@ -981,7 +982,8 @@ std::string EpilogueProgram(const EpilogueCase& c) {
   const std::string T = t({c.n, oh, ow, c.co}), S = t({1, 1, 1, c.co}), V = t({c.co});
   std::string p = "func.func @main(%x: " + X + ", %w: " + W + ", %mean: " + V + ", %var: " + V +
                   ", %scale: " + V + ", %bias: " + V;
-  if (c.residual) p += ", %res: " + T;
+  if (c.residual && !c.residual_conv) p += ", %res: " + T;
+  if (c.residual_conv) p += ", %wp: " + t({1, 1, c.ci, c.co});
   p += ") -> (" + T + (c.result_read_too ? ", " + T : "") + ") {\n";
   const std::string k = std::to_string(c.k), s = std::to_string(c.stride),
                     q = std::to_string(pad);
@@ -994,6 +996,12 @@ std::string EpilogueProgram(const EpilogueCase& c) {
     p += "  %y2 = stablehlo.multiply %c, %h : " + T + "\n";
   }
   if (c.batch_norm) {
+  if (c.residual_conv) {
+    p += "  %res = stablehlo.convolution(%x, %wp) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, "
+         "0, 1, f], window = {stride = [" + s + ", " + s + "]} {batch_group_count = 1 : i64, "
+         "feature_group_count = 1 : i64} : (" + X + ", " + t({1, 1, c.ci, c.co}) + ") -> " + T +
+         "\n";
+  }
   p += "  %m = stablehlo.broadcast_in_dim %mean, dims = [3] : (" + V + ") -> " + S + "\n";
   p += "  %v = stablehlo.broadcast_in_dim %var, dims = [3] : (" + V + ") -> " + S + "\n";
   p += "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2, 3] : (" + S + ") -> " + T + "\n";
@@ -1036,12 +1044,14 @@ TEST(ConvolutionEpilogueTest, BatchNormResidualAndReluRunAsTheConvolutionsEpilog
       {1, 16, 16, 16, 32, 1, 1, /*residual=*/true},
       {3, 15, 9, 5, 40, 3, 2, false, /*clamp=*/true},
       {1, 12, 12, 32, 64, 3, 1, /*residual=*/true, /*clamp=*/true},
+      {2, 14, 10, 16, 48, 3, 2, /*residual=*/true, false, false, false, true,
+       /*residual_conv=*/true},
   };
   for (const EpilogueCase& c : cases) {
     SCOPED_TRACE(EpilogueProgram(c));
     const KernelCounters counters =
         ExpectFastMatchesReference(EpilogueProgram(c), 1e-4, 1e-4, 1.0f, 7);
-    EXPECT_EQ(counters.onednn_calls, 1);
+    EXPECT_EQ(counters.onednn_calls, c.residual_conv ? 2 : 1);
     // Either the convolution applied the group, or (where oneDNN would
     // switch to a slower kernel for those post-ops) the group ran as its loop.
     EXPECT_EQ(counters.convolution_epilogues + counters.fused_loops, 1);

@@ -6,6 +6,7 @@
 // equals the reference kernel's on the weights as they are at that run.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -94,6 +95,57 @@ TEST(KeptWeightsTest, ConvolutionWeightsFollowNewStorageAndWritesAfterAHandOver)
   got = conv->Run(x, updated, 2);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ExpectNear(*got, cpu::Convolution(x, updated, config, ElementType::kF32), "updated weights");
+}
+
+// A batch norm folded into the convolution (cpu/kernels/convolution_epilogue.h)
+// keeps the weights times the per-channel factors: kept while the factors'
+// values are the same bit for bit (NaN factors included, as a batch norm over
+// a negative variance gives), made again when they change.
+TEST(KeptWeightsTest, WeightsScaledByABatchNormFollowTheFactors) {
+  const std::vector<int64_t> x_dims = {1, 9, 9, 16}, w_dims = {3, 3, 16, 24};
+  const ConvolutionConfig config = testing::Nhwc2D(/*stride=*/1, /*padding=*/1, /*lhs_dilation=*/1);
+  cpu::ConvolutionEpilogue epilogue;
+  epilogue.inputs = {cpu::ConvolutionEpilogue::Operand::kPerChannel,
+                     cpu::ConvolutionEpilogue::Operand::kPerChannel};
+  epilogue.steps = {{cpu::ConvolutionEpilogue::Kind::kMultiply, 0, 0.f},
+                    {cpu::ConvolutionEpilogue::Kind::kAdd, 1, 0.f}};
+  std::shared_ptr<const FastConvolution> conv =
+      FastConvolution::Plan(x_dims, ElementType::kF32, w_dims, ElementType::kF32, config,
+                            ElementType::kF32, 2, &epilogue);
+  if (conv == nullptr) GTEST_SKIP() << "oneDNN does not take this convolution with an epilogue here";
+  std::mt19937 rng(9);
+  Tensor x(ElementType::kF32, x_dims);
+  Fill(x.mutable_as<float>(), static_cast<size_t>(x.num_elements()), rng);
+  const size_t n = 3 * 3 * 16 * 24;
+  std::shared_ptr<void> storage(std::malloc(n * sizeof(float)), std::free);
+  Fill(static_cast<float*>(storage.get()), n, rng);
+  const Tensor w(ElementType::kF32, w_dims, storage, static_cast<std::byte*>(storage.get()));
+  Tensor shift(ElementType::kF32, {24});
+  Fill(shift.mutable_as<float>(), 24, rng);
+  const Tensor plain = cpu::Convolution(x, w, config, ElementType::kF32);
+  auto expect = [&](const Tensor& factor, const char* what) {
+    StatusOr<Tensor> got = conv->Run(x, w, 2, {factor, shift});
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    for (int64_t i = 0; i < got->num_elements(); ++i) {
+      const float f = factor.as<float>()[i % 24];
+      const float want = plain.as<float>()[i] * f + shift.as<float>()[i % 24];
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(got->as<float>()[i])) << what << ", element " << i;
+      } else {
+        ASSERT_NEAR(got->as<float>()[i], want, 1e-3) << what << ", element " << i;
+      }
+    }
+  };
+  Tensor factor(ElementType::kF32, {24});
+  Fill(factor.mutable_as<float>(), 24, rng);
+  factor.mutable_as<float>()[3] = std::nanf("");
+  expect(factor, "first factors");
+  expect(factor.Clone(), "the same factors in other storage");
+  Tensor other = factor.Clone();
+  other.mutable_as<float>()[0] *= 2.0f;
+  other.mutable_as<float>()[3] = 0.5f;
+  expect(other, "changed factors");
+  expect(factor, "the first factors again");
 }
 
 // The same for a matmul with few lhs rows and a [n, k] weight, the products

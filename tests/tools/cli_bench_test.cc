@@ -4,6 +4,8 @@
 // thresholds: only that times are positive and figures agree.
 #include <gtest/gtest.h>
 
+#include "client/npy.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -569,6 +571,38 @@ TEST(CliBenchTest, MalformedProgramNamesFileLineAndColumn) {
       ExpectTimes(row, 1);
     }
   }
+}
+
+// A program with a NAME.args/ folder beside it runs on those values (a
+// model's weights): arguments of another type or shape, or a missing one, are
+// errors naming the file; without the folder the bench makes its own.
+TEST(CliBenchTest, RunsOnSavedArgumentsBesideTheProgram) {
+  const plugrt::testing::TempDir temp_dir("cli-bench-saved-args");
+  const std::filesystem::path dir = temp_dir.path();
+  WriteText(dir / "add_4x4.mlir", kAddProgram);
+  std::filesystem::create_directories(dir / "add_4x4.args");
+  auto save = [&](const std::string& name, std::vector<int64_t> dims) {
+    plugrt::HostArray array;
+    array.type = PJRT_Buffer_Type_F32;
+    array.dims = dims;
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    array.data.assign(static_cast<size_t>(n) * sizeof(float), std::byte{0});
+    ASSERT_TRUE(plugrt::WriteNpyFile((dir / "add_4x4.args" / name).string(), array).ok());
+  };
+  save("arg0.npy", {4, 4});
+  // arg1 missing.
+  CommandResult result = RunCli("bench --dir " + dir.string() + " --no-ceilings --repeats 1");
+  EXPECT_TRUE(FailedWith(result, 1, (dir / "add_4x4.args" / "arg1.npy").string()))
+      << result.output;
+  save("arg1.npy", {4, 5});
+  result = RunCli("bench --dir " + dir.string() + " --no-ceilings --repeats 1");
+  EXPECT_TRUE(FailedWith(result, 1, "holds f32[4,5], the program's argument 1 is f32[4,4]"))
+      << result.output;
+  save("arg1.npy", {4, 4});
+  result = RunCli("bench --dir " + dir.string() + " --no-ceilings --repeats 1");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Contains(result.output, "add_4x4")) << result.output;
 }
 
 TEST(CliBenchTest, MalformedHeaderNamesFileLineAndColumn) {

@@ -211,13 +211,22 @@ class ConvolutionWithEpilogueOp final : public CompiledOp {
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& context) const override {
+    // An input whose value dies here (the step holds its only reference)
+    // may take the result, as a fused loop's output may.
+    std::vector<bool> overwritable(epilogue_operands_.size(), false);
+    for (size_t e = 0; e < epilogue_operands_.size(); ++e) {
+      const size_t k = static_cast<size_t>(epilogue_operands_[e]);
+      overwritable[e] = k < operands.size() && operands[k].kind == RtValue::Kind::kTensor &&
+                        operands[k].tensor.HasUniqueStorage();
+    }
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(tag_, operands));
     if (t.size() < 2) return Invalid(tag_, "convolution with epilogue: missing operands");
     if (t[0].dims() == lhs_dims_ && t[1].dims() == rhs_dims_) {
       std::vector<Tensor> extra;
       extra.reserve(epilogue_operands_.size());
       for (int k : epilogue_operands_) extra.push_back(t[static_cast<size_t>(k)]);
-      StatusOr<Tensor> result = fast_->Run(t[0], t[1], context.kernel_threads, extra);
+      StatusOr<Tensor> result =
+          fast_->Run(t[0], t[1], context.kernel_threads, extra, overwritable);
       if (result.ok()) {
         if (context.counters != nullptr) {
           ++context.counters->onednn_calls;

@@ -6,9 +6,10 @@
 // The epilogue is a chain: each step combines the running value with one
 // constant or one extra input, in order. An extra input is a vector along
 // the result's feature dim (per channel), a tensor of the result's shape, or
-// one value. Arithmetic steps round as the elementwise ops they replace
-// (f32, one operation at a time); max/min take oneDNN's semantics, in which
-// a NaN running value comes out as the other operand.
+// one value. FastConvolution folds the leading per-channel affine steps into
+// its weights and a bias (which rounds differently from the steps one at a
+// time) and applies the rest as post-ops; max/min take oneDNN's semantics, in
+// which a NaN running value comes out as the other operand.
 #ifndef PLUGRT_CPU_KERNELS_CONVOLUTION_EPILOGUE_H_
 #define PLUGRT_CPU_KERNELS_CONVOLUTION_EPILOGUE_H_
 

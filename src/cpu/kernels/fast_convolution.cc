@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -86,6 +87,19 @@ struct FastConvolution::Impl {
   dnnl::post_ops post_ops;
   std::vector<memory::desc> epilogue_descs;
   std::vector<int64_t> epilogue_elements;
+  // The epilogue's leading per-channel affine steps (add, subtract, multiply
+  // by a per-channel vector or a constant: inference batch norm, a bias) are
+  // folded into the convolution: the weights times the product of the
+  // multipliers (`scaled`, applied while they are reordered) and a bias.
+  // The later steps are post-ops, the first of them post-op 0.
+  size_t folded = 0;
+  bool scaled = false;
+  int weights_scale_mask = 1;  // the weights' output-feature dims
+  int64_t features = 0;
+  // An add of a tensor of the result's shape (a residual) is oneDNN's sum
+  // post-op: the result's memory holds that tensor before the convolution
+  // adds into it (brgconv keeps sum; it drops a binary add).
+  int sum_input = -1;
   ElementType result_type = ElementType::kF32;
   memory::dims strides, dilates, padding_l, padding_r;
   int threads = 1;
@@ -111,10 +125,18 @@ struct FastConvolution::Impl {
                                                      bool with_epilogue = true) const {
     const memory::desc weights_any(weights_user.dims(), weights_user.data_type(),
                                    memory::format_tag::any);
+    dnnl::primitive_attr attr = onednn::Attributes();
+    if (epilogue && with_epilogue && folded > 0) {
+      const memory::desc bias({features}, memory::data_type::f32, memory::format_tag::x);
+      dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                           dnnl::algorithm::convolution_direct, s, weights_any,
+                                           bias, d, strides, dilates, padding_l, padding_r);
+      attr.set_post_ops(post_ops);
+      return dnnl::convolution_forward::primitive_desc(desc, attr, onednn::Engine());
+    }
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                          dnnl::algorithm::convolution_direct, s, weights_any, d,
                                          strides, dilates, padding_l, padding_r);
-    dnnl::primitive_attr attr = onednn::Attributes();
     if (epilogue && with_epilogue) attr.set_post_ops(post_ops);
     return dnnl::convolution_forward::primitive_desc(desc, attr, onednn::Engine());
   }
@@ -152,8 +174,10 @@ struct FastConvolution::Impl {
           relayout = true;
         }
       }
+      dnnl::primitive_attr reorder_attr = onednn::Attributes();
+      if (scaled) reorder_attr.set_output_scales(weights_scale_mask, {DNNL_RUNTIME_F32_VAL});
       dnnl::reorder::primitive_desc rpd(onednn::Engine(), weights_user, onednn::Engine(),
-                                        pd.weights_desc(), onednn::Attributes());
+                                        pd.weights_desc(), reorder_attr);
       Primitives p;
       p.conv = dnnl::convolution_forward(pd);
       p.weights = onednn::WeightsLayout{weights_user, pd.weights_desc(), dnnl::reorder(rpd),
@@ -301,8 +325,33 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
           break;
       }
     }
+    // The leading affine steps by per-channel vectors and constants.
+    const auto affine = [&](const ConvolutionEpilogue::Step& step) {
+      if (step.kind != ConvolutionEpilogue::Kind::kAdd &&
+          step.kind != ConvolutionEpilogue::Kind::kSubtract &&
+          step.kind != ConvolutionEpilogue::Kind::kMultiply) {
+        return false;
+      }
+      return step.input < 0 || epilogue->inputs[static_cast<size_t>(step.input)] ==
+                                   ConvolutionEpilogue::Operand::kPerChannel;
+    };
+    while (impl->folded < epilogue->steps.size() && affine(epilogue->steps[impl->folded])) {
+      impl->scaled |= epilogue->steps[impl->folded].kind == ConvolutionEpilogue::Kind::kMultiply;
+      ++impl->folded;
+    }
+    impl->features = features;
+    impl->weights_scale_mask = groups > 1 ? 0b11 : 0b1;
     try {
-      for (const ConvolutionEpilogue::Step& step : epilogue->steps) {
+      for (size_t i = impl->folded; i < epilogue->steps.size(); ++i) {
+        const ConvolutionEpilogue::Step& step = epilogue->steps[i];
+        if (step.kind == ConvolutionEpilogue::Kind::kAdd && step.input >= 0 &&
+            impl->sum_input < 0 &&
+            epilogue->inputs[static_cast<size_t>(step.input)] ==
+                ConvolutionEpilogue::Operand::kFull) {
+          impl->post_ops.append_sum(1.f);
+          impl->sum_input = step.input;
+          continue;
+        }
         if (step.input < 0) {
           AppendConstantStep(step, impl->post_ops);
         } else if (static_cast<size_t>(step.input) < impl->epilogue_descs.size()) {
@@ -325,7 +374,8 @@ const std::vector<int64_t>& FastConvolution::result_dims() const { return impl_-
 int64_t FastConvolution::result_feature_dimension() const { return impl_->feature_dimension; }
 
 StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads,
-                                      const std::vector<Tensor>& epilogue_inputs) const {
+                                      const std::vector<Tensor>& epilogue_inputs,
+                                      const std::vector<bool>& overwritable) const {
   const Impl& p = *impl_;
   if (epilogue_inputs.size() != p.epilogue_descs.size()) {
     return InvalidArgument("oneDNN convolution: ", epilogue_inputs.size(),
@@ -344,11 +394,59 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
   if (profiler::Enabled()) {
     profiler::AnnotateKernel(profiler::stat::kImplementation, prims->implementation);
   }
-  Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+  // The folded steps as y = x * scale + shift per output channel.
+  std::vector<float> scale, shift;
+  if (p.folded > 0) {
+    const size_t c = static_cast<size_t>(p.features);
+    scale.assign(c, 1.f);
+    shift.assign(c, 0.f);
+    for (size_t i = 0; i < p.folded; ++i) {
+      const ConvolutionEpilogue::Step& step = p.epilogue->steps[i];
+      const float* v = step.input < 0
+                           ? nullptr
+                           : epilogue_inputs[static_cast<size_t>(step.input)].as<float>();
+      for (size_t k = 0; k < c; ++k) {
+        const float x = v != nullptr ? v[k] : step.value;
+        switch (step.kind) {
+          case ConvolutionEpilogue::Kind::kAdd: shift[k] += x; break;
+          case ConvolutionEpilogue::Kind::kSubtract: shift[k] -= x; break;
+          case ConvolutionEpilogue::Kind::kMultiply:
+            scale[k] *= x;
+            shift[k] *= x;
+            break;
+          default: break;
+        }
+      }
+    }
+  }
+  Tensor result;
+  if (p.sum_input >= 0) {
+    // The sum post-op adds the result's memory as it is: the residual, in
+    // its own storage when the caller hands it over, else copied there.
+    const Tensor& residual = epilogue_inputs[static_cast<size_t>(p.sum_input)];
+    if (static_cast<size_t>(p.sum_input) < overwritable.size() &&
+        overwritable[static_cast<size_t>(p.sum_input)]) {
+      result = residual.Reshaped(p.result_dims);
+    } else {
+      result = Tensor::Uninitialized(p.result_type, p.result_dims);
+      const size_t bytes = result.byte_size();
+      constexpr size_t kChunk = size_t{1} << 18;
+      ParallelFor(static_cast<int64_t>((bytes + kChunk - 1) / kChunk),
+                  ThreadsFor(static_cast<int64_t>(bytes), int64_t{1} << 20, team),
+                  [&](int64_t begin, int64_t end) {
+                    const size_t from = static_cast<size_t>(begin) * kChunk;
+                    const size_t to = std::min(bytes, static_cast<size_t>(end) * kChunk);
+                    std::memcpy(result.MutableData() + from, residual.data() + from, to - from);
+                  });
+    }
+  } else {
+    result = Tensor::Uninitialized(p.result_type, p.result_dims);
+  }
   try {
     std::optional<onednn::Scratchpad> weights_scratch;
     PLUGRT_ASSIGN_OR_RETURN(const std::shared_ptr<void> packed,
-                            p.kept.Get(prims->weights, rhs, weights_scratch, "oneDNN convolution"));
+                            p.kept.Get(prims->weights, rhs, weights_scratch, "oneDNN convolution",
+                                       p.scaled ? &scale : nullptr));
     const memory weights(prims->weights.layout, onednn::Engine(), packed.get());
     const onednn::Scratchpad conv_scratch(prims->conv_scratchpad);
     const memory user_dst(p.dst, onednn::Engine(), result.MutableData());
@@ -357,12 +455,18 @@ StatusOr<Tensor> FastConvolution::Run(const Tensor& lhs, const Tensor& rhs, int 
                                               {DNNL_ARG_WEIGHTS, weights},
                                               {DNNL_ARG_DST, user_dst},
                                               {DNNL_ARG_SCRATCHPAD, conv_scratch.memory()}};
+      if (p.folded > 0) {
+        args[DNNL_ARG_BIAS] =
+            memory(memory::desc({p.features}, memory::data_type::f32, memory::format_tag::x),
+                   onednn::Engine(), shift.data());
+      }
       if (p.epilogue) {
-        // One post-op per step, in order; a step with an input is a binary one.
-        for (size_t i = 0; i < p.epilogue->steps.size(); ++i) {
+        // One post-op per step after the folded ones, in order; a step with an
+        // input is a binary one.
+        for (size_t i = p.folded; i < p.epilogue->steps.size(); ++i) {
           const int input = p.epilogue->steps[i].input;
-          if (input < 0) continue;
-          args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i)) | DNNL_ARG_SRC_1] =
+          if (input < 0 || input == p.sum_input) continue;
+          args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(i - p.folded)) | DNNL_ARG_SRC_1] =
               onednn::Wrap(p.epilogue_descs[static_cast<size_t>(input)],
                            epilogue_inputs[static_cast<size_t>(input)]);
         }

@@ -40,8 +40,11 @@ class FastConvolution {
 
   // At most `kernel_threads` threads (as FastDot::Run). `epilogue_inputs`:
   // the plan's epilogue's extra inputs, f32, in its order and shapes (checked).
+  // `overwritable`: per epilogue input, whether the caller owns its storage
+  // alone, so that the result may be computed into it (a residual).
   StatusOr<Tensor> Run(const Tensor& lhs, const Tensor& rhs, int kernel_threads,
-                       const std::vector<Tensor>& epilogue_inputs = {}) const;
+                       const std::vector<Tensor>& epilogue_inputs = {},
+                       const std::vector<bool>& overwritable = {}) const;
 
   // The result's dims and its feature dim, and the epilogue (empty when none).
   const std::vector<int64_t>& result_dims() const;

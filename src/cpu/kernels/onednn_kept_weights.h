@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "common/status.h"
 #include "cpu/kernels/onednn_util.h"
@@ -41,16 +42,23 @@ class KeptWeights {
   // `scratch` (a block from the per-thread pool). The result holds the kept
   // block, so another run may replace it meanwhile. `what` names the kernel
   // in errors.
+  // With `scales` (one per output channel, the layout's reorder made with
+  // runtime output scales), the copy holds the weights times those scales,
+  // and is kept while the scales' values stay the same too.
   StatusOr<std::shared_ptr<void>> Get(const WeightsLayout& layout, const Tensor& weights,
-                                      std::optional<Scratchpad>& scratch, const char* what) const;
+                                      std::optional<Scratchpad>& scratch, const char* what,
+                                      const std::vector<float>* scales = nullptr) const;
 
  private:
+  bool SameScales(const std::vector<float>* scales) const;  // under mu_
+
   mutable std::mutex mu_;
   mutable std::weak_ptr<void> storage_;
   mutable const std::byte* data_ = nullptr;
   mutable const WeightsLayout* layout_ = nullptr;
   mutable uint64_t hand_overs_ = 0;
   mutable std::shared_ptr<void> block_;
+  mutable std::vector<float> scales_;
 };
 
 }  // namespace plugrt::cpu::onednn
