@@ -107,3 +107,18 @@ def normal(rng, shape, scale, dtype=np.float32):
 
 def uniform(rng, shape, low=-1.0, high=1.0, dtype=np.float32):
     return rng.uniform(low, high, shape).astype(dtype)
+
+
+def conv_nhwc(x, k, stride, pads):
+    """The reference convolution: NHWC x HWIO in float64 as one matmul per kernel tap, `pads`
+    ((top, bottom), (left, right)), the same stride on both spatial dims."""
+    (pt, pb), (pl, pr) = pads
+    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
+    kh, kw = k.shape[:2]
+    ho = (xp.shape[1] - kh) // stride + 1
+    wo = (xp.shape[2] - kw) // stride + 1
+    out = np.zeros((x.shape[0], ho, wo, k.shape[3]))
+    for i in range(kh):
+        for j in range(kw):
+            out += xp[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride, :] @ k[i, j]
+    return out

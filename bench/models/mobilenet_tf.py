@@ -57,7 +57,7 @@ Dropout is the identity in inference and leaves nothing.
 """
 import numpy as np
 
-from common import HEADER, uniform
+from common import HEADER, conv_nhwc as _conv, uniform
 
 EXTENSION = "hlo"
 DESCRIPTION = ("MobileNet v1 inference, NHWC, Keras 3 batch norm spelled out (tf.keras MobileNet under "
@@ -452,20 +452,6 @@ def arguments(cfg, rng):
         else:  # beta
             a = rng.standard_normal(shape) * 0.05
         out.append(np.asarray(a, np.float32))
-    return out
-
-
-def _conv(x, k, stride, pads):
-    """NHWC x HWIO, float64, one matmul per kernel tap."""
-    (pt, pb), (pl, pr) = pads
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
-    kh, kw = k.shape[:2]
-    ho = (xp.shape[1] - kh) // stride + 1
-    wo = (xp.shape[2] - kw) // stride + 1
-    out = np.zeros((x.shape[0], ho, wo, k.shape[3]))
-    for i in range(kh):
-        for j in range(kw):
-            out += xp[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride, :] @ k[i, j]
     return out
 
 

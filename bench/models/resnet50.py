@@ -34,7 +34,7 @@ a block BatchNorm_0..2, Conv_0..2, conv_proj, norm_proj. The image is the last a
 """
 import numpy as np
 
-from common import Builder, tensor, uniform
+from common import Builder, conv_nhwc as _conv, tensor, uniform
 
 DESCRIPTION = "ResNet-50 v1.5 inference, NHWC, inference batch norm (Flax examples/imagenet via jax.export)"
 ROOT_SCOPE = "jit(apply)/jit(main)/ResNet"
@@ -313,21 +313,6 @@ def arguments(cfg, rng):
         else:  # bias
             a = rng.standard_normal(shape) * 0.02
         out.append(np.asarray(a, np.float32))
-    return out
-
-
-def _conv(x, k, stride, pads):
-    """NHWC x HWIO, float64, by summing one matmul per kernel tap."""
-    (pt, pb), (pl, pr) = pads
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
-    kh, kw = k.shape[:2]
-    ho = (xp.shape[1] - kh) // stride + 1
-    wo = (xp.shape[2] - kw) // stride + 1
-    out = np.zeros((x.shape[0], ho, wo, k.shape[3]))
-    for i in range(kh):
-        for j in range(kw):
-            patch = xp[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride, :]
-            out += patch @ k[i, j]
     return out
 
 
