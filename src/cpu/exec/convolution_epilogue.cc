@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "cpu/exec/compute_ops_util.h"
 #include "cpu/kernels/fast_convolution.h"
@@ -26,26 +27,33 @@ bool IsStaticF32(const Value* v) {
          v->type.element_type() == ElementType::kF32;
 }
 
-// Whether anything in `block` but the members of `group` reads `value`
-// (nested regions and the terminator included).
-bool ReadOutsideGroup(const shlo::Block& block, const Value* value,
-                      const std::unordered_set<const Operation*>& dead,
-                      const std::unordered_set<const Operation*>& members) {
-  std::function<bool(const shlo::Block&, bool)> scan = [&](const shlo::Block& b, bool nested) {
+// Per convolution result of `block`: the live top-level ops that read it
+// (an op reading it inside one of its regions counts as that op; the
+// terminator counts too). One pass over the block.
+std::unordered_map<const Value*, std::vector<const Operation*>> ConvolutionReaders(
+    const shlo::Block& block, const std::unordered_set<const Operation*>& dead) {
+  std::unordered_map<const Value*, std::vector<const Operation*>> readers;
+  for (const auto& op : block.operations) {
+    if (op->code == OpCode::kConvolution && dead.count(op.get()) == 0 && op->results.size() == 1) {
+      readers[op->result(0)];
+    }
+  }
+  if (readers.empty()) return readers;
+  std::function<void(const shlo::Block&, const Operation*)> scan = [&](const shlo::Block& b,
+                                                                     const Operation* top) {
     for (const auto& op : b.operations) {
-      if (!nested && (dead.count(op.get()) > 0 || members.count(op.get()) > 0)) continue;
+      const Operation* owner = top != nullptr ? top : op.get();
+      if (top == nullptr && dead.count(owner) > 0) continue;
       for (const Value* v : op->operands) {
-        if (v == value) return true;
+        if (auto it = readers.find(v); it != readers.end()) it->second.push_back(owner);
       }
       for (const auto& region : op->regions) {
-        for (const auto& inner : region->blocks) {
-          if (scan(*inner, true)) return true;
-        }
+        for (const auto& inner : region->blocks) scan(*inner, owner);
       }
     }
-    return false;
   };
-  return scan(block, false);
+  scan(block, nullptr);
+  return readers;
 }
 
 // The group's loop as a chain from the register loading input `start`, or
@@ -142,6 +150,8 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
     const shlo::Block& block, const std::unordered_set<const Operation*>& dead,
     const FusionPlan& fusion) {
   std::vector<ConvolutionWithEpilogue> found;
+  const auto readers = ConvolutionReaders(block, dead);
+  if (readers.empty()) return found;
   for (size_t g = 0; g < fusion.groups.size(); ++g) {
     const FusionGroup& group = fusion.groups[g];
     if (group.outputs.size() != 1) continue;
@@ -154,13 +164,14 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
           group.outputs[0]->type.dims() != v->type.dims() || !IsStaticF32(group.outputs[0])) {
         continue;
       }
-      // The convolution must be this block's own op, before the group.
-      bool in_block = false;
-      for (const auto& op : block.operations) in_block = in_block || op.get() == conv;
-      if (!in_block) continue;
+      // The convolution must be this block's own op, read by the group only.
+      auto it = readers.find(v);
+      if (it == readers.end()) continue;
       const std::unordered_set<const Operation*> members(group.members.begin(),
                                                          group.members.end());
-      if (ReadOutsideGroup(block, v, dead, members)) continue;
+      bool others = false;
+      for (const Operation* reader : it->second) others = others || members.count(reader) == 0;
+      if (others) continue;
       StatusOr<ConvolutionConfig> config = ConvolutionConfigOf(*conv);
       if (!config.ok()) continue;
       const bool feature_last =
