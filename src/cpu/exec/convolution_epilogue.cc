@@ -251,17 +251,11 @@ class ConvolutionWithEpilogueOp final : public CompiledOp {
     if (!ConvolutionResultDims(t[0].dims(), t[1].dims(), config_).ok()) {
       return Invalid(tag_, "operands do not have the shapes the op was compiled for");
     }
-    std::vector<RtValue> loop_operands;
-    loop_operands.reserve(operands.size() - 1);
-    for (size_t k = 2; k < operands.size(); ++k) {
-      if (static_cast<int>(loop_operands.size()) == convolution_input_) {
-        loop_operands.push_back(RtValue::Of(Convolution(t[0], t[1], config_, ElementType::kF32)));
-      }
-      loop_operands.push_back(operands[k]);
-    }
-    if (static_cast<int>(loop_operands.size()) == convolution_input_) {
-      loop_operands.push_back(RtValue::Of(Convolution(t[0], t[1], config_, ElementType::kF32)));
-    }
+    // The group's inputs: the step's operands after the convolution's two,
+    // with the convolution's result back in its place.
+    std::vector<RtValue> loop_operands(operands.begin() + 2, operands.end());
+    loop_operands.insert(loop_operands.begin() + convolution_input_,
+                         RtValue::Of(Convolution(t[0], t[1], config_, ElementType::kF32)));
     return group_loop_->Execute(loop_operands, context);
   }
 
