@@ -646,19 +646,30 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
     output_is_row[o] = outputs[o].num_elements() == rows && layout.uniform[k.outputs[o].reg];
   }
 
-  // Tiles: whole rows, parts of rows, or (no row structure) parts of the
-  // flattened space.
+  // Tiles: whole rows, parts of rows, several whole rows, or (no row
+  // structure) parts of the flattened space. Rows shorter than a tile whose
+  // only row structure is column inputs go several to a tile, each column
+  // input then read from a copy repeated once per row of the tile (a
+  // tile of one short row costs more in its setup than in its arithmetic).
   const int64_t total = rows * cols;
-  int64_t tile = kTile, tiles_per_row = 1, num_tiles = 0;
+  int64_t tile = kTile, tiles_per_row = 1, num_tiles = 0, rows_per_tile = 1;
+  bool row_structure = false;  // a tile needs its row (row scalars)
+  for (const Input& input : k.inputs) row_structure |= input.source == Source::kRowScalar;
+  for (size_t o = 0; o < k.outputs.size(); ++o) row_structure |= output_is_row[o];
   if (layout.whole_rows) {
     tile = cols;
     num_tiles = rows;
+  } else if (layout.row_tiles && !row_structure && cols > 0 && cols <= kTile / 2) {
+    rows_per_tile = kTile / cols;
+    tile = rows_per_tile * cols;
+    num_tiles = (rows + rows_per_tile - 1) / rows_per_tile;
   } else if (layout.row_tiles) {
     tiles_per_row = (cols + kTile - 1) / kTile;
     num_tiles = rows * tiles_per_row;
   } else {
     num_tiles = (total + kTile - 1) / kTile;
   }
+  const bool multi_row = rows_per_tile > 1;
   if (total == 0) return outputs;
   const int team = std::min<int64_t>(threads, std::max<int64_t>(1, total / kElementsPerThread));
   // Outputs this large are written past the caches (they would only evict
@@ -666,18 +677,44 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
   const bool stream_outputs = total * static_cast<int64_t>(sizeof(float)) >= kStreamBytes &&
                               layout.vector_cost <= kStreamMaxCost;
 
-  const int64_t next_row = cols * static_cast<int64_t>(sizeof(float));  // prefetch distance
+  // Prefetch distance: the next row, or the next tile of several rows.
+  const int64_t next_row = (multi_row ? tile : cols) * static_cast<int64_t>(sizeof(float));
+  // Per input, its place among the repeated column copies, or -1.
+  std::vector<int> repeated(k.inputs.size(), -1);
+  int num_repeated = 0;
+  if (multi_row) {
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
+      if (k.inputs[i].source == Source::kColumn) repeated[i] = num_repeated++;
+    }
+  }
   ParallelFor(num_tiles, team, [&](int64_t first, int64_t last) {
     const size_t buffer_floats = static_cast<size_t>(std::max<int64_t>(tile, 16));
-    // One buffer more than the registers need, for spreading uniform outputs.
-    std::unique_ptr<float[]> scratch(new float[buffer_floats * (layout.num_buffers + 1)]);
+    // One buffer more than the registers need, for spreading uniform
+    // outputs; then the repeated column copies.
+    std::unique_ptr<float[]> scratch(
+        new float[buffer_floats * (layout.num_buffers + 1 + num_repeated)]);
     float* splat = scratch.get() + buffer_floats * layout.num_buffers;
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
+      if (repeated[i] < 0) continue;
+      float* copy = splat + buffer_floats * static_cast<size_t>(1 + repeated[i]);
+      for (int64_t row = 0; row < rows_per_tile; ++row) {
+        if (inputs[i].type() == ElementType::kF32) {
+          std::memcpy(copy + row * cols, inputs[i].as<float>(),
+                      static_cast<size_t>(cols) * sizeof(float));
+        } else {
+          ConvertIn(inputs[i], 0, copy + row * cols, cols);
+        }
+      }
+    }
     std::vector<const float*> ptr(k.num_registers, nullptr);
     std::vector<float> val(k.num_registers, 0.0f);
     alignas(64) float partials[16];  // a generated row reduction's lane results
     for (int64_t t = first; t < last; ++t) {
       int64_t r = 0, c0 = 0, len = 0;
-      if (layout.row_tiles) {
+      if (multi_row) {
+        r = t * rows_per_tile;
+        len = std::min(rows - r, rows_per_tile) * cols;
+      } else if (layout.row_tiles) {
         r = t / tiles_per_row;
         c0 = (t % tiles_per_row) * tile;
         len = std::min(tile, cols - c0);
@@ -755,6 +792,10 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
           }
           return a;
         };
+        if (in.op == Op::kLoad && repeated[in.a] >= 0) {
+          ptr[o] = splat + buffer_floats * static_cast<size_t>(1 + repeated[in.a]);
+          continue;
+        }
         if (in.op == Op::kLoad) {
           const Tensor& src = inputs[in.a];
           const int64_t offset = k.inputs[in.a].source == Source::kColumn ? c0 : base;
