@@ -350,6 +350,33 @@ func.func @main(%x: tensor<67x129xf32>, %g: tensor<129xf32>, %b: tensor<129xf32>
   EXPECT_EQ(counters.fused_loops, 1);
 }
 
+// Rows shorter than a tile with per-column inputs (a bias or a batch norm
+// over the channels of NHWC data) run several rows to a tile: every row
+// count, including a last tile of fewer rows, a bf16 column, and rows that
+// do not divide the tile.
+TEST(FastPathsTest, FusedColumnsOverShortRowsSeveralRowsToATile) {
+  for (auto [rows, cols] : std::vector<std::pair<int, int>>{
+           {1, 3}, {5, 7}, {333, 3}, {1000, 64}, {77, 129}, {41, 500}, {9, 512}, {3000, 96}}) {
+    const std::string T = "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
+    const std::string C = "tensor<" + std::to_string(cols) + "xf32>";
+    const std::string B = "tensor<" + std::to_string(cols) + "xbf16>";
+    const std::string text = "func.func @main(%x: " + T + ", %g: " + C + ", %h: " + B +
+                             ") -> (" + T + ", " + T + ") {\n"
+                             "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (" + C + ") -> " + T + "\n"
+                             "  %hf = stablehlo.convert %h : (" + B + ") -> " + C + "\n"
+                             "  %hb = stablehlo.broadcast_in_dim %hf, dims = [1] : (" + C + ") -> " + T + "\n"
+                             "  %d = stablehlo.subtract %x, %gb : " + T + "\n"
+                             "  %m = stablehlo.multiply %d, %hb : " + T + "\n"
+                             "  %e = stablehlo.exponential %m : " + T + "\n"
+                             "  %z = stablehlo.constant dense<0.0> : " + T + "\n"
+                             "  %y = stablehlo.maximum %m, %z : " + T + "\n"
+                             "  func.return %y, %e : " + T + ", " + T + "\n}\n";
+    SCOPED_TRACE(text);
+    const KernelCounters counters = ExpectFastMatchesReference(text, 2e-6, 1e-6);
+    if (int64_t{rows} * cols >= 1024) EXPECT_EQ(counters.fused_loops, 1);
+  }
+}
+
 TEST(FastPathsTest, FusedCompareSelectAndPredicateOutputs) {
   // ReLU and its gradient mask, a predicate returned as i1, a converted
   // predicate, bf16 inputs converted on load, max/min with NaN semantics.
@@ -968,6 +995,7 @@ struct EpilogueCase {
   bool operand_first = false;    // mean - conv: not a chain oneDNN applies
   bool batch_norm = true;        // else only the activation (and the residual)
   bool residual_conv = false;    // the residual is a 1x1 projection: a value dying there
+  bool projection_batch_norm = false;  // with a batch norm of its own (a ResNet shortcut)
 };
 
 std::string EpilogueProgram(const EpilogueCase& c) {
@@ -984,6 +1012,7 @@ std::string EpilogueProgram(const EpilogueCase& c) {
                   ", %scale: " + V + ", %bias: " + V;
   if (c.residual && !c.residual_conv) p += ", %res: " + T;
   if (c.residual_conv) p += ", %wp: " + t({1, 1, c.ci, c.co});
+  if (c.projection_batch_norm) p += ", %mp: " + V + ", %sp: " + V;
   p += ") -> (" + T + (c.result_read_too ? ", " + T : "") + ") {\n";
   const std::string k = std::to_string(c.k), s = std::to_string(c.stride),
                     q = std::to_string(pad);
@@ -1001,6 +1030,15 @@ std::string EpilogueProgram(const EpilogueCase& c) {
          "0, 1, f], window = {stride = [" + s + ", " + s + "]} {batch_group_count = 1 : i64, "
          "feature_group_count = 1 : i64} : (" + X + ", " + t({1, 1, c.ci, c.co}) + ") -> " + T +
          "\n";
+  }
+  if (c.projection_batch_norm) {
+    // Its own mean and factor; the shift shares the main path's vector.
+    p += "  %pm = stablehlo.broadcast_in_dim %mp, dims = [3] : (" + V + ") -> " + T + "\n";
+    p += "  %p0 = stablehlo.subtract %res, %pm : " + T + "\n";
+    p += "  %ps = stablehlo.broadcast_in_dim %sp, dims = [3] : (" + V + ") -> " + T + "\n";
+    p += "  %p1 = stablehlo.multiply %p0, %ps : " + T + "\n";
+    p += "  %pb = stablehlo.broadcast_in_dim %bias, dims = [3] : (" + V + ") -> " + T + "\n";
+    p += "  %p2 = stablehlo.add %pb, %p1 : " + T + "\n";
   }
   p += "  %m = stablehlo.broadcast_in_dim %mean, dims = [3] : (" + V + ") -> " + S + "\n";
   p += "  %v = stablehlo.broadcast_in_dim %var, dims = [3] : (" + V + ") -> " + S + "\n";
@@ -1021,7 +1059,8 @@ std::string EpilogueProgram(const EpilogueCase& c) {
   }
   std::string y = "%y2";
   if (c.residual) {
-    p += "  %y3 = stablehlo.add %res, %y2 : " + T + "\n";
+    p += "  %y3 = stablehlo.add " + std::string(c.projection_batch_norm ? "%p2" : "%res") +
+         ", %y2 : " + T + "\n";
     y = "%y3";
   }
   p += "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n";
@@ -1046,15 +1085,27 @@ TEST(ConvolutionEpilogueTest, BatchNormResidualAndReluRunAsTheConvolutionsEpilog
       {1, 12, 12, 32, 64, 3, 1, /*residual=*/true, /*clamp=*/true},
       {2, 14, 10, 16, 48, 3, 2, /*residual=*/true, false, false, false, true,
        /*residual_conv=*/true},
+      // A projection shortcut with a batch norm of its own: both convolutions
+      // run in the group's step, the projection first.
+      {2, 14, 10, 16, 48, 3, 2, /*residual=*/true, false, false, false, true,
+       /*residual_conv=*/true, /*projection_batch_norm=*/true},
+      {1, 16, 16, 16, 64, 1, 1, /*residual=*/true, false, false, false, true,
+       /*residual_conv=*/true, /*projection_batch_norm=*/true},
+      // Results over 8 MiB: the residual add and what follows run as a loop
+      // after the convolution, not as its sum post-op.
+      {8, 34, 34, 16, 256, 1, 1, /*residual=*/true, /*clamp=*/true},
+      {8, 34, 34, 16, 256, 1, 1, /*residual=*/true, false, false, false, true,
+       /*residual_conv=*/true, /*projection_batch_norm=*/true},
   };
   for (const EpilogueCase& c : cases) {
     SCOPED_TRACE(EpilogueProgram(c));
     const KernelCounters counters =
         ExpectFastMatchesReference(EpilogueProgram(c), 1e-4, 1e-4, 1.0f, 7);
-    EXPECT_EQ(counters.onednn_calls, c.residual_conv ? 2 : 1);
-    // Either the convolution applied the group, or (where oneDNN would
+    const int convolutions = c.residual_conv ? 2 : 1;
+    EXPECT_EQ(counters.onednn_calls, convolutions);
+    // Either the convolutions applied the group, or (where oneDNN would
     // switch to a slower kernel for those post-ops) the group ran as its loop.
-    EXPECT_EQ(counters.convolution_epilogues + counters.fused_loops, 1);
+    EXPECT_EQ(counters.convolution_epilogues + convolutions * counters.fused_loops, convolutions);
   }
   // Post-ops of constants only (1.5 x, then relu or relu6) keep every oneDNN
   // kernel: those are always taken.

@@ -1,5 +1,6 @@
 #include "cpu/exec/convolution_epilogue.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -57,52 +58,70 @@ std::unordered_map<const Value*, std::vector<const Operation*>> ConvolutionReade
 }
 
 // The group's loop as a chain from the register loading input `start`, or
-// nullopt. `feature_last`: the iteration space's last dim is the
+// nullopt. With `side` >= 0, also a chain from the register loading input
+// `side`, which the first chain adds in one step (the side's result is then
+// the first's kSideResult input). `feature_last[c]`: for the first chain
+// (0) and the side (1), the iteration space's last dim is that
 // convolution's feature dim (so a column input is per channel).
-std::optional<ConvolutionWithEpilogue> ChainOf(const fused::Kernel& kernel, int start,
-                                               bool feature_last) {
+std::optional<ConvolutionWithEpilogue> ChainOf(const fused::Kernel& kernel, int start, int side,
+                                               const bool feature_last[2]) {
   using fused::Op;
   using fused::Source;
   ConvolutionWithEpilogue match;
   match.convolution_input = start;
-  // Per register: the chain's running value (-2), an epilogue input (its
-  // index), or a constant.
-  constexpr int kChain = -2, kConstant = -1;
-  std::map<int, int> role;
-  std::map<int, float> constants;
-  std::map<int, int> epilogue_input_of;  // group input -> epilogue input
-  int chain = -1;
-  std::set<int> retired;  // registers the chain held before
+  match.side_input = side;
+  struct Chain {
+    int reg = -1;  // the register holding the running value
+    bool merged = false;
+    ConvolutionEpilogue* epilogue;
+    std::vector<int>* group_inputs;
+    std::map<int, int> input_of;  // group input -> epilogue input
+  };
+  Chain chains[2];
+  chains[0].epilogue = &match.epilogue;
+  chains[0].group_inputs = &match.epilogue_inputs;
+  chains[1].epilogue = &match.side_epilogue;
+  chains[1].group_inputs = &match.side_epilogue_inputs;
+  struct Loaded {
+    int input;
+    Source source;
+  };
+  std::map<int, Loaded> loaded;     // register -> the other input it holds
+  std::map<int, float> constants;   // register -> the constant it holds
+  std::set<int> retired;            // registers a chain held before
+  auto operand_of = [&](Source source, int chain) -> std::optional<ConvolutionEpilogue::Operand> {
+    switch (source) {
+      case Source::kFull: return ConvolutionEpilogue::Operand::kFull;
+      case Source::kScalar: return ConvolutionEpilogue::Operand::kScalar;
+      case Source::kColumn:
+        if (!feature_last[chain]) return std::nullopt;
+        return ConvolutionEpilogue::Operand::kPerChannel;
+      default: return std::nullopt;
+    }
+  };
+  auto chain_at = [&](int reg) {
+    for (int c = 0; c < 2; ++c) {
+      if (chains[c].reg >= 0 && chains[c].reg == reg && !chains[c].merged) return c;
+    }
+    return -1;
+  };
   for (const fused::Instr& in : kernel.code) {
     if (in.op == Op::kLoad) {
       const fused::Input& input = kernel.inputs[static_cast<size_t>(in.a)];
       if (input.type != ElementType::kF32) return std::nullopt;
-      if (in.a == start) {
-        if (chain >= 0 || input.source != Source::kFull) return std::nullopt;
-        chain = in.out;
-        role[in.out] = kChain;
+      constants.erase(in.out);
+      loaded.erase(in.out);
+      if (in.a == start || in.a == side) {
+        Chain& chain = chains[in.a == start ? 0 : 1];
+        if (chain.reg >= 0 || input.source != Source::kFull) return std::nullopt;
+        chain.reg = in.out;
         continue;
       }
-      ConvolutionEpilogue::Operand operand;
-      switch (input.source) {
-        case Source::kFull: operand = ConvolutionEpilogue::Operand::kFull; break;
-        case Source::kScalar: operand = ConvolutionEpilogue::Operand::kScalar; break;
-        case Source::kColumn:
-          if (!feature_last) return std::nullopt;
-          operand = ConvolutionEpilogue::Operand::kPerChannel;
-          break;
-        default: return std::nullopt;
-      }
-      auto [it, added] = epilogue_input_of.emplace(in.a, static_cast<int>(match.epilogue.inputs.size()));
-      if (added) {
-        match.epilogue.inputs.push_back(operand);
-        match.epilogue_inputs.push_back(in.a);
-      }
-      role[in.out] = it->second;
+      loaded[in.out] = {in.a, input.source};
       continue;
     }
     if (in.op == Op::kConst) {
-      role[in.out] = kConstant;
+      loaded.erase(in.out);
       constants[in.out] = in.imm;
       continue;
     }
@@ -117,28 +136,58 @@ std::optional<ConvolutionWithEpilogue> ChainOf(const fused::Kernel& kernel, int 
       case Op::kMin: kind = ConvolutionEpilogue::Kind::kMinimum; break;
       default: return std::nullopt;
     }
-    if (in.c >= 0 || in.a < 0 || in.b < 0 || chain < 0) return std::nullopt;
-    int other;
-    if (in.a == chain && in.b != chain) {
-      other = in.b;
-    } else if (in.b == chain && in.a != chain && commutes) {
-      other = in.a;
-    } else {
-      return std::nullopt;
-    }
-    auto it = role.find(other);
-    if (it == role.end() || it->second == kChain) return std::nullopt;
+    if (in.c >= 0 || in.a < 0 || in.b < 0) return std::nullopt;
+    const int ca = chain_at(in.a), cb = chain_at(in.b);
     ConvolutionEpilogue::Step step;
     step.kind = *kind;
-    step.input = it->second;  // kConstant is -1: the constant
-    if (step.input == kConstant) step.value = constants.at(other);
-    match.epilogue.steps.push_back(step);
-    retired.insert(chain);
-    chain = in.out;
-    role[in.out] = kChain;
+    int c;
+    if (ca >= 0 && cb >= 0) {
+      // The first chain adds the side's result.
+      if (ca == cb || *kind != ConvolutionEpilogue::Kind::kAdd) return std::nullopt;
+      c = 0;
+      step.input = static_cast<int>(match.epilogue.inputs.size());
+      match.epilogue.inputs.push_back(ConvolutionEpilogue::Operand::kFull);
+      match.epilogue_inputs.push_back(ConvolutionWithEpilogue::kSideResult);
+      chains[1].merged = true;
+      retired.insert(chains[1].reg);
+    } else {
+      int other;
+      if (ca >= 0) {
+        c = ca;
+        other = in.b;
+      } else if (cb >= 0 && commutes) {
+        c = cb;
+        other = in.a;
+      } else {
+        return std::nullopt;
+      }
+      if (auto k = constants.find(other); k != constants.end()) {
+        step.input = -1;
+        step.value = k->second;
+      } else if (auto l = loaded.find(other); l != loaded.end()) {
+        Chain& chain = chains[c];
+        auto [it, added] =
+            chain.input_of.emplace(l->second.input, static_cast<int>(chain.epilogue->inputs.size()));
+        if (added) {
+          std::optional<ConvolutionEpilogue::Operand> operand = operand_of(l->second.source, c);
+          if (!operand) return std::nullopt;
+          chain.epilogue->inputs.push_back(*operand);
+          chain.group_inputs->push_back(l->second.input);
+        }
+        step.input = it->second;
+      } else {
+        return std::nullopt;
+      }
+    }
+    chains[c].epilogue->steps.push_back(step);
+    retired.insert(chains[c].reg);
+    chains[c].reg = in.out;
+    constants.erase(in.out);
+    loaded.erase(in.out);
   }
-  if (chain < 0 || match.epilogue.steps.empty() || kernel.outputs.size() != 1 ||
-      kernel.outputs[0].reg != chain || kernel.outputs[0].type != ElementType::kF32) {
+  if (chains[0].reg < 0 || match.epilogue.steps.empty() || kernel.outputs.size() != 1 ||
+      kernel.outputs[0].reg != chains[0].reg || kernel.outputs[0].type != ElementType::kF32 ||
+      (side >= 0 && !chains[1].merged)) {
     return std::nullopt;
   }
   return match;
@@ -152,38 +201,55 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
   std::vector<ConvolutionWithEpilogue> found;
   const auto readers = ConvolutionReaders(block, dead);
   if (readers.empty()) return found;
+  struct Candidate {
+    int input;
+    const Operation* convolution;
+    bool feature_last;
+  };
   for (size_t g = 0; g < fusion.groups.size(); ++g) {
     const FusionGroup& group = fusion.groups[g];
-    if (group.outputs.size() != 1) continue;
+    if (group.outputs.size() != 1 || !IsStaticF32(group.outputs[0])) continue;
+    const std::unordered_set<const Operation*> members(group.members.begin(), group.members.end());
+    // The group's inputs that are f32 convolutions of this block read by
+    // the group only, of the group's result shape.
+    std::vector<Candidate> candidates;
     for (size_t i = 0; i < group.inputs.size(); ++i) {
       const Value* v = group.inputs[i];
       const Operation* conv = v->defining_op;
       if (conv == nullptr || conv->code != OpCode::kConvolution || dead.count(conv) > 0 ||
           conv->results.size() != 1 || conv->operands.size() != 2 || !IsStaticF32(v) ||
           !IsStaticF32(conv->operands[0]) || !IsStaticF32(conv->operands[1]) ||
-          group.outputs[0]->type.dims() != v->type.dims() || !IsStaticF32(group.outputs[0])) {
+          group.outputs[0]->type.dims() != v->type.dims()) {
         continue;
       }
-      // The convolution must be this block's own op, read by the group only.
       auto it = readers.find(v);
       if (it == readers.end()) continue;
-      const std::unordered_set<const Operation*> members(group.members.begin(),
-                                                         group.members.end());
       bool others = false;
       for (const Operation* reader : it->second) others = others || members.count(reader) == 0;
       if (others) continue;
       StatusOr<ConvolutionConfig> config = ConvolutionConfigOf(*conv);
       if (!config.ok()) continue;
-      const bool feature_last =
-          config->output_feature_dimension == v->type.rank() - 1;
-      std::optional<ConvolutionWithEpilogue> match =
-          ChainOf(group.kernel, static_cast<int>(i), feature_last);
-      if (!match) continue;
-      match->group = static_cast<int>(g);
-      match->convolution = conv;
-      found.push_back(std::move(*match));
-      break;
+      candidates.push_back(
+          {static_cast<int>(i), conv, config->output_feature_dimension == v->type.rank() - 1});
     }
+    // Two convolutions with a chain each, then one alone.
+    std::optional<ConvolutionWithEpilogue> match;
+    for (size_t a = 0; a < candidates.size() && !match; ++a) {
+      for (size_t b = 0; b < candidates.size() && !match; ++b) {
+        if (a == b) continue;
+        const bool feature_last[2] = {candidates[a].feature_last, candidates[b].feature_last};
+        match = ChainOf(group.kernel, candidates[a].input, candidates[b].input, feature_last);
+        if (match) match->side = candidates[b].convolution;
+      }
+    }
+    for (size_t a = 0; a < candidates.size() && !match; ++a) {
+      const bool feature_last[2] = {candidates[a].feature_last, false};
+      match = ChainOf(group.kernel, candidates[a].input, -1, feature_last);
+    }
+    if (!match) continue;
+    match->group = static_cast<int>(g);
+    match->convolution = group.inputs[static_cast<size_t>(match->convolution_input)]->defining_op;
+    found.push_back(std::move(*match));
   }
   return found;
 }
@@ -192,98 +258,167 @@ std::vector<const Value*> ConvolutionWithEpilogueInputs(const ConvolutionWithEpi
                                                         const FusionGroup& group) {
   std::vector<const Value*> reads = {match.convolution->operands[0],
                                      match.convolution->operands[1]};
+  if (match.side != nullptr) {
+    reads.push_back(match.side->operands[0]);
+    reads.push_back(match.side->operands[1]);
+  }
   for (size_t i = 0; i < group.inputs.size(); ++i) {
-    if (static_cast<int>(i) != match.convolution_input) reads.push_back(group.inputs[i]);
+    const int input = static_cast<int>(i);
+    if (input != match.convolution_input && input != match.side_input) {
+      reads.push_back(group.inputs[i]);
+    }
   }
   return reads;
 }
 
 namespace {
 
+// One convolution of the step: its plan, the operands of its two operands
+// and, per epilogue input, the step's operand (or kSideResult).
+struct PlannedConvolution {
+  std::shared_ptr<const FastConvolution> fast;
+  ConvolutionConfig config;
+  int lhs = 0;
+  std::vector<int64_t> lhs_dims, rhs_dims;
+  std::vector<int> epilogue_operands;
+  int group_input = -1;  // the group input its result is
+};
+
 class ConvolutionWithEpilogueOp final : public CompiledOp {
  public:
+  // `convolutions`: the first, then the side when there is one.
   ConvolutionWithEpilogueOp(const ConvolutionWithEpilogue& match, const FusionGroup& group,
-                            ConvolutionConfig config, std::shared_ptr<const FastConvolution> fast,
-                            bool generate_code)
+                            std::vector<PlannedConvolution> convolutions, bool generate_code)
       : tag_(TagOf(*match.convolution)),
-        config_(std::move(config)),
-        fast_(std::move(fast)),
-        group_loop_(MakeFusedOp(group, generate_code)),
-        convolution_input_(match.convolution_input),
-        lhs_dims_(match.convolution->operands[0]->type.dims()),
-        rhs_dims_(match.convolution->operands[1]->type.dims()) {
-    tag_.num_operands = group.inputs.size() + 1;  // the convolution's two, less its result
-    // Operand k of the step for group input i: 2 + i, less one past the
-    // convolution's result.
-    for (int input : match.epilogue_inputs) {
-      epilogue_operands_.push_back(2 + input - (input > convolution_input_ ? 1 : 0));
-    }
+        convolutions_(std::move(convolutions)),
+        group_loop_(MakeFusedOp(group, generate_code)) {
+    // The step reads two operands per convolution and the group's other inputs.
+    tag_.num_operands = group.inputs.size() + convolutions_.size();
   }
 
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>& operands,
                                          ExecContext& context) const override {
-    // An input whose value dies here (the step holds its only reference)
-    // may take the result, as a fused loop's output may.
-    std::vector<bool> overwritable(epilogue_operands_.size(), false);
-    for (size_t e = 0; e < epilogue_operands_.size(); ++e) {
-      const size_t k = static_cast<size_t>(epilogue_operands_[e]);
-      overwritable[e] = k < operands.size() && operands[k].kind == RtValue::Kind::kTensor &&
-                        operands[k].tensor.HasUniqueStorage();
-    }
     PLUGRT_ASSIGN_OR_RETURN(std::vector<Tensor> t, OperandTensors(tag_, operands));
-    if (t.size() < 2) return Invalid(tag_, "convolution with epilogue: missing operands");
-    if (t[0].dims() == lhs_dims_ && t[1].dims() == rhs_dims_) {
-      std::vector<Tensor> extra;
-      extra.reserve(epilogue_operands_.size());
-      for (int k : epilogue_operands_) extra.push_back(t[static_cast<size_t>(k)]);
-      StatusOr<Tensor> result =
-          fast_->Run(t[0], t[1], context.kernel_threads, extra, overwritable);
-      if (result.ok()) {
+    if (t.size() != tag_.num_operands) {
+      return Invalid(tag_, "convolution with epilogue: wrong operand count");
+    }
+    bool planned = true;
+    for (const PlannedConvolution& c : convolutions_) {
+      planned = planned && t[static_cast<size_t>(c.lhs)].dims() == c.lhs_dims &&
+                t[static_cast<size_t>(c.lhs) + 1].dims() == c.rhs_dims;
+    }
+    if (planned) {
+      // An input whose value dies here (the step holds its only reference)
+      // may take the result, as a fused loop's output may, unless both
+      // convolutions read it.
+      std::vector<int> readers(operands.size(), 0);
+      for (const PlannedConvolution& c : convolutions_) {
+        for (int k : c.epilogue_operands) {
+          if (k >= 0) ++readers[static_cast<size_t>(k)];
+        }
+      }
+      Tensor side_result;
+      bool ok = true;
+      for (size_t n = convolutions_.size(); n-- > 0 && ok;) {  // the side first
+        const PlannedConvolution& c = convolutions_[n];
+        std::vector<Tensor> extra;
+        std::vector<bool> overwritable;
+        for (int k : c.epilogue_operands) {
+          if (k == ConvolutionWithEpilogue::kSideResult) {
+            extra.push_back(side_result);
+            overwritable.push_back(true);
+            continue;
+          }
+          const size_t u = static_cast<size_t>(k);
+          extra.push_back(t[u]);
+          overwritable.push_back(n == 0 && readers[u] == 1 &&
+                                 operands[u].kind == RtValue::Kind::kTensor &&
+                                 operands[u].tensor.HasUniqueStorage());
+        }
+        const size_t lhs = static_cast<size_t>(c.lhs);
+        StatusOr<Tensor> result =
+            c.fast->Run(t[lhs], t[lhs + 1], context.kernel_threads, extra, overwritable);
+        if (!result.ok()) {
+          ok = false;
+          break;
+        }
         if (context.counters != nullptr) {
           ++context.counters->onednn_calls;
           ++context.counters->convolution_epilogues;
         }
-        return Wrap({std::move(result).value()});
+        if (n == 0) return Wrap({std::move(result).value()});
+        side_result = std::move(result).value();
       }
     }
-    // As the two steps would run apart: the reference convolution, then
-    // the group's loop over its result.
-    if (!ConvolutionResultDims(t[0].dims(), t[1].dims(), config_).ok()) {
-      return Invalid(tag_, "operands do not have the shapes the op was compiled for");
+    // As the steps would run apart: the reference convolutions, then the
+    // group's loop over their results.
+    std::vector<std::pair<int, Tensor>> results;  // by group input
+    size_t first_input = 0;
+    for (const PlannedConvolution& c : convolutions_) {
+      const Tensor& lhs = t[static_cast<size_t>(c.lhs)];
+      const Tensor& rhs = t[static_cast<size_t>(c.lhs) + 1];
+      if (!ConvolutionResultDims(lhs.dims(), rhs.dims(), c.config).ok()) {
+        return Invalid(tag_, "operands do not have the shapes the op was compiled for");
+      }
+      results.emplace_back(c.group_input, Convolution(lhs, rhs, c.config, ElementType::kF32));
+      first_input += 2;
     }
-    // The group's inputs: the step's operands after the convolution's two,
-    // with the convolution's result back in its place.
-    std::vector<RtValue> loop_operands(operands.begin() + 2, operands.end());
-    loop_operands.insert(loop_operands.begin() + convolution_input_,
-                         RtValue::Of(Convolution(t[0], t[1], config_, ElementType::kF32)));
+    std::sort(results.begin(), results.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    // The group's inputs: the step's operands after the convolutions',
+    // with their results back in their places.
+    std::vector<RtValue> loop_operands(operands.begin() + static_cast<ptrdiff_t>(first_input),
+                                       operands.end());
+    for (auto& [input, result] : results) {
+      loop_operands.insert(loop_operands.begin() + input, RtValue::Of(std::move(result)));
+    }
     return group_loop_->Execute(loop_operands, context);
   }
 
  private:
   OpTag tag_;
-  ConvolutionConfig config_;
-  std::shared_ptr<const FastConvolution> fast_;
+  std::vector<PlannedConvolution> convolutions_;
   std::unique_ptr<CompiledOp> group_loop_;
-  int convolution_input_;
-  std::vector<int64_t> lhs_dims_, rhs_dims_;
-  std::vector<int> epilogue_operands_;
 };
 
 }  // namespace
 
 StatusOr<std::unique_ptr<CompiledOp>> CompileConvolutionWithEpilogue(
     const ConvolutionWithEpilogue& match, const FusionGroup& group, CompileContext& context) {
-  const Operation& conv = *match.convolution;
-  PLUGRT_ASSIGN_OR_RETURN(ConvolutionConfig config, ConvolutionConfigOf(conv));
-  std::shared_ptr<const FastConvolution> fast = FastConvolution::Plan(
-      conv.operands[0]->type.dims(), ElementType::kF32, conv.operands[1]->type.dims(),
-      ElementType::kF32, config, ElementType::kF32, context.options().kernel_threads,
-      &match.epilogue);
-  if (fast == nullptr) {
-    return Unimplemented("oneDNN does not take this convolution with its epilogue");
+  const int convolution_operands = match.side != nullptr ? 4 : 2;
+  // The step's operand for group input i.
+  auto operand_of = [&](int input) {
+    if (input == ConvolutionWithEpilogue::kSideResult) return input;
+    return convolution_operands + input - (input > match.convolution_input ? 1 : 0) -
+           (match.side != nullptr && input > match.side_input ? 1 : 0);
+  };
+  std::vector<PlannedConvolution> planned;
+  auto plan = [&](const Operation& conv, const ConvolutionEpilogue& epilogue,
+                  const std::vector<int>& inputs, int lhs, int group_input) -> Status {
+    PlannedConvolution c;
+    PLUGRT_ASSIGN_OR_RETURN(c.config, ConvolutionConfigOf(conv));
+    c.lhs = lhs;
+    c.lhs_dims = conv.operands[0]->type.dims();
+    c.rhs_dims = conv.operands[1]->type.dims();
+    c.group_input = group_input;
+    for (int input : inputs) c.epilogue_operands.push_back(operand_of(input));
+    c.fast = FastConvolution::Plan(c.lhs_dims, ElementType::kF32, c.rhs_dims, ElementType::kF32,
+                                   c.config, ElementType::kF32, context.options().kernel_threads,
+                                   epilogue.steps.empty() ? nullptr : &epilogue);
+    if (c.fast == nullptr) {
+      return Unimplemented("oneDNN does not take this convolution with its epilogue");
+    }
+    planned.push_back(std::move(c));
+    return OkStatus();
+  };
+  PLUGRT_RETURN_IF_ERROR(plan(*match.convolution, match.epilogue, match.epilogue_inputs, 0,
+                              match.convolution_input));
+  if (match.side != nullptr) {
+    PLUGRT_RETURN_IF_ERROR(plan(*match.side, match.side_epilogue, match.side_epilogue_inputs, 2,
+                                match.side_input));
   }
   return std::unique_ptr<CompiledOp>(std::make_unique<ConvolutionWithEpilogueOp>(
-      match, group, std::move(config), std::move(fast), context.options().jit));
+      match, group, std::move(planned), context.options().jit));
 }
 
 }  // namespace plugrt::cpu

@@ -14,6 +14,12 @@
 // subtract (value minus operand), multiply, maximum or minimum against a
 // constant, a per-feature vector (the result's last dim must be its feature
 // dim), a tensor of the result's shape or one value.
+//
+// A group may read two such convolutions, as a projection shortcut's block
+// does (batch norm after each, their sum, relu): when the second one's steps
+// form a chain of their own that the first one's chain adds in one step, the
+// second (the side) runs first with its own steps as its epilogue, and the
+// first takes the side's result as its residual.
 #ifndef PLUGRT_CPU_EXEC_CONVOLUTION_EPILOGUE_H_
 #define PLUGRT_CPU_EXEC_CONVOLUTION_EPILOGUE_H_
 
@@ -33,15 +39,24 @@ struct ConvolutionWithEpilogue {
   const shlo::Operation* convolution = nullptr;
   int convolution_input = -1;  // the group input that is the convolution's result
   ConvolutionEpilogue epilogue;
-  std::vector<int> epilogue_inputs;  // per epilogue input, its index among the group's inputs
+  // Per epilogue input, its index among the group's inputs, or kSideResult.
+  std::vector<int> epilogue_inputs;
+  static constexpr int kSideResult = -1;
+
+  // The side convolution (above), or null.
+  const shlo::Operation* side = nullptr;
+  int side_input = -1;  // the group input that is the side's result
+  ConvolutionEpilogue side_epilogue;
+  std::vector<int> side_epilogue_inputs;  // as epilogue_inputs, without kSideResult
 };
 
 std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
     const shlo::Block& block, const std::unordered_set<const shlo::Operation*>& dead,
     const FusionPlan& fusion);
 
-// The step's operands: the convolution's two operands, then the group's
-// inputs but the convolution's result, in the group's order; its result: the
+// The step's operands: the convolution's two operands, the side's two when
+// there is one, then the group's inputs but the convolutions' results, in the
+// group's order; its result: the
 // group's output. An error when oneDNN does not take the convolution with
 // that epilogue (the two then run as they would apart). At run time, inputs
 // the plan does not fit run through the reference convolution and the

@@ -489,6 +489,7 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     if (!compiled.ok()) continue;  // the two run apart
     epilogue_steps[match.group] = {&match, std::move(*compiled)};
     moved_convolutions.insert(match.convolution);
+    if (match.side != nullptr) moved_convolutions.insert(match.side);
   }
   std::unordered_map<const shlo::Value*, RtValue> constants;
   std::unordered_set<const shlo::Value*> index_values;  // Fold's
@@ -545,7 +546,10 @@ StatusOr<std::shared_ptr<const CompiledRegion>> ProgramCompiler::CompileBlock(
     std::vector<const shlo::Value*> results;
     if (group != nullptr) {
       results = group->outputs;
-      if (epilogue != nullptr) step.fused.push_back(epilogue->convolution);
+      if (epilogue != nullptr) {
+        step.fused.push_back(epilogue->convolution);
+        if (epilogue->side != nullptr) step.fused.push_back(epilogue->side);
+      }
       step.fused.insert(step.fused.end(), group->members.begin(), group->members.end());
     } else {
       for (const auto& result : op.results) results.push_back(result.get());

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "cpu/kernels/fused_loop.h"
+
 namespace plugrt::cpu {
 
 struct ConvolutionEpilogue {
@@ -37,6 +39,15 @@ struct ConvolutionEpilogue {
   // "sub(per-channel 0), mul(per-channel 1), max(0)": for the profiler.
   std::string ToString() const;
 };
+
+// Steps [first_step, end) of `epilogue` as a fused loop (fused_loop.h) over
+// the result viewed as [rows, features], features last: input 0 is the
+// result, then the epilogue's inputs in its order (a per-channel input is a
+// column). The steps a convolution leaves to a pass of its own (a residual
+// add into a result larger than the caches, see fast_convolution.cc); there
+// max/min propagate NaN, as the unfused ops do.
+fused::Kernel EpilogueTailKernel(const ConvolutionEpilogue& epilogue, size_t first_step,
+                                 const std::vector<int64_t>& result_dims);
 
 }  // namespace plugrt::cpu
 

@@ -9,8 +9,9 @@
 // spatial dims, strides, non-negative padding, kernel dilation. Left to the
 // reference kernel (convolution.h): input dilation, window reversal, feature
 // or batch groups, negative padding, other types. A plan may also apply an
-// epilogue (convolution_epilogue.h) as oneDNN post-ops; such a plan is made
-// only for f32 results oneDNN writes in the caller's layout.
+// epilogue (convolution_epilogue.h) as oneDNN post-ops (from a residual add
+// on, into results over 8 MiB: a fused loop after the convolution); such a
+// plan is made only for f32 results oneDNN writes in the caller's layout.
 #ifndef PLUGRT_CPU_KERNELS_FAST_CONVOLUTION_H_
 #define PLUGRT_CPU_KERNELS_FAST_CONVOLUTION_H_
 
