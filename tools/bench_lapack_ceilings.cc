@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "common/openblas_workers.h"
 #include "tools/bench_ceilings.h"
 
 namespace plugrt::tools {
@@ -117,6 +118,7 @@ StatusOr<std::vector<CeilingResult>> MeasureLapackCeilings(int threads, const Re
       StatusOr<CeilingResult> result = Measure(w, policy);
       if (!result.ok()) {
         openblas_set_num_threads(found);
+        StopIdleOpenBlasWorkers();
         return result.status();
       }
       result->impl = StrCat("LAPACKE over OpenBLAS, ", t, t == 1 ? " thread" : " threads");
@@ -125,6 +127,9 @@ StatusOr<std::vector<CeilingResult>> MeasureLapackCeilings(int threads, const Re
     results.push_back(std::move(*best));
   }
   openblas_set_num_threads(found);
+  // The threaded runs left OpenBLAS's workers spinning on the cores the
+  // workloads measured next need.
+  StopIdleOpenBlasWorkers();
   return results;
 }
 

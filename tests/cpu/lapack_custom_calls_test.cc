@@ -419,12 +419,20 @@ TYPED_TEST(LapackCustomCallTest, PotrfMatchesLapackAndReportsIndefiniteInputs) {
   for (int i = 0; i < n; ++i) bad[i * n + i] = T(i == 2 ? -1 : 1);  // info 3
   x.insert(x.end(), bad.begin(), bad.end());
   for (char uplo : {'L', 'U'}) {
+    // The triangle potrf does not read holds other values, which the result
+    // keeps as LAPACK leaves them.
+    std::vector<T> y = x;
+    for (int r = 0; r < n; ++r) {
+      for (int c = 0; c < n; ++c) {
+        if (uplo == 'L' ? c > r : c < r) y[r * n + c] = T(100 + r * n + c);
+      }
+    }
     auto out = this->runner_.Run(this->Target("potrf", "potrf"),
                                  "uplo = " + std::to_string(int(uplo)) + " : ui8",
-                                 {Make<T>({b, n, n}, x)},
+                                 {Make<T>({b, n, n}, y)},
                                  {Shape<T>({b, n, n}), Shape<int32_t>({b}, false)});
     ASSERT_TRUE(out.ok()) << out.status().ToString();
-    std::vector<T> a = x;
+    std::vector<T> a = y;
     std::vector<int32_t> info(b);
     for (int i = 0; i < b; ++i) info[i] = PLUGRT_PICK_(T, potrf, kRow, uplo, n, a.data() + i * n * n, n);
     EXPECT_EQ(info[1], 3);
