@@ -4,6 +4,7 @@
 // and module dumps a compile writes when the compile options ask.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -150,6 +151,93 @@ TEST(AlgebraicSimplificationTest, UnitTransposesKeepTheirValues) {
   // %c[0, j, i] is x[i, 0, j]; %d[j, 0, i] is y[i, 0, j].
   EXPECT_EQ(with[12 + 1 * 4 + 2], x[2 * 3 + 1]);
   EXPECT_EQ(with[24 + 2 * 2 + 1], y[1 * 3 + 2]);
+}
+
+// Keras's ZeroPadding2D before a `valid` stride-2 convolution, a pad on
+// both sides added to the convolution's own padding, and pads that must stay:
+// by 1.0, by -0.0, of the batch dim, with interior padding.
+const char* kPaddedConvolutions = R"(
+func.func @main(%x: tensor<2x9x9x4xf32>, %w: tensor<3x3x4x8xf32>)
+    -> (tensor<2x4x4x8xf32>, tensor<2x6x5x8xf32>, tensor<2x4x4x8xf32>, tensor<2x4x4x8xf32>,
+        tensor<4x4x4x8xf32>, tensor<2x8x8x8xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %nzero = stablehlo.constant dense<-0.0> : tensor<f32>
+  %p = stablehlo.pad %x, %zero, low = [0, 0, 0, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<2x10x10x4xf32>
+  %a = stablehlo.convolution(%p, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>
+  %q = stablehlo.pad %x, %zero, low = [0, 1, 2, 0], high = [0, 2, 0, 0], interior = [0, 0, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<2x12x11x4xf32>
+  %b = stablehlo.convolution(%q, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x12x11x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x6x5x8xf32>
+  %r = stablehlo.pad %x, %one, low = [0, 0, 0, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<2x10x10x4xf32>
+  %c = stablehlo.convolution(%r, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>
+  %s = stablehlo.pad %x, %nzero, low = [0, 0, 0, 0], high = [0, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<2x10x10x4xf32>
+  %d = stablehlo.convolution(%s, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>
+  %t = stablehlo.pad %x, %zero, low = [1, 0, 0, 0], high = [1, 1, 1, 0], interior = [0, 0, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<4x10x10x4xf32>
+  %e = stablehlo.convolution(%t, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x10x10x4xf32>, tensor<3x3x4x8xf32>) -> tensor<4x4x4x8xf32>
+  %u = stablehlo.pad %x, %zero, low = [0, 0, 0, 0], high = [0, 0, 0, 0], interior = [0, 1, 0, 0] : (tensor<2x9x9x4xf32>, tensor<f32>) -> tensor<2x17x9x4xf32>
+  %f = stablehlo.convolution(%u, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x17x9x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x7x8xf32>
+  %g = stablehlo.pad %f, %zero, low = [0, 0, 1, 0], high = [0, 0, 0, 0], interior = [0, 0, 0, 0] : (tensor<2x8x7x8xf32>, tensor<f32>) -> tensor<2x8x8x8xf32>
+  func.return %a, %b, %c, %d, %e, %g : tensor<2x4x4x8xf32>, tensor<2x6x5x8xf32>, tensor<2x4x4x8xf32>, tensor<2x4x4x8xf32>, tensor<4x4x4x8xf32>, tensor<2x8x8x8xf32>
+}
+)";
+
+TEST(AlgebraicSimplificationTest, ZeroPadsOfSpatialDimsFoldIntoTheConvolution) {
+  std::unique_ptr<shlo::Module> module = Parse(kPaddedConvolutions);
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(passes::SimplifyAlgebra(*module));
+  EXPECT_TRUE(passes::EliminateDeadCode(*module));
+  ASSERT_TRUE(shlo::VerifyModule(*module).ok()) << shlo::PrintModule(*module);
+  // %p and %q are gone; %r, %s, %t, %u and %g (not before a convolution) stay.
+  EXPECT_EQ(OpCounts(*module)["stablehlo.pad"], 5) << shlo::PrintModule(*module);
+  std::vector<std::vector<int64_t>> paddings;
+  for (const auto& op : module->functions[0]->body->front().operations) {
+    if (op->code != shlo::OpCode::kConvolution) continue;
+    const shlo::Attribute* padding = op->attribute("padding");
+    StatusOr<std::vector<int64_t>> values =
+        padding != nullptr ? shlo::AttrToIntList(*padding) : std::vector<int64_t>{};
+    ASSERT_TRUE(values.ok());
+    paddings.push_back(*values);
+  }
+  ASSERT_EQ(paddings.size(), 6u);
+  EXPECT_EQ(paddings[0], (std::vector<int64_t>{0, 1, 0, 1}));
+  EXPECT_EQ(paddings[1], (std::vector<int64_t>{1, 3, 3, 0}));
+  EXPECT_EQ(paddings[2], (std::vector<int64_t>{}));
+}
+
+TEST(AlgebraicSimplificationTest, FoldedPadsGiveTheConvolutionsTheirValues) {
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, CpuPlugin());
+  PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, Client::Create(plugin, {}));
+  std::vector<float> x(2 * 9 * 9 * 4), w(3 * 3 * 4 * 8);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 53) % 19) / 9.0f - 1.0f;
+  auto run = [&](const char* passes) {
+    CompileOptions options;
+    options.env_option_overrides[kPassesOverride] = std::string(passes);
+    StatusOr<LoadedExecutable> executable = client->Compile(kPaddedConvolutions, options);
+    EXPECT_TRUE(executable.ok()) << executable.status().ToString();
+    std::vector<float> out;
+    if (!executable.ok()) return out;
+    StatusOr<std::vector<Device>> devices = client->addressable_devices();
+    Buffer xb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {2, 9, 9, 4}, x);
+    Buffer wb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {3, 3, 4, 8}, w);
+    StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({{&xb, &wb}});
+    EXPECT_TRUE(results.ok()) << results.status().ToString();
+    if (!results.ok()) return out;
+    for (Buffer& result : (*results)[0]) {
+      StatusOr<std::vector<std::byte>> bytes = result.ToHostVector();
+      EXPECT_TRUE(bytes.ok());
+      std::vector<float> values(bytes->size() / sizeof(float));
+      std::memcpy(values.data(), bytes->data(), bytes->size());
+      out.insert(out.end(), values.begin(), values.end());
+    }
+    return out;
+  };
+  const std::vector<float> with = run("algebraic-simplification=on");
+  const std::vector<float> without = run("algebraic-simplification=off");
+  ASSERT_EQ(with.size(), without.size());
+  ASSERT_EQ(with.size(), size_t{2 * 4 * 4 * 8 * 3 + 2 * 6 * 5 * 8 + 4 * 4 * 4 * 8 + 2 * 8 * 8 * 8});
+  for (size_t i = 0; i < with.size(); ++i) {
+    ASSERT_NEAR(with[i], without[i], 1e-4f * (1.0f + std::abs(without[i]))) << i;
+  }
 }
 
 TEST(CommonSubexpressionTest, MergesEqualPureOpsAndKeepsTheRest) {

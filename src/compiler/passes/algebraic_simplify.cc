@@ -1,6 +1,7 @@
 #include "compiler/passes/algebraic_simplify.h"
 
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -71,6 +72,73 @@ bool AllEqual(const std::vector<int64_t>& values, int64_t to) {
   for (int64_t v : values) {
     if (v != to) return false;
   }
+  return true;
+}
+
+// A convolution of an input padded with zeros on its spatial dims (Keras's
+// ZeroPadding2D before a stride-2 convolution with `valid` padding; PyTorch's
+// F.pad) is the convolution of the unpadded input with that much more
+// padding of its own: the padded copy is never made. Rewrites `op` in place
+// when it is one; true when it did.
+bool FoldConvolutionInputPad(shlo::Operation& op) {
+  if (op.code != OpCode::kConvolution || op.operands.size() != 2 || op.results.size() != 1) {
+    return false;
+  }
+  const shlo::Operation* pad = op.operands[0]->defining_op;
+  if (pad == nullptr || pad->code != OpCode::kPad || pad->operands.size() != 2 ||
+      !op.operands[0]->type.is_tensor() || !pad->operands[0]->type.is_tensor()) {
+    return false;
+  }
+  // Zeros the convolution's own padding would add: +0 (a -0 pad may differ
+  // in the sign of a zero sum) or an integer 0.
+  const shlo::Value* value = pad->operands[1];
+  if (!(IsIntegerType(value) ? IsSplat(value, 0) : IsSplat(value, 0.0))) return false;
+  std::optional<std::vector<int64_t>> low = Ints(*pad, "edge_padding_low");
+  std::optional<std::vector<int64_t>> high = Ints(*pad, "edge_padding_high");
+  std::optional<std::vector<int64_t>> interior = Ints(*pad, "interior_padding");
+  const shlo::Attribute* numbers = op.attribute("dimension_numbers");
+  if (!low || !high || !interior || !AllEqual(*interior, 0) || numbers == nullptr) return false;
+  std::optional<std::vector<int64_t>> spatial =
+      OptionalIntList(shlo::FindAttribute(numbers->fields, "input_spatial_dimensions"));
+  const size_t rank = static_cast<size_t>(op.operands[0]->type.rank());
+  if (!spatial || low->size() != rank || high->size() != rank) return false;
+  const size_t ns = spatial->size();
+  // Input dilation would spread the padded input, not the padding.
+  std::optional<std::vector<int64_t>> lhs_dilation = Ints(op, "lhs_dilation");
+  if (lhs_dilation && !AllEqual(*lhs_dilation, 1)) return false;
+  std::vector<int64_t> padding(2 * ns, 0);
+  if (op.attribute("padding") != nullptr) {
+    std::optional<std::vector<int64_t>> now = Ints(op, "padding");
+    if (!now || now->size() != 2 * ns) return false;
+    padding = *now;
+  }
+  std::vector<bool> is_spatial(rank, false);
+  for (size_t s = 0; s < ns; ++s) {
+    const int64_t d = (*spatial)[s];
+    if (d < 0 || static_cast<size_t>(d) >= rank) return false;
+    is_spatial[static_cast<size_t>(d)] = true;
+    padding[2 * s] += (*low)[static_cast<size_t>(d)];
+    padding[2 * s + 1] += (*high)[static_cast<size_t>(d)];
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if ((*low)[d] < 0 || (*high)[d] < 0) return false;
+    if (!is_spatial[d] && ((*low)[d] != 0 || (*high)[d] != 0)) return false;
+  }
+  auto data = std::make_shared<shlo::DenseData>();
+  for (int64_t v : padding) {
+    for (int b = 0; b < 8; ++b) data->bytes.push_back(static_cast<std::byte>((v >> (8 * b)) & 0xff));
+  }
+  shlo::Attribute attr = shlo::Attribute::Dense(
+      shlo::Type::Tensor(ElementType::kSI64, {static_cast<int64_t>(ns), 2}), std::move(data));
+  bool set = false;
+  for (shlo::NamedAttribute& named : op.attributes) {
+    if (named.first == "padding") {
+      named.second = attr;
+      set = true;
+    }
+  }
+  if (!set) op.attributes.emplace_back("padding", std::move(attr));
+  op.operands[0] = pad->operands[0];
   return true;
 }
 
@@ -183,6 +251,7 @@ bool SimplifyAlgebra(shlo::Module& module) {
         }
         TransposeToReshape(*op_ptr);
         SkipInnerReshape(*op_ptr);
+        changed |= FoldConvolutionInputPad(*op_ptr);
         shlo::Value* same = Simplified(*op_ptr);
         if (same == nullptr) continue;
         now[op_ptr->result(0)] = same;
