@@ -209,6 +209,26 @@ func.func @main(%x: tensor<3x13x11x8xf32>, %w: tensor<3x3x8x6xf32>, %xc: tensor<
   EXPECT_EQ(counters.onednn_calls, 3);
 }
 
+// A 1x1 convolution of a 1x1 input (Keras's MobileNet classifier after
+// global pooling) runs as a matrix product: NHWC and NCHW inputs, a kernel
+// stored [1, 1, in, out]; one stored [out, in, 1, 1] and a strided 1x1 of a
+// larger input stay convolutions. All give the reference kernel's values.
+TEST(FastPathsTest, OneByOneConvolutionsOfOneByOneInputsAreProducts) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<16x1x1x96xf32>, %w: tensor<1x1x96x40xf32>, %xc: tensor<5x96x1x1xf32>,
+                %wo: tensor<40x96x1x1xf32>, %xs: tensor<2x3x3x96xf32>)
+    -> (tensor<16x1x1x40xf32>, tensor<5x40x1x1xf32>, tensor<5x40x1x1xf32>, tensor<2x2x2x40xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<16x1x1x96xf32>, tensor<1x1x96x40xf32>) -> tensor<16x1x1x40xf32>
+  %1 = stablehlo.convolution(%xc, %w) dim_numbers = [b, f, 0, 1]x[0, 1, i, o]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<5x96x1x1xf32>, tensor<1x1x96x40xf32>) -> tensor<5x40x1x1xf32>
+  %2 = stablehlo.convolution(%xc, %wo) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<5x96x1x1xf32>, tensor<40x96x1x1xf32>) -> tensor<5x40x1x1xf32>
+  %3 = stablehlo.convolution(%xs, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x3x96xf32>, tensor<1x1x96x40xf32>) -> tensor<2x2x2x40xf32>
+  func.return %0, %1, %2, %3 : tensor<16x1x1x40xf32>, tensor<5x40x1x1xf32>, tensor<5x40x1x1xf32>, tensor<2x2x2x40xf32>
+}
+)",
+                             1e-5, 1e-4);
+  EXPECT_EQ(counters.onednn_calls, 4);
+}
+
 // Feature groups on oneDNN: a depthwise convolution as TensorFlow writes it
 // (kernel [3, 3, 1, C], feature_group_count = C, stride 2 with TF's
 // asymmetric SAME padding), a channel multiplier of 2, and two groups of a

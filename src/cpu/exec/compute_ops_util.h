@@ -90,6 +90,12 @@ CompileResult CompileConvolution(const shlo::Operation& op,
                                  CompileContext& context);  // also dynamic_conv
 // A convolution's (or dynamic_conv's, padding left zero) attributes.
 StatusOr<ConvolutionConfig> ConvolutionConfigOf(const shlo::Operation& op);
+
+// A static convolution whose windows are single elements of a
+// single-element spatial input (a classifier written as a 1x1 convolution
+// after global pooling): a matrix product of [batch, features] and
+// [features, outputs], which the convolution's kernel runs as one.
+bool IsMatrixProductConvolution(const shlo::Operation& op, const ConvolutionConfig& c);
 CompileResult CompileFft(const shlo::Operation& op);
 CompileResult CompileTriangularSolve(const shlo::Operation& op);
 CompileResult CompileCholesky(const shlo::Operation& op);

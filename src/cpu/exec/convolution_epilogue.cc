@@ -228,7 +228,8 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
       for (const Operation* reader : it->second) others = others || members.count(reader) == 0;
       if (others) continue;
       StatusOr<ConvolutionConfig> config = ConvolutionConfigOf(*conv);
-      if (!config.ok()) continue;
+      // A matrix product runs on the product's kernels, without an epilogue.
+      if (!config.ok() || compute::IsMatrixProductConvolution(*conv, *config)) continue;
       candidates.push_back(
           {static_cast<int>(i), conv, config->output_feature_dimension == v->type.rank() - 1});
     }
