@@ -178,11 +178,19 @@ struct FastConvolution::Impl {
                                pd.impl_info_str(), " instead of ", plain);
         }
       }
-      if (reference) {
+      // Plain channels-first data (PyTorch's NCHW) gets oneDNN's im2col GEMM
+      // kernel: a 3x3 convolution of [8, 128, 28, 28] ran at 288 GFLOP/s
+      // there against 466 for brgconv on channels-last data, so the input
+      // and result are copied to and from the blocked layouts oneDNN's
+      // direct kernels read (about 0.1 ms each at that size).
+      const std::string as_is = pd.impl_info_str();
+      const bool im2col = as_is.find("gemm") != std::string::npos;
+      if (reference || (im2col && !epilogue)) {
         const memory::desc src_any(src.dims(), src.data_type(), memory::format_tag::any);
         const memory::desc dst_any(dst.dims(), dst.data_type(), memory::format_tag::any);
         dnnl::convolution_forward::primitive_desc other = Describe(src_any, dst_any);
-        if (std::string(other.impl_info_str()).rfind("ref", 0) != 0) {
+        const std::string found = other.impl_info_str();
+        if (found.rfind("ref", 0) != 0 && found.find("gemm") == std::string::npos) {
           pd = other;
           relayout = true;
         }
