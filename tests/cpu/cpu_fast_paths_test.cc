@@ -397,6 +397,43 @@ TEST(FastPathsTest, FusedColumnsOverShortRowsSeveralRowsToATile) {
   }
 }
 
+// Per-channel vectors of channels-first data (PyTorch's NCHW: batch norm
+// and a convolution's bias along dim 1, written as broadcasts of [C] or of
+// [C, 1, 1]) and a per-batch vector are loaded in the loop, not copied out
+// to full size first: rows of [N, C] over tiles of H x W, or of the 5-D
+// [N, C] over D x H x W; with a last-dim vector or a row reduction in the
+// same loop, rows of [N, C, H] over W.
+TEST(FastPathsTest, FusedChannelsFirstBroadcasts) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<4x5x9x7xf32>, %m: tensor<5xf32>, %s: tensor<5x1x1xf32>,
+                %n: tensor<4xf32>, %w: tensor<7xf32>, %v: tensor<2x6x3x5x8xf32>,
+                %g: tensor<6xf32>)
+    -> (tensor<4x5x9x7xf32>, tensor<4x5x9x7xf32>, tensor<4x5x9xf32>, tensor<2x6x3x5x8xf32>) {
+  %mb = stablehlo.broadcast_in_dim %m, dims = [1] : (tensor<5xf32>) -> tensor<4x5x9x7xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [1, 2, 3] : (tensor<5x1x1xf32>) -> tensor<4x5x9x7xf32>
+  %nb = stablehlo.broadcast_in_dim %n, dims = [0] : (tensor<4xf32>) -> tensor<4x5x9x7xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<4x5x9x7xf32>
+  %e = stablehlo.multiply %d, %sb : tensor<4x5x9x7xf32>
+  %f = stablehlo.add %e, %nb : tensor<4x5x9x7xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<4x5x9x7xf32>
+  %r = stablehlo.maximum %f, %z : tensor<4x5x9x7xf32>
+  %wb = stablehlo.broadcast_in_dim %w, dims = [3] : (tensor<7xf32>) -> tensor<4x5x9x7xf32>
+  %p = stablehlo.multiply %x, %wb : tensor<4x5x9x7xf32>
+  %q = stablehlo.add %p, %mb : tensor<4x5x9x7xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %sum = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [3] : (tensor<4x5x9x7xf32>, tensor<f32>) -> tensor<4x5x9xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<6xf32>) -> tensor<2x6x3x5x8xf32>
+  %h = stablehlo.multiply %v, %gb : tensor<2x6x3x5x8xf32>
+  %o = stablehlo.tanh %h : tensor<2x6x3x5x8xf32>
+  func.return %r, %q, %sum, %o : tensor<4x5x9x7xf32>, tensor<4x5x9x7xf32>, tensor<4x5x9xf32>, tensor<2x6x3x5x8xf32>
+}
+)",
+                             2e-6, 1e-6);
+  // The [4, 5, 9, 7] loops and the 5-D one; no broadcast ran on its own.
+  EXPECT_GE(counters.fused_loops, 2);
+  EXPECT_LE(counters.fused_loops, 3);
+}
+
 TEST(FastPathsTest, FusedCompareSelectAndPredicateOutputs) {
   // ReLU and its gradient mask, a predicate returned as i1, a converted
   // predicate, bf16 inputs converted on load, max/min with NaN semantics.

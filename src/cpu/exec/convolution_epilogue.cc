@@ -208,7 +208,12 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
   };
   for (size_t g = 0; g < fusion.groups.size(); ++g) {
     const FusionGroup& group = fusion.groups[g];
-    if (group.outputs.size() != 1 || !IsStaticF32(group.outputs[0])) continue;
+    // Columns of the last dim only (a per-channel input is then a column).
+    if (group.outputs.size() != 1 || !IsStaticF32(group.outputs[0]) ||
+        group.outputs[0]->type.rank() == 0 ||
+        group.cols != group.outputs[0]->type.dims().back()) {
+      continue;
+    }
     const std::unordered_set<const Operation*> members(group.members.begin(), group.members.end());
     // The group's inputs that are f32 convolutions of this block read by
     // the group only, of the group's result shape.

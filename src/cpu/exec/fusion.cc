@@ -1,11 +1,13 @@
 #include "cpu/exec/fusion.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "cpu/kernels/parallel.h"
 #include "profiler/recorder.h"
@@ -114,18 +116,45 @@ std::optional<RowReduction> AsRowReduction(const Operation& op) {
 // How a broadcast_in_dim operand of dims `in` maps onto result dims `out`
 // in a [rows, cols] iteration space: a scalar, a column vector (the last
 // dim), a row scalar (all dims but the last), or (nullopt) something else.
-std::optional<Source> BroadcastSource(const std::vector<int64_t>& in,
-                                      const std::vector<int64_t>& out,
-                                      const std::vector<int64_t>& mapping) {
+// The result dims a broadcast_in_dim operand of dims `in` varies along, in
+// order; nullopt when it transposes or does not match `out`.
+std::optional<std::vector<int64_t>> CarriedDims(const std::vector<int64_t>& in,
+                                                const std::vector<int64_t>& out,
+                                                const std::vector<int64_t>& mapping) {
   if (mapping.size() != in.size()) return std::nullopt;
   const int64_t rank = static_cast<int64_t>(out.size());
-  std::vector<int64_t> carried;  // result dims the operand varies along
+  std::vector<int64_t> carried;
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i] == 1) continue;
     if (mapping[i] < 0 || mapping[i] >= rank || in[i] != out[mapping[i]]) return std::nullopt;
     if (!carried.empty() && mapping[i] <= carried.back()) return std::nullopt;  // transposing
     carried.push_back(mapping[i]);
   }
+  return carried;
+}
+
+// Carried dims that are one block of the result's dims before its last (no
+// dim of size > 1 between them left out): a per-channel vector of NCHW data.
+bool IsMiddleBlock(const std::vector<int64_t>& carried, const std::vector<int64_t>& out) {
+  if (carried.empty() || carried.back() + 1 >= static_cast<int64_t>(out.size())) return false;
+  size_t next = 0;
+  for (int64_t d = carried.front(); d <= carried.back(); ++d) {
+    if (next < carried.size() && carried[next] == d) {
+      ++next;
+    } else if (out[static_cast<size_t>(d)] != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Source> BroadcastSource(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out,
+                                      const std::vector<int64_t>& mapping) {
+  const int64_t rank = static_cast<int64_t>(out.size());
+  std::optional<std::vector<int64_t>> carried_dims = CarriedDims(in, out, mapping);
+  if (!carried_dims) return std::nullopt;
+  const std::vector<int64_t>& carried = *carried_dims;  // result dims the operand varies along
   if (carried.empty()) return Source::kScalar;
   if (carried == std::vector<int64_t>{rank - 1}) return Source::kColumn;
   std::vector<int64_t> leading;
@@ -144,6 +173,10 @@ struct Node {
   float imm = 0;
   // kLoad-like broadcast of an external operand: its source.
   std::optional<Source> broadcast_source;
+  // Else a broadcast of an external operand along one block of dims before
+  // the last (IsMiddleBlock): loaded as a row scalar of a period, once the
+  // group's rows are known. The block's result dims.
+  std::vector<int64_t> middle_block;
   bool identity = false;  // result is its operand (broadcast of a row value, convert)
   bool clamp = false;     // clamp(min, x, max): max(x, min), then min(that, max)
 };
@@ -404,7 +437,12 @@ class Planner {
           return node;
         }
         node.broadcast_source = BroadcastSource(in->type.dims(), result->type.dims(), *mapping);
-        if (!node.broadcast_source) return std::nullopt;
+        if (!node.broadcast_source) {
+          std::optional<std::vector<int64_t>> carried =
+              CarriedDims(in->type.dims(), result->type.dims(), *mapping);
+          if (!carried || !IsMiddleBlock(*carried, result->type.dims())) return std::nullopt;
+          node.middle_block = *carried;
+        }
         node.code = Op::kCopy;
         return node;
       }
@@ -444,17 +482,36 @@ class Planner {
       const int64_t elements = Product(group.dims, 0, group.dims.size());
       if (elements < kMinFusedElements) continue;
       FusionGroup fg;
-      fg.rows = Product(group.dims, 0, group.dims.size() - 1);
-      fg.cols = group.dims.back();
+      // The columns: the last dim, or with middle-block broadcasts and no
+      // other row structure (row reductions, values per row, column and
+      // row broadcasts) every dim after the latest block, so that NCHW data
+      // runs rows of [N, C] over tiles of H x W.
+      const size_t rank = group.dims.size();
+      size_t col_dims = 1;
+      bool middle = false, row_structure = false;
+      size_t bound = rank;
+      for (const Node& n : group.nodes) {
+        if (!n.middle_block.empty()) {
+          middle = true;
+          bound = std::min(bound, rank - 1 - static_cast<size_t>(n.middle_block.back()));
+        } else if (n.row_valued || IsRowReduction(n.code) ||
+                   (n.broadcast_source && *n.broadcast_source != Source::kScalar)) {
+          row_structure = true;
+        }
+      }
+      if (middle && !row_structure) col_dims = std::max<size_t>(1, bound);
+      const size_t lead = rank - col_dims;
+      fg.rows = Product(group.dims, 0, lead);
+      fg.cols = Product(group.dims, lead, rank);
       fused::Kernel& k = fg.kernel;
       std::map<const Value*, int> reg;
-      std::map<std::pair<const Value*, Source>, int> loaded;
-      auto load = [&](const Value* v, Source source) {
-        auto key = std::make_pair(v, source);
+      std::map<std::tuple<const Value*, Source, int64_t, int64_t>, int> loaded;
+      auto load = [&](const Value* v, Source source, int64_t divisor = 1, int64_t period = 0) {
+        auto key = std::make_tuple(v, source, divisor, period);
         if (auto it = loaded.find(key); it != loaded.end()) return it->second;
         const int index = static_cast<int>(fg.inputs.size());
         fg.inputs.push_back(v);
-        k.inputs.push_back({source, v->type.element_type()});
+        k.inputs.push_back({source, v->type.element_type(), divisor, period});
         const int r = k.num_registers++;
         k.code.push_back({Op::kLoad, r, index});
         loaded[key] = r;
@@ -478,6 +535,22 @@ class Planner {
       for (const Node& n : group.nodes) {
         const Operation& op = *n.op;
         const Value* result = op.result(0);
+        if (op.code == OpCode::kBroadcastInDim && !n.middle_block.empty()) {
+          // Row r of the rows [0, lead) reads element (r / divisor) % period:
+          // the block's dims are all before `lead` (col_dims is at most the
+          // dims after the latest block).
+          const Value* in = op.operands[0];
+          const size_t first = static_cast<size_t>(n.middle_block.front());
+          const size_t last = static_cast<size_t>(n.middle_block.back());
+          if (std::optional<float> c = ConstantValue(in)) {
+            reg[result] = operand(in, false);
+            (void)c;
+          } else {
+            reg[result] = load(in, Source::kRowScalar, Product(group.dims, last + 1, lead),
+                               Product(group.dims, first, last + 1));
+          }
+          continue;
+        }
         if (op.code == OpCode::kBroadcastInDim && n.broadcast_source) {
           const Value* in = op.operands[0];
           if (group.row_values.count(in)) {

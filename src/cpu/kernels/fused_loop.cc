@@ -606,9 +606,15 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
                            inputs.size());
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (k.inputs[i].row_divisor < 1 || k.inputs[i].row_period < 0) {
+      return InvalidArgument("fused kernel input ", i, " has row divisor ",
+                             k.inputs[i].row_divisor, " and period ", k.inputs[i].row_period);
+    }
     const int64_t want = k.inputs[i].source == Source::kFull     ? rows * cols
                          : k.inputs[i].source == Source::kColumn ? cols
-                         : k.inputs[i].source == Source::kRowScalar ? rows
+                         : k.inputs[i].source == Source::kRowScalar
+                             ? (k.inputs[i].row_period > 0 ? k.inputs[i].row_period
+                                                           : rows / k.inputs[i].row_divisor)
                                                                     : 1;
     if (inputs[i].num_elements() != want || inputs[i].type() != k.inputs[i].type) {
       return InvalidArgument("fused kernel input ", i, " has ", inputs[i].num_elements(),
@@ -760,7 +766,13 @@ StatusOr<std::vector<Tensor>> Run(const Kernel& k, const Plan& layout, int64_t r
           float result = 0;
           if (in.op == Op::kLoad) {
             const Tensor& src = inputs[in.a];
-            result = LoadElement(src, k.inputs[in.a].source == Source::kRowScalar ? r : 0);
+            const Input& input = k.inputs[in.a];
+            int64_t at = 0;
+            if (input.source == Source::kRowScalar) {
+              at = r / input.row_divisor;
+              if (input.row_period > 0) at %= input.row_period;
+            }
+            result = LoadElement(src, at);
           } else if (in.op == Op::kConst) {
             result = in.imm;
           } else if (IsRowReduction(in.op) && layout.uniform[in.a]) {

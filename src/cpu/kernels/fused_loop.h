@@ -60,6 +60,11 @@ enum class Source : uint8_t {
 struct Input {
   Source source = Source::kFull;
   ElementType type = ElementType::kF32;  // f32, bf16, i1 or s32 (converted to f32 on load)
+  // kRowScalar: row r reads input[(r / row_divisor) % row_period], a vector
+  // along some of the dims the rows flatten (a per-channel vector of NCHW
+  // data over rows of [N, C]: divisor 1, period C); period 0: input[r].
+  int64_t row_divisor = 1;
+  int64_t row_period = 0;
 };
 
 struct Instr {
