@@ -375,7 +375,8 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
   if (p.skinny) {
     if (profiler::Enabled()) {
       profiler::AnnotateKernel(profiler::stat::kImplementation,
-                               std::string("plugrt skinny f32 GEMM (AVX2)") + copied);
+                               std::string("plugrt skinny f32 GEMM (") +
+                                   SkinnyGemmInstructionSet() + ")" + copied);
     }
     Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
     auto matrices = [](const Tensor& t, const MatrixView& v) {

@@ -35,6 +35,8 @@ bool SkinnyGemmAvailable() {
 #endif
 }
 
+const char* SkinnyGemmInstructionSet() { return SkinnyGemmHasAvx512() ? "AVX-512" : "AVX2"; }
+
 bool SkinnyGemmFits(int64_t m, const F32Matrices& rhs) {
   return m >= 1 && m <= skinny_gemm::kMaxRows && (rhs.row_stride == 1 || rhs.col_stride == 1);
 }

@@ -20,6 +20,9 @@ namespace plugrt::cpu {
 // FMA (AVX-512F, where it has it, runs the 16-lane variant).
 bool SkinnyGemmAvailable();
 
+// The instruction set SkinnyGemm runs with here: "AVX-512" or "AVX2".
+const char* SkinnyGemmInstructionSet();
+
 // A stack of f32 matrices: matrix b, element (r, c) at data[b * batch_stride
 // + r * row_stride + c * col_stride].
 struct F32Matrices {
