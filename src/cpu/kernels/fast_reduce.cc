@@ -96,6 +96,39 @@ PLUGRT_VECTOR_CLONES void CombineRow(ReduceKind kind, float* __restrict acc,
   }
 }
 
+// acc[i] = acc[i] (op) row[i], restrict-qualified parameters so that it
+// vectorizes inlined into CombineRows.
+template <ReduceKind kKind>
+[[gnu::always_inline]] inline void CombineOne(float* __restrict acc, const float* __restrict row,
+                                             int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (kKind == ReduceKind::kAdd) {
+      acc[i] += row[i];
+    } else if constexpr (kKind == ReduceKind::kMaximum) {
+      acc[i] = MaxStep(acc[i], row[i]);
+    } else {
+      acc[i] = MinStep(acc[i], row[i]);
+    }
+  }
+}
+
+// acc[i] = acc[i] (op) rows[t][i] for every row t < count and i < n: one
+// call per window position, not one per tap.
+PLUGRT_VECTOR_CLONES void CombineRows(ReduceKind kind, float* __restrict acc,
+                                      const float* const* rows, int64_t count, int64_t n) {
+  switch (kind) {
+    case ReduceKind::kAdd:
+      for (int64_t t = 0; t < count; ++t) CombineOne<ReduceKind::kAdd>(acc, rows[t], n);
+      break;
+    case ReduceKind::kMaximum:
+      for (int64_t t = 0; t < count; ++t) CombineOne<ReduceKind::kMaximum>(acc, rows[t], n);
+      break;
+    default:
+      for (int64_t t = 0; t < count; ++t) CombineOne<ReduceKind::kMinimum>(acc, rows[t], n);
+      break;
+  }
+}
+
 }  // namespace
 
 std::optional<FastReducePlan> PlanFastReduce(const std::vector<int64_t>& dims,
@@ -246,11 +279,29 @@ Tensor FastReduceWindow(const FastWindowPlan& p, const Tensor& input, float init
     taps *= p.window[d];
   }
   const int64_t c = p.channels;
+  // Each tap's row relative to the window's first, for windows wholly inside
+  // the input (most of them): their rows need no bounds checks.
+  std::vector<int64_t> tap_offset(static_cast<size_t>(taps), 0);
+  {
+    std::vector<int64_t> tap(rank, 0);
+    for (int64_t t = 0; t < taps; ++t) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        offset = offset * p.input_dims[d] + tap[d] * p.window_dilations[d];
+      }
+      tap_offset[static_cast<size_t>(t)] = offset;
+      for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+        if (++tap[d] < p.window[d]) break;
+        tap[d] = 0;
+      }
+    }
+  }
   const int team = ThreadsFor(positions * taps * c, kElementsPerThread, threads);
   ParallelFor(positions, team, [&](int64_t begin, int64_t end) {
     AlignedFloats padding = NewAlignedFloats(static_cast<size_t>(c));
     std::fill(padding.get(), padding.get() + c, init);
     std::vector<int64_t> at(rank), tap(rank);
+    std::vector<const float*> rows(static_cast<size_t>(taps));
     for (int64_t o = begin; o < end; ++o) {
       for (int64_t d = static_cast<int64_t>(rank) - 1, rest = o; d >= 0; --d) {
         at[d] = rest % p.output_dims[d];
@@ -258,22 +309,38 @@ Tensor FastReduceWindow(const FastWindowPlan& p, const Tensor& input, float init
       }
       float* acc = out + o * c;
       std::fill(acc, acc + c, init);
-      std::fill(tap.begin(), tap.end(), 0);
-      for (int64_t t = 0; t < taps; ++t) {
-        int64_t offset = 0;
-        bool inside = true;
-        for (size_t d = 0; d < rank; ++d) {
-          const int64_t x = at[d] * p.strides[d] - p.padding_low[d] + tap[d] * p.window_dilations[d];
-          inside = inside && x >= 0 && x < p.input_dims[d];
-          offset = offset * p.input_dims[d] + x;
+      int64_t origin = 0;
+      bool interior = true;
+      for (size_t d = 0; d < rank; ++d) {
+        const int64_t x = at[d] * p.strides[d] - p.padding_low[d];
+        interior = interior && x >= 0 &&
+                   x + (p.window[d] - 1) * p.window_dilations[d] < p.input_dims[d];
+        origin = origin * p.input_dims[d] + x;
+      }
+      if (interior) {
+        for (int64_t t = 0; t < taps; ++t) {
+          rows[static_cast<size_t>(t)] = in + (origin + tap_offset[static_cast<size_t>(t)]) * c;
         }
-        // Padding reads as the init value, as the spec says.
-        CombineRow(p.kind, acc, inside ? in + offset * c : padding.get(), c);
-        for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
-          if (++tap[d] < p.window[d]) break;
-          tap[d] = 0;
+      } else {
+        std::fill(tap.begin(), tap.end(), 0);
+        for (int64_t t = 0; t < taps; ++t) {
+          int64_t offset = 0;
+          bool inside = true;
+          for (size_t d = 0; d < rank; ++d) {
+            const int64_t x =
+                at[d] * p.strides[d] - p.padding_low[d] + tap[d] * p.window_dilations[d];
+            inside = inside && x >= 0 && x < p.input_dims[d];
+            offset = offset * p.input_dims[d] + x;
+          }
+          // Padding reads as the init value, as the spec says.
+          rows[static_cast<size_t>(t)] = inside ? in + offset * c : padding.get();
+          for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+            if (++tap[d] < p.window[d]) break;
+            tap[d] = 0;
+          }
         }
       }
+      CombineRows(p.kind, acc, rows.data(), taps, c);
     }
   });
   return result;
