@@ -115,6 +115,36 @@ TEST(AlgebraicSimplificationTest, TransposesOfUnitDimsAreReshapes) {
   EXPECT_EQ(ret.operands[0], module->functions[0]->body->front().arguments[0].get());
 }
 
+// Compiles `text` with the pass switches `passes`, runs it on the f32
+// arguments (dims, values) and returns every result's values, in order.
+std::vector<float> RunF32(Client& client, const char* text, const char* passes,
+                          const std::vector<std::pair<std::vector<int64_t>, std::vector<float>>>& args) {
+  CompileOptions options;
+  options.env_option_overrides[kPassesOverride] = std::string(passes);
+  StatusOr<LoadedExecutable> executable = client.Compile(text, options);
+  EXPECT_TRUE(executable.ok()) << executable.status().ToString();
+  std::vector<float> out;
+  if (!executable.ok()) return out;
+  StatusOr<std::vector<Device>> devices = client.addressable_devices();
+  std::vector<Buffer> buffers;
+  for (const auto& [dims, values] : args) {
+    buffers.push_back(Upload<float>(client, (*devices)[0], PJRT_Buffer_Type_F32, dims, values));
+  }
+  std::vector<Buffer*> pointers;
+  for (Buffer& b : buffers) pointers.push_back(&b);
+  StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({pointers});
+  EXPECT_TRUE(results.ok()) << results.status().ToString();
+  if (!results.ok()) return out;
+  for (Buffer& result : (*results)[0]) {
+    StatusOr<std::vector<std::byte>> bytes = result.ToHostVector();
+    EXPECT_TRUE(bytes.ok());
+    std::vector<float> values(bytes->size() / sizeof(float));
+    std::memcpy(values.data(), bytes->data(), bytes->size());
+    out.insert(out.end(), values.begin(), values.end());
+  }
+  return out;
+}
+
 TEST(AlgebraicSimplificationTest, UnitTransposesKeepTheirValues) {
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Plugin> plugin, CpuPlugin());
   PLUGRT_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Client> client, Client::Create(plugin, {}));
@@ -122,26 +152,7 @@ TEST(AlgebraicSimplificationTest, UnitTransposesKeepTheirValues) {
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) + 0.5f;
   for (size_t i = 0; i < y.size(); ++i) y[i] = -static_cast<float>(i);
   auto run = [&](const char* passes) {
-    CompileOptions options;
-    options.env_option_overrides[kPassesOverride] = std::string(passes);
-    StatusOr<LoadedExecutable> executable = client->Compile(kUnitTransposes, options);
-    EXPECT_TRUE(executable.ok()) << executable.status().ToString();
-    std::vector<float> out;
-    if (!executable.ok()) return out;
-    StatusOr<std::vector<Device>> devices = client->addressable_devices();
-    Buffer xb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {4, 1, 3}, x);
-    Buffer yb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {2, 1, 3}, y);
-    StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({{&xb, &yb}});
-    EXPECT_TRUE(results.ok()) << results.status().ToString();
-    if (!results.ok()) return out;
-    for (Buffer& result : (*results)[0]) {
-      StatusOr<std::vector<std::byte>> bytes = result.ToHostVector();
-      EXPECT_TRUE(bytes.ok());
-      std::vector<float> values(bytes->size() / sizeof(float));
-      std::memcpy(values.data(), bytes->data(), bytes->size());
-      out.insert(out.end(), values.begin(), values.end());
-    }
-    return out;
+    return RunF32(*client, kUnitTransposes, passes, {{{4, 1, 3}, x}, {{2, 1, 3}, y}});
   };
   const std::vector<float> with = run("algebraic-simplification=on");
   const std::vector<float> without = run("algebraic-simplification=off");
@@ -210,26 +221,7 @@ TEST(AlgebraicSimplificationTest, FoldedPadsGiveTheConvolutionsTheirValues) {
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
   for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 53) % 19) / 9.0f - 1.0f;
   auto run = [&](const char* passes) {
-    CompileOptions options;
-    options.env_option_overrides[kPassesOverride] = std::string(passes);
-    StatusOr<LoadedExecutable> executable = client->Compile(kPaddedConvolutions, options);
-    EXPECT_TRUE(executable.ok()) << executable.status().ToString();
-    std::vector<float> out;
-    if (!executable.ok()) return out;
-    StatusOr<std::vector<Device>> devices = client->addressable_devices();
-    Buffer xb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {2, 9, 9, 4}, x);
-    Buffer wb = Upload<float>(*client, (*devices)[0], PJRT_Buffer_Type_F32, {3, 3, 4, 8}, w);
-    StatusOr<std::vector<std::vector<Buffer>>> results = executable->Execute({{&xb, &wb}});
-    EXPECT_TRUE(results.ok()) << results.status().ToString();
-    if (!results.ok()) return out;
-    for (Buffer& result : (*results)[0]) {
-      StatusOr<std::vector<std::byte>> bytes = result.ToHostVector();
-      EXPECT_TRUE(bytes.ok());
-      std::vector<float> values(bytes->size() / sizeof(float));
-      std::memcpy(values.data(), bytes->data(), bytes->size());
-      out.insert(out.end(), values.begin(), values.end());
-    }
-    return out;
+    return RunF32(*client, kPaddedConvolutions, passes, {{{2, 9, 9, 4}, x}, {{3, 3, 4, 8}, w}});
   };
   const std::vector<float> with = run("algebraic-simplification=on");
   const std::vector<float> without = run("algebraic-simplification=off");
