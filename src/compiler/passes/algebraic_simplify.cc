@@ -1,12 +1,12 @@
 #include "compiler/passes/algebraic_simplify.h"
 
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "compiler/passes/ir_rewrite.h"
+#include "compiler/passes/shape_folding.h"
 #include "stablehlo/element_type.h"
 #include "stablehlo/float_format.h"
 
@@ -124,12 +124,8 @@ bool FoldConvolutionInputPad(shlo::Operation& op) {
     if ((*low)[d] < 0 || (*high)[d] < 0) return false;
     if (!is_spatial[d] && ((*low)[d] != 0 || (*high)[d] != 0)) return false;
   }
-  auto data = std::make_shared<shlo::DenseData>();
-  for (int64_t v : padding) {
-    for (int b = 0; b < 8; ++b) data->bytes.push_back(static_cast<std::byte>((v >> (8 * b)) & 0xff));
-  }
-  shlo::Attribute attr = shlo::Attribute::Dense(
-      shlo::Type::Tensor(ElementType::kSI64, {static_cast<int64_t>(ns), 2}), std::move(data));
+  shlo::Attribute attr = MakeDenseInts(
+      shlo::Type::Tensor(ElementType::kSI64, {static_cast<int64_t>(ns), 2}), padding);
   bool set = false;
   for (shlo::NamedAttribute& named : op.attributes) {
     if (named.first == "padding") {

@@ -460,8 +460,8 @@ Status PotrfKernel(const LapackAttrs& attrs, std::span<Tensor> ops, std::span<Te
     const int64_t n = b.cols;
     const std::vector<int64_t> row_major = {n, 1}, column_major = {1, n}, dims = {n, n};
     ForBatch(attrs, b.count, b.cols, [&](int64_t begin, int64_t end) {
-      // The copy's memory stays with the thread up to kKeptScratchBytes
-      // (fresh pages cost as much as the transposes).
+      // The copy's memory stays with the thread up to kKeptScratchBytes:
+      // no fresh pages on every call.
       constexpr size_t kKeptScratchBytes = size_t{16} << 20;
       thread_local std::vector<std::byte> kept;
       std::vector<std::byte> own;

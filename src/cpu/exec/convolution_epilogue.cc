@@ -245,16 +245,19 @@ std::vector<ConvolutionWithEpilogue> FindConvolutionEpilogues(
         if (a == b) continue;
         const bool feature_last[2] = {candidates[a].feature_last, candidates[b].feature_last};
         match = ChainOf(group.kernel, candidates[a].input, candidates[b].input, feature_last);
-        if (match) match->side = candidates[b].convolution;
+        if (match) {
+          match->convolution = candidates[a].convolution;
+          match->side = candidates[b].convolution;
+        }
       }
     }
     for (size_t a = 0; a < candidates.size() && !match; ++a) {
       const bool feature_last[2] = {candidates[a].feature_last, false};
       match = ChainOf(group.kernel, candidates[a].input, -1, feature_last);
+      if (match) match->convolution = candidates[a].convolution;
     }
     if (!match) continue;
     match->group = static_cast<int>(g);
-    match->convolution = group.inputs[static_cast<size_t>(match->convolution_input)]->defining_op;
     found.push_back(std::move(*match));
   }
   return found;

@@ -535,29 +535,22 @@ class Planner {
       for (const Node& n : group.nodes) {
         const Operation& op = *n.op;
         const Value* result = op.result(0);
-        if (op.code == OpCode::kBroadcastInDim && !n.middle_block.empty()) {
-          // Row r of the rows [0, lead) reads element (r / divisor) % period:
-          // the block's dims are all before `lead` (col_dims is at most the
-          // dims after the latest block).
-          const Value* in = op.operands[0];
-          const size_t first = static_cast<size_t>(n.middle_block.front());
-          const size_t last = static_cast<size_t>(n.middle_block.back());
-          if (std::optional<float> c = ConstantValue(in)) {
-            reg[result] = operand(in, false);
-            (void)c;
-          } else {
-            reg[result] = load(in, Source::kRowScalar, Product(group.dims, last + 1, lead),
-                               Product(group.dims, first, last + 1));
-          }
-          continue;
-        }
-        if (op.code == OpCode::kBroadcastInDim && n.broadcast_source) {
+        if (op.code == OpCode::kBroadcastInDim &&
+            (n.broadcast_source || !n.middle_block.empty())) {
           const Value* in = op.operands[0];
           if (group.row_values.count(in)) {
             reg[result] = reg.at(in);
           } else if (std::optional<float> c = ConstantValue(in)) {
             reg[result] = operand(in, false);
             (void)c;
+          } else if (!n.middle_block.empty()) {
+            // Row r of the rows [0, lead) reads element (r / divisor) %
+            // period: the block's dims are all before `lead` (col_dims is at
+            // most the dims after the latest block).
+            const size_t first = static_cast<size_t>(n.middle_block.front());
+            const size_t last = static_cast<size_t>(n.middle_block.back());
+            reg[result] = load(in, Source::kRowScalar, Product(group.dims, last + 1, lead),
+                               Product(group.dims, first, last + 1));
           } else {
             reg[result] = load(in, *n.broadcast_source);
           }

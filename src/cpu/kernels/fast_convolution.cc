@@ -107,10 +107,9 @@ struct FastConvolution::Impl {
   // post-op: the result's memory holds that tensor before the convolution
   // adds into it (brgconv keeps sum; it drops a binary add).
   int sum_input = -1;
-  // Steps from `tail` on run as a pass over the result after the convolution
-  // (ApplyEpilogueSteps): a residual add into a result larger than the
-  // caches, which the sum post-op reads back slower than a pass does.
-  size_t tail = SIZE_MAX;
+  // Set when the steps from a residual add on run as a fused loop over the
+  // result after the convolution (EpilogueTailKernel): a result larger than
+  // the caches, which the sum post-op reads back slower than a pass does.
   fused::Kernel tail_kernel;
   std::shared_ptr<const fused::Plan> tail_plan;
   ElementType result_type = ElementType::kF32;
@@ -372,7 +371,6 @@ std::shared_ptr<const FastConvolution> FastConvolution::Plan(
                 ConvolutionEpilogue::Operand::kFull) {
           if (result_bytes > kSumPostOpBytes &&
               c.output_feature_dimension == static_cast<int64_t>(result_dims->size()) - 1) {
-            impl->tail = i;
             impl->tail_kernel = EpilogueTailKernel(*epilogue, i, *result_dims);
             impl->tail_plan = fused::Prepare(impl->tail_kernel);
             break;
