@@ -1,5 +1,7 @@
 #include "distributed/launcher.h"
 
+#include "distributed/cluster_environment.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -98,9 +100,9 @@ StatusOr<LaunchResult> Launch(const LaunchSpec& spec) {
     if (pid == 0) {
       ::dup2(fds[1], 1);
       ::dup2(fds[1], 2);
-      ::setenv("PLUGRT_NODE_ID", std::to_string(node).c_str(), 1);
-      ::setenv("PLUGRT_NUM_NODES", std::to_string(spec.num_processes).c_str(), 1);
-      ::setenv("PLUGRT_KV_STORE", store.c_str(), 1);
+      ::setenv(kNodeIdEnv, std::to_string(node).c_str(), 1);
+      ::setenv(kNumNodesEnv, std::to_string(spec.num_processes).c_str(), 1);
+      ::setenv(kKvStoreEnv, store.c_str(), 1);
       ::execvp(argv[0], argv.data());
       const std::string message = StrCat("cannot run ", argv[0], ": ", std::strerror(errno), "\n");
       WriteAll(2, message);

@@ -1,8 +1,8 @@
 // plugrt distributed: starting the processes of a job on this machine
 // (`plugrt launch`). Each process gets its place through the environment
-// (PLUGRT_NODE_ID, PLUGRT_NUM_NODES, PLUGRT_KV_STORE: tools/job_env.h); its
-// output lines are forwarded with a "[node K] " prefix. When one process
-// fails, the others are stopped (SIGTERM, then SIGKILL after a grace time)
+// (PLUGRT_NODE_ID, PLUGRT_NUM_NODES, PLUGRT_KV_STORE:
+// distributed/cluster_environment.h); its output lines are forwarded with a
+// "[node K] " prefix. When one process fails, the others are stopped (SIGTERM, then SIGKILL after a grace time)
 // and the job ends with the first failure's status.
 #ifndef PLUGRT_DISTRIBUTED_LAUNCHER_H_
 #define PLUGRT_DISTRIBUTED_LAUNCHER_H_

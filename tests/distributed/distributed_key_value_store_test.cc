@@ -9,8 +9,10 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "client/key_value_store.h"
+#include "distributed/coordinator_store.h"
 #include "distributed/file_key_value_store.h"
 #include "distributed/heartbeat.h"
 #include "distributed/key_value_store_url.h"
@@ -69,12 +71,37 @@ class RedisBackend : public Backend {
   testing::RedisServer server_;
 };
 
+// A job's coordinator: the first handle is node 0's own store (it serves the
+// values), the second a node connected to it over gRPC.
+class CoordinatorBackend : public Backend {
+ public:
+  std::shared_ptr<KeyValueStore> Open() override {
+    if (coordinator_ == nullptr) {
+      distributed::CoordinatorStore::Options options;
+      options.num_nodes = 2;
+      auto started = distributed::CoordinatorStore::Start(options);
+      EXPECT_TRUE(started.ok()) << started.status().ToString();
+      if (!started.ok()) return nullptr;
+      coordinator_ = std::move(*started);
+      return coordinator_;
+    }
+    auto store = distributed::GrpcKeyValueStore::Connect(
+        "127.0.0.1:" + std::to_string(coordinator_->port()), 1, std::chrono::seconds(10));
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    return store.ok() ? std::shared_ptr<KeyValueStore>(std::move(*store)) : nullptr;
+  }
+
+ private:
+  std::shared_ptr<distributed::CoordinatorStore> coordinator_;
+};
+
 class KeyValueStoreTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (GetParam() == "memory") backend_ = std::make_unique<InMemoryBackend>();
     if (GetParam() == "file") backend_ = std::make_unique<FileBackend>();
     if (GetParam() == "redis") backend_ = std::make_unique<RedisBackend>();
+    if (GetParam() == "coordinator") backend_ = std::make_unique<CoordinatorBackend>();
     if (!backend_->skip_reason().empty()) GTEST_SKIP() << backend_->skip_reason();
     a_ = backend_->Open();
     b_ = backend_->Open();
@@ -134,7 +161,7 @@ TEST_P(KeyValueStoreTest, GetWaitsForAPutFromAnotherThread) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, KeyValueStoreTest,
-                         ::testing::Values("memory", "file", "redis"),
+                         ::testing::Values("memory", "file", "redis", "coordinator"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
@@ -198,6 +225,82 @@ TEST(RedisKeyValueStoreTest, PrefixesKeepJobsApart) {
   ASSERT_TRUE(one.ok() && two.ok());
   ASSERT_TRUE((*one)->Put("k", "1").ok());
   EXPECT_EQ((*two)->TryGet("k").status().code(), StatusCode::kNotFound);
+}
+
+TEST(CoordinatorStoreTest, ATakenPortIsUnavailableNamingTheAddressAndItsSource) {
+  auto first = distributed::CoordinatorStore::Start({});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  distributed::CoordinatorStore::Options options;
+  options.listen = "127.0.0.1:" + std::to_string((*first)->port());
+  options.source = "OMPI_MCA_orte_hnp_uri";
+  auto second = distributed::CoordinatorStore::Start(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(second.status().message().find(options.listen), std::string::npos)
+      << second.status().ToString();
+  EXPECT_NE(second.status().message().find("OMPI_MCA_orte_hnp_uri"), std::string::npos);
+}
+
+TEST(CoordinatorStoreTest, ANodeWithoutACoordinatorGivesUpNamingTheAddress) {
+  // A port nothing listens on: bound and released by a store of our own.
+  int port = 0;
+  {
+    auto store = distributed::CoordinatorStore::Start({});
+    ASSERT_TRUE(store.ok());
+    port = (*store)->port();
+  }
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  auto store =
+      distributed::GrpcKeyValueStore::Connect(address, 1, std::chrono::milliseconds(300));
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(store.status().message().find(address), std::string::npos)
+      << store.status().ToString();
+}
+
+TEST(CoordinatorStoreTest, CallsAfterTheCoordinatorIsGoneFailNamingIt) {
+  distributed::CoordinatorStore::Options options;
+  options.num_nodes = 2;
+  options.idle = std::chrono::milliseconds(0);  // stop at once, goodbye or not
+  auto coordinator = distributed::CoordinatorStore::Start(options);
+  ASSERT_TRUE(coordinator.ok());
+  const std::string address = "127.0.0.1:" + std::to_string((*coordinator)->port());
+  auto node = distributed::GrpcKeyValueStore::Connect(address, 1, std::chrono::seconds(10),
+                                                      std::chrono::milliseconds(2000));
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_TRUE((*node)->Put("k", "v").ok());
+  coordinator->reset();
+  Status put = (*node)->Put("k", "w");
+  EXPECT_EQ(put.code(), StatusCode::kUnavailable) << put.ToString();
+  EXPECT_NE(put.message().find(address), std::string::npos) << put.ToString();
+  StatusOr<std::string> got = (*node)->Get("k2", 60'000);
+  EXPECT_FALSE(got.ok());
+}
+
+TEST(CoordinatorStoreTest, TheCoordinatorServesUntilEveryNodeHasSaidGoodbye) {
+  distributed::CoordinatorStore::Options options;
+  options.num_nodes = 3;
+  options.linger = std::chrono::minutes(10);
+  options.idle = std::chrono::minutes(10);
+  auto coordinator = distributed::CoordinatorStore::Start(options);
+  ASSERT_TRUE(coordinator.ok());
+  const std::string address = "127.0.0.1:" + std::to_string((*coordinator)->port());
+  std::vector<std::unique_ptr<distributed::GrpcKeyValueStore>> nodes;
+  for (int n = 1; n <= 2; ++n) {
+    auto node = distributed::GrpcKeyValueStore::Connect(address, n, std::chrono::seconds(10));
+    ASSERT_TRUE(node.ok()) << node.status().ToString();
+    nodes.push_back(std::move(*node));
+  }
+  // Node 0 shuts down first; the others still finish their work through it
+  // and then leave, which lets it stop (within the test's own time, not the
+  // ten minutes of linger).
+  std::thread stopping([&] { coordinator->reset(); });
+  for (auto& node : nodes) {
+    EXPECT_TRUE(node->Put("plugrt/heartbeat/late", "left").ok());
+    EXPECT_EQ(*node->TryGet("plugrt/heartbeat/late"), "left");
+    node.reset();
+  }
+  stopping.join();
 }
 
 TEST(KeyValueStoreUrlTest, MalformedAddressesAreNamed) {
