@@ -7,6 +7,7 @@
 #include "bindings.h"
 #include "client/plugin.h"
 #include "default_plugin.h"
+#include "distributed/join_job.h"
 #include "errors.h"
 #include "named_values.h"
 #include "objects.h"
@@ -125,17 +126,24 @@ void RegisterClient(py::module_& m, ClientClass& client) {
       });
 
   client
-      .def(py::init([](const py::object& plugin, const py::kwargs& options) {
+      .def(py::init([](const py::object& plugin, bool join_job, const py::kwargs& options) {
              ClientOptions client_options;
              client_options.create_options = FromKwargs(options);
+             if (join_job) {
+               ThrowIfError(distributed::JoinJob(client_options.create_options,
+                                                 client_options.kv_store)
+                                .status());
+             }
              std::unique_ptr<Client> made =
                  ValueOrThrow(Client::Create(PluginFrom(plugin), client_options));
              return std::shared_ptr<Client>(std::move(made));
            }),
-           py::arg("plugin") = py::none(),
-           "Client(plugin=None, **create_options): plugin is None (the built-in CPU plugin), a "
-           "path, or a plugrt.Plugin; keyword arguments are the plugin's create options "
-           "(e.g. cpu_device_count=4).")
+           py::arg("plugin") = py::none(), py::arg("join_job") = true,
+           "Client(plugin=None, join_job=True, **create_options): plugin is None (the built-in "
+           "CPU plugin), a path, or a plugrt.Plugin; keyword arguments are the plugin's create "
+           "options (e.g. cpu_device_count=4). A process started by mpirun, srun, torchrun or "
+           "plugrt launch joins its job (node_id, num_nodes, the job's key-value store) unless "
+           "join_job is False; create options given here win.")
       .def_property_readonly("plugin", &Client::plugin)
       .def_property_readonly("platform_name",
                              [](const Client& c) { return ValueOrThrow(c.platform_name()); })

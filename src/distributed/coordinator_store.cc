@@ -22,11 +22,13 @@ struct CoordinatorStore::State {
   std::set<int> left;
   bool stopping = false;
   Clock::time_point last_call = Clock::now();
+  bool called = false;  // whether any other node ever called
   int num_nodes = 1;
 
   void Touch() {
     std::lock_guard<std::mutex> lock(mu);
     last_call = Clock::now();
+    called = true;
   }
 
   Status Put(std::string_view key, std::string_view value) {
@@ -111,6 +113,7 @@ class KeyValueService final : public wire::KeyValue::Service {
       std::lock_guard<std::mutex> lock(state_->mu);
       state_->left.insert(request->node_id());
       state_->last_call = Clock::now();
+      state_->called = true;
     }
     state_->changed.notify_all();
     return grpc::Status::OK;
@@ -159,10 +162,11 @@ CoordinatorStore::~CoordinatorStore() {
   if (server_ == nullptr || server_->server == nullptr) return;
   {
     // Serve on until every other node has said goodbye, none has called for
-    // `idle`, or `linger` has passed.
+    // `idle`, or `linger` has passed. A store no other node ever reached
+    // (node 0 failed before the others came) has no one to wait for.
     std::unique_lock<std::mutex> lock(state_->mu);
     const Clock::time_point give_up = Clock::now() + options_.linger;
-    while (static_cast<int>(state_->left.size()) < options_.num_nodes - 1) {
+    while (state_->called && static_cast<int>(state_->left.size()) < options_.num_nodes - 1) {
       const Clock::time_point now = Clock::now();
       if (now >= give_up || now - state_->last_call >= options_.idle) break;
       state_->changed.wait_until(lock, std::min(give_up, now + std::chrono::milliseconds(100)));
