@@ -19,7 +19,7 @@ PACKAGES=(
   libomp-14-dev                    # clang's OpenMP (the fuzz build compiles the CPU backend)
   libgloo-dev                      # cross-process collectives (TCP transport)
   libhiredis-dev redis-server      # the Redis key-value store for cluster rendezvous
-  openmpi-bin                      # mpirun: tests of jobs started by a cluster launcher
+  openmpi-bin libopenmpi-dev       # mpirun, and MPI as the second collectives backend
   libcurl4-openssl-dev             # the read-only http(s):// filesystem scheme
   pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev  # Python bindings (DLPack) and their tests
   python3-matplotlib               # bench/plot.py (scripts/bench.sh --plot) and its test

@@ -8,7 +8,9 @@
 #include <random>
 
 #include "common/byte_io.h"
+#include "common/log.h"
 #include "distributed/gloo_communicator.h"
+#include "distributed/mpi_communicator.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -68,8 +70,8 @@ StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
   return values;
 }
 
-std::optional<distributed::GlooCommunicator::DataType> DataTypeOf(shlo::ElementType type) {
-  using D = distributed::GlooCommunicator::DataType;
+std::optional<distributed::DataType> DataTypeOf(shlo::ElementType type) {
+  using D = distributed::DataType;
   using E = shlo::ElementType;
   switch (type) {
     case E::kF32: return D::kF32;
@@ -86,40 +88,41 @@ std::optional<distributed::GlooCommunicator::DataType> DataTypeOf(shlo::ElementT
   }
 }
 
-// RemoteExchange over the Gloo communicator of src/distributed/.
-class GlooExchange final : public RemoteExchange {
+// RemoteExchange over one of src/distributed/'s byte-level communicators
+// (Gloo's or MPI's: the same contract).
+template <typename Communicator>
+class CommunicatorExchange final : public RemoteExchange {
  public:
-  GlooExchange(std::shared_ptr<KeyValueStore> store, distributed::GlooCommunicator::Options options,
-               std::shared_ptr<distributed::HeartbeatMonitor> heartbeat)
-      : communicator_(std::move(store), std::move(options), std::move(heartbeat)) {}
-  int node_id() const override { return communicator_.options().node_id; }
+  CommunicatorExchange(int node_id, std::unique_ptr<Communicator> communicator)
+      : node_id_(node_id), communicator_(std::move(communicator)) {}
+  int node_id() const override { return node_id_; }
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
                                                std::string_view bytes) override {
-    return communicator_.AllGather(group_key, nodes, bytes);
+    return communicator_->AllGather(group_key, nodes, bytes);
   }
   bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
   Status AllReduce(std::string_view group_key, const std::vector<int>& nodes, Reduction reduction,
                    shlo::ElementType type, const std::vector<const void*>& inputs, void* output,
                    size_t count, std::shared_ptr<const void> keep_alive) override {
-    using G = distributed::GlooCommunicator;
-    std::optional<G::DataType> data_type = DataTypeOf(type);
+    std::optional<distributed::DataType> data_type = DataTypeOf(type);
     if (!data_type) {
       return Unimplemented("cross-process all-reduce of ", shlo::ElementTypeName(type));
     }
-    G::Reduction how = G::Reduction::kSum;
+    distributed::Reduction how = distributed::Reduction::kSum;
     switch (reduction) {
-      case Reduction::kSum: how = G::Reduction::kSum; break;
-      case Reduction::kProduct: how = G::Reduction::kProduct; break;
-      case Reduction::kMin: how = G::Reduction::kMin; break;
-      case Reduction::kMax: how = G::Reduction::kMax; break;
+      case Reduction::kSum: how = distributed::Reduction::kSum; break;
+      case Reduction::kProduct: how = distributed::Reduction::kProduct; break;
+      case Reduction::kMin: how = distributed::Reduction::kMin; break;
+      case Reduction::kMax: how = distributed::Reduction::kMax; break;
     }
-    return communicator_.AllReduce(group_key, nodes, how, *data_type, inputs, output, count,
-                                   std::move(keep_alive));
+    return communicator_->AllReduce(group_key, nodes, how, *data_type, inputs, output, count,
+                                    std::move(keep_alive));
   }
 
  private:
-  distributed::GlooCommunicator communicator_;
+  const int node_id_;
+  std::unique_ptr<Communicator> communicator_;
 };
 
 }  // namespace
@@ -198,12 +201,45 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
     next_id += static_cast<int>(devices);
   }
 
-  distributed::GlooCommunicator::Options gloo;
-  gloo.node_id = options.node_id;
-  gloo.num_nodes = options.num_nodes;
-  gloo.hostname = options.collectives_hostname;
-  gloo.timeout = cluster->timeout_;
-  cluster->exchange_ = std::make_shared<GlooExchange>(store, std::move(gloo), cluster->heartbeat_);
+  // MPI when asked, or (auto) when an MPI launcher started the job and MPI's
+  // world is this job; Gloo otherwise.
+  using Collectives = CpuOptions::Collectives;
+  if (options.collectives == Collectives::kMpi ||
+      (options.collectives == Collectives::kAuto &&
+       distributed::MpiCommunicator::LaunchedByMpi())) {
+    distributed::MpiCommunicator::Options mpi;
+    mpi.node_id = options.node_id;
+    mpi.num_nodes = options.num_nodes;
+    mpi.timeout = cluster->timeout_;
+    StatusOr<std::unique_ptr<distributed::MpiCommunicator>> communicator =
+        distributed::MpiCommunicator::Create(mpi, cluster->heartbeat_);
+    if (communicator.ok()) {
+      cluster->exchange_ = std::make_shared<CommunicatorExchange<distributed::MpiCommunicator>>(
+          options.node_id, std::move(*communicator));
+      cluster->collectives_ = "mpi";
+    } else if (options.collectives == Collectives::kMpi) {
+      return Status(communicator.status().code(),
+                    StrCat("collectives=mpi: ", communicator.status().message()));
+    } else {
+      Log(LogLevel::kInfo, "cpu",
+          StrCat("collectives: MPI not used (", communicator.status().message(),
+                 "); Gloo instead"));
+    }
+  }
+  if (cluster->exchange_ == nullptr) {
+    distributed::GlooCommunicator::Options gloo;
+    gloo.node_id = options.node_id;
+    gloo.num_nodes = options.num_nodes;
+    gloo.hostname = options.collectives_hostname;
+    gloo.timeout = cluster->timeout_;
+    cluster->exchange_ = std::make_shared<CommunicatorExchange<distributed::GlooCommunicator>>(
+        options.node_id, std::make_unique<distributed::GlooCommunicator>(
+                             store, std::move(gloo), cluster->heartbeat_));
+    cluster->collectives_ = "gloo";
+  }
+  Log(LogLevel::kInfo, "cpu",
+      StrCat("node ", options.node_id, " of ", options.num_nodes, ": collectives over ",
+             cluster->collectives_));
   cluster->job_ = JobNodes{options.node_id, options.num_nodes, cluster->exchange_};
   return cluster;
 }

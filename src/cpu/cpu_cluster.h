@@ -51,8 +51,10 @@ class CpuCluster {
   Status CheckSameProgram(const std::vector<int>& nodes, const std::string& fingerprint,
                           std::string_view program_name);
 
-  // The cross-process collectives (Gloo) for the executor's hubs.
+  // The cross-process collectives (Gloo or MPI) for the executor's hubs.
   const std::shared_ptr<RemoteExchange>& exchange() const { return exchange_; }
+  // Which backend they run on: "gloo" or "mpi".
+  const std::string& collectives() const { return collectives_; }
   std::chrono::milliseconds timeout() const { return timeout_; }
   // This node and the exchange, for executions (ExecContext::job).
   const JobNodes& job() const { return job_; }
@@ -68,6 +70,7 @@ class CpuCluster {
   // Declared before exchange_: the exchange's groups consult it.
   std::shared_ptr<distributed::HeartbeatMonitor> heartbeat_;
   std::shared_ptr<RemoteExchange> exchange_;
+  std::string collectives_;
   JobNodes job_;
   std::mutex mu_;
   std::map<std::vector<int>, int64_t> loads_;  // per node set: programs checked so far

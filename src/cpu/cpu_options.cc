@@ -145,6 +145,21 @@ constexpr OptionSpec kOptions[] = {
        o.collectives_hostname = std::string(host);
        return OkStatus();
      }},
+    {"collectives", OptionSpec::Type::kString, 0, 0, "PLUGRT_COLLECTIVES",
+     "the cross-process collectives: gloo (TCP), mpi (the job's MPI, for jobs an MPI launcher "
+     "started) or auto, MPI when an MPI launcher started the job (default auto)", nullptr,
+     [](CpuOptions& o, std::string_view name) {
+       if (name == "auto") {
+         o.collectives = CpuOptions::Collectives::kAuto;
+       } else if (name == "gloo") {
+         o.collectives = CpuOptions::Collectives::kGloo;
+       } else if (name == "mpi") {
+         o.collectives = CpuOptions::Collectives::kMpi;
+       } else {
+         return InvalidArgument("collectives='", name, "': expected gloo, mpi or auto");
+       }
+       return OkStatus();
+     }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed

@@ -78,13 +78,17 @@ struct CpuOptions {
   // distributed/heartbeat.h, or PLUGRT_HEARTBEAT_INTERVAL_MS /
   // PLUGRT_HEARTBEAT_TIMEOUT_MS): how often each process says it is alive,
   // and how long a silent one may stay silent before the others' waits on
-  // it fail, naming it.
+  // it fail, naming it. "collectives" (string; default PLUGRT_COLLECTIVES,
+  // else "auto"): the cross-process collectives backend, "gloo", "mpi", or
+  // "auto" (MPI when an MPI launcher started the job, else Gloo).
   int node_id = 0;
   int num_nodes = 1;
   int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;
   std::string collectives_hostname = "127.0.0.1";
   int64_t heartbeat_interval_ms = distributed::kDefaultHeartbeatIntervalMs;
   int64_t heartbeat_timeout_ms = distributed::kDefaultHeartbeatTimeoutMs;
+  enum class Collectives { kAuto, kGloo, kMpi };
+  Collectives collectives = Collectives::kAuto;
 };
 
 inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";

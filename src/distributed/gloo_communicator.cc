@@ -186,53 +186,6 @@ StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view 
 
 namespace {
 
-// c[i] = a[i] (op) b[i]; the functions Gloo's all-reduce calls.
-template <typename T, GlooCommunicator::Reduction kReduction>
-void Reduce(void* c_, const void* a_, const void* b_, size_t n) {
-  T* c = static_cast<T*>(c_);
-  const T* a = static_cast<const T*>(a_);
-  const T* b = static_cast<const T*>(b_);
-  using R = GlooCommunicator::Reduction;
-  for (size_t i = 0; i < n; ++i) {
-    if constexpr (kReduction == R::kSum || kReduction == R::kProduct) {
-      if constexpr (std::is_integral_v<T>) {
-        // Integers wrap around (StableHLO's add and multiply), computed
-        // unsigned, at least as wide as unsigned int, so nothing overflows.
-        using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
-        const U x = static_cast<U>(a[i]), y = static_cast<U>(b[i]);
-        c[i] = static_cast<T>(kReduction == R::kSum ? static_cast<U>(x + y) : static_cast<U>(x * y));
-      } else {
-        c[i] = kReduction == R::kSum ? a[i] + b[i] : a[i] * b[i];
-      }
-    } else {
-      // NaN wins, as StableHLO's maximum and minimum say.
-      if constexpr (std::is_floating_point_v<T>) {
-        if (a[i] != a[i] || b[i] != b[i]) {
-          c[i] = a[i] != a[i] ? a[i] : b[i];
-          continue;
-        }
-      }
-      if constexpr (kReduction == R::kMax) {
-        c[i] = a[i] < b[i] ? b[i] : a[i];
-      } else {
-        c[i] = b[i] < a[i] ? b[i] : a[i];
-      }
-    }
-  }
-}
-
-template <typename T>
-gloo::AllreduceOptions::Func ReduceFunction(GlooCommunicator::Reduction reduction) {
-  using R = GlooCommunicator::Reduction;
-  switch (reduction) {
-    case R::kSum: return &Reduce<T, R::kSum>;
-    case R::kProduct: return &Reduce<T, R::kProduct>;
-    case R::kMin: return &Reduce<T, R::kMin>;
-    case R::kMax: return &Reduce<T, R::kMax>;
-  }
-  return &Reduce<T, R::kSum>;
-}
-
 template <typename T>
 void RunAllReduce(const std::shared_ptr<gloo::Context>& context,
                   GlooCommunicator::Reduction reduction, const std::vector<const void*>& inputs,
@@ -243,7 +196,8 @@ void RunAllReduce(const std::shared_ptr<gloo::Context>& context,
   gloo::AllreduceOptions options(context);
   options.setInputs(in, count);
   options.setOutput(static_cast<T*>(output), count);
-  options.setReduceFunction(ReduceFunction<T>(reduction));
+  // Gloo calls the function as c = a (op) b, as reduction.h's are written.
+  options.setReduceFunction(ReduceFunctionFor<T>(reduction));
   gloo::allreduce(options);
 }
 
@@ -258,18 +212,9 @@ Status GlooCommunicator::AllReduce(std::string_view group_key, const std::vector
   return OnGroup(group_key, nodes, [type, reduction, inputs, output, count,
                                     keep_alive = std::move(keep_alive)](
                                        const std::shared_ptr<gloo::Context>& context) {
-    switch (type) {
-      case DataType::kF32: return RunAllReduce<float>(context, reduction, inputs, output, count);
-      case DataType::kF64: return RunAllReduce<double>(context, reduction, inputs, output, count);
-      case DataType::kS8: return RunAllReduce<int8_t>(context, reduction, inputs, output, count);
-      case DataType::kS16: return RunAllReduce<int16_t>(context, reduction, inputs, output, count);
-      case DataType::kS32: return RunAllReduce<int32_t>(context, reduction, inputs, output, count);
-      case DataType::kS64: return RunAllReduce<int64_t>(context, reduction, inputs, output, count);
-      case DataType::kU8: return RunAllReduce<uint8_t>(context, reduction, inputs, output, count);
-      case DataType::kU16: return RunAllReduce<uint16_t>(context, reduction, inputs, output, count);
-      case DataType::kU32: return RunAllReduce<uint32_t>(context, reduction, inputs, output, count);
-      case DataType::kU64: return RunAllReduce<uint64_t>(context, reduction, inputs, output, count);
-    }
+    VisitDataType(type, [&](auto zero) {
+      RunAllReduce<decltype(zero)>(context, reduction, inputs, output, count);
+    });
   });
 }
 

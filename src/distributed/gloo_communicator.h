@@ -26,6 +26,7 @@
 #include "common/key_value_store.h"
 #include "common/status.h"
 #include "distributed/heartbeat.h"
+#include "distributed/reduction.h"
 
 namespace gloo {
 class Context;
@@ -65,8 +66,8 @@ class GlooCommunicator {
                                                const std::vector<int>& nodes,
                                                std::string_view bytes);
 
-  enum class Reduction { kSum, kProduct, kMin, kMax };
-  enum class DataType { kF32, kF64, kS8, kS16, kS32, kS64, kU8, kU16, kU32, kU64 };
+  using Reduction = distributed::Reduction;
+  using DataType = distributed::DataType;
   // Reduces this node's `inputs` (each `count` elements of `type`) and every
   // other member's into `output`, the same bytes on every member (Gloo's
   // ring all-reduce). Min and max of floats propagate NaN. Same group rules

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
@@ -83,6 +85,137 @@ TEST_F(CliClusterTest, MpirunStartsAJobWithNoPlugrtVariables) {
               std::string::npos)
         << result.output;
   }
+}
+
+// Every kind of cross-process all-reduce (f32 sum, f32 max with a NaN, s32
+// sums that wrap, u8 products that wrap, f64 min) and an all-gather, over 4
+// replicas on 2 processes of 2 devices each, on each backend, against one
+// process holding all 4.
+constexpr const char* kMixedProgram = R"(
+module @mix attributes {mhlo.num_replicas = 4 : i32} {
+  func.func @main() -> (tensor<2xf32>, tensor<2xf32>, tensor<i32>, tensor<ui8>, tensor<f64>, tensor<4xf32>) {
+    %r = stablehlo.replica_id : tensor<ui32>
+    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %rp1 = stablehlo.add %rf, %one : tensor<f32>
+    %b = stablehlo.broadcast_in_dim %rp1, dims = [] : (tensor<f32>) -> tensor<2xf32>
+    %scale = stablehlo.constant dense<[1.0, 10.0]> : tensor<2xf32>
+    %x = stablehlo.multiply %b, %scale : tensor<2xf32>
+    %sum = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    %two = stablehlo.constant dense<2> : tensor<ui32>
+    %is2 = stablehlo.compare EQ, %r, %two : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %maybe = stablehlo.select %is2, %nan, %rf : tensor<i1>, tensor<f32>
+    %rf1 = stablehlo.reshape %rf : (tensor<f32>) -> tensor<1xf32>
+    %maybe1 = stablehlo.reshape %maybe : (tensor<f32>) -> tensor<1xf32>
+    %pair = stablehlo.concatenate %rf1, %maybe1, dim = 0 : (tensor<1xf32>, tensor<1xf32>) -> tensor<2xf32>
+    %max = "stablehlo.all_reduce"(%pair) ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.maximum %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<2xf32>) -> tensor<2xf32>
+    %ri = stablehlo.convert %r : (tensor<ui32>) -> tensor<i32>
+    %onei = stablehlo.constant dense<1> : tensor<i32>
+    %rip1 = stablehlo.add %ri, %onei : tensor<i32>
+    %big = stablehlo.constant dense<1073741824> : tensor<i32>
+    %xi = stablehlo.multiply %rip1, %big : tensor<i32>
+    %isum = "stablehlo.all_reduce"(%xi) ({
+      ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+        %s = stablehlo.add %p, %q : tensor<i32>
+        stablehlo.return %s : tensor<i32>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<i32>) -> tensor<i32>
+    %ru = stablehlo.convert %r : (tensor<ui32>) -> tensor<ui8>
+    %seven = stablehlo.constant dense<7> : tensor<ui8>
+    %xu = stablehlo.add %ru, %seven : tensor<ui8>
+    %prod = "stablehlo.all_reduce"(%xu) ({
+      ^bb0(%p: tensor<ui8>, %q: tensor<ui8>):
+        %s = stablehlo.multiply %p, %q : tensor<ui8>
+        stablehlo.return %s : tensor<ui8>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<ui8>) -> tensor<ui8>
+    %rd = stablehlo.convert %r : (tensor<ui32>) -> tensor<f64>
+    %nd = stablehlo.negate %rd : tensor<f64>
+    %min = "stablehlo.all_reduce"(%nd) ({
+      ^bb0(%p: tensor<f64>, %q: tensor<f64>):
+        %s = stablehlo.minimum %p, %q : tensor<f64>
+        stablehlo.return %s : tensor<f64>
+    }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<f64>) -> tensor<f64>
+    %all = "stablehlo.all_gather"(%rf1) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<1xf32>) -> tensor<4xf32>
+    return %sum, %max, %isum, %prod, %min, %all : tensor<2xf32>, tensor<2xf32>, tensor<i32>, tensor<ui8>, tensor<f64>, tensor<4xf32>
+  }
+}
+)";
+
+// The lines holding arrays, in order; with `tag`, only those mpirun tagged
+// so ("[JOB,RANK]<stdout>:" ending in `tag`), the tag removed.
+std::vector<std::string> ArrayLines(const std::string& output, const std::string& tag = "") {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (!tag.empty()) {
+      const size_t at = line.find(tag);
+      if (at == std::string::npos || line[0] != '[') continue;
+      line = line.substr(at + tag.size());
+    }
+    if (line.rfind("array(", 0) == 0) lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  const std::string program = dir_ + "/mix.mlir";
+  std::ofstream(program) << kMixedProgram;
+  CommandResult reference = RunCli("run --devices 4 " + program);
+  ASSERT_EQ(reference.exit_code, 0) << reference.output;
+  std::vector<std::string> expected = ArrayLines(reference.output);
+  ASSERT_EQ(expected.size(), 24u) << reference.output;
+  expected.resize(6);  // every device's outputs are the same
+  EXPECT_EQ(expected[1], "array([ 3., nan], dtype=float32)");  // NaN wins the max
+  EXPECT_EQ(expected[2], "array(-2147483648, dtype=int32)");  // 10 * 2^30 wraps
+  EXPECT_EQ(expected[3], "array(176, dtype=uint8)");           // 7*8*9*10 mod 256
+  for (const char* backend : {"gloo", "mpi"}) {
+    SCOPED_TRACE(backend);
+    CommandResult result = RunCommand(
+        std::string("env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE "
+                    "PLUGRT_LOG_LEVEL=info PLUGRT_COLLECTIVES=") +
+        backend + " timeout 120 mpirun -n 2 --allow-run-as-root --oversubscribe --tag-output " +
+        "-x PLUGRT_COLLECTIVES -x PLUGRT_LOG_LEVEL " + PLUGRT_CLI_PATH + " run --devices 2 " +
+        program);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find(std::string("collectives over ") + backend), std::string::npos)
+        << result.output;
+    for (int rank = 0; rank < 2; ++rank) {
+      std::vector<std::string> got =
+          ArrayLines(result.output, "," + std::to_string(rank) + "]<stdout>:");
+      ASSERT_EQ(got.size(), 12u) << result.output;
+      for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i % 6]) << i;
+    }
+  }
+}
+
+TEST_F(CliClusterTest, MpiCollectivesOutsideAnMpiJobAreRefused) {
+  CommandResult result = RunCommand("PLUGRT_COLLECTIVES=mpi " + std::string(PLUGRT_CLI_PATH) +
+                                    " launch -n 2 -- plugrt run " + program_);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("collectives=mpi: MPI's world (rank 0 of 1) is not this job"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST_F(CliClusterTest, ARankThatDiesEndsTheMpiJob) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  // Rank 1 exits before joining: rank 0 waits for it, and mpirun ends the
+  // job instead of leaving rank 0 waiting (the outer timeout would say 124).
+  CommandResult result = RunCommand(
+      "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 60 mpirun "
+      "--allow-run-as-root --oversubscribe -n 1 " + std::string(PLUGRT_CLI_PATH) + " run " +
+      program_ + " : -n 1 sh -c 'exit 3'");
+  EXPECT_NE(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.exit_code, 124) << result.output;
 }
 
 TEST_F(CliClusterTest, ASlurmStepsEnvironmentSetByHand) {
