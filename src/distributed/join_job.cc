@@ -102,9 +102,15 @@ StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& 
   const std::chrono::milliseconds timeout(
       Milliseconds(options, env, "distributed_timeout_ms", "PLUGRT_DISTRIBUTED_TIMEOUT_MS", 60000));
   if (job.node_id != 0) {
+    // A call to a coordinator cut off fails within half a heartbeat timeout,
+    // so the heartbeat names the lost store in time and a node shutting down
+    // does not wait long to say it left.
+    const int64_t heartbeat_timeout =
+        Milliseconds(options, env, "heartbeat_timeout_ms", "PLUGRT_HEARTBEAT_TIMEOUT_MS", 10000);
+    const std::chrono::milliseconds io(std::clamp<int64_t>(heartbeat_timeout / 2, 500, 10000));
     PLUGRT_ASSIGN_OR_RETURN(
         std::unique_ptr<GrpcKeyValueStore> store,
-        GrpcKeyValueStore::Connect(job.coordinator, job.node_id, timeout));
+        GrpcKeyValueStore::Connect(job.coordinator, job.node_id, timeout, io));
     return std::shared_ptr<KeyValueStore>(std::move(store));
   }
   CoordinatorStore::Options serve;

@@ -1,0 +1,159 @@
+// Jobs across simulated hosts: network namespaces made by the test
+// (scripts/netns_hosts.sh: one per host, veth pairs to a bridge, addresses in
+// 198.18.0.0/24 that exist inside the namespaces only), so the multi-host
+// paths run for real on one machine: the coordinator on another host, each
+// process's collectives address derived from the route to it, the store
+// refused in clear text off loopback without consent, and a host cut off in
+// the middle of a job's collectives. Skips, saying why, where namespaces
+// cannot be made (not root).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "testutil/run_command.h"
+#include "testutil/temp_dir.h"
+
+namespace plugrt::testing {
+namespace {
+
+const std::string kHosts = std::string(PLUGRT_TEST_SOURCE_DIR) + "/scripts/netns_hosts.sh";
+
+// Two replicas, one per host: [3, 30] on both.
+constexpr const char* kSum = R"(
+module @sum attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main() -> tensor<2xf32> {
+    %r = stablehlo.replica_id : tensor<ui32>
+    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %rp1 = stablehlo.add %rf, %one : tensor<f32>
+    %b = stablehlo.broadcast_in_dim %rp1, dims = [] : (tensor<f32>) -> tensor<2xf32>
+    %scale = stablehlo.constant dense<[1.0, 10.0]> : tensor<2xf32>
+    %x = stablehlo.multiply %b, %scale : tensor<2xf32>
+    %sum = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    return %sum : tensor<2xf32>
+  }
+}
+)";
+
+// A million all-reduces in a loop: minutes of collectives, cut short by the
+// partition.
+constexpr const char* kLong = R"(
+module @long attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main() -> tensor<256xf32> {
+    %x0 = stablehlo.constant dense<1.0> : tensor<256xf32>
+    %i0 = stablehlo.constant dense<0> : tensor<i64>
+    %n = stablehlo.constant dense<1000000> : tensor<i64>
+    %half = stablehlo.constant dense<0.5> : tensor<256xf32>
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %r:2 = stablehlo.while(%i = %i0, %x = %x0) : tensor<i64>, tensor<256xf32>
+    cond {
+      %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %s = "stablehlo.all_reduce"(%x) ({
+        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+          %t = stablehlo.add %p, %q : tensor<f32>
+          stablehlo.return %t : tensor<f32>
+      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<256xf32>) -> tensor<256xf32>
+      %y = stablehlo.multiply %s, %half : tensor<256xf32>
+      %j = stablehlo.add %i, %one : tensor<i64>
+      stablehlo.return %j, %y : tensor<i64>, tensor<256xf32>
+    }
+    return %r#1 : tensor<256xf32>
+  }
+}
+)";
+
+class CliNetnsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    CommandResult check = RunCommand(kHosts + " check");
+    if (check.exit_code != 0) GTEST_SKIP() << "no simulated hosts here: " << check.output;
+    CommandResult up = RunCommand(kHosts + " up " + name_ + " 2");
+    ASSERT_EQ(up.exit_code, 0) << up.output;
+    made_ = true;
+  }
+  void TearDown() override {
+    if (made_) RunCommand(kHosts + " down " + name_);
+  }
+
+  std::string Program(const char* name, const char* text) const {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // Starts `plugrt run PROGRAM` on both hosts as the two ranks of a
+  // torchrun-style job whose coordinator is host 0; `between` runs once both
+  // have started (a fault). Each host's output, then "exit=CODE", follows
+  // "[host K] ".
+  CommandResult RunJob(const std::string& program, const std::string& extra_env,
+                       const std::string& between = "") {
+    std::string command;
+    for (int k = 0; k < 2; ++k) {
+      const std::string out = dir_ + "/h" + std::to_string(k) + ".txt";
+      command += "(env RANK=" + std::to_string(k) +
+                 " WORLD_SIZE=2 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=198.18.0.1 "
+                 "MASTER_PORT=29500 PLUGRT_LOG_LEVEL=info " + extra_env + " timeout 120 " +
+                 kHosts + " exec " + name_ + " " + std::to_string(k) + " " + PLUGRT_CLI_PATH +
+                 " run " + program + " > " + out + " 2>&1; echo exit=$? >> " + out + ") & ";
+    }
+    if (!between.empty()) command += between + "; ";
+    command += "wait; sed 's/^/[host 0] /' " + dir_ + "/h0.txt; sed 's/^/[host 1] /' " + dir_ +
+               "/h1.txt";
+    return RunCommand(command);
+  }
+
+  const TempDir temp_dir_{"cli-netns"};
+  const std::string dir_ = temp_dir_.path();
+  const std::string name_ = "plugrt-t" + std::to_string(::getpid());
+  bool made_ = false;
+};
+
+TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostServesInClearTextOnlyWithConsent) {
+  const std::string program = Program("sum.mlir", kSum);
+  CommandResult refused = RunJob(program, "PLUGRT_DISTRIBUTED_TIMEOUT_MS=3000");
+  EXPECT_NE(refused.output.find("[host 0] plugrt run: FAILED_PRECONDITION: node 0 would serve "
+                                "the job's key-value store on 198.18.0.1:29500"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("PLUGRT_ALLOW_INSECURE=1"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("[host 1] exit=1"), std::string::npos) << refused.output;
+
+  CommandResult result = RunJob(program, "PLUGRT_ALLOW_INSECURE=1");
+  for (int k = 0; k < 2; ++k) {
+    const std::string host = "[host " + std::to_string(k) + "] ";
+    EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find(host + "exit=0"), std::string::npos) << result.output;
+    // Each host is its own: the whole machine's threads, not a share.
+    EXPECT_NE(result.output.find(host + "plugrt cpu: node " + std::to_string(k) +
+                                 " of 2: collectives over gloo"),
+              std::string::npos)
+        << result.output;
+  }
+}
+
+TEST_F(CliNetnsTest, AHostCutOffMidJobIsNamedAndNoProcessHangs) {
+  const std::string program = Program("long.mlir", kLong);
+  // Host 1 is cut off once the job has run its collectives for a while.
+  CommandResult result = RunJob(
+      program,
+      "PLUGRT_ALLOW_INSECURE=1 PLUGRT_HEARTBEAT_INTERVAL_MS=200 PLUGRT_HEARTBEAT_TIMEOUT_MS=2000",
+      "sleep 3; " + kHosts + " partition " + name_ + " 1");
+  // Both end with an error (the outer timeout would say 124), node 0 naming
+  // node 1 as lost and node 1 its lost store.
+  EXPECT_NE(result.output.find("[host 0] exit=1"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("[host 1] exit=1"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("node 1 (host 198.18.0.2"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace plugrt::testing
