@@ -20,11 +20,13 @@ struct ServeOptions {
   PluginOptions plugin;
   std::string listen;
   std::string token_file;
+  remote::TlsConfig tls;
 };
 
 Status Serve(const ServeOptions& options) {
   remote::WorkerOptions worker;
   worker.listen = options.listen;
+  worker.tls = remote::TlsFromEnvironment(options.tls);
   PLUGRT_ASSIGN_OR_RETURN(worker.token, remote::LoadToken(options.token_file));
   // The signals are waited for on this thread; the server's threads, which
   // inherit this mask, never take them.
@@ -67,6 +69,17 @@ void RegisterServeCommand(CLI::App& app, int& exit_code) {
   command->add_option("--token-file", options->token_file,
                       "file holding the shared token every request must carry (default: "
                       "$PLUGRT_REMOTE_TOKEN_FILE, else the token in $PLUGRT_REMOTE_TOKEN)");
+  command->add_option("--tls-cert", options->tls.cert_file,
+                      "PEM certificate chain the worker presents (default $PLUGRT_TLS_CERT); with "
+                      "--tls-key, clients must speak TLS");
+  command->add_option("--tls-key", options->tls.key_file,
+                      "PEM private key of --tls-cert (default $PLUGRT_TLS_KEY)");
+  command->add_option("--tls-ca", options->tls.ca_file,
+                      "PEM CA that must have signed every client's certificate: mutual TLS "
+                      "(default $PLUGRT_TLS_CA)");
+  command->add_flag("--insecure", options->tls.allow_insecure,
+                    "serve in clear text on a non-loopback address (a trusted network only; "
+                    "also $PLUGRT_ALLOW_INSECURE=1)");
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     Status status = Serve(*options);

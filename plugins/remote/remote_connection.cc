@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "remote/tls.h"
 #include "remote/wire.h"
 
 namespace plugrt::remote {
@@ -34,16 +35,22 @@ StatusOr<std::shared_ptr<Connection>> Connection::Open(const ConnectionOptions& 
   // Reconnect quickly after a failure instead of backing off for minutes:
   // a dead worker is reported by the heartbeat, not hidden by retries.
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  connection->channel_ =
-      grpc::CreateCustomChannel(options.address, grpc::InsecureChannelCredentials(), args);
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<grpc::ChannelCredentials> credentials,
+      ChannelCredentials(options.tls, options.address, "the remote plugin's connection", &args));
+  connection->channel_ = grpc::CreateCustomChannel(options.address, credentials, args);
   connection->stub_ = wire::Worker::NewStub(connection->channel_);
 
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<grpc::ClientContext> call,
                           connection->NewCall(milliseconds(10000)));
   wire::CreateContextRequest request;
   request.set_keep_alive_secs(options.keep_alive_secs);
-  PLUGRT_RETURN_IF_ERROR(connection->Finish(
-      connection->stub_->CreateContext(call.get(), request, opened), "CreateContext"));
+  Status created = connection->Finish(
+      connection->stub_->CreateContext(call.get(), request, opened), "CreateContext");
+  if (created.code() == StatusCode::kUnavailable) {
+    return ExplainConnectFailure(options.address, std::move(created));
+  }
+  PLUGRT_RETURN_IF_ERROR(created);
   connection->context_id_ = opened->context_id();
   // Three heartbeats per keep-alive period: one lost beat does not expire
   // the context, and a dead worker is seen within the period.

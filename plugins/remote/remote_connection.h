@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "remote/tls_config.h"
 #include "proto/remote_worker.grpc.pb.h"
 #include "sdk/event.h"
 
@@ -28,6 +29,8 @@ namespace plugrt::remote {
 struct ConnectionOptions {
   std::string address;  // host:port of `plugrt serve`
   std::string token;
+  // TLS (remote/tls.h): clear text off loopback only when allowed.
+  TlsConfig tls;
   uint32_t keep_alive_secs = 60;
   // Deadline of calls that do not move arrays or compile.
   std::chrono::milliseconds control_deadline{30000};

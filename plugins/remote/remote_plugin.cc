@@ -36,17 +36,29 @@ StatusOr<ConnectionOptions> ReadOptions(const sdk::Attributes& create_options) {
     if (*end != '\0') return InvalidArgument("$", kKeepAliveEnv, " is not an integer: '", env, "'");
   }
   for (const sdk::Attribute& option : create_options) {
-    if (option.name == "address" || option.name == "token_file") {
+    std::string* text_option = option.name == "address"           ? &options.address
+                               : option.name == "token_file"      ? &token_file
+                               : option.name == "tls_cert"        ? &options.tls.cert_file
+                               : option.name == "tls_key"         ? &options.tls.key_file
+                               : option.name == "tls_ca"          ? &options.tls.ca_file
+                               : option.name == "tls_server_name" ? &options.tls.server_name
+                                                                  : nullptr;
+    if (text_option != nullptr) {
       const auto* text = std::get_if<std::string>(&option.value);
       if (text == nullptr) return InvalidArgument("create option ", option.name, " must be a string");
-      (option.name == "address" ? options.address : token_file) = *text;
+      *text_option = *text;
+    } else if (option.name == "allow_insecure") {
+      const auto* flag = std::get_if<bool>(&option.value);
+      if (flag == nullptr) return InvalidArgument("create option allow_insecure must be a bool");
+      options.tls.allow_insecure = *flag;
     } else if (option.name == "keep_alive_secs") {
       const auto* number = std::get_if<int64_t>(&option.value);
       if (number == nullptr) return InvalidArgument("create option keep_alive_secs must be an int64");
       keep_alive = *number;
     } else {
       return InvalidArgument("unknown create option '", option.name,
-                             "': the remote plugin takes address, token_file and keep_alive_secs "
+                             "': the remote plugin takes address, token_file, keep_alive_secs, tls_cert, tls_key, "
+                             "tls_ca, tls_server_name and allow_insecure "
                              "(the worker's `plugrt serve` flags choose its devices)");
     }
   }
@@ -60,6 +72,7 @@ StatusOr<ConnectionOptions> ReadOptions(const sdk::Attributes& create_options) {
   }
   options.keep_alive_secs = static_cast<uint32_t>(keep_alive);
   PLUGRT_ASSIGN_OR_RETURN(options.token, LoadToken(token_file));
+  options.tls = TlsFromEnvironment(options.tls);
   return options;
 }
 

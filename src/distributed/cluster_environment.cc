@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/content_hash.h"
+#include "remote/tls_config.h"
 
 namespace plugrt::distributed {
 namespace {
@@ -111,10 +112,6 @@ std::optional<int> SlurmTasksOnThisNode(const EnvironmentLookup& env) {
 
 int PortFromId(std::string_view id) {
   return kDerivedPortBase + static_cast<int>(Checksum64(id) % 4096);
-}
-
-bool IsLoopbackHost(std::string_view host) {
-  return host == "localhost" || host == "::1" || host.substr(0, 4) == "127.";
 }
 
 // Open MPI's mpirun address and job id from OMPI_MCA_orte_hnp_uri
@@ -324,7 +321,7 @@ StatusOr<std::optional<ClusterEnvironment>> DetectCluster(const EnvironmentLooku
     out.launcher = launcher->launcher;
     // torchrun without LOCAL_WORLD_SIZE: a remote MASTER_ADDR says hosts differ.
     if (std::string(launcher->launcher) == "torchrun" && !launcher->local_size) {
-      out.multi_host = !IsLoopbackHost(env("MASTER_ADDR").value_or("127.0.0.1"));
+      out.multi_host = !remote::IsLoopbackAddress(env("MASTER_ADDR").value_or("127.0.0.1"));
       out.local_size = out.multi_host ? 1 : out.num_nodes;
     }
   } else if (plugrt) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "proto/key_value_service.grpc.pb.h"
+#include "remote/tls.h"
 #include "remote/wire.h"
 
 namespace plugrt::distributed {
@@ -135,6 +136,12 @@ StatusOr<std::unique_ptr<CoordinatorStore>> CoordinatorStore::Start(Options opti
   if (options.num_nodes < 1) {
     return InvalidArgument("a job's store needs at least one node (", options.num_nodes, ")");
   }
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<grpc::ServerCredentials> credentials,
+      remote::ServerCredentials(options.tls, options.listen,
+                                StrCat("the job's key-value store",
+                                       options.source.empty() ? ""
+                                                              : StrCat(" (from ", options.source, ")"))));
   std::unique_ptr<CoordinatorStore> store(new CoordinatorStore());
   store->state_ = std::make_shared<State>();
   store->state_->num_nodes = options.num_nodes;
@@ -144,8 +151,7 @@ StatusOr<std::unique_ptr<CoordinatorStore>> CoordinatorStore::Start(Options opti
   // Without this, gRPC binds with SO_REUSEPORT and a second job on the same
   // derived port would share the first one's traffic instead of failing.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &store->server_->port);
+  builder.AddListeningPort(options.listen, credentials, &store->server_->port);
   builder.RegisterService(store->server_->service.get());
   store->server_->server = builder.BuildAndStart();
   if (store->server_->server == nullptr || store->server_->port == 0) {
@@ -212,7 +218,7 @@ Status Named(Status status, const std::string& address) {
 
 StatusOr<std::unique_ptr<GrpcKeyValueStore>> GrpcKeyValueStore::Connect(
     std::string address, int node_id, std::chrono::milliseconds connect_timeout,
-    std::chrono::milliseconds io_timeout) {
+    std::chrono::milliseconds io_timeout, const remote::TlsConfig& tls) {
   std::unique_ptr<GrpcKeyValueStore> store(new GrpcKeyValueStore());
   store->channel_ = std::make_unique<Channel>();
   grpc::ChannelArguments arguments;
@@ -220,23 +226,33 @@ StatusOr<std::unique_ptr<GrpcKeyValueStore>> GrpcKeyValueStore::Connect(
   arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
-  store->channel_->channel =
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+  PLUGRT_ASSIGN_OR_RETURN(
+      std::shared_ptr<grpc::ChannelCredentials> credentials,
+      remote::ChannelCredentials(tls, address,
+                                 StrCat("node ", node_id, "'s connection to the job's store"),
+                                 &arguments));
+  store->channel_->channel = grpc::CreateCustomChannel(address, credentials, arguments);
   store->channel_->stub = wire::KeyValue::NewStub(store->channel_->channel);
   if (!store->channel_->channel->WaitForConnected(std::chrono::system_clock::now() +
                                                   connect_timeout)) {
-    return MakeError(StatusCode::kUnavailable, "node ", node_id,
-                     " cannot reach the job's coordinator (node 0's key-value store) at ",
-                     address, " within ", connect_timeout.count(), " ms");
+    return remote::ExplainConnectFailure(
+        address, MakeError(StatusCode::kUnavailable, "node ", node_id,
+                           " cannot reach the job's coordinator (node 0's key-value store) at ",
+                           address, " within ", connect_timeout.count(), " ms"));
   }
   store->address_ = std::move(address);
   store->node_id_ = node_id;
   store->io_timeout_ = io_timeout;
+  // One call at once: the coordinator then counts this node among those it
+  // waits for at shutdown, and a refused call shows now, not at first use.
+  StatusOr<std::string> hello = store->TryGet("plugrt/coordinator/hello");
+  if (!hello.ok() && hello.status().code() != StatusCode::kNotFound) return hello.status();
+  store->connected_ = true;
   return store;
 }
 
 GrpcKeyValueStore::~GrpcKeyValueStore() {
-  if (channel_ == nullptr) return;
+  if (!connected_) return;  // never reached the coordinator: nothing to leave
   grpc::ClientContext context;
   SetDeadline(context, std::chrono::milliseconds(1000));
   wire::LeaveRequest request;

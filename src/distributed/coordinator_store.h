@@ -13,6 +13,7 @@
 
 #include "common/key_value_store.h"
 #include "common/status.h"
+#include "remote/tls_config.h"
 
 namespace plugrt::distributed {
 
@@ -30,9 +31,12 @@ class CoordinatorStore final : public KeyValueStore {
     std::chrono::milliseconds idle{5000};
     // Where `listen` came from, for messages ("PLUGRT_COORDINATOR", ...).
     std::string source;
+    // TLS (remote/tls.h's rules: clear text off loopback only when allowed).
+    remote::TlsConfig tls;
   };
   // UNAVAILABLE naming the address when it cannot be bound (in use: another
-  // job or server holds it).
+  // job or server holds it); FAILED_PRECONDITION for clear text off
+  // loopback without consent; INVALID_ARGUMENT for unusable TLS files.
   static StatusOr<std::unique_ptr<CoordinatorStore>> Start(Options options);
   ~CoordinatorStore() override;
 
@@ -56,11 +60,13 @@ class GrpcKeyValueStore final : public KeyValueStore {
  public:
   // Connects to the coordinator at `address` (HOST:PORT), waiting up to
   // `connect_timeout` for it to come up (node 0 may start last):
-  // UNAVAILABLE naming the address otherwise. Each later call fails after
-  // `io_timeout` (Get: after its own timeout plus that).
+  // UNAVAILABLE naming the address otherwise, UNAUTHENTICATED when it
+  // answers but the secure connection fails (remote/tls.h). Each later call
+  // fails after `io_timeout` (Get: after its own timeout plus that).
   static StatusOr<std::unique_ptr<GrpcKeyValueStore>> Connect(
       std::string address, int node_id, std::chrono::milliseconds connect_timeout,
-      std::chrono::milliseconds io_timeout = std::chrono::milliseconds(10000));
+      std::chrono::milliseconds io_timeout = std::chrono::milliseconds(10000),
+      const remote::TlsConfig& tls = {});
   // Says goodbye to the coordinator (best effort).
   ~GrpcKeyValueStore() override;
 
@@ -76,6 +82,7 @@ class GrpcKeyValueStore final : public KeyValueStore {
   std::string address_;
   int node_id_ = 0;
   std::chrono::milliseconds io_timeout_{10000};
+  bool connected_ = false;
   std::unique_ptr<Channel> channel_;
 };
 

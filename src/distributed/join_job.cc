@@ -11,11 +11,10 @@
 
 #include "distributed/coordinator_store.h"
 #include "distributed/key_value_store_url.h"
+#include "remote/tls_config.h"
 
 namespace plugrt::distributed {
 namespace {
-
-inline constexpr const char* kAllowInsecureEnv = "PLUGRT_ALLOW_INSECURE";
 
 std::optional<int64_t> IntOption(const std::vector<NamedValue>& options, std::string_view name) {
   const NamedValue* value = FindNamedValue(options, name);
@@ -81,10 +80,6 @@ std::string LocalAddressToward(const std::string& host) {
   return address;
 }
 
-bool IsLoopback(std::string_view host) {
-  return host == "localhost" || host == "[::1]" || host.substr(0, 4) == "127.";
-}
-
 StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& job,
                                                       const std::vector<NamedValue>& options,
                                                       const EnvironmentLookup& env) {
@@ -101,6 +96,8 @@ StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& 
   PLUGRT_RETURN_IF_ERROR(SplitHostPort(job.coordinator, job.coordinator_source, &host, &port));
   const std::chrono::milliseconds timeout(
       Milliseconds(options, env, "distributed_timeout_ms", "PLUGRT_DISTRIBUTED_TIMEOUT_MS", 60000));
+  const remote::TlsConfig tls = remote::TlsFromEnvironment(
+      {}, [&env](const char* name) { return env(name).value_or(""); });
   if (job.node_id != 0) {
     // A call to a coordinator cut off fails within half a heartbeat timeout,
     // so the heartbeat names the lost store in time and a node shutting down
@@ -110,26 +107,19 @@ StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& 
     const std::chrono::milliseconds io(std::clamp<int64_t>(heartbeat_timeout / 2, 500, 10000));
     PLUGRT_ASSIGN_OR_RETURN(
         std::unique_ptr<GrpcKeyValueStore> store,
-        GrpcKeyValueStore::Connect(job.coordinator, job.node_id, timeout, io));
+        GrpcKeyValueStore::Connect(job.coordinator, job.node_id, timeout, io, tls));
     return std::shared_ptr<KeyValueStore>(std::move(store));
   }
   CoordinatorStore::Options serve;
   serve.num_nodes = job.num_nodes;
-  serve.source = job.coordinator_source;
-  if (IsLoopback(host)) {
-    serve.listen = job.coordinator;
-  } else {
-    // The store carries every node's rendezvous: in clear text only where
-    // the user says the network is trusted.
-    const std::optional<std::string> allow = env(kAllowInsecureEnv);
-    if (!allow || *allow == "0" || *allow == "false") {
-      return FailedPrecondition(
-          "node 0 would serve the job's key-value store on ", job.coordinator, " (from ",
-          job.coordinator_source, "), which is not a loopback address, without TLS; set ",
-          kAllowInsecureEnv, "=1 to serve it in clear text on a trusted network");
-    }
-    serve.listen = StrCat(host.front() == '[' ? "[::]" : "0.0.0.0", ":", port);
-  }
+  serve.tls = tls;
+  // On loopback, the address itself; otherwise every interface of this host
+  // (the coordinator's name may be any of its addresses). Clear text there
+  // needs consent (remote/tls.h).
+  serve.listen = remote::IsLoopbackAddress(job.coordinator)
+                     ? job.coordinator
+                     : StrCat(host.front() == '[' ? "[::]" : "0.0.0.0", ":", port);
+  serve.source = StrCat(job.coordinator, " from ", job.coordinator_source);
   // After the last call, wait a few heartbeats before deciding the others
   // are gone without a goodbye.
   const int64_t interval =

@@ -9,6 +9,7 @@
 
 #include "client/client.h"
 #include "common/status.h"
+#include "remote/tls_config.h"
 
 namespace plugrt::remote {
 
@@ -17,6 +18,8 @@ struct WorkerOptions {
   std::string listen = "127.0.0.1:0";
   // Every request must carry it. Not empty.
   std::string token;
+  // TLS (remote/tls.h): clear text off loopback only when allowed.
+  TlsConfig tls;
 };
 
 class WorkerServer {

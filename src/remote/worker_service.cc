@@ -17,6 +17,7 @@
 #include "common/layout.h"
 #include "proto/remote_worker.grpc.pb.h"
 #include "remote/token.h"
+#include "remote/tls.h"
 #include "remote/wire.h"
 #include "remote/worker_context.h"
 #include "remote/worker_server.h"
@@ -503,11 +504,13 @@ StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(std::unique_ptr<Clie
                                                            const WorkerOptions& options) {
   if (client == nullptr) return InvalidArgument("WorkerServer needs a client");
   if (options.token.empty()) return InvalidArgument("WorkerServer needs a token");
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                          ServerCredentials(options.tls, options.listen, "plugrt serve"));
   auto impl = std::make_unique<Impl>();
   impl->client = std::move(client);
   impl->service = std::make_unique<WorkerService>(*impl->client, options.token);
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &impl->port);
+  builder.AddListeningPort(options.listen, credentials, &impl->port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.SetMaxSendMessageSize(kMaxMessageBytes);
   builder.RegisterService(impl->service.get());

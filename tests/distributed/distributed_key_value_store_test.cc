@@ -18,6 +18,7 @@
 #include "distributed/key_value_store_url.h"
 #include "distributed/redis_key_value_store.h"
 #include "testutil/redis_server.h"
+#include "testutil/test_certificates.h"
 #include "testutil/temp_dir.h"
 
 namespace plugrt {
@@ -301,6 +302,110 @@ TEST(CoordinatorStoreTest, TheCoordinatorServesUntilEveryNodeHasSaidGoodbye) {
     node.reset();
   }
   stopping.join();
+}
+
+class CoordinatorTlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    certs_ = testing::MakeTestCertificates(dir_.path());
+    if (!certs_.error.empty()) GTEST_SKIP() << certs_.error;
+  }
+
+  // A coordinator of 2 nodes with the server's certificate; with `mutual`,
+  // it also requires client certificates signed by the test CA.
+  std::unique_ptr<distributed::CoordinatorStore> Start(bool mutual) {
+    distributed::CoordinatorStore::Options options;
+    options.num_nodes = 2;
+    options.idle = std::chrono::milliseconds(0);
+    options.tls.cert_file = certs_.server_cert;
+    options.tls.key_file = certs_.server_key;
+    if (mutual) options.tls.ca_file = certs_.ca;
+    auto started = distributed::CoordinatorStore::Start(options);
+    EXPECT_TRUE(started.ok()) << started.status().ToString();
+    return started.ok() ? std::move(*started) : nullptr;
+  }
+
+  StatusOr<std::unique_ptr<distributed::GrpcKeyValueStore>> Connect(
+      const distributed::CoordinatorStore& coordinator, remote::TlsConfig tls) {
+    return distributed::GrpcKeyValueStore::Connect(
+        "127.0.0.1:" + std::to_string(coordinator.port()), 1, std::chrono::milliseconds(2000),
+        std::chrono::milliseconds(5000), tls);
+  }
+
+  testing::TempDir dir_{"coordinator-tls"};
+  testing::TestCertificates certs_;
+};
+
+TEST_F(CoordinatorTlsTest, AServerCertificateTheClientTrusts) {
+  auto coordinator = Start(/*mutual=*/false);
+  ASSERT_NE(coordinator, nullptr);
+  remote::TlsConfig trusting;
+  trusting.ca_file = certs_.ca;
+  auto node = Connect(*coordinator, trusting);
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_TRUE((*node)->Put("k", "over tls").ok());
+  EXPECT_EQ(*coordinator->Get("k", 1000), "over tls");
+  // A client in clear text reaches a server that speaks only TLS: refused,
+  // naming the peer.
+  auto plain = Connect(*coordinator, {});
+  ASSERT_FALSE(plain.ok());
+  EXPECT_EQ(plain.status().code(), StatusCode::kUnauthenticated) << plain.status().ToString();
+  EXPECT_NE(plain.status().message().find("127.0.0.1:" + std::to_string(coordinator->port())),
+            std::string::npos);
+  // A client trusting another CA refuses the server.
+  remote::TlsConfig stranger;
+  stranger.ca_file = dir_.path() + "/other-ca.pem";
+  auto distrusting = Connect(*coordinator, stranger);
+  ASSERT_FALSE(distrusting.ok());
+  EXPECT_EQ(distrusting.status().code(), StatusCode::kUnauthenticated);
+}
+
+TEST_F(CoordinatorTlsTest, MutualTlsRefusesAWrongOrMissingClientCertificate) {
+  auto coordinator = Start(/*mutual=*/true);
+  ASSERT_NE(coordinator, nullptr);
+  remote::TlsConfig good;
+  good.ca_file = certs_.ca;
+  good.cert_file = certs_.client_cert;
+  good.key_file = certs_.client_key;
+  auto node = Connect(*coordinator, good);
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_TRUE((*node)->Put("mutual", "yes").ok());
+  EXPECT_EQ(*(*node)->TryGet("mutual"), "yes");
+  remote::TlsConfig wrong = good;
+  wrong.cert_file = certs_.stranger_cert;
+  wrong.key_file = certs_.stranger_key;
+  remote::TlsConfig missing;
+  missing.ca_file = certs_.ca;
+  for (const remote::TlsConfig& tls : {wrong, missing}) {
+    auto refused = Connect(*coordinator, tls);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), StatusCode::kUnauthenticated)
+        << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("127.0.0.1:"), std::string::npos);
+  }
+}
+
+TEST_F(CoordinatorTlsTest, ClearTextOffLoopbackNeedsConsentAndUnusableFilesAreNamed) {
+  distributed::CoordinatorStore::Options options;
+  options.listen = "0.0.0.0:0";
+  auto refused = distributed::CoordinatorStore::Start(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find("PLUGRT_ALLOW_INSECURE=1"), std::string::npos)
+      << refused.status().ToString();
+  options.tls.allow_insecure = true;
+  EXPECT_TRUE(distributed::CoordinatorStore::Start(options).ok());
+  options.tls.cert_file = certs_.server_cert;
+  options.tls.key_file = dir_.path() + "/no-such.key";
+  auto unreadable = distributed::CoordinatorStore::Start(options);
+  ASSERT_FALSE(unreadable.ok());
+  EXPECT_EQ(unreadable.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(unreadable.status().message().find("no-such.key"), std::string::npos);
+  // A client would send the job's keys in clear text off loopback.
+  auto client = distributed::GrpcKeyValueStore::Connect("198.18.0.1:29500", 1,
+                                                        std::chrono::milliseconds(100));
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), StatusCode::kFailedPrecondition);
 }
 
 TEST(KeyValueStoreUrlTest, MalformedAddressesAreNamed) {

@@ -27,6 +27,8 @@
 #include "testutil/plugin_env.h"
 #include "testutil/remote_worker.h"
 #include "testutil/run_command.h"
+#include "testutil/temp_dir.h"
+#include "testutil/test_certificates.h"
 #include "testutil/programs.h"
 
 namespace plugrt {
@@ -538,6 +540,59 @@ TEST(RemoteTest, LargeArraysStreamWithoutASecondCopy) {
   ASSERT_TRUE(buffer->first.ToHost(back.data(), kBytes).ok());
   EXPECT_LT(worker.PeakBytes() - resident, kBytes / 4) << "the download copied the array";
   EXPECT_TRUE(back == data);
+}
+
+// A worker with mutual TLS: a client with a certificate the worker's CA
+// signed runs programs; one with a stranger's certificate, or none, is
+// refused as UNAUTHENTICATED naming the worker.
+TEST(RemoteTlsTest, AWorkerWithMutualTlsServesOnlyCertifiedClients) {
+  testing::TempDir dir("remote-tls");
+  testing::TestCertificates certs = testing::MakeTestCertificates(dir.path());
+  if (!certs.error.empty()) GTEST_SKIP() << certs.error;
+  Worker worker(1, {"--tls-cert", certs.server_cert, "--tls-key", certs.server_key, "--tls-ca",
+                    certs.ca});
+  ASSERT_TRUE(worker.ok());
+  auto plugin = RemotePlugin();
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  auto connect = [&](const std::string& cert, const std::string& key) {
+    ClientOptions options;
+    options.create_options = {NamedValue{"address", worker.address()},
+                              NamedValue{"token_file", TokenFile()},
+                              NamedValue{"tls_ca", certs.ca}};
+    if (!cert.empty()) {
+      options.create_options.push_back(NamedValue{"tls_cert", cert});
+      options.create_options.push_back(NamedValue{"tls_key", key});
+    }
+    return Client::Create(*plugin, options);
+  };
+  auto client = connect(certs.client_cert, certs.client_key);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  float sum = 0;
+  std::vector<float> out = RunProgram(**client, {1, 2, 3, 4}, {10, 20, 30, 40}, &sum);
+  EXPECT_EQ(out, (std::vector<float>{11, 44, 99, 176}));  // a * (a + b), as run locally
+  for (const auto& [cert, key] : {std::pair{certs.stranger_cert, certs.stranger_key},
+                                  std::pair{std::string(), std::string()}}) {
+    auto refused = connect(cert, key);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), StatusCode::kUnauthenticated) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find(worker.address()), std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
+TEST(RemoteTlsTest, ClearTextOffLoopbackNeedsConsent) {
+  testing::CommandResult serve =
+      testing::RunCli("serve --listen 0.0.0.0:0 --token-file " + TokenFile());
+  EXPECT_TRUE(testing::FailedWith(serve, 1, "PLUGRT_ALLOW_INSECURE=1")) << serve.output;
+  auto plugin = RemotePlugin();
+  ASSERT_TRUE(plugin.ok());
+  ClientOptions options;
+  options.create_options = {NamedValue{"address", std::string("198.18.0.9:4000")},
+                            NamedValue{"token_file", TokenFile()}};
+  auto client = Client::Create(*plugin, options);
+  ASSERT_FALSE(client.ok());
+  EXPECT_EQ(client.status().code(), StatusCode::kFailedPrecondition) << client.status().ToString();
+  EXPECT_NE(client.status().message().find("clear text"), std::string::npos);
 }
 
 }  // namespace

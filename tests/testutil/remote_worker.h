@@ -49,18 +49,22 @@ inline std::string RemoteTokenFile() {
 }
 
 // A `plugrt serve` process on 127.0.0.1, port chosen by the worker, serving
-// `devices` CPU devices with kRemoteToken. Stopped (SIGTERM) when destroyed.
+// `devices` CPU devices with kRemoteToken (and `extra` flags: TLS files).
+// Stopped (SIGTERM) when destroyed.
 class RemoteWorker {
  public:
-  explicit RemoteWorker(int devices = 2) {
+  explicit RemoteWorker(int devices = 2, const std::vector<std::string>& extra = {}) {
     int out[2];
     if (::pipe(out) != 0) return;
     // Everything the child needs is built before fork: after it, a child of
     // a threaded process may only exec.
     std::string token_file = RemoteTokenFile();
     std::string count = std::to_string(devices);
-    const char* argv[] = {PLUGRT_CLI_PATH, "serve", "--listen", "127.0.0.1:0", "--token-file",
-                          token_file.c_str(), "--devices", count.c_str(), nullptr};
+    std::vector<const char*> argv = {PLUGRT_CLI_PATH, "serve", "--listen", "127.0.0.1:0",
+                                     "--token-file", token_file.c_str(), "--devices",
+                                     count.c_str()};
+    for (const std::string& flag : extra) argv.push_back(flag.c_str());
+    argv.push_back(nullptr);
     std::vector<std::string> environment;
     for (char** e = environ; *e != nullptr; ++e) {
       if (std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0) environment.push_back(*e);
@@ -84,7 +88,7 @@ class RemoteWorker {
       ::dup2(out[1], STDOUT_FILENO);
       ::close(out[0]);
       ::close(out[1]);
-      ::execve(PLUGRT_CLI_PATH, const_cast<char* const*>(argv), envp.data());
+      ::execve(PLUGRT_CLI_PATH, const_cast<char* const*>(argv.data()), envp.data());
       ::_exit(127);
     }
     ::close(out[1]);

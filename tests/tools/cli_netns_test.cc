@@ -15,6 +15,7 @@
 
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
+#include "testutil/test_certificates.h"
 
 namespace plugrt::testing {
 namespace {
@@ -95,13 +96,14 @@ class CliNetnsTest : public ::testing::Test {
   // have started (a fault). Each host's output, then "exit=CODE", follows
   // "[host K] ".
   CommandResult RunJob(const std::string& program, const std::string& extra_env,
-                       const std::string& between = "") {
+                       const std::string& between = "", const std::string& host1_env = "") {
     std::string command;
     for (int k = 0; k < 2; ++k) {
       const std::string out = dir_ + "/h" + std::to_string(k) + ".txt";
       command += "(env RANK=" + std::to_string(k) +
                  " WORLD_SIZE=2 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=198.18.0.1 "
-                 "MASTER_PORT=29500 PLUGRT_LOG_LEVEL=info " + extra_env + " timeout 120 " +
+                 "MASTER_PORT=29500 PLUGRT_LOG_LEVEL=info " + extra_env + " " +
+                 (k == 1 ? host1_env : std::string()) + " timeout 120 " +
                  kHosts + " exec " + name_ + " " + std::to_string(k) + " " + PLUGRT_CLI_PATH +
                  " run " + program + " > " + out + " 2>&1; echo exit=$? >> " + out + ") & ";
     }
@@ -117,11 +119,38 @@ class CliNetnsTest : public ::testing::Test {
   bool made_ = false;
 };
 
+TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostSpeaksMutualTls) {
+  testing::TestCertificates certs = testing::MakeTestCertificates(dir_);
+  if (!certs.error.empty()) GTEST_SKIP() << certs.error;
+  const std::string tls = "PLUGRT_TLS_CA=" + certs.ca + " PLUGRT_TLS_CERT=" + certs.server_cert +
+                          " PLUGRT_TLS_KEY=" + certs.server_key;
+  CommandResult result = RunJob(Program("sum.mlir", kSum), tls);
+  for (int k = 0; k < 2; ++k) {
+    const std::string host = "[host " + std::to_string(k) + "] ";
+    EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
+        << result.output;
+  }
+  // Node 1 with a certificate of another CA: refused, naming node 0's store;
+  // node 0 names the node that never came.
+  CommandResult refused =
+      RunJob(Program("sum.mlir", kSum), tls + " PLUGRT_DISTRIBUTED_TIMEOUT_MS=8000", "",
+             // Node 1 gives up first, while node 0 still answers.
+             "PLUGRT_DISTRIBUTED_TIMEOUT_MS=3000 PLUGRT_TLS_CERT=" + certs.stranger_cert +
+                 " PLUGRT_TLS_KEY=" + certs.stranger_key);
+  EXPECT_NE(refused.output.find("[host 1] plugrt run: UNAUTHENTICATED: the peer at "
+                                "198.18.0.1:29500 answers but refused the secure connection"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("[host 0] plugrt run: DEADLINE_EXCEEDED"), std::string::npos)
+      << refused.output;
+}
+
 TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostServesInClearTextOnlyWithConsent) {
   const std::string program = Program("sum.mlir", kSum);
   CommandResult refused = RunJob(program, "PLUGRT_DISTRIBUTED_TIMEOUT_MS=3000");
-  EXPECT_NE(refused.output.find("[host 0] plugrt run: FAILED_PRECONDITION: node 0 would serve "
-                                "the job's key-value store on 198.18.0.1:29500"),
+  EXPECT_NE(refused.output.find("[host 0] plugrt run: FAILED_PRECONDITION: the job's key-value "
+                                "store (from 198.18.0.1:29500 from MASTER_ADDR/MASTER_PORT) "
+                                "would listen on 0.0.0.0:29500"),
             std::string::npos)
       << refused.output;
   EXPECT_NE(refused.output.find("PLUGRT_ALLOW_INSECURE=1"), std::string::npos) << refused.output;
