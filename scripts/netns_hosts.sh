@@ -67,7 +67,13 @@ case "$cmd" in
     ;;
   cap)
     ns="$(host_ns "$2" "$3")"
-    tc -n "$ns" qdisc replace dev eth0 root tbf rate "$4" burst 32kbit latency 400ms
+    # A bucket of 10 ms of traffic, in bytes (at least 4000): smaller ones cannot
+    # keep a fast link busy between timer ticks.
+    burst=$(awk -v r="$4" 'BEGIN {
+      n = r + 0; u = r; sub(/^[0-9.]+/, "", u)
+      m = (u == "gbit") ? 1e9 : (u == "mbit") ? 1e6 : (u == "kbit") ? 1e3 : 1
+      b = n * m / 800; if (b < 4000) b = 4000; printf "%d", b }')
+    tc -n "$ns" qdisc replace dev eth0 root tbf rate "$4" burst "$burst" latency 400ms
     ;;
   loss)
     ns="$(host_ns "$2" "$3")"

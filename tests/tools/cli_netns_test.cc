@@ -170,6 +170,22 @@ TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostServesInClearTextOnlyWithConsent) 
   }
 }
 
+TEST_F(CliNetnsTest, AJobSurvivesPacketLossAndABandwidthCap) {
+  // A tenth of every host's incoming packets dropped at random and host 1's
+  // outgoing traffic capped: TCP retransmits, and the job's answer is the same.
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(RunCommand(kHosts + " loss " + name_ + " " + std::to_string(k) + " 10").exit_code, 0);
+  }
+  ASSERT_EQ(RunCommand(kHosts + " cap " + name_ + " 1 50mbit").exit_code, 0);
+  CommandResult result = RunJob(Program("sum.mlir", kSum), "PLUGRT_ALLOW_INSECURE=1");
+  for (int k = 0; k < 2; ++k) {
+    const std::string host = "[host " + std::to_string(k) + "] ";
+    EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find(host + "exit=0"), std::string::npos) << result.output;
+  }
+}
+
 TEST_F(CliNetnsTest, AHostCutOffMidJobIsNamedAndNoProcessHangs) {
   const std::string program = Program("long.mlir", kLong);
   // Host 1 is cut off once the job has run its collectives for a while.
