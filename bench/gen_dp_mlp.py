@@ -8,7 +8,15 @@ on its replica id), the gradients are summed across the replicas with
 all_reduce and divided by REPLICAS, so every replica applies the same update
 (data parallelism). It returns the last step's loss.
 
+The data come in blocks of BATCH rows: block b's rows are sin(0.1 i + 0.01 col + b),
+labels i % 10. Replica p trains on blocks p*G .. p*G+G-1 (G = --data-blocks, default 1),
+so `--replicas 1 --data-blocks N` is one process training on the same global batch as
+`--replicas N`: the same losses and updates, up to float reduction order. With
+--loss-curve the program returns every step's loss (the mean over all replicas' rows)
+instead of the last replica-local one.
+
 Usage: gen_dp_mlp.py --replicas N --steps K [--batch B] [--hidden H] [--inputs I]
+                     [--data-blocks G] [--loss-curve] [--lr LR]
 """
 import argparse
 
@@ -20,8 +28,13 @@ def main():
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--hidden", type=int, default=512)
     parser.add_argument("--inputs", type=int, default=784)
+    parser.add_argument("--data-blocks", type=int, default=1)
+    parser.add_argument("--loss-curve", action="store_true")
+    parser.add_argument("--lr", type=float, default=0.01)
     args = parser.parse_args()
-    P, K, B, H, D, O = args.replicas, args.steps, args.batch, args.hidden, args.inputs, 10
+    P, K, D, O = args.replicas, args.steps, args.inputs, 10
+    G, BLOCK, H = args.data_blocks, args.batch, args.hidden
+    B = G * BLOCK  # rows per replica
 
     def t(*dims):
         return "tensor<" + "x".join(str(d) for d in dims) + ("x" if dims else "") + "f32>"
@@ -31,25 +44,37 @@ def main():
     lines = []
     emit = lines.append
     emit(f"module @dp_mlp attributes {{mhlo.num_replicas = {P} : i32}} {{")
-    emit(f"  func.func @main() -> tensor<f32> {{")
+    result = f"tensor<{K}xf32>" if args.loss_curve else "tensor<f32>"
+    emit(f"  func.func @main() -> {result} {{")
     emit(f"    %zero = stablehlo.constant dense<0.0> : tensor<f32>")
     emit(f"    %r = stablehlo.replica_id : tensor<ui32>")
-    emit(f"    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>")
-    # Synthetic data: x = sin(0.1 row + 0.01 col + replica), one-hot labels row % 10.
-    emit(f"    %xr = stablehlo.iota dim = 0 : {t(B, D)}")
+    # Synthetic data: row j of replica p is row i = j % BLOCK of block
+    # b = p*G + j / BLOCK: x = sin(0.1 i + 0.01 col + b), label i % 10.
+    emit(f"    %rs = stablehlo.convert %r : (tensor<ui32>) -> tensor<i32>")
+    emit(f"    %gblocks = stablehlo.constant dense<{G}> : tensor<i32>")
+    emit(f"    %first = stablehlo.multiply %rs, %gblocks : tensor<i32>")
+    emit(f"    %firstb = stablehlo.broadcast_in_dim %first, dims = [] : (tensor<i32>) -> tensor<{B}x{D}xi32>")
+    emit(f"    %jr = stablehlo.iota dim = 0 : tensor<{B}x{D}xi32>")
+    emit(f"    %blk_rows = stablehlo.constant dense<{BLOCK}> : tensor<{B}x{D}xi32>")
+    emit(f"    %ir = stablehlo.remainder %jr, %blk_rows : tensor<{B}x{D}xi32>")
+    emit(f"    %bq = stablehlo.divide %jr, %blk_rows : tensor<{B}x{D}xi32>")
+    emit(f"    %blk = stablehlo.add %bq, %firstb : tensor<{B}x{D}xi32>")
+    emit(f"    %xr = stablehlo.convert %ir : (tensor<{B}x{D}xi32>) -> {t(B, D)}")
+    emit(f"    %rb = stablehlo.convert %blk : (tensor<{B}x{D}xi32>) -> {t(B, D)}")
     emit(f"    %xc = stablehlo.iota dim = 1 : {t(B, D)}")
     emit(f"    %c01 = stablehlo.constant dense<0.1> : {t(B, D)}")
     emit(f"    %c001 = stablehlo.constant dense<0.01> : {t(B, D)}")
     emit(f"    %xr1 = stablehlo.multiply %xr, %c01 : {t(B, D)}")
     emit(f"    %xc1 = stablehlo.multiply %xc, %c001 : {t(B, D)}")
-    emit(f"    %rb = stablehlo.broadcast_in_dim %rf, dims = [] : (tensor<f32>) -> {t(B, D)}")
     emit(f"    %xs = stablehlo.add %xr1, %xc1 : {t(B, D)}")
     emit(f"    %xs2 = stablehlo.add %xs, %rb : {t(B, D)}")
     emit(f"    %x = stablehlo.sine %xs2 : {t(B, D)}")
     emit(f"    %lr_ = stablehlo.iota dim = 0 : tensor<{B}x{O}xi32>")
     emit(f"    %lc = stablehlo.iota dim = 1 : tensor<{B}x{O}xi32>")
+    emit(f"    %lblk = stablehlo.constant dense<{BLOCK}> : tensor<{B}x{O}xi32>")
+    emit(f"    %li = stablehlo.remainder %lr_, %lblk : tensor<{B}x{O}xi32>")
     emit(f"    %ten = stablehlo.constant dense<10> : tensor<{B}x{O}xi32>")
-    emit(f"    %lm = stablehlo.remainder %lr_, %ten : tensor<{B}x{O}xi32>")
+    emit(f"    %lm = stablehlo.remainder %li, %ten : tensor<{B}x{O}xi32>")
     emit(f"    %hot = stablehlo.compare EQ, %lm, %lc : (tensor<{B}x{O}xi32>, tensor<{B}x{O}xi32>) -> tensor<{B}x{O}xi1>")
     emit(f"    %ones_l = stablehlo.constant dense<1.0> : {t(B, O)}")
     emit(f"    %zeros_l = stablehlo.constant dense<0.0> : {t(B, O)}")
@@ -67,9 +92,10 @@ def main():
             emit(f"    %{name}0 = stablehlo.constant dense<0.0> : {t(*dims)}")
     emit(f"    %i0 = stablehlo.constant dense<0> : tensor<i64>")
     emit(f"    %k = stablehlo.constant dense<{K}> : tensor<i64>")
+    emit(f"    %curve0 = stablehlo.constant dense<0.0> : tensor<{K}xf32>")
     carried = ", ".join(f"%{n} = %{n}0" for n, _ in params)
     types = ", ".join(t(*d) for _, d in params)
-    emit(f"    %out:8 = stablehlo.while(%i = %i0, %loss = %zero, {carried}) : tensor<i64>, tensor<f32>, {types}")
+    emit(f"    %out:9 = stablehlo.while(%i = %i0, %loss = %zero, %curve = %curve0, {carried}) : tensor<i64>, tensor<f32>, tensor<{K}xf32>, {types}")
     emit(f"    cond {{")
     emit(f"      %lt = stablehlo.compare LT, %i, %k : (tensor<i64>, tensor<i64>) -> tensor<i1>")
     emit(f"      stablehlo.return %lt : tensor<i1>")
@@ -125,15 +151,29 @@ def main():
         b(f"    %s = stablehlo.add %p, %q : tensor<f32>")
         b(f"    stablehlo.return %s : tensor<f32>")
         b(f"}}) {{replica_groups = dense<[[{group}]]> : tensor<1x{P}xi64>}} : ({t(*dims)}) -> {t(*dims)}")
-        b(f"%lr_{name} = stablehlo.constant dense<{0.01 / P!r}> : {t(*dims)}")
+        b(f"%lr_{name} = stablehlo.constant dense<{args.lr / P!r}> : {t(*dims)}")
         b(f"%st_{name} = stablehlo.multiply %g{name}, %lr_{name} : {t(*dims)}")
         b(f"%n{name} = stablehlo.subtract %{name}, %st_{name} : {t(*dims)}")
+    # The step's loss over every replica's rows, into the curve (only when
+    # the curve is returned: the benchmark's program has no extra collective).
+    if args.loss_curve:
+        b(f"%lsum = \"stablehlo.all_reduce\"(%new_loss) ({{")
+        b(f"  ^bb0(%p: tensor<f32>, %q: tensor<f32>):")
+        b(f"    %s = stablehlo.add %p, %q : tensor<f32>")
+        b(f"    stablehlo.return %s : tensor<f32>")
+        b(f"}}) {{replica_groups = dense<[[{group}]]> : tensor<1x{P}xi64>, channel_handle = #stablehlo.channel_handle<handle = 99, type = 0>}} : (tensor<f32>) -> tensor<f32>")
+        b(f"%invp = stablehlo.constant dense<{1.0 / P!r}> : tensor<f32>")
+        b(f"%gloss = stablehlo.multiply %lsum, %invp : tensor<f32>")
+    else:
+        b(f"%gloss = stablehlo.add %new_loss, %zero : tensor<f32>")
+    b(f"%gloss1 = stablehlo.reshape %gloss : (tensor<f32>) -> tensor<1xf32>")
+    b(f"%ncurve = stablehlo.dynamic_update_slice %curve, %gloss1, %i : (tensor<{K}xf32>, tensor<1xf32>, tensor<i64>) -> tensor<{K}xf32>")
     b(f"%one = stablehlo.constant dense<1> : tensor<i64>")
     b(f"%ni = stablehlo.add %i, %one : tensor<i64>")
     news = ", ".join(f"%n{n}" for n, _ in params)
-    b(f"stablehlo.return %ni, %new_loss, {news} : tensor<i64>, tensor<f32>, {types}")
+    b(f"stablehlo.return %ni, %new_loss, %ncurve, {news} : tensor<i64>, tensor<f32>, tensor<{K}xf32>, {types}")
     emit(f"    }}")
-    emit(f"    return %out#1 : tensor<f32>")
+    emit(f"    return %out#2 : tensor<{K}xf32>" if args.loss_curve else f"    return %out#1 : tensor<f32>")
     emit(f"  }}")
     emit(f"}}")
     print("\n".join(lines))

@@ -7,7 +7,12 @@
 #
 #   netns_hosts.sh up NAME N          makes hosts 0..N-1 (namespaces NAME-h0 ...,
 #                                     switch NAME-sw); prints "K ADDRESS" per host
-#   netns_hosts.sh exec NAME K CMD... runs CMD on host K
+#   netns_hosts.sh exec NAME K CMD... runs CMD on host K (hostname NAME-hK, in a
+#                                     UTS namespace of its own)
+#   netns_hosts.sh agent HOST CMD...  mpirun's rsh agent: runs CMD (one shell
+#                                     string) on the host whose address is HOST,
+#                                     of the hosts named $PLUGRT_NETNS_NAME
+#                                     (mpirun --mca plm_rsh_agent "netns_hosts.sh agent")
 #   netns_hosts.sh addr K             host K's address
 #   netns_hosts.sh cap NAME K RATE    caps host K's outgoing traffic (tc tbf, e.g. 100mbit)
 #   netns_hosts.sh loss NAME K PCT    drops PCT % of host K's incoming packets at random
@@ -60,7 +65,16 @@ case "$cmd" in
     ;;
   exec)
     name="$2"; k="$3"; shift 3
-    exec ip netns exec "$(host_ns "$name" "$k")" "$@"
+    ns="$(host_ns "$name" "$k")"
+    # A host name of its own: MPI tells hosts apart by name (its session
+    # directories and shared-memory files are named after it).
+    exec ip netns exec "$ns" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$ns" "$@"
+    ;;
+  agent)
+    host="$2"; shift 2
+    k=$(( ${host##*.} - 1 ))
+    ns="$(host_ns "${PLUGRT_NETNS_NAME:?agent: set PLUGRT_NETNS_NAME}" "$k")"
+    exec ip netns exec "$ns" unshare --uts sh -c 'hostname "$0" && exec sh -c "$1"' "$ns" "$*"
     ;;
   addr)
     addr "$2"
@@ -97,7 +111,7 @@ case "$cmd" in
     done
     ;;
   *)
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     [ -n "$cmd" ] && [ "$cmd" != "-h" ] && [ "$cmd" != "--help" ] && exit 2
     exit 0
     ;;

@@ -10,8 +10,11 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
@@ -183,6 +186,72 @@ TEST_F(CliNetnsTest, AJobSurvivesPacketLossAndABandwidthCap) {
     EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
         << result.output;
     EXPECT_NE(result.output.find(host + "exit=0"), std::string::npos) << result.output;
+  }
+}
+
+// The numbers of the first "array([...])" after `after` in `output`.
+std::vector<double> ArrayAfter(const std::string& output, const std::string& after) {
+  std::vector<double> values;
+  size_t at = output.find(after);
+  if (at == std::string::npos) return values;
+  at = output.find("array([", at);
+  const size_t end = output.find(']', at);
+  if (at == std::string::npos || end == std::string::npos) return values;
+  std::istringstream in(output.substr(at + 7, end - at - 7));
+  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stod(item));
+  return values;
+}
+
+// What mpirun --tag-output shows of `rank`'s standard output, tags removed.
+std::string RankOutput(const std::string& output, int rank) {
+  const std::string tag = "," + std::to_string(rank) + "]<stdout>:";
+  std::string text;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(tag);
+    if (!line.empty() && line[0] == '[' && at != std::string::npos) {
+      text += line.substr(at + tag.size()) + "\n";
+    }
+  }
+  return text;
+}
+
+TEST_F(CliNetnsTest, DataParallelTrainingAcrossHostsUnderMpirunMatchesOneProcess) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  // 4 processes on 2 hosts, each training on its own block of 16 rows with
+  // gradients summed across them; one process trains on all 4 blocks at once.
+  const std::string generator = std::string(PLUGRT_TEST_SOURCE_DIR) + "/bench/gen_dp_mlp.py";
+  const std::string sizes = " --steps 8 --batch 16 --hidden 32 --inputs 24 --lr 2 --loss-curve";
+  const std::string dp = dir_ + "/dp4.mlir", one = dir_ + "/dp1.mlir";
+  ASSERT_EQ(RunCommand("python3 " + generator + " --replicas 4" + sizes + " > " + dp).exit_code, 0);
+  ASSERT_EQ(RunCommand("python3 " + generator + " --replicas 1 --data-blocks 4" + sizes + " > " +
+                       one).exit_code,
+            0);
+  CommandResult reference = RunCli("run " + one);
+  ASSERT_EQ(reference.exit_code, 0) << reference.output;
+  const std::vector<double> expected = ArrayAfter(reference.output, "output 0");
+  ASSERT_EQ(expected.size(), 8u) << reference.output;
+  EXPECT_LT(expected.back(), expected.front() - 0.02) << reference.output;  // it learns
+  for (const char* backend : {"mpi", "gloo"}) {
+    SCOPED_TRACE(backend);
+    CommandResult job = RunCommand(
+        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_NETNS_NAME=" + name_ +
+        " PLUGRT_ALLOW_INSECURE=1 PLUGRT_LOG_LEVEL=info PLUGRT_COLLECTIVES=" + backend +
+        " timeout 120 " + kHosts + " exec " + name_ + " 0 mpirun --allow-run-as-root " +
+        "--oversubscribe --host 198.18.0.1:2,198.18.0.2:2 --mca plm_rsh_agent '" + kHosts +
+        " agent' -x PLUGRT_NETNS_NAME -x PLUGRT_ALLOW_INSECURE -x PLUGRT_LOG_LEVEL " +
+        "-x PLUGRT_COLLECTIVES -n 4 --tag-output " + PLUGRT_CLI_PATH + " run " + dp);
+    ASSERT_EQ(job.exit_code, 0) << job.output;
+    EXPECT_NE(job.output.find(std::string("node 3 of 4: collectives over ") + backend),
+              std::string::npos)
+        << job.output;
+    for (int rank = 0; rank < 4; ++rank) {
+      const std::vector<double> got = ArrayAfter(RankOutput(job.output, rank), "output 0");
+      ASSERT_EQ(got.size(), expected.size()) << job.output;
+      for (size_t step = 0; step < got.size(); ++step) {
+        EXPECT_NEAR(got[step], expected[step], 1e-5 * std::abs(expected[step])) << step;
+      }
+    }
   }
 }
 
