@@ -13,7 +13,6 @@
 
 namespace plugrt::distributed {
 
-namespace wire = plugrt::distributed::wire;
 using Clock = std::chrono::steady_clock;
 
 struct CoordinatorStore::State {

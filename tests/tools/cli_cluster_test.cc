@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/mpi_launch.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
 
@@ -74,9 +75,8 @@ class CliClusterTest : public ::testing::Test {
 TEST_F(CliClusterTest, MpirunStartsAJobWithNoPlugrtVariables) {
   if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
   CommandResult result =
-      RunCommand("env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 120 "
-                 "mpirun -n 2 --allow-run-as-root --oversubscribe --tag-output " +
-                 std::string(PLUGRT_CLI_PATH) + " run " + program_);
+      RunCommand("env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 120 " +
+                 Mpirun() + "-n 2 " + PLUGRT_CLI_PATH + " run " + program_);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   // --tag-output: "[JOB,RANK]<stdout>:".
   for (int rank = 0; rank < 2; ++rank) {
@@ -182,9 +182,8 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
     CommandResult result = RunCommand(
         std::string("env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE "
                     "PLUGRT_LOG_LEVEL=info PLUGRT_COLLECTIVES=") +
-        backend + " timeout 120 mpirun -n 2 --allow-run-as-root --oversubscribe --tag-output " +
-        "-x PLUGRT_COLLECTIVES -x PLUGRT_LOG_LEVEL " + PLUGRT_CLI_PATH + " run --devices 2 " +
-        program);
+        backend + " timeout 120 " + Mpirun() + "-n 2 -x PLUGRT_COLLECTIVES -x PLUGRT_LOG_LEVEL " +
+        PLUGRT_CLI_PATH + " run --devices 2 " + program);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find(std::string("collectives over ") + backend), std::string::npos)
         << result.output;
@@ -198,7 +197,7 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
 }
 
 TEST_F(CliClusterTest, MpiCollectivesOutsideAnMpiJobAreRefused) {
-  CommandResult result = RunCommand("PLUGRT_COLLECTIVES=mpi " + std::string(PLUGRT_CLI_PATH) +
+  CommandResult result = RunCommand(MpiEnv() + "PLUGRT_COLLECTIVES=mpi " + PLUGRT_CLI_PATH +
                                     " launch -n 2 -- plugrt run " + program_);
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("collectives=mpi: MPI's world (rank 0 of 1) is not this job"),
@@ -211,9 +210,8 @@ TEST_F(CliClusterTest, ARankThatDiesEndsTheMpiJob) {
   // Rank 1 exits before joining: rank 0 waits for it, and mpirun ends the
   // job instead of leaving rank 0 waiting (the outer timeout would say 124).
   CommandResult result = RunCommand(
-      "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 60 mpirun "
-      "--allow-run-as-root --oversubscribe -n 1 " + std::string(PLUGRT_CLI_PATH) + " run " +
-      program_ + " : -n 1 sh -c 'exit 3'");
+      "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 60 " + Mpirun() +
+      "-n 1 " + PLUGRT_CLI_PATH + " run " + program_ + " : -n 1 sh -c 'exit 3'");
   EXPECT_NE(result.exit_code, 0) << result.output;
   EXPECT_NE(result.exit_code, 124) << result.output;
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/mpi_launch.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
 #include "testutil/test_certificates.h"
@@ -237,10 +238,10 @@ TEST_F(CliNetnsTest, DataParallelTrainingAcrossHostsUnderMpirunMatchesOneProcess
     CommandResult job = RunCommand(
         "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_NETNS_NAME=" + name_ +
         " PLUGRT_ALLOW_INSECURE=1 PLUGRT_LOG_LEVEL=info PLUGRT_COLLECTIVES=" + backend +
-        " timeout 120 " + kHosts + " exec " + name_ + " 0 mpirun --allow-run-as-root " +
-        "--oversubscribe --host 198.18.0.1:2,198.18.0.2:2 --mca plm_rsh_agent '" + kHosts +
+        " timeout 120 " + kHosts + " exec " + name_ + " 0 " + Mpirun() +
+        "--host 198.18.0.1:2,198.18.0.2:2 --mca plm_rsh_agent '" + kHosts +
         " agent' -x PLUGRT_NETNS_NAME -x PLUGRT_ALLOW_INSECURE -x PLUGRT_LOG_LEVEL " +
-        "-x PLUGRT_COLLECTIVES -n 4 --tag-output " + PLUGRT_CLI_PATH + " run " + dp);
+        "-x PLUGRT_COLLECTIVES -n 4 " + PLUGRT_CLI_PATH + " run " + dp);
     ASSERT_EQ(job.exit_code, 0) << job.output;
     EXPECT_NE(job.output.find(std::string("node 3 of 4: collectives over ") + backend),
               std::string::npos)
