@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/cross_process_programs.h"
 #include "testutil/mpi_launch.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
@@ -18,32 +19,11 @@
 namespace plugrt::testing {
 namespace {
 
-// Two replicas, one per process: all_reduce sums [r+1, 10(r+1)] to [3, 30].
-constexpr const char* kProgram = R"(
-module @sum attributes {mhlo.num_replicas = 2 : i32} {
-  func.func @main() -> tensor<2xf32> {
-    %r = stablehlo.replica_id : tensor<ui32>
-    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>
-    %one = stablehlo.constant dense<1.0> : tensor<f32>
-    %rp1 = stablehlo.add %rf, %one : tensor<f32>
-    %b = stablehlo.broadcast_in_dim %rp1, dims = [] : (tensor<f32>) -> tensor<2xf32>
-    %scale = stablehlo.constant dense<[1.0, 10.0]> : tensor<2xf32>
-    %x = stablehlo.multiply %b, %scale : tensor<2xf32>
-    %sum = "stablehlo.all_reduce"(%x) ({
-      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
-        %s = stablehlo.add %p, %q : tensor<f32>
-        stablehlo.return %s : tensor<f32>
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
-    return %sum : tensor<2xf32>
-  }
-}
-)";
-
 class CliClusterTest : public ::testing::Test {
  protected:
   void SetUp() override {
     program_ = dir_ + "/sum.mlir";
-    std::ofstream(program_) << kProgram;
+    std::ofstream(program_) << kTwoProcessSumProgram;
   }
 
   // Runs `plugrt run` as two processes, each with its own environment

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "testutil/cross_process_programs.h"
 #include "testutil/redis_server.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
@@ -14,31 +15,9 @@
 namespace plugrt::testing {
 namespace {
 
-// Two replicas, one per process: each brings [r+1, 10(r+1)], all_reduce
-// sums them to [3, 30] on both.
-constexpr const char* kProgram = R"(
-module @sum attributes {mhlo.num_replicas = 2 : i32} {
-  func.func @main() -> tensor<2xf32> {
-    %r = stablehlo.replica_id : tensor<ui32>
-    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>
-    %one = stablehlo.constant dense<1.0> : tensor<f32>
-    %rp1 = stablehlo.add %rf, %one : tensor<f32>
-    %b = stablehlo.broadcast_in_dim %rp1, dims = [] : (tensor<f32>) -> tensor<2xf32>
-    %scale = stablehlo.constant dense<[1.0, 10.0]> : tensor<2xf32>
-    %x = stablehlo.multiply %b, %scale : tensor<2xf32>
-    %sum = "stablehlo.all_reduce"(%x) ({
-      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
-        %s = stablehlo.add %p, %q : tensor<f32>
-        stablehlo.return %s : tensor<f32>
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
-    return %sum : tensor<2xf32>
-  }
-}
-)";
-
 std::string WriteProgram(const std::string& dir) {
   const std::string path = dir + "/sum.mlir";
-  std::ofstream(path) << kProgram;
+  std::ofstream(path) << kTwoProcessSumProgram;
   return path;
 }
 

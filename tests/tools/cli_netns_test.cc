@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/cross_process_programs.h"
 #include "testutil/mpi_launch.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
@@ -25,27 +26,6 @@ namespace plugrt::testing {
 namespace {
 
 const std::string kHosts = std::string(PLUGRT_TEST_SOURCE_DIR) + "/scripts/netns_hosts.sh";
-
-// Two replicas, one per host: [3, 30] on both.
-constexpr const char* kSum = R"(
-module @sum attributes {mhlo.num_replicas = 2 : i32} {
-  func.func @main() -> tensor<2xf32> {
-    %r = stablehlo.replica_id : tensor<ui32>
-    %rf = stablehlo.convert %r : (tensor<ui32>) -> tensor<f32>
-    %one = stablehlo.constant dense<1.0> : tensor<f32>
-    %rp1 = stablehlo.add %rf, %one : tensor<f32>
-    %b = stablehlo.broadcast_in_dim %rp1, dims = [] : (tensor<f32>) -> tensor<2xf32>
-    %scale = stablehlo.constant dense<[1.0, 10.0]> : tensor<2xf32>
-    %x = stablehlo.multiply %b, %scale : tensor<2xf32>
-    %sum = "stablehlo.all_reduce"(%x) ({
-      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
-        %s = stablehlo.add %p, %q : tensor<f32>
-        stablehlo.return %s : tensor<f32>
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
-    return %sum : tensor<2xf32>
-  }
-}
-)";
 
 // A million all-reduces in a loop: minutes of collectives, cut short by the
 // partition.
@@ -128,7 +108,7 @@ TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostSpeaksMutualTls) {
   if (!certs.error.empty()) GTEST_SKIP() << certs.error;
   const std::string tls = "PLUGRT_TLS_CA=" + certs.ca + " PLUGRT_TLS_CERT=" + certs.server_cert +
                           " PLUGRT_TLS_KEY=" + certs.server_key;
-  CommandResult result = RunJob(Program("sum.mlir", kSum), tls);
+  CommandResult result = RunJob(Program("sum.mlir", kTwoProcessSumProgram), tls);
   for (int k = 0; k < 2; ++k) {
     const std::string host = "[host " + std::to_string(k) + "] ";
     EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
@@ -137,7 +117,8 @@ TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostSpeaksMutualTls) {
   // Node 1 with a certificate of another CA: refused, naming node 0's store;
   // node 0 names the node that never came.
   CommandResult refused =
-      RunJob(Program("sum.mlir", kSum), tls + " PLUGRT_DISTRIBUTED_TIMEOUT_MS=8000", "",
+      RunJob(Program("sum.mlir", kTwoProcessSumProgram),
+             tls + " PLUGRT_DISTRIBUTED_TIMEOUT_MS=8000", "",
              // Node 1 gives up first, while node 0 still answers.
              "PLUGRT_DISTRIBUTED_TIMEOUT_MS=3000 PLUGRT_TLS_CERT=" + certs.stranger_cert +
                  " PLUGRT_TLS_KEY=" + certs.stranger_key);
@@ -150,7 +131,7 @@ TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostSpeaksMutualTls) {
 }
 
 TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostServesInClearTextOnlyWithConsent) {
-  const std::string program = Program("sum.mlir", kSum);
+  const std::string program = Program("sum.mlir", kTwoProcessSumProgram);
   CommandResult refused = RunJob(program, "PLUGRT_DISTRIBUTED_TIMEOUT_MS=3000");
   EXPECT_NE(refused.output.find("[host 0] plugrt run: FAILED_PRECONDITION: the job's key-value "
                                 "store (from 198.18.0.1:29500 from MASTER_ADDR/MASTER_PORT) "
@@ -181,7 +162,7 @@ TEST_F(CliNetnsTest, AJobSurvivesPacketLossAndABandwidthCap) {
     ASSERT_EQ(RunCommand(kHosts + " loss " + name_ + " " + std::to_string(k) + " 10").exit_code, 0);
   }
   ASSERT_EQ(RunCommand(kHosts + " cap " + name_ + " 1 50mbit").exit_code, 0);
-  CommandResult result = RunJob(Program("sum.mlir", kSum), "PLUGRT_ALLOW_INSECURE=1");
+  CommandResult result = RunJob(Program("sum.mlir", kTwoProcessSumProgram), "PLUGRT_ALLOW_INSECURE=1");
   for (int k = 0; k < 2; ++k) {
     const std::string host = "[host " + std::to_string(k) + "] ";
     EXPECT_NE(result.output.find(host + "array([ 3., 30.], dtype=float32)"), std::string::npos)
