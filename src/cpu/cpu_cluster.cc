@@ -11,18 +11,13 @@
 #include "common/log.h"
 #include "distributed/gloo_communicator.h"
 #include "distributed/mpi_communicator.h"
+#include "distributed/node_group.h"
 
 namespace plugrt::cpu {
 namespace {
 
 constexpr std::string_view kPrefix = "plugrt/cpu/";
 constexpr uint32_t kNodeFormatVersion = 1;
-
-std::string NodesString(const std::vector<int>& nodes) {
-  std::string text = "[";
-  for (size_t i = 0; i < nodes.size(); ++i) text += StrCat(i ? ", " : "", nodes[i]);
-  return text + "]";
-}
 
 int MsLeft(std::chrono::steady_clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -63,7 +58,7 @@ StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
     }
   }
   if (!missing.empty()) {
-    return MakeError(StatusCode::kDeadlineExceeded, what, ": node(s) ", NodesString(missing),
+    return MakeError(StatusCode::kDeadlineExceeded, what, ": node(s) ", distributed::NodesText(missing),
                      " did not answer within ", timeout.count(),
                      " ms (distributed_timeout_ms); are they running, with the same store?");
   }
@@ -259,7 +254,7 @@ Status CpuCluster::CheckSameProgram(const std::vector<int>& nodes, const std::st
   PLUGRT_ASSIGN_OR_RETURN(
       std::vector<std::string> all,
       GatherFromNodes(*store_, nodes, prefix, deadline, timeout_,
-                      StrCat("checking that nodes ", NodesString(nodes), " load the same program '",
+                      StrCat("checking that nodes ", distributed::NodesText(nodes), " load the same program '",
                              program_name, "' (program #", index, " across them)"),
                       heartbeat_.get()));
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -269,7 +264,7 @@ Status CpuCluster::CheckSameProgram(const std::vector<int>& nodes, const std::st
       table += StrCat(k ? ", " : "", "node ", nodes[k], ": ", all[k]);
     }
     return InvalidArgument("program '", program_name, "' (#", index, " across nodes ",
-                           NodesString(nodes), ") differs between processes: fingerprints ", table,
+                           distributed::NodesText(nodes), ") differs between processes: fingerprints ", table,
                            ". Every process must compile the same program with the same options");
   }
   return OkStatus();

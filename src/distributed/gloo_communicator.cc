@@ -10,19 +10,10 @@
 #include <type_traits>
 
 #include "distributed/gloo_store.h"
+#include "distributed/node_group.h"
 #include "distributed/op_thread.h"
 
 namespace plugrt::distributed {
-namespace {
-
-std::string NodesString(const std::vector<int>& nodes) {
-  std::string text = "[";
-  for (size_t i = 0; i < nodes.size(); ++i) text += StrCat(i ? ", " : "", nodes[i]);
-  return text + "]";
-}
-
-}  // namespace
-
 // One context per group key; `mu` keeps one operation at a time on it.
 struct GlooCommunicator::Group {
   std::vector<int> nodes;
@@ -41,25 +32,11 @@ GlooCommunicator::~GlooCommunicator() = default;
 
 StatusOr<std::shared_ptr<GlooCommunicator::Group>> GlooCommunicator::FindGroup(
     std::string_view group_key, const std::vector<int>& nodes) {
-  int rank = -1;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i] < 0 || nodes[i] >= options_.num_nodes || (i > 0 && nodes[i] <= nodes[i - 1])) {
-      return InvalidArgument("cross-process group ", NodesString(nodes),
-                             ": nodes must be ascending, distinct and below ", options_.num_nodes);
-    }
-    if (nodes[i] == options_.node_id) rank = static_cast<int>(i);
-  }
-  if (rank < 0) {
-    return InvalidArgument("cross-process group ", NodesString(nodes), " does not hold node ",
-                           options_.node_id);
-  }
+  PLUGRT_ASSIGN_OR_RETURN(int rank, RankInGroup(nodes, options_.node_id, options_.num_nodes));
   std::lock_guard<std::mutex> lock(mu_);
   auto it = groups_.find(group_key);
   if (it != groups_.end()) {
-    if (it->second->nodes != nodes) {
-      return Internal("cross-process group key '", group_key, "' names nodes ",
-                      NodesString(it->second->nodes), " and ", NodesString(nodes));
-    }
+    PLUGRT_RETURN_IF_ERROR(CheckSameGroup(group_key, it->second->nodes, nodes));
     return it->second;
   }
   try {
@@ -120,20 +97,13 @@ Status GlooCommunicator::OnGroup(
     Status lost = heartbeat_->Lost(nodes);
     if (!lost.ok()) {
       group->failed = MakeError(StatusCode::kUnavailable, "cross-process collective over nodes ",
-                                NodesString(nodes), " (this is node ", options_.node_id,
+                                NodesText(nodes), " (this is node ", options_.node_id,
                                 ") abandoned: ", lost.message());
       return group->failed;
     }
   }
-  std::exception_ptr error = op->error();
-  if (error == nullptr) return OkStatus();
-  std::string what = "unknown error";
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    what = e.what();
-  } catch (...) {
-  }
+  const std::optional<std::string> what = op->failure();
+  if (!what) return OkStatus();
   // Members that never announced themselves for the rendezvous (each writes
   // its rank's address under the group's prefix) are named: they are the
   // lost ones. So is a member the heartbeat knows to be lost.
@@ -146,10 +116,10 @@ Status GlooCommunicator::OnGroup(
   }
   Status lost = heartbeat_ != nullptr ? heartbeat_->LostNow(nodes) : OkStatus();
   group->failed = MakeError(
-      StatusCode::kUnavailable, "cross-process collective over nodes ", NodesString(nodes),
+      StatusCode::kUnavailable, "cross-process collective over nodes ", NodesText(nodes),
       " (this is node ", options_.node_id, ") failed",
-      absent.empty() ? std::string() : StrCat(": node(s) ", NodesString(absent), " never joined it"),
-      lost.ok() ? std::string() : StrCat(": ", lost.message()), ": ", what);
+      absent.empty() ? std::string() : StrCat(": node(s) ", NodesText(absent), " never joined it"),
+      lost.ok() ? std::string() : StrCat(": ", lost.message()), ": ", *what);
   return group->failed;
 }
 

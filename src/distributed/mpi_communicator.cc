@@ -5,10 +5,10 @@
 #include <atomic>
 #include <climits>
 #include <cstdlib>
-#include <exception>
 #include <stdexcept>
 
 #include "common/content_hash.h"
+#include "distributed/node_group.h"
 #include "distributed/op_thread.h"
 
 namespace plugrt::distributed {
@@ -20,12 +20,6 @@ bool g_ready = false;
 std::atomic<bool> g_abandoned{false};
 MPI_Op g_nan_min = MPI_OP_NULL;
 MPI_Op g_nan_max = MPI_OP_NULL;
-
-std::string NodeList(const std::vector<int>& nodes) {
-  std::string text = "[";
-  for (size_t i = 0; i < nodes.size(); ++i) text += StrCat(i ? ", " : "", nodes[i]);
-  return text + "]";
-}
 
 std::string MpiError(int code) {
   char text[MPI_MAX_ERROR_STRING] = {};
@@ -152,24 +146,11 @@ StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
 
 StatusOr<std::shared_ptr<MpiCommunicator::Group>> MpiCommunicator::FindGroup(
     std::string_view group_key, const std::vector<int>& nodes) {
-  bool member = false;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i] < 0 || nodes[i] >= options_.num_nodes || (i > 0 && nodes[i] <= nodes[i - 1])) {
-      return InvalidArgument("collective group ", NodeList(nodes), " is not ascending nodes of ",
-                             options_.num_nodes);
-    }
-    member = member || nodes[i] == options_.node_id;
-  }
-  if (!member) {
-    return InvalidArgument("node ", options_.node_id, " is not in group ", NodeList(nodes));
-  }
+  PLUGRT_RETURN_IF_ERROR(RankInGroup(nodes, options_.node_id, options_.num_nodes).status());
   std::lock_guard<std::mutex> lock(mu_);
   auto it = groups_.find(group_key);
   if (it != groups_.end()) {
-    if (it->second->nodes != nodes) {
-      return InvalidArgument("collective channel '", group_key, "' is used by groups ",
-                             NodeList(it->second->nodes), " and ", NodeList(nodes));
-    }
+    PLUGRT_RETURN_IF_ERROR(CheckSameGroup(group_key, it->second->nodes, nodes));
     return it->second;
   }
   auto group = std::make_shared<Group>();
@@ -177,40 +158,6 @@ StatusOr<std::shared_ptr<MpiCommunicator::Group>> MpiCommunicator::FindGroup(
   group->key = std::string(group_key);
   groups_.emplace(group->key, group);
   return group;
-}
-
-Status MpiCommunicator::Wait(Group& group, void* op_, std::string_view what,
-                             std::shared_ptr<const void> keep_alive) {
-  (void)keep_alive;  // the operation's body holds it; named for readers
-  auto* op = static_cast<std::shared_ptr<OpThread::Op>*>(op_);
-  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  while (!(*op)->WaitFor(std::chrono::milliseconds(50))) {
-    Status lost = heartbeat_ != nullptr ? heartbeat_->Lost(group.nodes) : OkStatus();
-    const bool late = std::chrono::steady_clock::now() >= deadline;
-    if (lost.ok() && !late) continue;
-    g_abandoned = true;
-    group.failed = MakeError(
-        StatusCode::kUnavailable, "cross-process ", what, " over nodes ", NodeList(group.nodes),
-        " (MPI, this is node ", options_.node_id, ") abandoned: ",
-        lost.ok() ? StrCat("no result within ", options_.timeout.count(),
-                           " ms (distributed_timeout_ms)")
-                  : std::string(lost.message()));
-    return group.failed;
-  }
-  if (std::exception_ptr error = (*op)->error()) {
-    std::string message = "unknown error";
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      message = e.what();
-    } catch (...) {
-    }
-    group.failed = MakeError(StatusCode::kUnavailable, "cross-process ", what, " over nodes ",
-                             NodeList(group.nodes), " (MPI, this is node ", options_.node_id,
-                             ") failed: ", message);
-    return group.failed;
-  }
-  return OkStatus();
 }
 
 namespace {
@@ -234,20 +181,51 @@ void EnsureCommunicator(std::vector<int> nodes, const std::string& key, MPI_Comm
 
 }  // namespace
 
+Status MpiCommunicator::OnGroup(std::string_view group_key, const std::vector<int>& nodes,
+                                std::string_view what, std::function<void(Group&)> operation) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
+  if (!group->failed.ok()) return group->failed;
+  // Everything the operation touches is its own or shared: the caller may
+  // walk away from it.
+  std::shared_ptr<OpThread::Op> op =
+      group->thread.Post([group, operation = std::move(operation)]() {
+        EnsureCommunicator(group->nodes, group->key, &group->comm);
+        operation(*group);
+      });
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  while (!op->WaitFor(std::chrono::milliseconds(50))) {
+    Status lost = heartbeat_ != nullptr ? heartbeat_->Lost(group->nodes) : OkStatus();
+    const bool late = std::chrono::steady_clock::now() >= deadline;
+    if (lost.ok() && !late) continue;
+    g_abandoned = true;
+    group->failed = MakeError(
+        StatusCode::kUnavailable, "cross-process ", what, " over nodes ", NodesText(group->nodes),
+        " (MPI, this is node ", options_.node_id, ") abandoned: ",
+        lost.ok() ? StrCat("no result within ", options_.timeout.count(),
+                           " ms (distributed_timeout_ms)")
+                  : std::string(lost.message()));
+    return group->failed;
+  }
+  if (const std::optional<std::string> failure = op->failure()) {
+    group->failed = MakeError(StatusCode::kUnavailable, "cross-process ", what, " over nodes ",
+                              NodesText(group->nodes), " (MPI, this is node ", options_.node_id,
+                              ") failed: ", *failure);
+    return group->failed;
+  }
+  return OkStatus();
+}
+
 StatusOr<std::vector<std::string>> MpiCommunicator::AllGather(std::string_view group_key,
                                                               const std::vector<int>& nodes,
                                                               std::string_view bytes) {
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
-  if (!group->failed.ok()) return group->failed;
   auto result = std::make_shared<std::vector<std::string>>(nodes.size());
-  std::shared_ptr<OpThread::Op> op = group->thread.Post(
-      [group, result, input = std::string(bytes)]() {
-        EnsureCommunicator(group->nodes, group->key, &group->comm);
-        const int size = static_cast<int>(group->nodes.size());
+  PLUGRT_RETURN_IF_ERROR(OnGroup(
+      group_key, nodes, "all-gather", [result, input = std::string(bytes)](Group& group) {
+        const int size = static_cast<int>(group.nodes.size());
         // Sizes first, then the bytes (allgatherv needs every member's count).
         int64_t mine = static_cast<int64_t>(input.size());
         std::vector<int64_t> sizes(static_cast<size_t>(size));
-        Check(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, group->comm),
+        Check(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, group.comm),
               "MPI_Allgather");
         std::vector<int> counts(static_cast<size_t>(size)), offsets(static_cast<size_t>(size));
         int64_t total = 0;
@@ -261,15 +239,14 @@ StatusOr<std::vector<std::string>> MpiCommunicator::AllGather(std::string_view g
         }
         std::string gathered(static_cast<size_t>(total), '\0');
         Check(MPI_Allgatherv(input.data(), static_cast<int>(input.size()), MPI_BYTE,
-                             gathered.data(), counts.data(), offsets.data(), MPI_BYTE, group->comm),
+                             gathered.data(), counts.data(), offsets.data(), MPI_BYTE, group.comm),
               "MPI_Allgatherv");
         for (int i = 0; i < size; ++i) {
           (*result)[static_cast<size_t>(i)] =
               gathered.substr(static_cast<size_t>(offsets[static_cast<size_t>(i)]),
                               static_cast<size_t>(counts[static_cast<size_t>(i)]));
         }
-      });
-  PLUGRT_RETURN_IF_ERROR(Wait(*group, &op, "all-gather", nullptr));
+      }));
   return std::move(*result);
 }
 
@@ -279,11 +256,11 @@ Status MpiCommunicator::AllReduce(std::string_view group_key, const std::vector<
                                   size_t count, std::shared_ptr<const void> keep_alive) {
   if (inputs.empty()) return InvalidArgument("all-reduce: no inputs");
   if (count == 0) return OkStatus();
-  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
-  if (!group->failed.ok()) return group->failed;
-  std::shared_ptr<OpThread::Op> op = group->thread.Post(
-      [group, reduction, type, inputs, output, count, keep_alive]() {
-        EnsureCommunicator(group->nodes, group->key, &group->comm);
+  // The operation owns `keep_alive`: an abandoned one may still touch the
+  // inputs and the output.
+  return OnGroup(
+      group_key, nodes, "all-reduce",
+      [reduction, type, inputs, output, count, keep_alive = std::move(keep_alive)](Group& group) {
         // This process's members first, into the output; MPI then reduces
         // the output in place across the group.
         const void* send = inputs[0];
@@ -308,10 +285,9 @@ Status MpiCommunicator::AllReduce(std::string_view group_key, const std::vector<
           char* out = static_cast<char*>(output) + done * element;
           const void* in = send == output ? MPI_IN_PLACE
                                           : static_cast<const char*>(send) + done * element;
-          Check(MPI_Allreduce(in, out, n, mpi_type, mpi_op, group->comm), "MPI_Allreduce");
+          Check(MPI_Allreduce(in, out, n, mpi_type, mpi_op, group.comm), "MPI_Allreduce");
         }
       });
-  return Wait(*group, &op, "all-reduce", std::move(keep_alive));
 }
 
 }  // namespace plugrt::distributed

@@ -20,6 +20,7 @@
 #define PLUGRT_DISTRIBUTED_MPI_COMMUNICATOR_H_
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -73,11 +74,12 @@ class MpiCommunicator {
   MpiCommunicator(Options options, std::shared_ptr<HeartbeatMonitor> heartbeat);
   StatusOr<std::shared_ptr<Group>> FindGroup(std::string_view group_key,
                                              const std::vector<int>& nodes);
-  // Waits for `request` (an MPI_Request), polling; on a lost member or the
-  // timeout, abandons it (keeping `keep_alive`), fails the group for good and
-  // returns UNAVAILABLE naming `what`.
-  Status Wait(Group& group, void* request, std::string_view what,
-              std::shared_ptr<const void> keep_alive);
+  // Runs `operation` on the group's thread, its communicator made first, and
+  // waits in slices; on a lost member or the timeout the operation is
+  // abandoned (it owns what it touches), and a failure fails the group for
+  // good: UNAVAILABLE naming `what`.
+  Status OnGroup(std::string_view group_key, const std::vector<int>& nodes,
+                 std::string_view what, std::function<void(Group&)> operation);
 
   const Options options_;
   std::shared_ptr<HeartbeatMonitor> heartbeat_;

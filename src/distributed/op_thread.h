@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -31,10 +32,22 @@ class OpThread {
       std::unique_lock<std::mutex> lock(mu_);
       return done_cv_.wait_for(lock, slice, [this] { return done_; });
     }
-    // After it ended: what it threw, or null.
-    std::exception_ptr error() const {
-      std::lock_guard<std::mutex> lock(mu_);
-      return error_;
+    // After it ended: nullopt when it returned, else what it threw (the
+    // exception's what(), or "unknown error").
+    std::optional<std::string> failure() const {
+      std::exception_ptr error;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        error = error_;
+      }
+      if (error == nullptr) return std::nullopt;
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        return std::string(e.what());
+      } catch (...) {
+      }
+      return std::string("unknown error");
     }
 
    private:
