@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench_allreduce.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+. scripts/job_bench_lib.sh
 [ -x "$PLUGRT" ] || { echo "bench_allreduce.sh: $PLUGRT is missing (scripts/build.sh)" >&2; exit 1; }
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/plugrt-allreduce-XXXXXX")"
 trap 'rm -rf "$DIR"' EXIT
@@ -80,19 +81,14 @@ median_ms() {
                --threads "$threads" --json - "$name")
   if [ "$procs" = 1 ]; then
     "$PLUGRT" "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
-    sed -n '/^{"machine"/,$p' "$DIR/out.txt" > "$DIR/node0.json"
   elif [ ${#MPIRUN[@]} -gt 0 ]; then
     PLUGRT_COLLECTIVES="$backend" "${MPIRUN[@]}" -n "$procs" -x PLUGRT_COLLECTIVES \
       "$PLUGRT" "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
-    grep -E '^\[[0-9]+,0\]<stdout>:' "$DIR/out.txt" | sed -E 's/^\[[0-9]+,0\]<stdout>://' |
-      sed -n '/^{"machine"/,$p' > "$DIR/node0.json"
   else
     "$PLUGRT" launch -n "$procs" -- plugrt "${bench[@]}" > "$DIR/out.txt" 2>&1 ||
       { cat "$DIR/out.txt" >&2; exit 1; }
-    grep '^\[node 0\] ' "$DIR/out.txt" | sed 's/^\[node 0\] //' | sed -n '/^{"machine"/,$p' \
-      > "$DIR/node0.json"
   fi
-  python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["workloads"][0]; print(w["median_ms"]) if "median_ms" in w else sys.exit(w.get("error", "no time"))' "$DIR/node0.json"
+  node0_median_ms "$DIR/out.txt"
 }
 
 MEMCPY_MBPS=$(python3 - <<'PY'

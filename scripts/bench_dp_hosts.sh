@@ -22,6 +22,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench_dp_hosts.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+. scripts/job_bench_lib.sh
 [ -x "$PLUGRT" ] || { echo "bench_dp_hosts.sh: $PLUGRT is missing (scripts/build.sh)" >&2; exit 1; }
 command -v mpirun >/dev/null || { echo "bench_dp_hosts.sh: mpirun is missing" >&2; exit 1; }
 "$HOSTS" check >/dev/null || { echo "bench_dp_hosts.sh: $("$HOSTS" check)" >&2; exit 1; }
@@ -40,17 +41,14 @@ median_ms() {  # PROCS HOSTLIST BACKEND DIR
   if [ "$procs" = 1 ]; then
     "$HOSTS" exec "$PLUGRT_NETNS_NAME" 0 "${bench[@]}" > "$DIR/out.txt" 2>&1 ||
       { cat "$DIR/out.txt" >&2; exit 1; }
-    sed -n '/^{"machine"/,$p' "$DIR/out.txt" > "$DIR/node0.json"
   else
     PLUGRT_COLLECTIVES="$backend" PLUGRT_ALLOW_INSECURE=1 \
       "$HOSTS" exec "$PLUGRT_NETNS_NAME" 0 mpirun --allow-run-as-root --oversubscribe \
       --host "$hosts" --mca plm_rsh_agent "$HOSTS agent" -x PLUGRT_NETNS_NAME \
       -x PLUGRT_COLLECTIVES -x PLUGRT_ALLOW_INSECURE -n "$procs" --tag-output \
       "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
-    grep -E '^\[[0-9]+,0\]<stdout>:' "$DIR/out.txt" | sed -E 's/^\[[0-9]+,0\]<stdout>://' |
-      sed -n '/^{"machine"/,$p' > "$DIR/node0.json"
   fi
-  python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["workloads"][0]; print(w["median_ms"]) if "median_ms" in w else sys.exit(w.get("error", "no time"))' "$DIR/node0.json"
+  node0_median_ms "$DIR/out.txt"
 }
 
 echo "== data-parallel MLP across simulated hosts (784-512-512-10, batch 128 per process, $CORES cores shared)"

@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench_netns.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+. scripts/job_bench_lib.sh
 [ -x "$PLUGRT" ] || { echo "bench_netns.sh: $PLUGRT is missing (scripts/build.sh)" >&2; exit 1; }
 "$HOSTS" check >/dev/null || { echo "bench_netns.sh: $("$HOSTS" check)" >&2; exit 1; }
 NAME="plugrt-bench-$$"
@@ -63,7 +64,7 @@ for rate in $RATES; do
       --no-ceilings --threads 1 --json - "ar_$SIZE" > "$DIR/node$k.txt" 2>&1 &
   done
   wait || true
-  ms=$(sed -n '/^{"machine"/,$p' "$DIR/node0.txt" | python3 -c 'import json, sys; w = json.load(sys.stdin)["workloads"][0]; print(w["median_ms"]) if "median_ms" in w else sys.exit(w.get("error", "no time"))') ||
+  ms=$(node0_median_ms "$DIR/node0.txt") ||
     { cat "$DIR/node0.txt" "$DIR/node1.txt" >&2; exit 1; }
   python3 - "$rate" "$BYTES" "$ms" <<'PY'
 import re, sys
