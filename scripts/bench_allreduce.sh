@@ -3,15 +3,20 @@
 # 1. Memory bandwidth: a single-threaded 256 MiB memcpy between buffers already
 #    written (Python's slice assignment), bytes read + written per second: the
 #    reference the all-reduce is put against.
-# 2. Cross-process all-reduce, for each collectives backend (gloo and mpi,
-#    both under Open MPI's mpirun with its default core binding; without mpirun,
-#    gloo under `plugrt launch`): for each process count P and size, a job of P
+# 2. Cross-process all-reduce, for each way the processes of one host can
+#    reduce: gloo and mpi (the backends alone, shared_memory_collectives off) and
+#    shm (the default: shared memory among one host's processes, whichever
+#    backend), all under Open MPI's mpirun (without mpirun, gloo and shm under
+#    `plugrt launch`): for each process count P and size, a job of P
 #    processes of `plugrt bench` (one device and one kernel thread each) times
 #    in every process a program of one f32 sum all-reduce over all of them
 #    (--repeats runs after warm-up ones, so connections are up); node 0's
 #    median is reported as time per all-reduce (the program's output included),
 #    with algorithm bandwidth (bytes / time), bus bandwidth (x 2(P-1)/P, what a
-#    ring moves per process) and bus bandwidth as a fraction of the memcpy's.
+#    ring moves per process), bus bandwidth as a fraction of the memcpy's, and
+#    the fraction of the memory's limit: every process must read its input and
+#    write its output, 2 x P x SIZE bytes at the rate of P processes copying
+#    at once (measured first).
 # 3. Data-parallel MLP training (bench/gen_dp_mlp.py: 784 -> 512 -> 512 -> 10,
 #    batch 128 per process, gradients summed by all_reduce, 4 steps per execute):
 #    steps per second on 1 process with all the cores, on 1 process with half of
@@ -19,7 +24,7 @@
 #    same way.
 #
 # Usage: scripts/bench_allreduce.sh [--procs "2 4"] [--sizes "1K 64K 1M 16M 256M"]
-#                                   [--backends "gloo mpi"] [--no-mlp]
+#                                   [--backends "gloo mpi shm"] [--no-mlp]
 # Builds nothing: needs build/bin/plugrt ($PLUGRT names another binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,16 +32,16 @@ PLUGRT="${PLUGRT:-build/bin/plugrt}"
 PROCS="2 4"
 SIZES="1K 16K 256K 4M 64M 256M"
 MLP=1
-BACKENDS="gloo mpi"
+BACKENDS="gloo mpi shm"
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none --tag-output)
-command -v mpirun >/dev/null || { BACKENDS="gloo"; MPIRUN=(); }
+command -v mpirun >/dev/null || { BACKENDS="gloo shm"; MPIRUN=(); }
 while [ $# -gt 0 ]; do
   case "$1" in
     --procs) PROCS="$2"; shift 2 ;;
     --backends) BACKENDS="$2"; shift 2 ;;
     --sizes) SIZES="$2"; shift 2 ;;
     --no-mlp) MLP=0; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_allreduce.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -74,15 +79,21 @@ workload() {
 
 # median_ms BACKEND PROCS THREADS DIR NAME REPEATS: node 0's median execute
 # time of workload DIR/NAME.mlir in a job of PROCS processes (1: no job) whose
-# collectives run on BACKEND (gloo or mpi).
+# collectives run on BACKEND (gloo, mpi, or shm: shared memory, auto backend).
 median_ms() {
   local backend="$1" procs="$2" threads="$3" dir="$4" name="$5" repeats="$6"
+  export PLUGRT_COLLECTIVES="$backend" PLUGRT_SHARED_MEMORY_COLLECTIVES=0
+  case "$backend" in
+    shm) PLUGRT_COLLECTIVES=auto; PLUGRT_SHARED_MEMORY_COLLECTIVES=1 ;;
+    gloo|mpi) ;;
+    *) PLUGRT_COLLECTIVES=auto ;;  # one process: no collectives across processes
+  esac
   local bench=(bench --dir "$dir" --repeats "$repeats" --warmup 2 --no-ceilings
                --threads "$threads" --json - "$name")
   if [ "$procs" = 1 ]; then
     "$PLUGRT" "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
   elif [ ${#MPIRUN[@]} -gt 0 ]; then
-    PLUGRT_COLLECTIVES="$backend" "${MPIRUN[@]}" -n "$procs" -x PLUGRT_COLLECTIVES \
+    "${MPIRUN[@]}" -n "$procs" -x PLUGRT_COLLECTIVES -x PLUGRT_SHARED_MEMORY_COLLECTIVES \
       "$PLUGRT" "${bench[@]}" > "$DIR/out.txt" 2>&1 || { cat "$DIR/out.txt" >&2; exit 1; }
   else
     "$PLUGRT" launch -n "$procs" -- plugrt "${bench[@]}" > "$DIR/out.txt" 2>&1 ||
@@ -106,10 +117,41 @@ for _ in range(5):
 print(f"{2 * size / best / 1e6:.0f}")
 PY
 )
+# copy_mbps P: P processes each copying 256 MiB at once (a barrier before each
+# of 5 rounds): bytes read + written by all of them per second, best round.
+copy_mbps() {
+  python3 - "$1" <<'PY'
+import multiprocessing as mp, sys, time
+procs, size, rounds = int(sys.argv[1]), 256 << 20, 5
+def copier(barrier, times):
+    src = bytearray(b"\x01") * size
+    dst = bytearray(size)
+    dst[:] = src
+    for r in range(rounds):
+        barrier.wait()
+        start = time.perf_counter()
+        dst[:] = src
+        times.put((r, time.perf_counter() - start))
+barrier, times = mp.Barrier(procs), mp.Queue()
+workers = [mp.Process(target=copier, args=(barrier, times)) for _ in range(procs)]
+for w in workers: w.start()
+slowest = {}
+for _ in range(procs * rounds):
+    r, t = times.get()
+    slowest[r] = max(slowest.get(r, 0.0), t)
+for w in workers: w.join()
+print(f"{procs * 2 * size / min(slowest.values()) / 1e6:.0f}")
+PY
+}
 echo "== memory bandwidth: single-threaded 256 MiB memcpy, read + written: $MEMCPY_MBPS MB/s"
+declare -A COPY_MBPS
+for procs in $PROCS; do
+  COPY_MBPS[$procs]=$(copy_mbps "$procs")
+  echo "   $procs processes copying at once, read + written in all: ${COPY_MBPS[$procs]} MB/s"
+done
 echo
 echo "== cross-process all-reduce (f32 sum, loopback)"
-printf '%-8s %-6s %-8s %12s %14s %14s %12s\n' backend procs size "us/op" "algbw MB/s" "busbw MB/s" "of memcpy"
+printf '%-8s %-6s %-8s %12s %14s %14s %12s %10s\n' backend procs size "us/op" "algbw MB/s" "busbw MB/s" "of memcpy" "of limit"
 for backend in $BACKENDS; do
 for procs in $PROCS; do
   mkdir -p "$DIR/p$procs"
@@ -120,13 +162,16 @@ for procs in $PROCS; do
     workload "$procs" "$n" > "$DIR/p$procs/ar_$size.mlir"
     if [ "$bytes" -le $((16 * 1024 * 1024)) ]; then repeats=20; else repeats=5; fi
     ms=$(median_ms "$backend" "$procs" 1 "$DIR/p$procs" "ar_$size" "$repeats")
-    python3 - "$backend" "$procs" "$size" "$bytes" "$ms" "$MEMCPY_MBPS" <<'PY'
+    python3 - "$backend" "$procs" "$size" "$bytes" "$ms" "$MEMCPY_MBPS" "${COPY_MBPS[$procs]}" <<'PY'
 import sys
-backend, procs, size, nbytes, ms, memcpy = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
+backend, procs, size, nbytes, ms, memcpy, copiers = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
 per_op = ms / 1e3
 algbw = nbytes / per_op / 1e6
 busbw = algbw * 2 * (procs - 1) / procs
-print(f"{backend:<8} {procs:<6} {size:<8} {per_op * 1e6:12.0f} {algbw:14.1f} {busbw:14.1f} {busbw / memcpy:12.3f}")
+# Every process must at least read its input and write its output: the
+# memory's limit is those bytes at the rate P copying processes reach.
+limit = procs * 2 * nbytes / (copiers * 1e6)
+print(f"{backend:<8} {procs:<6} {size:<8} {per_op * 1e6:12.0f} {algbw:14.1f} {busbw:14.1f} {busbw / memcpy:12.3f} {limit / per_op:10.2f}")
 PY
   done
 done

@@ -17,13 +17,32 @@
 #   netns_hosts.sh cap NAME K RATE    caps host K's outgoing traffic (tc tbf, e.g. 100mbit)
 #   netns_hosts.sh loss NAME K PCT    drops PCT % of host K's incoming packets at random
 #                                     (iptables statistic)
+#   netns_hosts.sh delay NAME K MS    adds MS milliseconds each way to the TCP connections
+#                                     host K opens from now on (a relay in host K,
+#                                     scripts/delay_relay.py, behind an iptables
+#                                     redirect: this kernel has no netem)
 #   netns_hosts.sh partition NAME K   cuts host K off (drops all but its loopback)
-#   netns_hosts.sh heal NAME K        removes host K's caps, losses and partition
+#   netns_hosts.sh heal NAME K        removes host K's caps, losses, delay and partition
 #   netns_hosts.sh down NAME          removes every namespace of NAME
 #   netns_hosts.sh check              exits 0 when namespaces can be made here
 set -euo pipefail
 
 addr() { echo "198.18.0.$(( $1 + 1 ))"; }
+
+# The delay relay's port on each host's loopback, and the mark of its own
+# connections, which the redirect lets through.
+RELAY_PORT=39999
+RELAY_MARK=0x5045
+
+# Stops the delay relay of namespace $1, if any.
+stop_relay() {
+  local pid
+  for pid in $(ip netns pids "$1" 2>/dev/null); do
+    if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q delay_relay.py; then
+      kill "$pid" 2>/dev/null || true
+    fi
+  done
+}
 
 # The host's namespace name, checked to exist.
 host_ns() {
@@ -94,6 +113,20 @@ case "$cmd" in
     ip netns exec "$ns" iptables -A INPUT -i eth0 -m statistic --mode random \
       --probability "$(awk -v p="$4" 'BEGIN { printf "%.4f", p / 100 }')" -j DROP
     ;;
+  delay)
+    ns="$(host_ns "$2" "$3")"
+    stop_relay "$ns"
+    ip netns exec "$ns" iptables -t nat -F OUTPUT
+    ip netns exec "$ns" python3 "$(dirname "$0")/delay_relay.py" --port "$RELAY_PORT" \
+      --delay-ms "$4" --mark "$RELAY_MARK" >/dev/null 2>&1 < /dev/null &
+    for _ in $(seq 100); do
+      ip netns exec "$ns" python3 -c "import socket; socket.create_connection(('127.0.0.1', $RELAY_PORT), 1)" \
+        2>/dev/null && break
+      sleep 0.05
+    done
+    ip netns exec "$ns" iptables -t nat -A OUTPUT -o eth0 -p tcp -m mark ! --mark "$RELAY_MARK" \
+      -j REDIRECT --to-ports "$RELAY_PORT"
+    ;;
   partition)
     ns="$(host_ns "$2" "$3")"
     ip netns exec "$ns" iptables -A INPUT -i eth0 -j DROP
@@ -102,16 +135,19 @@ case "$cmd" in
   heal)
     ns="$(host_ns "$2" "$3")"
     ip netns exec "$ns" iptables -F
+    ip netns exec "$ns" iptables -t nat -F
+    stop_relay "$ns"
     tc -n "$ns" qdisc del dev eth0 root 2>/dev/null || true
     ;;
   down)
     name="$2"
     for ns in $(ip netns list | awk '{print $1}' | grep -E "^$name-(sw|h[0-9]+)$" || true); do
+      stop_relay "$ns"
       ip netns del "$ns"
     done
     ;;
   *)
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     [ -n "$cmd" ] && [ "$cmd" != "-h" ] && [ "$cmd" != "--help" ] && exit 2
     exit 0
     ;;

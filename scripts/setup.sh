@@ -20,6 +20,8 @@ PACKAGES=(
   libgloo-dev                      # cross-process collectives (TCP transport)
   libhiredis-dev redis-server      # the Redis key-value store for cluster rendezvous
   openmpi-bin libopenmpi-dev       # mpirun, and MPI as the second collectives backend
+  iproute2 iptables                # simulated hosts: network namespaces, veth, tc caps, loss, partitions
+  openssl                          # test certificate authorities for the TLS tests
   libcurl4-openssl-dev             # the read-only http(s):// filesystem scheme
   pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev  # Python bindings (DLPack) and their tests
   python3-matplotlib               # bench/plot.py (scripts/bench.sh --plot) and its test

@@ -1,7 +1,10 @@
 // `plugrt conformance PATH...`: runs every .mlir file under the paths, each
 // in its own child process (`plugrt conformance-file FILE`) so that a crash
 // or hang costs one file, N at a time, and reports pass/fail per file and
-// per section.
+// per section. Started by a launcher (mpirun, srun, `plugrt launch`: a job
+// of N processes), `conformance --processes` runs in this process instead:
+// each process is one member of every grid section of N members, and node 0
+// reports.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,9 +28,12 @@
 #include <sstream>
 #include <thread>
 
+#include "distributed/cluster_environment.h"
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
+#include "tools/conformance_sections.h"
 #include "tools/known_failures.h"
+#include "tools/program_file.h"
 #include "tools/run_parallel_grid.h"
 
 extern char** environ;
@@ -238,6 +244,8 @@ std::string WhereStopped(const FileResult& result) {
   return StrCat(" (in section ", result.sections.size() + 1, " of ", result.sections_total, ")");
 }
 
+void Summarize(FileResult& r);
+
 void Finish(Child& child, int wait_status, double timeout_seconds) {
   FileResult& r = child.result;
   r.seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
@@ -264,6 +272,11 @@ void Finish(Child& child, int wait_status, double timeout_seconds) {
                             : last + WhereStopped(r);
     return;
   }
+  Summarize(r);
+}
+
+// A file's status and reason from its sections' results.
+void Summarize(FileResult& r) {
   if (r.sections_total == 0) {
     r.status = "fail";
     r.reason = "the file holds no program";
@@ -494,6 +507,51 @@ bool MatchesKnownFailures(const FailureList& known, const std::string& path,
   return false;
 }
 
+// `--processes` in a job of `job_size` processes (this one among them):
+// the grid sections of `job_size` members of every file, this process
+// running its member of each through one client that joined the job.
+// Every process runs the same files in the same order; files without such
+// a section are left out.
+StatusOr<std::vector<FileResult>> RunGridsInJob(const std::vector<std::string>& files,
+                                                const ConformanceOptions& options,
+                                                int job_size) {
+  PluginOptions plugin = options.plugin;
+  plugin.conformance_harness = true;
+  PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(plugin));
+  std::vector<FileResult> results;
+  for (const std::string& file : files) {
+    const auto start = Clock::now();
+    PLUGRT_ASSIGN_OR_RETURN(std::string contents, ReadProgramFile(file));
+    FileResult result;
+    result.file = file;
+    const std::vector<Section> sections = SplitSections(contents);
+    for (size_t k = 0; k < sections.size(); ++k) {
+      StatusOr<int> size = GridSize(sections[k].text);
+      if (size.ok() && *size != job_size) continue;
+      SectionResult section;
+      section.index = static_cast<int>(k) + 1;
+      section.line = sections[k].first_line;
+      Status status = size.ok() ? RunSectionAsMember(*client, sections[k].text) : size.status();
+      section.passed = status.ok();
+      if (!status.ok()) {
+        section.code = std::string(StatusCodeName(status.code()));
+        section.reason = Reason(status.message(), file);
+      }
+      if (options.verbose) {
+        std::cerr << file << " section " << section.index << ": "
+                  << (section.passed ? "pass" : section.code + " " + section.reason) << "\n";
+      }
+      result.sections.push_back(std::move(section));
+    }
+    if (result.sections.empty()) continue;
+    result.sections_total = static_cast<int>(result.sections.size());
+    Summarize(result);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
 // The exit code: 0 when the run happened (failures are the measurement),
 // 1 below --fail-below passes or --sections-below sections, or when the
 // failures differ from --known-failures.
@@ -515,21 +573,36 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
   }
   const std::vector<std::string>& files = collected.files;
   if (files.empty()) return NotFound("no .mlir files under the given paths");
+  PLUGRT_ASSIGN_OR_RETURN(std::optional<distributed::ClusterEnvironment> job,
+                          distributed::DetectCluster(distributed::ProcessEnvironment()));
+  if (job && job->num_nodes > 1 && !options.processes) {
+    return FailedPrecondition("this is process ", job->node_id, " of a job of ", job->num_nodes,
+                              " (", job->launcher, "): under a launcher, `plugrt conformance` "
+                              "runs with --processes only (each process a member of the grid "
+                              "sections sized like the job)");
+  }
   // A list that cannot be read fails now, not after the whole run.
   std::optional<FailureList> known;
   if (!options.known_failures_path.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(known, ReadKnownFailures(options.known_failures_path));
   }
-  {
+  if (!job || job->num_nodes == 1) {
     // A plugin that does not load would fail every file the same way: say
-    // so once instead.
+    // so once instead. (In a job, the one client the run opens says so.)
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
   }
   int jobs = options.jobs > 0 ? options.jobs
                               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<FileResult> results, RunAll(files, options, jobs));
+  std::vector<FileResult> results;
+  if (job && job->num_nodes > 1) {
+    PLUGRT_ASSIGN_OR_RETURN(results, RunGridsInJob(files, options, job->num_nodes));
+  } else {
+    PLUGRT_ASSIGN_OR_RETURN(results, RunAll(files, options, jobs));
+  }
 
-  std::ostream& out = std::cout;
+  // In a job every process has the same results: node 0 tells them.
+  std::ostringstream silent;
+  std::ostream& out = job && job->node_id != 0 ? silent : std::cout;
   int passed = 0, sections_passed = 0, sections_total = 0;
   std::map<std::string, int> by_status;
   for (const FileResult& r : results) {

@@ -27,62 +27,11 @@
 #include "compiler/importers/read_program.h"
 #include "tools/commands.h"
 #include "tools/conformance_protocol.h"
+#include "tools/conformance_sections.h"
 #include "tools/program_file.h"
-#include "tools/run_parallel_grid.h"
 
 namespace plugrt::tools {
 namespace {
-
-struct Section {
-  int first_line = 1;  // 1-based line of the section's first line in the file
-  std::string text;
-};
-
-bool HasCode(const std::string& text) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    size_t start = line.find_first_not_of(" \t\r");
-    if (start == std::string::npos) continue;
-    if (line.compare(start, 2, "//") == 0) continue;
-    return true;
-  }
-  return false;
-}
-
-// Splits on lines starting with "// -----" (interpreter-style files); a
-// file without one is a single section. Sections of only comments and
-// blank lines (e.g. after a trailing separator) are dropped.
-std::vector<Section> SplitSections(const std::string& file) {
-  std::vector<Section> sections(1);
-  std::istringstream lines(file);
-  std::string line;
-  int number = 0;
-  while (std::getline(lines, line)) {
-    ++number;
-    if (line.rfind("// -----", 0) == 0) {
-      sections.push_back(Section{number + 1, ""});
-      continue;
-    }
-    sections.back().text += line;
-    sections.back().text += '\n';
-  }
-  std::vector<Section> kept;
-  for (Section& section : sections) {
-    if (!HasCode(section.text)) continue;
-    // Leading blank lines keep the plugin's line numbers those of the file.
-    section.text.insert(0, static_cast<size_t>(section.first_line - 1), '\n');
-    kept.push_back(std::move(section));
-  }
-  return kept;
-}
-
-// The first line of an error, with the plugin's placeholder name for the
-// program text replaced by the file (section line numbers are the file's).
-std::string Reason(const std::string& message, const std::string& path) {
-  std::string line = NameProgramFile(message.substr(0, message.find('\n')), path);
-  return line.empty() ? "(no message)" : line;
-}
 
 // `via` "hlo": the program goes through XLA's HLO text first (StableHLO ->
 // HLO text -> the HLO text reader), so the corpus checks the writer and the
@@ -103,22 +52,6 @@ Status RunSection(Client& client, const Section& section, const std::string& via
   return OkStatus();
 }
 
-// The process count of a section's interpreter.run_parallel grids, 0
-// without grids; INVALID_ARGUMENT when they differ (a job has one size) or
-// one cannot be read.
-StatusOr<int> GridSize(const std::string& text) {
-  int size = 0;
-  for (int grid : RunParallelGridSizes(text)) {
-    if (grid == 0) return InvalidArgument("a run_parallel whose 'programs' list cannot be read");
-    if (size != 0 && grid != size) {
-      return InvalidArgument("run_parallel grids of ", size, " and ", grid,
-                             " processes in one section");
-    }
-    size = grid;
-  }
-  return size;
-}
-
 // Runs section `index` (0-based) of `path` as this process's part of a job.
 Status RunMember(const std::string& path, size_t index, const PluginOptions& plugin) {
   PLUGRT_ASSIGN_OR_RETURN(std::string contents, ReadProgramFile(path));
@@ -127,15 +60,7 @@ Status RunMember(const std::string& path, size_t index, const PluginOptions& plu
     return InvalidArgument(path, " has ", sections.size(), " sections, not ", index + 1);
   }
   PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(plugin));
-  // The section's main is a one-device program: each member runs it on its
-  // own first device.
-  CompileOptions options;
-  options.device_ordinal = 0;
-  PLUGRT_ASSIGN_OR_RETURN(LoadedExecutable executable,
-                          client->Compile(sections[index].text, options));
-  PLUGRT_ASSIGN_OR_RETURN(auto outputs, executable.Execute({}));
-  (void)outputs;
-  return OkStatus();
+  return RunSectionAsMember(*client, sections[index].text);
 }
 
 // Runs section `index` of `path` as a job of `size` processes; the first

@@ -12,6 +12,7 @@
 #include "distributed/gloo_communicator.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/node_group.h"
+#include "distributed/shared_memory_all_reduce.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -23,6 +24,27 @@ int MsLeft(std::chrono::steady_clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       deadline - std::chrono::steady_clock::now());
   return static_cast<int>(std::clamp<int64_t>(left.count(), 0, INT_MAX));
+}
+
+// Reads `key`, node `node`'s, waiting until `deadline`: DEADLINE_EXCEEDED
+// (the store's) when it never came. With `heartbeat`, waits in slices and
+// fails as soon as the node is lost. Other errors begin with `what`.
+StatusOr<std::string> GetFromNode(KeyValueStore& store, const std::string& key, int node,
+                                  std::chrono::steady_clock::time_point deadline,
+                                  std::string_view what,
+                                  const distributed::HeartbeatMonitor* heartbeat) {
+  constexpr int kSliceMs = 200;
+  StatusOr<std::string> value =
+      store.Get(key, heartbeat ? std::min(kSliceMs, MsLeft(deadline)) : MsLeft(deadline));
+  while (heartbeat != nullptr && !value.ok() &&
+         value.status().code() == StatusCode::kDeadlineExceeded && MsLeft(deadline) > 0) {
+    Status lost = heartbeat->Lost({node});
+    if (!lost.ok()) return Status(lost.code(), StrCat(what, ": ", lost.message()));
+    value = store.Get(key, std::min(kSliceMs, MsLeft(deadline)));
+  }
+  if (value.ok() || value.status().code() == StatusCode::kDeadlineExceeded) return value;
+  return Status(value.status().code(),
+                StrCat(what, ": key-value store: ", value.status().message()));
 }
 
 // Reads `key` of every node in `nodes` (waiting until `deadline`); the nodes
@@ -37,24 +59,15 @@ StatusOr<std::vector<std::string>> GatherFromNodes(KeyValueStore& store,
                                                    const distributed::HeartbeatMonitor* heartbeat) {
   std::vector<std::string> values(nodes.size());
   std::vector<int> missing;
-  constexpr int kSliceMs = 200;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    const std::string key = StrCat(key_prefix, nodes[i]);
-    StatusOr<std::string> value = store.Get(key, heartbeat ? std::min(kSliceMs, MsLeft(deadline))
-                                                           : MsLeft(deadline));
-    while (heartbeat != nullptr && !value.ok() &&
-           value.status().code() == StatusCode::kDeadlineExceeded && MsLeft(deadline) > 0) {
-      Status lost = heartbeat->Lost({nodes[i]});
-      if (!lost.ok()) return Status(lost.code(), StrCat(what, ": ", lost.message()));
-      value = store.Get(key, std::min(kSliceMs, MsLeft(deadline)));
-    }
+    StatusOr<std::string> value =
+        GetFromNode(store, StrCat(key_prefix, nodes[i]), nodes[i], deadline, what, heartbeat);
     if (value.ok()) {
       values[i] = std::move(*value);
     } else if (value.status().code() == StatusCode::kDeadlineExceeded) {
       missing.push_back(nodes[i]);
     } else {
-      return Status(value.status().code(),
-                    StrCat(what, ": key-value store: ", value.status().message()));
+      return value.status();
     }
   }
   if (!missing.empty()) {
@@ -84,12 +97,25 @@ std::optional<distributed::DataType> DataTypeOf(shlo::ElementType type) {
 }
 
 // RemoteExchange over one of src/distributed/'s byte-level communicators
-// (Gloo's or MPI's: the same contract).
+// (Gloo's or MPI's: the same contract). With `shared_memory`, the
+// all-reduces of a group whose members share this host go through shared
+// memory instead; each group finds out once, through the backend.
+// Messages go through the job's key-value store (host transfers are small
+// and rare; the store already reaches every node and serves the
+// heartbeat): "plugrt/cpu/message/<from>-<to>/<key>", emptied once read.
 template <typename Communicator>
 class CommunicatorExchange final : public RemoteExchange {
  public:
-  CommunicatorExchange(int node_id, std::unique_ptr<Communicator> communicator)
-      : node_id_(node_id), communicator_(std::move(communicator)) {}
+  CommunicatorExchange(int node_id, std::unique_ptr<Communicator> communicator,
+                       std::shared_ptr<KeyValueStore> store,
+                       std::shared_ptr<distributed::HeartbeatMonitor> heartbeat,
+                       std::chrono::milliseconds timeout, bool shared_memory)
+      : node_id_(node_id),
+        communicator_(std::move(communicator)),
+        store_(std::move(store)),
+        heartbeat_(std::move(heartbeat)),
+        timeout_(timeout),
+        shared_memory_(shared_memory) {}
   int node_id() const override { return node_id_; }
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
@@ -111,13 +137,92 @@ class CommunicatorExchange final : public RemoteExchange {
       case Reduction::kMin: how = distributed::Reduction::kMin; break;
       case Reduction::kMax: how = distributed::Reduction::kMax; break;
     }
+    if (shared_memory_) {
+      PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryAllReduce * local,
+                              SharedMemoryGroup(group_key, nodes));
+      if (local != nullptr) return local->AllReduce(how, *data_type, inputs, output, count);
+    }
     return communicator_->AllReduce(group_key, nodes, how, *data_type, inputs, output, count,
                                     std::move(keep_alive));
   }
 
+  Status Send(std::string_view key, int to, std::string_view bytes) override {
+    Status put = store_->Put(MessageKey(key, node_id_, to), bytes);
+    if (put.ok()) return put;
+    return Status(put.code(), StrCat("sending '", key, "' to node ", to,
+                                     ": key-value store: ", put.message()));
+  }
+  StatusOr<std::string> Recv(std::string_view key, int from,
+                             std::chrono::milliseconds timeout) override {
+    const std::string stored = MessageKey(key, from, node_id_);
+    const std::string what = StrCat("receiving '", key, "' from node ", from);
+    StatusOr<std::string> value =
+        GetFromNode(*store_, stored, from, std::chrono::steady_clock::now() + timeout, what,
+                    heartbeat_.get());
+    if (value.ok()) {
+      (void)store_->Put(stored, "");  // the store keeps no payload it no longer needs
+      return value;
+    }
+    if (value.status().code() == StatusCode::kDeadlineExceeded) {
+      return MakeError(StatusCode::kDeadlineExceeded, what, ": nothing came within ",
+                       timeout.count(), " ms");
+    }
+    return value.status();
+  }
+
  private:
+  // A group's shared-memory all-reduce, null when its members are not all
+  // on this host. Set up on the group's first all-reduce, under the group's
+  // own lock: groups set up at once on several threads must not wait on
+  // each other (their members may reach them in another order).
+  struct LocalGroup {
+    std::mutex mu;
+    bool joined = false;
+    std::unique_ptr<distributed::SharedMemoryAllReduce> all_reduce;
+  };
+  StatusOr<distributed::SharedMemoryAllReduce*> SharedMemoryGroup(std::string_view group_key,
+                                                                  const std::vector<int>& nodes) {
+    std::shared_ptr<LocalGroup> group;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::shared_ptr<LocalGroup>& slot = local_groups_[std::string(group_key)];
+      if (slot == nullptr) slot = std::make_shared<LocalGroup>();
+      group = slot;
+    }
+    std::lock_guard<std::mutex> lock(group->mu);
+    if (!group->joined) {
+      distributed::SharedMemoryAllReduce::Options options;
+      options.timeout = timeout_;
+      PLUGRT_ASSIGN_OR_RETURN(
+          group->all_reduce,
+          distributed::SharedMemoryAllReduce::Join(
+              node_id_, nodes,
+              [&](std::string_view bytes) {
+                return communicator_->AllGather(group_key, nodes, bytes);
+              },
+              heartbeat_, options));
+      group->joined = true;
+      if (group->all_reduce != nullptr) {
+        Log(LogLevel::kInfo, "cpu",
+            StrCat("nodes ", distributed::NodesText(nodes),
+                   ": all-reduces of processes on this host through shared memory"));
+      }
+    }
+    return group->all_reduce.get();
+  }
+
+  static std::string MessageKey(std::string_view key, int from, int to) {
+    return StrCat(kPrefix, "message/", from, "-", to, "/", key);
+  }
+
   const int node_id_;
   std::unique_ptr<Communicator> communicator_;
+  std::shared_ptr<KeyValueStore> store_;
+  std::shared_ptr<distributed::HeartbeatMonitor> heartbeat_;
+  const std::chrono::milliseconds timeout_;
+  const bool shared_memory_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<LocalGroup>, std::less<>> local_groups_;
 };
 
 }  // namespace
@@ -210,7 +315,8 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
         distributed::MpiCommunicator::Create(mpi, cluster->heartbeat_);
     if (communicator.ok()) {
       cluster->exchange_ = std::make_shared<CommunicatorExchange<distributed::MpiCommunicator>>(
-          options.node_id, std::move(*communicator));
+          options.node_id, std::move(*communicator), store, cluster->heartbeat_, cluster->timeout_,
+          options.shared_memory_collectives);
       cluster->collectives_ = "mpi";
     } else if (options.collectives == Collectives::kMpi) {
       return Status(communicator.status().code(),
@@ -228,8 +334,10 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
     gloo.hostname = options.collectives_hostname;
     gloo.timeout = cluster->timeout_;
     cluster->exchange_ = std::make_shared<CommunicatorExchange<distributed::GlooCommunicator>>(
-        options.node_id, std::make_unique<distributed::GlooCommunicator>(
-                             store, std::move(gloo), cluster->heartbeat_));
+        options.node_id,
+        std::make_unique<distributed::GlooCommunicator>(store, std::move(gloo),
+                                                        cluster->heartbeat_),
+        store, cluster->heartbeat_, cluster->timeout_, options.shared_memory_collectives);
     cluster->collectives_ = "gloo";
   }
   Log(LogLevel::kInfo, "cpu",

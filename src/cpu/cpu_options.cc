@@ -160,6 +160,11 @@ constexpr OptionSpec kOptions[] = {
        }
        return OkStatus();
      }},
+    {"shared_memory_collectives", OptionSpec::Type::kBool, 0, 1,
+     "PLUGRT_SHARED_MEMORY_COLLECTIVES",
+     "all-reduces among processes of one host through shared memory rather than the "
+     "collectives backend (default true)",
+     [](CpuOptions& o, int64_t v) { o.shared_memory_collectives = v != 0; }},
 };
 
 // The environment's value for `spec`, when set and well-formed; a malformed

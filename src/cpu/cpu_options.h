@@ -81,6 +81,10 @@ struct CpuOptions {
   // it fail, naming it. "collectives" (string; default PLUGRT_COLLECTIVES,
   // else "auto"): the cross-process collectives backend, "gloo", "mpi", or
   // "auto" (MPI when an MPI launcher started the job, else Gloo).
+  // "shared_memory_collectives" (bool; default
+  // PLUGRT_SHARED_MEMORY_COLLECTIVES, else true): all-reduces among
+  // processes of one host go through shared memory
+  // (distributed/shared_memory_all_reduce.h) instead of the backend.
   int node_id = 0;
   int num_nodes = 1;
   int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;
@@ -89,6 +93,7 @@ struct CpuOptions {
   int64_t heartbeat_timeout_ms = distributed::kDefaultHeartbeatTimeoutMs;
   enum class Collectives { kAuto, kGloo, kMpi };
   Collectives collectives = Collectives::kAuto;
+  bool shared_memory_collectives = true;
 };
 
 inline constexpr const char* kPassesEnv = "PLUGRT_PASSES";

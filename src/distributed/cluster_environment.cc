@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/content_hash.h"
+#include "common/host_port.h"
 #include "remote/tls_config.h"
 
 namespace plugrt::distributed {
@@ -253,23 +254,6 @@ StatusOr<std::string> FirstSlurmHost(std::string_view node_list) {
   return host;
 }
 
-Status SplitHostPort(std::string_view address, std::string_view what, std::string* host,
-                     int* port) {
-  const size_t colon = address.rfind(':');
-  const std::string_view h = colon == std::string_view::npos ? std::string_view()
-                                                             : address.substr(0, colon);
-  const std::string_view p = colon == std::string_view::npos ? std::string_view()
-                                                             : address.substr(colon + 1);
-  const bool bracketed = h.size() >= 2 && h.front() == '[' && h.back() == ']';
-  if (h.empty() || (!bracketed && h.find(':') != std::string_view::npos) || !IsDecimal(p) ||
-      p.size() > 5 || std::atoi(std::string(p).c_str()) > 65535) {
-    return InvalidArgument(what, "='", address, "' is not HOST:PORT");
-  }
-  *host = std::string(h);
-  *port = std::atoi(std::string(p).c_str());
-  return OkStatus();
-}
-
 StatusOr<std::optional<ClusterEnvironment>> DetectCluster(const EnvironmentLookup& env) {
   using Found = std::optional<Description>;
   PLUGRT_ASSIGN_OR_RETURN(Found plugrt, ReadDescription(env, "plugrt", kNodeIdEnv, kNumNodesEnv,
@@ -348,9 +332,7 @@ StatusOr<std::optional<ClusterEnvironment>> DetectCluster(const EnvironmentLooku
     coordinator_source = kKvStoreEnv;
   }
   if (coordinator) {
-    std::string host;
-    int port = 0;
-    PLUGRT_RETURN_IF_ERROR(SplitHostPort(*coordinator, coordinator_source, &host, &port));
+    PLUGRT_RETURN_IF_ERROR(ParseHostAndPort(*coordinator, coordinator_source).status());
     out.coordinator = *coordinator;
     out.coordinator_source = coordinator_source;
     return std::optional<ClusterEnvironment>(out);

@@ -77,10 +77,6 @@ StatusOr<std::optional<ClusterEnvironment>> DetectCluster(const EnvironmentLooku
 // empty list.
 StatusOr<std::string> FirstSlurmHost(std::string_view node_list);
 
-// "HOST:PORT" or "[V6]:PORT" split; INVALID_ARGUMENT naming `what` otherwise.
-Status SplitHostPort(std::string_view address, std::string_view what, std::string* host,
-                     int* port);
-
 }  // namespace plugrt::distributed
 
 #endif  // PLUGRT_DISTRIBUTED_CLUSTER_ENVIRONMENT_H_

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/host_port.h"
 #include "distributed/coordinator_store.h"
 #include "distributed/key_value_store_url.h"
 #include "remote/tls_config.h"
@@ -49,11 +50,10 @@ int ThreadShare(int local_size) {
   return std::max(1, machine / std::max(1, local_size));
 }
 
-// This host's address on the route toward `host` (a UDP socket connected
-// there sends nothing); empty when it cannot be found.
-std::string LocalAddressToward(const std::string& host) {
-  std::string name = host;
-  if (name.size() >= 2 && name.front() == '[') name = name.substr(1, name.size() - 2);
+// This host's address on the route toward `name` (a host name or an
+// address without brackets; a UDP socket connected there sends nothing);
+// empty when it cannot be found.
+std::string LocalAddressToward(const std::string& name) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_DGRAM;
@@ -91,9 +91,8 @@ StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& 
     return InvalidArgument("num_nodes=", job.num_nodes, " needs ", kKvStoreEnv, " or ",
                            kCoordinatorEnv, " to name the job's key-value store");
   }
-  std::string host;
-  int port = 0;
-  PLUGRT_RETURN_IF_ERROR(SplitHostPort(job.coordinator, job.coordinator_source, &host, &port));
+  PLUGRT_ASSIGN_OR_RETURN(HostPort coordinator,
+                          ParseHostAndPort(job.coordinator, job.coordinator_source));
   const std::chrono::milliseconds timeout(
       Milliseconds(options, env, "distributed_timeout_ms", "PLUGRT_DISTRIBUTED_TIMEOUT_MS", 60000));
   const remote::TlsConfig tls = remote::TlsFromEnvironment(
@@ -118,7 +117,7 @@ StatusOr<std::shared_ptr<KeyValueStore>> OpenJobStore(const ClusterEnvironment& 
   // needs consent (remote/tls.h).
   serve.listen = remote::IsLoopbackAddress(job.coordinator)
                      ? job.coordinator
-                     : StrCat(host.front() == '[' ? "[::]" : "0.0.0.0", ":", port);
+                     : StrCat(coordinator.ipv6 ? "[::]" : "0.0.0.0", ":", *coordinator.port);
   serve.source = StrCat(job.coordinator, " from ", job.coordinator_source);
   // After the last call, wait a few heartbeats before deciding the others
   // are gone without a goodbye.
@@ -160,10 +159,9 @@ StatusOr<std::optional<ClusterEnvironment>> JoinJob(std::vector<NamedValue>& cre
   if (job.multi_host && !job.coordinator.empty() &&
       FindNamedValue(create_options, "collectives_hostname") == nullptr &&
       !env("PLUGRT_COLLECTIVES_HOSTNAME")) {
-    std::string host;
-    int port = 0;
-    if (SplitHostPort(job.coordinator, job.coordinator_source, &host, &port).ok()) {
-      const std::string local = LocalAddressToward(host);
+    StatusOr<HostPort> coordinator = ParseHostAndPort(job.coordinator, job.coordinator_source);
+    if (coordinator.ok()) {
+      const std::string local = LocalAddressToward(coordinator->host);
       if (!local.empty()) create_options.push_back(NamedValue{"collectives_hostname", local});
     }
   }

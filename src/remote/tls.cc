@@ -11,26 +11,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/host_port.h"
+
 namespace plugrt::remote {
 namespace {
 
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? std::string() : std::string(value);
-}
-
-// HOST of HOST:PORT, of [V6]:PORT (brackets removed), or a bare host.
-std::string HostOf(std::string_view address) {
-  if (!address.empty() && address.front() == '[') {
-    const size_t close = address.find(']');
-    return std::string(address.substr(1, close == std::string_view::npos ? address.size() - 1
-                                                                         : close - 1));
-  }
-  const size_t colon = address.find(':');
-  if (colon == std::string_view::npos || address.find(':', colon + 1) != std::string_view::npos) {
-    return std::string(address);  // no port, or a bare IPv6 address
-  }
-  return std::string(address.substr(0, colon));
 }
 
 StatusOr<std::string> ReadPem(const std::string& path, std::string_view what) {
@@ -62,7 +50,9 @@ TlsConfig TlsFromEnvironment(TlsConfig given,
 TlsConfig TlsFromEnvironment(TlsConfig given) { return TlsFromEnvironment(std::move(given), Env); }
 
 bool IsLoopbackAddress(std::string_view address) {
-  const std::string host = HostOf(address);
+  StatusOr<HostPort> parsed = ParseHostPort(address, "address");
+  if (!parsed.ok()) return false;
+  const std::string& host = parsed->host;
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
@@ -122,14 +112,13 @@ StatusOr<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentials(
 }
 
 Status ExplainConnectFailure(std::string_view address, Status unreachable) {
-  const std::string host = HostOf(address);
-  const size_t colon = address.rfind(':');
-  if (colon == std::string_view::npos) return unreachable;
-  const std::string port(address.substr(colon + 1));
+  StatusOr<HostPort> peer = ParseHostAndPort(address, "address");
+  if (!peer.ok()) return unreachable;
+  const std::string port = std::to_string(*peer->port);
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
-  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0 || found == nullptr) {
+  if (getaddrinfo(peer->host.c_str(), port.c_str(), &hints, &found) != 0 || found == nullptr) {
     return unreachable;
   }
   bool answered = false;

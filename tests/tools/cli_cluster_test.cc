@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "testutil/corpus.h"
 #include "testutil/cross_process_programs.h"
 #include "testutil/mpi_launch.h"
 #include "testutil/run_command.h"
@@ -157,15 +158,23 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
   EXPECT_EQ(expected[1], "array([ 3., nan], dtype=float32)");  // NaN wins the max
   EXPECT_EQ(expected[2], "array(-2147483648, dtype=int32)");  // 10 * 2^30 wraps
   EXPECT_EQ(expected[3], "array(176, dtype=uint8)");           // 7*8*9*10 mod 256
-  for (const char* backend : {"gloo", "mpi"}) {
-    SCOPED_TRACE(backend);
+  // Each backend alone, then shared memory (the default on one host) under
+  // MPI's.
+  for (const auto& [backend, shared_memory] :
+       std::vector<std::pair<std::string, int>>{{"gloo", 0}, {"mpi", 0}, {"mpi", 1}}) {
+    SCOPED_TRACE(backend + (shared_memory ? " + shared memory" : ""));
     CommandResult result = RunCommand(
-        std::string("env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE "
-                    "PLUGRT_LOG_LEVEL=info PLUGRT_COLLECTIVES=") +
-        backend + " timeout 120 " + Mpirun() + "-n 2 -x PLUGRT_COLLECTIVES -x PLUGRT_LOG_LEVEL " +
+        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_LOG_LEVEL=info "
+        "PLUGRT_COLLECTIVES=" + backend + " PLUGRT_SHARED_MEMORY_COLLECTIVES=" +
+        std::to_string(shared_memory) + " timeout 120 " + Mpirun() +
+        "-n 2 -x PLUGRT_COLLECTIVES -x PLUGRT_SHARED_MEMORY_COLLECTIVES -x PLUGRT_LOG_LEVEL " +
         PLUGRT_CLI_PATH + " run --devices 2 " + program);
     ASSERT_EQ(result.exit_code, 0) << result.output;
-    EXPECT_NE(result.output.find(std::string("collectives over ") + backend), std::string::npos)
+    EXPECT_NE(result.output.find("collectives over " + backend), std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("all-reduces of processes on this host through shared memory") !=
+                  std::string::npos,
+              shared_memory == 1)
         << result.output;
     for (int rank = 0; rank < 2; ++rank) {
       std::vector<std::string> got =
@@ -174,6 +183,28 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
       for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i % 6]) << i;
     }
   }
+}
+
+TEST_F(CliClusterTest, MpirunRunsTheConformanceGridsAsItsProcesses) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  // Two processes run every grid section of two members (send_recv's host
+  // transfers cross processes; its grid of four is left out) and node 0
+  // reports once.
+  const std::string interpret = (testutil::CorpusDir() / "interpret").string() + "/";
+  CommandResult result = RunCommand(
+      "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 300 " + Mpirun() +
+      "-n 2 " + PLUGRT_CLI_PATH + " conformance --processes " + interpret + "send_recv.mlir " +
+      interpret + "all_reduce.mlir " + interpret + "all_to_all.mlir");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("sections: 10 passed, 0 failed"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("sections:"), result.output.rfind("sections:")) << result.output;
+  // Without --processes a launcher's job is refused, naming the flag.
+  CommandResult plain = RunCommand(
+      "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE timeout 120 " + Mpirun() +
+      "-n 2 " + PLUGRT_CLI_PATH + " conformance " + interpret + "send_recv.mlir");
+  EXPECT_NE(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(plain.output.find("runs with --processes only"), std::string::npos) << plain.output;
 }
 
 TEST_F(CliClusterTest, MpiCollectivesOutsideAnMpiJobAreRefused) {

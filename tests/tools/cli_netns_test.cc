@@ -160,13 +160,32 @@ TEST_F(CliNetnsTest, ACoordinatorOnAnotherHostServesInClearTextOnlyWithConsent) 
   }
 }
 
-TEST_F(CliNetnsTest, AJobSurvivesPacketLossAndABandwidthCap) {
-  // A tenth of every host's incoming packets dropped at random and host 1's
-  // outgoing traffic capped: TCP retransmits, and the job's answer is the same.
+TEST_F(CliNetnsTest, AJobSurvivesPacketLossABandwidthCapAndAddedLatency) {
+  // A tenth of every host's incoming packets dropped at random, host 1's
+  // outgoing traffic capped and 30 ms added each way to every connection:
+  // TCP retransmits, and the job's answer is the same.
   for (int k = 0; k < 2; ++k) {
-    ASSERT_EQ(RunCommand(kHosts + " loss " + name_ + " " + std::to_string(k) + " 10").exit_code, 0);
+    const std::string host = " " + name_ + " " + std::to_string(k);
+    ASSERT_EQ(RunCommand(kHosts + " delay" + host + " 30").exit_code, 0);
+    ASSERT_EQ(RunCommand(kHosts + " loss" + host + " 10").exit_code, 0);
   }
   ASSERT_EQ(RunCommand(kHosts + " cap " + name_ + " 1 50mbit").exit_code, 0);
+  // The latency is there: a round trip from host 1 to an echo server on
+  // host 0 takes at least the 60 ms the relay holds it back.
+  const std::string echo =
+      "import socket; s = socket.create_server(('198.18.0.1', 29600)); c, _ = s.accept(); "
+      "c.sendall(c.recv(1))";
+  const std::string ping =
+      "import socket, time; s = socket.create_connection(('198.18.0.1', 29600), 10); "
+      "t = time.monotonic(); s.sendall(b'x'); s.recv(1); "
+      "print('rtt_ms', round((time.monotonic() - t) * 1e3))";
+  CommandResult rtt = RunCommand("(timeout 30 " + kHosts + " exec " + name_ + " 0 python3 -c \"" +
+                                 echo + "\" &) ; sleep 0.5; timeout 30 " + kHosts + " exec " +
+                                 name_ + " 1 python3 -c \"" + ping + "\"");
+  ASSERT_EQ(rtt.exit_code, 0) << rtt.output;
+  const size_t at = rtt.output.find("rtt_ms ");
+  ASSERT_NE(at, std::string::npos) << rtt.output;
+  EXPECT_GE(std::stoi(rtt.output.substr(at + 7)), 60) << rtt.output;
   CommandResult result = RunJob(Program("sum.mlir", kTwoProcessSumProgram), "PLUGRT_ALLOW_INSECURE=1");
   for (int k = 0; k < 2; ++k) {
     const std::string host = "[host " + std::to_string(k) + "] ";

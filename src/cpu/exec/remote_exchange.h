@@ -1,10 +1,13 @@
 // plugrt CPU executor: how the CollectiveHub of one OS process reaches the
 // members of a collective that run in other processes ("nodes") of a
 // multi-process job. The executor sees bytes only; the CPU plugin
-// implements this over Gloo (cpu/cpu_cluster.cc, src/distributed/).
+// implements this over Gloo or MPI, shared memory among one host's
+// processes, and the job's key-value store for messages
+// (cpu/cpu_cluster.cc, src/distributed/).
 #ifndef PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_
 #define PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +44,16 @@ class RemoteExchange {
                            Reduction reduction, shlo::ElementType type,
                            const std::vector<const void*>& inputs, void* output, size_t count,
                            std::shared_ptr<const void> keep_alive) = 0;
+
+  // Point-to-point messages between two nodes (host transfers of members in
+  // different processes). `key` names one message, the same string on both
+  // ends, used once. Send hands `bytes` over for node `to` and returns
+  // without waiting for it to be received. Recv waits up to `timeout` for
+  // node `from`'s message under `key`: DEADLINE_EXCEEDED after it,
+  // UNAVAILABLE naming `from` as soon as it is lost.
+  virtual Status Send(std::string_view key, int to, std::string_view bytes) = 0;
+  virtual StatusOr<std::string> Recv(std::string_view key, int from,
+                                     std::chrono::milliseconds timeout) = 0;
 };
 
 // The OS processes of a multi-process job, as an execution sees them: the

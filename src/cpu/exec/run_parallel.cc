@@ -13,8 +13,12 @@
 // processes instead: node k runs member k alone, the members' collectives
 // cross processes through the job's exchange (Gloo), and afterwards the
 // nodes swap the members' results, so every node's program goes on with all
-// of them (and checks them all). Every node runs the whole program; host
-// transfers between members of different nodes are not served.
+// of them (and checks them all). Every node runs the whole program. A host
+// transfer channel whose one sending member and one receiving member run on
+// different nodes carries its messages through the exchange (Send / Recv,
+// keyed by the op's location, the run and the message's place in the
+// channel); other channels stay in this node's queues.
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <condition_variable>
@@ -38,18 +42,37 @@ namespace {
 
 using Results = StatusOr<std::vector<RtValue>>;
 
+// The host-transfer channels a member's function (and what it calls) sends
+// and receives on.
+struct ChannelUse {
+  std::set<int64_t> sends;
+  std::set<int64_t> recvs;
+};
+
+// How a run spread over the nodes of a job reaches members of other nodes:
+// member p runs on node p.
+struct CrossNodeChannels {
+  const JobNodes* job = nullptr;
+  const std::vector<ChannelUse>* uses = nullptr;  // by member
+  std::string key_prefix;  // unique to the op and the run, the same on every node
+};
+
 // Channels between the processes of one run: what a send puts in, the next
 // recv of the same channel takes out (whichever process sends or receives).
 class QueuedChannels final : public HostChannels {
  public:
-  // `across_nodes`: the members run in different OS processes, which these
-  // queues do not connect.
-  QueuedChannels(std::set<int64_t> channels, bool across_nodes)
-      : channels_(std::move(channels)), across_nodes_(across_nodes) {}
+  QueuedChannels(std::set<int64_t> channels, std::optional<CrossNodeChannels> cross)
+      : channels_(std::move(channels)), cross_(std::move(cross)) {}
 
   Status Send(int64_t device_index, int64_t channel, std::string_view bytes) override {
     PLUGRT_RETURN_IF_ERROR(Served("send", device_index, channel));
-    std::lock_guard<std::mutex> lock(mu_);
+    PLUGRT_ASSIGN_OR_RETURN(std::optional<Route> route, RouteOf(channel));
+    std::unique_lock<std::mutex> lock(mu_);
+    if (route) {
+      const std::string key = StrCat(cross_->key_prefix, channel, "/", sent_[channel]++);
+      lock.unlock();
+      return cross_->job->exchange->Send(key, route->receiver, bytes);
+    }
     queues_[channel].emplace_back(bytes);
     cv_.notify_all();
     return OkStatus();
@@ -58,14 +81,22 @@ class QueuedChannels final : public HostChannels {
   // A sender that never sends ends in the time limit.
   Status Recv(int64_t device_index, int64_t channel, void* out, size_t size) override {
     PLUGRT_RETURN_IF_ERROR(Served("recv", device_index, channel));
+    PLUGRT_ASSIGN_OR_RETURN(std::optional<Route> route, RouteOf(channel));
     constexpr std::chrono::seconds kTimeout(60);
     std::unique_lock<std::mutex> lock(mu_);
-    if (!cv_.wait_for(lock, kTimeout, [&] { return !queues_[channel].empty(); })) {
-      return MakeError(StatusCode::kDeadlineExceeded, "nothing was sent on channel ", channel,
-                       " within ", std::chrono::milliseconds(kTimeout).count(), " ms");
+    std::string bytes;
+    if (route) {
+      const std::string key = StrCat(cross_->key_prefix, channel, "/", received_[channel]++);
+      lock.unlock();
+      PLUGRT_ASSIGN_OR_RETURN(bytes, cross_->job->exchange->Recv(key, route->sender, kTimeout));
+    } else {
+      if (!cv_.wait_for(lock, kTimeout, [&] { return !queues_[channel].empty(); })) {
+        return MakeError(StatusCode::kDeadlineExceeded, "nothing was sent on channel ", channel,
+                         " within ", std::chrono::milliseconds(kTimeout).count(), " ms");
+      }
+      bytes = std::move(queues_[channel].front());
+      queues_[channel].pop_front();
     }
-    std::string bytes = std::move(queues_[channel].front());
-    queues_[channel].pop_front();
     if (bytes.size() != size) {
       return InvalidArgument("channel ", channel, " carried ", bytes.size(),
                              " bytes; the receiver expects ", size);
@@ -75,36 +106,70 @@ class QueuedChannels final : public HostChannels {
   }
 
  private:
-  Status Served(const char* kind, int64_t device_index, int64_t channel) const {
-    if (across_nodes_) {
-      return Unimplemented("host transfers (", kind, " on channel ", channel,
-                           ") between run_parallel members in different OS processes");
+  // A channel between a member of this node and one of another.
+  struct Route {
+    int sender;
+    int receiver;
+  };
+  // nullopt for a channel this node's queue serves (no other node's member
+  // uses it); UNIMPLEMENTED for one that several members of different
+  // nodes share on one side.
+  StatusOr<std::optional<Route>> RouteOf(int64_t channel) const {
+    if (!cross_) return std::optional<Route>();
+    const int self = cross_->job->node_id;
+    std::vector<int> senders, receivers;
+    bool remote = false;
+    for (size_t p = 0; p < cross_->uses->size(); ++p) {
+      const ChannelUse& use = (*cross_->uses)[p];
+      if (use.sends.count(channel)) senders.push_back(static_cast<int>(p));
+      if (use.recvs.count(channel)) receivers.push_back(static_cast<int>(p));
+      if ((use.sends.count(channel) || use.recvs.count(channel)) && static_cast<int>(p) != self) {
+        remote = true;
+      }
     }
+    if (!remote) return std::optional<Route>();
+    if (senders.size() != 1 || receivers.size() != 1) {
+      auto members = [](const std::vector<int>& list) {
+        std::string text;
+        for (int p : list) text += StrCat(text.empty() ? "" : ", ", p);
+        return StrCat("[", text, "]");
+      };
+      return Unimplemented("host transfer channel ", channel, " is sent on by members ",
+                           members(senders), " and received on by members ",
+                           members(receivers),
+                           " of different OS processes; across processes a channel joins one "
+                           "sending member to one receiving member");
+    }
+    return std::optional<Route>(Route{senders.front(), receivers.front()});
+  }
+
+  Status Served(const char* kind, int64_t device_index, int64_t channel) const {
     if (channels_.count(channel) > 0) return OkStatus();
     return FailedPrecondition("no ", kind, " callback for channel ", channel, " on device ",
                               device_index);
   }
 
   const std::set<int64_t> channels_;
-  const bool across_nodes_;
+  const std::optional<CrossNodeChannels> cross_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<int64_t, std::deque<std::string>> queues_;
+  std::map<int64_t, uint64_t> sent_, received_;  // messages so far, per channel across nodes
 };
 
 // The channels of the host transfers in `region` and in the functions it
 // calls (each function once).
 void CollectHostChannels(const shlo::Region& region, const CompileContext& context,
-                         std::set<std::string>* visited, std::set<int64_t>* channels) {
+                         std::set<std::string>* visited, ChannelUse* use) {
   for (const auto& block : region.blocks) {
     for (const auto& op : block->operations) {
-      for (const auto& nested : op->regions) CollectHostChannels(*nested, context, visited, channels);
+      for (const auto& nested : op->regions) CollectHostChannels(*nested, context, visited, use);
       if (op->code == shlo::OpCode::kSend || op->code == shlo::OpCode::kRecv) {
         const shlo::Attribute* handle = op->attribute("channel_handle");
         const shlo::Attribute* id = handle != nullptr ? handle->field("handle") : nullptr;
         if (id != nullptr) {
           StatusOr<int64_t> value = shlo::AttrToInt(*id);
-          if (value.ok()) channels->insert(*value);
+          if (value.ok()) (op->code == shlo::OpCode::kSend ? use->sends : use->recvs).insert(*value);
         }
       }
       if (op->code == shlo::OpCode::kFuncCall) {
@@ -112,15 +177,18 @@ void CollectHostChannels(const shlo::Region& region, const CompileContext& conte
         if (callee == nullptr || !visited->insert(callee->str).second) continue;
         const shlo::Function* function = context.FindFunction(callee->str);
         if (function != nullptr && function->body) {
-          CollectHostChannels(*function->body, context, visited, channels);
+          CollectHostChannels(*function->body, context, visited, use);
         }
       }
     }
   }
 }
 
+// In place of an element type: the result is a token.
+constexpr uint32_t kTokenTag = 0xffffffffu;
+
 // One node's member outcome, for the other nodes: a flag, then the
-// results' tensors or the error.
+// results (tensors, tokens) or the error.
 StatusOr<std::string> EncodeOutcome(const Results& outcome) {
   std::string bytes;
   ByteWriter writer(bytes);
@@ -132,8 +200,12 @@ StatusOr<std::string> EncodeOutcome(const Results& outcome) {
   }
   writer.U32(static_cast<uint32_t>(outcome->size()));
   for (const RtValue& value : *outcome) {
+    if (value.kind == RtValue::Kind::kToken) {
+      writer.U32(kTokenTag);
+      continue;
+    }
     if (value.kind != RtValue::Kind::kTensor) {
-      return Unimplemented("a run_parallel member across processes returns a non-tensor value");
+      return Unimplemented("a run_parallel member across processes returns a tuple");
     }
     const Tensor& tensor = value.tensor;
     writer.U32(static_cast<uint32_t>(tensor.type()));
@@ -162,6 +234,10 @@ Results DecodeOutcome(std::string_view bytes, int node) {
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t type = 0, rank = 0;
     PLUGRT_RETURN_IF_ERROR(reader.U32(&type, "element type"));
+    if (type == kTokenTag) {
+      values.push_back(RtValue::Token());
+      continue;
+    }
     PLUGRT_RETURN_IF_ERROR(reader.U32(&rank, "rank"));
     if (type >= static_cast<uint32_t>(shlo::kNumElementTypes) || rank > 64) {
       return Internal(subject, ": malformed result header");
@@ -191,13 +267,19 @@ class RunParallelOp final : public CompiledOp {
                 std::vector<std::shared_ptr<const CompiledRegion>> programs,
                 std::vector<size_t> first_argument,
                 std::vector<std::shared_ptr<const CompiledRegion>> infeed,
-                std::set<int64_t> host_channels)
+                std::vector<ChannelUse> channel_uses, std::string location)
       : num_replicas_(num_replicas),
         num_partitions_(num_partitions),
         programs_(std::move(programs)),
         first_argument_(std::move(first_argument)),
         infeed_(std::move(infeed)),
-        host_channels_(std::move(host_channels)) {}
+        channel_uses_(std::move(channel_uses)),
+        location_(std::move(location)) {
+    for (const ChannelUse& use : channel_uses_) {
+      host_channels_.insert(use.sends.begin(), use.sends.end());
+      host_channels_.insert(use.recvs.begin(), use.recvs.end());
+    }
+  }
 
   Results Execute(const std::vector<RtValue>& operands, ExecContext& outer) const override {
     const size_t count = programs_.size();
@@ -219,7 +301,14 @@ class RunParallelOp final : public CompiledOp {
                                 " processes in a job of ", job->num_nodes,
                                 " OS processes; across processes each runs one grid member");
     }
-    QueuedChannels channels(host_channels_, job != nullptr);
+    std::optional<CrossNodeChannels> cross_channels;
+    if (job != nullptr) {
+      // Every node runs this op as often as the others: the run's number
+      // is the same on all of them.
+      cross_channels = CrossNodeChannels{
+          job, &channel_uses_, StrCat("run-parallel/", location_, "/", runs_++, "/channel/")};
+    }
+    QueuedChannels channels(host_channels_, std::move(cross_channels));
     std::optional<CollectiveHub> hub;
     if (job != nullptr) {
       CrossProcess cross;
@@ -315,7 +404,10 @@ class RunParallelOp final : public CompiledOp {
   // Process p takes operands [first_argument_[p], first_argument_[p + 1]).
   std::vector<size_t> first_argument_;
   std::vector<std::shared_ptr<const CompiledRegion>> infeed_;  // entry producers, in order
-  std::set<int64_t> host_channels_;  // channels of the processes' host transfers
+  std::vector<ChannelUse> channel_uses_;  // by process
+  std::set<int64_t> host_channels_;  // every channel of the processes' host transfers
+  std::string location_;  // the op's location and grid, naming its messages across nodes
+  mutable std::atomic<uint64_t> runs_{0};
 };
 
 // The function symbols of an array attribute (`infeed`, a row of `programs`).
@@ -375,8 +467,8 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation
   // Each process takes as many operands as its function has inputs.
   std::vector<std::shared_ptr<const CompiledRegion>> compiled;
   std::vector<size_t> first_argument = {0};
-  std::set<std::string> visited;
-  std::set<int64_t> host_channels;
+  std::map<std::string, ChannelUse> uses_of;  // by function
+  std::vector<ChannelUse> channel_uses;
   for (const std::string& name : names) {
     PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegion> body, compile(name));
     compiled.push_back(std::move(body));
@@ -385,9 +477,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation
       return OpError(op, StatusCode::kInvalidArgument, StrCat("no function @", name));
     }
     first_argument.push_back(first_argument.back() + function->input_types.size());
-    if (visited.insert(name).second && function->body) {
-      CollectHostChannels(*function->body, context, &visited, &host_channels);
+    auto [use, first] = uses_of.try_emplace(name);
+    if (first && function->body) {
+      std::set<std::string> visited = {name};
+      CollectHostChannels(*function->body, context, &visited, &use->second);
     }
+    channel_uses.push_back(use->second);
   }
   if (first_argument.back() != op.operands.size()) {
     return OpError(op, StatusCode::kInvalidArgument,
@@ -404,10 +499,12 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileRunParallelOp(const shlo::Operation
       infeed.push_back(std::move(body));
     }
   }
+  std::string grid;
+  for (const std::string& name : names) grid += StrCat(grid.empty() ? "@" : ",@", name);
   return std::unique_ptr<CompiledOp>(new RunParallelOp(
       static_cast<int64_t>(num_replicas), static_cast<int64_t>(num_partitions),
       std::move(compiled), std::move(first_argument), std::move(infeed),
-      std::move(host_channels)));
+      std::move(channel_uses), StrCat(op.location.ToString(), "/", grid)));
 }
 
 }  // namespace
