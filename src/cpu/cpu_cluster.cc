@@ -99,7 +99,9 @@ std::optional<distributed::DataType> DataTypeOf(shlo::ElementType type) {
 // RemoteExchange over one of src/distributed/'s byte-level communicators
 // (Gloo's or MPI's: the same contract). With `shared_memory`, the
 // all-reduces of a group whose members share this host go through shared
-// memory instead; each group finds out once, through the backend.
+// memory instead, below the size where the backend's own is faster
+// (Communicator::kSharedMemoryBelowBytes); each group finds out once,
+// through the backend, on its first such all-reduce.
 // Messages go through the job's key-value store (host transfers are small
 // and rare; the store already reaches every node and serves the
 // heartbeat): "plugrt/cpu/message/<from>-<to>/<key>", emptied once read.
@@ -137,7 +139,8 @@ class CommunicatorExchange final : public RemoteExchange {
       case Reduction::kMin: how = distributed::Reduction::kMin; break;
       case Reduction::kMax: how = distributed::Reduction::kMax; break;
     }
-    if (shared_memory_) {
+    const size_t bytes = count * distributed::DataTypeBytes(*data_type);
+    if (shared_memory_ && bytes < Communicator::kSharedMemoryBelowBytes) {
       PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryAllReduce * local,
                               SharedMemoryGroup(group_key, nodes));
       if (local != nullptr) return local->AllReduce(how, *data_type, inputs, output, count);

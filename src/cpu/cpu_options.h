@@ -84,7 +84,8 @@ struct CpuOptions {
   // "shared_memory_collectives" (bool; default
   // PLUGRT_SHARED_MEMORY_COLLECTIVES, else true): all-reduces among
   // processes of one host go through shared memory
-  // (distributed/shared_memory_all_reduce.h) instead of the backend.
+  // (distributed/shared_memory_all_reduce.h) instead of the backend (below
+  // the backend's kSharedMemoryBelowBytes).
   int node_id = 0;
   int num_nodes = 1;
   int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;

@@ -15,6 +15,7 @@
 #define PLUGRT_DISTRIBUTED_GLOO_COMMUNICATOR_H_
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,6 +40,11 @@ namespace plugrt::distributed {
 
 class GlooCommunicator {
  public:
+  // Among processes of one host, all-reduces of any size go through shared
+  // memory (distributed/shared_memory_all_reduce.h) rather than Gloo's TCP
+  // loopback (a tenth of its speed and latency: docs/performance.md).
+  static constexpr size_t kSharedMemoryBelowBytes = SIZE_MAX;
+
   struct Options {
     int node_id = 0;
     int num_nodes = 1;

@@ -274,12 +274,7 @@ Status MpiCommunicator::AllReduce(std::string_view group_key, const std::vector<
         const MPI_Datatype mpi_type = MpiType(type, wrap);
         const MPI_Op mpi_op = MpiOp(reduction, type);
         const size_t element = DataTypeBytes(type);
-        // 4 MiB per call. Open MPI 4.1's all-reduce algorithms (ring,
-        // recursive doubling, Rabenseifner) slow down sevenfold from 32 MiB
-        // on: 64 MiB of f32 took 159-193 ms in one call and 16-20 ms in
-        // 1-16 MiB calls, 4 MiB the best of them (2 processes, shared memory
-        // or TCP alike). MPI counts are int as well.
-        const size_t kChunk = (size_t{4} << 20) / element;
+        const size_t kChunk = kAllReduceCallBytes / element;
         for (size_t done = 0; done < count; done += kChunk) {
           const int n = static_cast<int>(std::min(kChunk, count - done));
           char* out = static_cast<char*>(output) + done * element;

@@ -20,6 +20,7 @@
 #define PLUGRT_DISTRIBUTED_MPI_COMMUNICATOR_H_
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,19 @@ namespace plugrt::distributed {
 
 class MpiCommunicator {
  public:
+  // MPI_Allreduce is called on pieces of at most this many bytes. Open MPI
+  // 4.1's all-reduce algorithms (ring, recursive doubling, Rabenseifner)
+  // slow down sevenfold from 32 MiB on: 64 MiB of f32 took 159-193 ms in one
+  // call and 16-20 ms in 1-16 MiB calls, 4 MiB the best of them (2
+  // processes, shared memory or TCP alike). MPI counts are int as well.
+  static constexpr size_t kAllReduceCallBytes = size_t{4} << 20;
+  // Among processes of one host, all-reduces below this size go through
+  // shared memory (distributed/shared_memory_all_reduce.h) rather than MPI:
+  // faster up to about one call's size, slower past it (Open MPI's
+  // single-copy transport reads the peer's buffer in place;
+  // docs/performance.md has the measurements).
+  static constexpr size_t kSharedMemoryBelowBytes = kAllReduceCallBytes;
+
   struct Options {
     int node_id = 0;
     int num_nodes = 1;
