@@ -1,8 +1,10 @@
 #include "distributed/heartbeat.h"
 
+
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,9 @@ namespace plugrt::distributed {
 namespace {
 
 constexpr std::string_view kPrefix = "plugrt/heartbeat/";
+
+// Set once any monitor of this process reports a lost node (AnyLost()).
+std::atomic<bool> any_lost{false};
 constexpr std::string_view kLeft = "left";
 
 // This machine and pid namespace: peers that announce the same one have
@@ -176,15 +181,21 @@ Status HeartbeatMonitor::Lost(const std::vector<int>& nodes) const {
   for (int n : nodes) {
     if (n < 0 || n >= options_.num_nodes || n == options_.node_id) continue;
     const Status& lost = peers_[static_cast<size_t>(n)].lost;
-    if (!lost.ok()) return lost;
+    if (!lost.ok()) {
+      any_lost.store(true);
+      return lost;
+    }
   }
   if (!store_error_.ok() && std::chrono::steady_clock::now() - store_answered_ >= options_.timeout) {
+    any_lost.store(true);
     return MakeError(StatusCode::kUnavailable, "node ", options_.node_id,
                      " cannot reach the job's key-value store for its heartbeat: ",
                      store_error_.message());
   }
   return OkStatus();
 }
+
+bool HeartbeatMonitor::AnyLost() { return any_lost.load(); }
 
 Status HeartbeatMonitor::LostNow(const std::vector<int>& nodes) {
   Watch(/*check_processes=*/true);

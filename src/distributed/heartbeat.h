@@ -59,6 +59,11 @@ class HeartbeatMonitor {
   // machine are gone (a failed connection wants the reason now).
   Status LostNow(const std::vector<int>& nodes);
 
+  // Whether any monitor of this process has answered Lost() with an error:
+  // the job is broken, and steps that need every process (MPI_Finalize's
+  // closing fence) must be skipped, or they wait for the lost one forever.
+  static bool AnyLost();
+
  private:
   struct Peer {
     std::string last_value;  // empty: no beat seen yet

@@ -37,7 +37,10 @@ void Check(int code, const char* what) {
 void FinalizeAtExit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && !g_abandoned.load()) MPI_Finalize();
+  // MPI_Finalize ends with a fence across the job: after a lost process
+  // (whichever path found it: MPI's, shared memory's, the store's) or an
+  // abandoned operation it would never return.
+  if (!finalized && !g_abandoned.load() && !HeartbeatMonitor::AnyLost()) MPI_Finalize();
 }
 
 // MPI's user-function form of reduction.h's NaN-propagating min and max:

@@ -9,7 +9,9 @@ namespace plugrt::testing {
 
 CommandResult RunCommand(const std::string& command) {
   CommandResult result;
-  std::string full = command + " 2>&1";
+  // Grouped, so that every part of a list (background jobs included) writes
+  // its errors into the result too.
+  std::string full = "{ " + command + "\n} 2>&1";
   FILE* pipe = popen(full.c_str(), "r");
   if (pipe == nullptr) return result;
   char chunk[4096];

@@ -227,6 +227,46 @@ TEST_F(CliClusterTest, ARankThatDiesEndsTheMpiJob) {
   EXPECT_NE(result.exit_code, 124) << result.output;
 }
 
+// Rank 1 stopped (SIGSTOP) or killed in the middle of a loop of
+// collectives, on MPI's own all-reduce and on shared memory: rank 0 names it
+// within the heartbeat timeout (1.5 s here), skips MPI_Finalize (whose fence
+// would wait for rank 1 forever) and the job ends; never a hang (the outer
+// timeout would say 124).
+TEST_F(CliClusterTest, ARankStoppedOrKilledMidCollectiveIsNamedAndTheJobEnds) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  const std::string program = dir_ + "/loop.mlir";
+  std::ofstream(program) << kAllReduceLoopProgram;
+  struct Case {
+    const char* signal;
+    int shared_memory;
+  };
+  for (const Case& c : {Case{"STOP", 0}, Case{"STOP", 1}, Case{"KILL", 1}}) {
+    SCOPED_TRACE(std::string(c.signal) + (c.shared_memory ? " on shared memory" : " on MPI"));
+    const std::string job =
+        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE "
+        "PLUGRT_SHARED_MEMORY_COLLECTIVES=" + std::to_string(c.shared_memory) +
+        " PLUGRT_HEARTBEAT_INTERVAL_MS=200 PLUGRT_HEARTBEAT_TIMEOUT_MS=1500 timeout 90 " +
+        Mpirun() + "-n 2 -x PLUGRT_SHARED_MEMORY_COLLECTIVES -x PLUGRT_HEARTBEAT_INTERVAL_MS "
+        "-x PLUGRT_HEARTBEAT_TIMEOUT_MS " + PLUGRT_CLI_PATH + " run " + program;
+    // Rank 1 is the process whose environment says so; once it runs, it gets
+    // a second to reach the loop.
+    const std::string rank1 =
+        "rank1() { for p in $(pgrep -f ' run " + program + "'); do "
+        "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && "
+        "echo $p; done; }; ";
+    CommandResult result = RunCommand(
+        rank1 + "(" + job + ") & job=$!; for i in $(seq 300); do p=$(rank1); "
+        "[ -n \"$p\" ] && break; sleep 0.1; done; sleep 1; kill -" + c.signal +
+        " $p; wait $job; echo exit=$?");
+    EXPECT_EQ(result.output.find("exit=0"), std::string::npos) << result.output;
+    EXPECT_EQ(result.output.find("exit=124"), std::string::npos) << result.output;
+    if (std::string(c.signal) == "STOP") {
+      EXPECT_NE(result.output.find("node 1 (host "), std::string::npos) << result.output;
+      EXPECT_NE(result.output.find("stopped answering"), std::string::npos) << result.output;
+    }
+  }
+}
+
 TEST_F(CliClusterTest, ASlurmStepsEnvironmentSetByHand) {
   // A job id of this test's own, so concurrent runs derive different ports.
   const std::string common = "SLURM_JOB_ID=" + std::to_string(::getpid()) +

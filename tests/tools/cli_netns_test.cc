@@ -27,35 +27,6 @@ namespace {
 
 const std::string kHosts = std::string(PLUGRT_TEST_SOURCE_DIR) + "/scripts/netns_hosts.sh";
 
-// A million all-reduces in a loop: minutes of collectives, cut short by the
-// partition.
-constexpr const char* kLong = R"(
-module @long attributes {mhlo.num_replicas = 2 : i32} {
-  func.func @main() -> tensor<256xf32> {
-    %x0 = stablehlo.constant dense<1.0> : tensor<256xf32>
-    %i0 = stablehlo.constant dense<0> : tensor<i64>
-    %n = stablehlo.constant dense<1000000> : tensor<i64>
-    %half = stablehlo.constant dense<0.5> : tensor<256xf32>
-    %one = stablehlo.constant dense<1> : tensor<i64>
-    %r:2 = stablehlo.while(%i = %i0, %x = %x0) : tensor<i64>, tensor<256xf32>
-    cond {
-      %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-    } do {
-      %s = "stablehlo.all_reduce"(%x) ({
-        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
-          %t = stablehlo.add %p, %q : tensor<f32>
-          stablehlo.return %t : tensor<f32>
-      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<256xf32>) -> tensor<256xf32>
-      %y = stablehlo.multiply %s, %half : tensor<256xf32>
-      %j = stablehlo.add %i, %one : tensor<i64>
-      stablehlo.return %j, %y : tensor<i64>, tensor<256xf32>
-    }
-    return %r#1 : tensor<256xf32>
-  }
-}
-)";
-
 class CliNetnsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -262,7 +233,7 @@ TEST_F(CliNetnsTest, DataParallelTrainingAcrossHostsUnderMpirunMatchesOneProcess
 }
 
 TEST_F(CliNetnsTest, AHostCutOffMidJobIsNamedAndNoProcessHangs) {
-  const std::string program = Program("long.mlir", kLong);
+  const std::string program = Program("long.mlir", kAllReduceLoopProgram);
   // Host 1 is cut off once the job has run its collectives for a while.
   CommandResult result = RunJob(
       program,
