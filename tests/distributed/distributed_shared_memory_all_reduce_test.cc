@@ -9,8 +9,12 @@
 #include <barrier>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
