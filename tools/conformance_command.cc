@@ -686,7 +686,8 @@ void RegisterConformanceCommands(CLI::App& app, int& exit_code) {
   command->add_flag("--processes", options->processes,
                     "run only the sections with interpreter.run_parallel grids, each as a job "
                     "of one OS process per grid member (through `plugrt launch`'s launcher; "
-                    "collectives over Gloo)");
+                    "collectives over Gloo); started by a launcher itself (mpirun -n N, srun), "
+                    "each process runs its member of the grid sections of N members");
   AddPluginOptions(*command, options->plugin);
   command->callback([options, &exit_code] {
     StatusOr<int> code = RunConformance(*options);
