@@ -234,30 +234,38 @@ TEST_F(CliClusterTest, ARankThatDiesEndsTheMpiJob) {
 // timeout would say 124).
 TEST_F(CliClusterTest, ARankStoppedOrKilledMidCollectiveIsNamedAndTheJobEnds) {
   if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
-  const std::string program = dir_ + "/loop.mlir";
-  std::ofstream(program) << kAllReduceLoopProgram;
   struct Case {
     const char* signal;
     int shared_memory;
   };
+  int index = 0;
   for (const Case& c : {Case{"STOP", 0}, Case{"STOP", 1}, Case{"KILL", 1}}) {
     SCOPED_TRACE(std::string(c.signal) + (c.shared_memory ? " on shared memory" : " on MPI"));
+    // A program file of each case's own: no process of an earlier case can
+    // be taken for this one's rank 1.
+    const std::string program = dir_ + "/loop" + std::to_string(index++) + ".mlir";
+    std::ofstream(program) << kAllReduceLoopProgram;
+    const std::string out = program + ".out";
     const std::string job =
-        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE "
+        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_LOG_LEVEL=info "
         "PLUGRT_SHARED_MEMORY_COLLECTIVES=" + std::to_string(c.shared_memory) +
         " PLUGRT_HEARTBEAT_INTERVAL_MS=200 PLUGRT_HEARTBEAT_TIMEOUT_MS=1500 timeout 90 " +
-        Mpirun() + "-n 2 -x PLUGRT_SHARED_MEMORY_COLLECTIVES -x PLUGRT_HEARTBEAT_INTERVAL_MS "
-        "-x PLUGRT_HEARTBEAT_TIMEOUT_MS " + PLUGRT_CLI_PATH + " run " + program;
-    // Rank 1 is the process whose environment says so; once it runs, it gets
-    // a second to reach the loop.
+        Mpirun() + "-n 2 -x PLUGRT_LOG_LEVEL -x PLUGRT_SHARED_MEMORY_COLLECTIVES "
+        "-x PLUGRT_HEARTBEAT_INTERVAL_MS -x PLUGRT_HEARTBEAT_TIMEOUT_MS " + PLUGRT_CLI_PATH +
+        " run " + program + " > " + out + " 2>&1";
+    // Rank 1 is the process whose environment says so. It is signalled a
+    // second after it said it joined (MPI is up, the heartbeat beats), by
+    // then in the loop: a rank stopped inside MPI_Init would hold the others
+    // in MPI_Init's own fence, which nothing can interrupt.
     const std::string rank1 =
         "rank1() { for p in $(pgrep -f ' run " + program + "'); do "
         "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && "
         "echo $p; done; }; ";
     CommandResult result = RunCommand(
-        rank1 + "(" + job + ") & job=$!; for i in $(seq 300); do p=$(rank1); "
-        "[ -n \"$p\" ] && break; sleep 0.1; done; sleep 1; kill -" + c.signal +
-        " $p; wait $job; echo exit=$?");
+        rank1 + "(" + job + ") & job=$!; for i in $(seq 600); do "
+        "grep -q 'node 1 of 2: collectives over' " + out + " && break; sleep 0.1; done; "
+        "sleep 1; kill -" + c.signal + " $(rank1); wait $job; echo exit=$?; cat " + out +
+        "; pkill -KILL -f ' run " + program + "'");
     EXPECT_EQ(result.output.find("exit=0"), std::string::npos) << result.output;
     EXPECT_EQ(result.output.find("exit=124"), std::string::npos) << result.output;
     if (std::string(c.signal) == "STOP") {
