@@ -1,6 +1,5 @@
 #include "distributed/heartbeat.h"
 
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -8,6 +7,8 @@
 #include <cerrno>
 #include <fstream>
 #include <sstream>
+
+#include "distributed/host_identity.h"
 
 namespace plugrt::distributed {
 namespace {
@@ -21,12 +22,8 @@ constexpr std::string_view kLeft = "left";
 // This machine and pid namespace: peers that announce the same one have
 // pids this process can look up.
 std::string MachineId() {
-  std::string boot;
-  std::ifstream("/proc/sys/kernel/random/boot_id") >> boot;
-  char ns[128] = {0};
-  const ssize_t n = ::readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1);
-  if (boot.empty() || n <= 0) return "unknown";
-  return StrCat(boot, "/", std::string_view(ns, static_cast<size_t>(n)));
+  const std::string id = BootAndNamespace("pid");
+  return id.empty() ? "unknown" : id;
 }
 
 // Whether process `pid` of this machine has ended (gone, or a zombie not

@@ -17,10 +17,10 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <fstream>
 #include <random>
 
 #include "common/log.h"
+#include "distributed/host_identity.h"
 #include "distributed/node_group.h"
 
 namespace plugrt::distributed {
@@ -136,14 +136,10 @@ bool AllEqual(const std::vector<std::string>& values) {
 }  // namespace
 
 std::string SharedMemoryDomain() {
-  std::string boot;
-  std::ifstream("/proc/sys/kernel/random/boot_id") >> boot;
-  char mounts[128] = {0};
-  const ssize_t n = ::readlink("/proc/self/ns/mnt", mounts, sizeof(mounts) - 1);
+  const std::string mounts = BootAndNamespace("mnt");
   char host[256] = {0};
   ::gethostname(host, sizeof(host) - 1);
-  if (boot.empty() || n <= 0) return "";
-  return StrCat(boot, " ", std::string_view(mounts, static_cast<size_t>(n)), " ", host);
+  return mounts.empty() ? "" : StrCat(mounts, " ", host);
 }
 
 StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
@@ -187,7 +183,7 @@ StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
     ~Unlink() {
       if (!name.empty()) ::shm_unlink(name.c_str());
     }
-  } unlink{rank == 0 ? name : std::string()};
+  } unlink{name};  // empty but on the member that made it
   PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> names, all_gather(name));
   name = names.front();
 
@@ -242,18 +238,21 @@ char* SharedMemoryAllReduce::Slot(uint64_t set, int member) const {
   return static_cast<char*>(base_) + DataOffset(nodes_.size()) + index * options_.slot_bytes;
 }
 
+uint32_t* SharedMemoryAllReduce::Sleepers() const {
+  return reinterpret_cast<uint32_t*>(static_cast<char*>(base_) + kSleepersOffset);
+}
+
 void SharedMemoryAllReduce::Post(uint32_t step) {
   uint32_t* counter = Counter(rank_);
   AtomicAt(counter).store(step, std::memory_order_seq_cst);
-  uint32_t* sleepers = reinterpret_cast<uint32_t*>(static_cast<char*>(base_) + kSleepersOffset);
-  if (AtomicAt(sleepers).load(std::memory_order_seq_cst) != 0) {
+  if (AtomicAt(Sleepers()).load(std::memory_order_seq_cst) != 0) {
     ::syscall(SYS_futex, counter, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
   }
 }
 
 Status SharedMemoryAllReduce::WaitAll(uint32_t step,
                                       std::chrono::steady_clock::time_point deadline) {
-  uint32_t* sleepers = reinterpret_cast<uint32_t*>(static_cast<char*>(base_) + kSleepersOffset);
+  uint32_t* sleepers = Sleepers();
   for (int member = 0; member < static_cast<int>(nodes_.size()); ++member) {
     if (member == rank_) continue;
     uint32_t* counter = Counter(member);

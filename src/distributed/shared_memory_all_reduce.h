@@ -79,6 +79,7 @@ class SharedMemoryAllReduce {
                         std::shared_ptr<HeartbeatMonitor> heartbeat, Options options,
                         void* base, size_t bytes);
   uint32_t* Counter(int member) const;
+  uint32_t* Sleepers() const;  // how many members sleep on a counter's futex
   char* Slot(uint64_t set, int member) const;
   void Post(uint32_t step);
   // Waits until every member's counter reached `step`.
