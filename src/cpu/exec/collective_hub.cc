@@ -9,13 +9,14 @@
 #include "common/content_hash.h"
 
 namespace plugrt::cpu {
-namespace {
 
 std::string GroupString(const std::vector<int64_t>& group) {
   std::string text = "[";
   for (size_t i = 0; i < group.size(); ++i) text += StrCat(i ? ", " : "", group[i]);
   return text + "]";
 }
+
+namespace {
 
 // The channel of a cross-process group: the same on every node, one per
 // group of flattened ids.

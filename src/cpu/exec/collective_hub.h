@@ -27,6 +27,9 @@
 
 namespace plugrt::cpu {
 
+// A group of process ids as messages name it: "[0, 2, 3]".
+std::string GroupString(const std::vector<int64_t>& group);
+
 class CollectiveHub {
  public:
   // Long enough for any honest program on a loaded machine; short enough

@@ -117,30 +117,26 @@ class QueuedChannels final : public HostChannels {
   StatusOr<std::optional<Route>> RouteOf(int64_t channel) const {
     if (!cross_) return std::optional<Route>();
     const int self = cross_->job->node_id;
-    std::vector<int> senders, receivers;
+    std::vector<int64_t> senders, receivers;
     bool remote = false;
     for (size_t p = 0; p < cross_->uses->size(); ++p) {
       const ChannelUse& use = (*cross_->uses)[p];
-      if (use.sends.count(channel)) senders.push_back(static_cast<int>(p));
-      if (use.recvs.count(channel)) receivers.push_back(static_cast<int>(p));
+      if (use.sends.count(channel)) senders.push_back(static_cast<int64_t>(p));
+      if (use.recvs.count(channel)) receivers.push_back(static_cast<int64_t>(p));
       if ((use.sends.count(channel) || use.recvs.count(channel)) && static_cast<int>(p) != self) {
         remote = true;
       }
     }
     if (!remote) return std::optional<Route>();
     if (senders.size() != 1 || receivers.size() != 1) {
-      auto members = [](const std::vector<int>& list) {
-        std::string text;
-        for (int p : list) text += StrCat(text.empty() ? "" : ", ", p);
-        return StrCat("[", text, "]");
-      };
       return Unimplemented("host transfer channel ", channel, " is sent on by members ",
-                           members(senders), " and received on by members ",
-                           members(receivers),
+                           GroupString(senders), " and received on by members ",
+                           GroupString(receivers),
                            " of different OS processes; across processes a channel joins one "
                            "sending member to one receiving member");
     }
-    return std::optional<Route>(Route{senders.front(), receivers.front()});
+    return std::optional<Route>(
+        Route{static_cast<int>(senders.front()), static_cast<int>(receivers.front())});
   }
 
   Status Served(const char* kind, int64_t device_index, int64_t channel) const {
