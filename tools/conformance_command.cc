@@ -575,7 +575,8 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
   if (files.empty()) return NotFound("no .mlir files under the given paths");
   PLUGRT_ASSIGN_OR_RETURN(std::optional<distributed::ClusterEnvironment> job,
                           distributed::DetectCluster(distributed::ProcessEnvironment()));
-  if (job && job->num_nodes > 1 && !options.processes) {
+  const bool in_job = job && job->num_nodes > 1;
+  if (in_job && !options.processes) {
     return FailedPrecondition("this is process ", job->node_id, " of a job of ", job->num_nodes,
                               " (", job->launcher, "): under a launcher, `plugrt conformance` "
                               "runs with --processes only (each process a member of the grid "
@@ -586,7 +587,7 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
   if (!options.known_failures_path.empty()) {
     PLUGRT_ASSIGN_OR_RETURN(known, ReadKnownFailures(options.known_failures_path));
   }
-  if (!job || job->num_nodes == 1) {
+  if (!in_job) {
     // A plugin that does not load would fail every file the same way: say
     // so once instead. (In a job, the one client the run opens says so.)
     PLUGRT_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, OpenClient(options.plugin));
@@ -594,7 +595,7 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
   int jobs = options.jobs > 0 ? options.jobs
                               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::vector<FileResult> results;
-  if (job && job->num_nodes > 1) {
+  if (in_job) {
     PLUGRT_ASSIGN_OR_RETURN(results, RunGridsInJob(files, options, job->num_nodes));
   } else {
     PLUGRT_ASSIGN_OR_RETURN(results, RunAll(files, options, jobs));
@@ -602,7 +603,7 @@ StatusOr<int> RunConformance(const ConformanceOptions& options) {
 
   // In a job every process has the same results: node 0 tells them.
   std::ostringstream silent;
-  std::ostream& out = job && job->node_id != 0 ? silent : std::cout;
+  std::ostream& out = in_job && job->node_id != 0 ? silent : std::cout;
   int passed = 0, sections_passed = 0, sections_total = 0;
   std::map<std::string, int> by_status;
   for (const FileResult& r : results) {
