@@ -148,20 +148,21 @@ TEST(KeptWeightsTest, WeightsScaledByABatchNormFollowTheFactors) {
   expect(factor, "the first factors again");
 }
 
-// The same for a matmul with few lhs rows and a [n, k] weight, the products
-// whose weights oneDNN reads in its own layout (fast_dot.cc).
-TEST(KeptWeightsTest, MatmulWeightsFollowNewStorageAndWritesAfterAHandOver) {
-  const std::vector<int64_t> x_dims = {24, 80}, w_dims = {72, 80};
+// The same for matmuls: a [n, k] weight oneDNN reads in its own layout, and
+// a [k, n] weight (JAX's kernels) the skinny product reads in its packed
+// panels (fast_dot.cc).
+void ExpectMatmulWeightsFollowNewStorageAndWritesAfterAHandOver(
+    const std::vector<int64_t>& x_dims, const std::vector<int64_t>& w_dims, int64_t w_contracting) {
   DotDimensions dd;
   dd.lhs_contracting = {1};
-  dd.rhs_contracting = {1};
+  dd.rhs_contracting = {w_contracting};
   std::shared_ptr<const FastDot> dot =
       FastDot::Plan(x_dims, ElementType::kF32, w_dims, ElementType::kF32, dd, ElementType::kF32, 2);
   ASSERT_NE(dot, nullptr);
   std::mt19937 rng(7);
   Tensor x(ElementType::kF32, x_dims);
   Fill(x.mutable_as<float>(), static_cast<size_t>(x.num_elements()), rng);
-  const size_t n = 72 * 80;
+  const size_t n = static_cast<size_t>(w_dims[0] * w_dims[1]);
   auto make_storage = [&]() {
     std::shared_ptr<void> storage(std::malloc(n * sizeof(float)), std::free);
     Fill(static_cast<float*>(storage.get()), n, rng);
@@ -197,6 +198,36 @@ TEST(KeptWeightsTest, MatmulWeightsFollowNewStorageAndWritesAfterAHandOver) {
   expect(wrap(first, false), "updated weights");
 }
 
+TEST(KeptWeightsTest, MatmulWeightsFollowNewStorageAndWritesAfterAHandOver) {
+  ExpectMatmulWeightsFollowNewStorageAndWritesAfterAHandOver({24, 80}, {72, 80}, 1);
+}
+
+TEST(KeptWeightsTest, SkinnyProductPanelsFollowNewStorageAndWritesAfterAHandOver) {
+  ExpectMatmulWeightsFollowNewStorageAndWritesAfterAHandOver({3, 80}, {80, 300}, 0);
+}
+
+// A hand-over moves the generation of the bytes it covers, and of no bytes
+// a megabyte or more away from them (KeptCopy's copies of other weights stay).
+TEST(KeptWeightsTest, AHandOverMovesTheGenerationOfTheBytesItCoversOnly) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  std::shared_ptr<void> block(std::aligned_alloc(kMiB, 16 * kMiB), std::free);
+  ASSERT_NE(block, nullptr);
+  auto* base = static_cast<std::byte*>(block.get());
+  const std::byte* weights = base;                   // [0, 4 MiB)
+  std::byte* donated = base + 8 * kMiB;              // [8 MiB, 12 MiB)
+  const uint64_t weights_before = Tensor::HandOverGeneration(weights, 4 * kMiB);
+  const uint64_t donated_before = Tensor::HandOverGeneration(donated, 4 * kMiB);
+  const uint64_t tail_before = Tensor::HandOverGeneration(donated + 4 * kMiB - 16, 16);
+  { Tensor handed(ElementType::kF32, {int64_t{1} << 20}, block, donated, /*exclusive=*/true); }
+  EXPECT_EQ(Tensor::HandOverGeneration(weights, 4 * kMiB), weights_before);
+  EXPECT_NE(Tensor::HandOverGeneration(donated, 4 * kMiB), donated_before);
+  EXPECT_NE(Tensor::HandOverGeneration(donated + 4 * kMiB - 16, 16), tail_before);
+  // A shared wrap is no hand-over.
+  const uint64_t shared_before = Tensor::HandOverGeneration(weights, 4 * kMiB);
+  { Tensor shared(ElementType::kF32, {int64_t{1} << 20}, block, base); }
+  EXPECT_EQ(Tensor::HandOverGeneration(weights, 4 * kMiB), shared_before);
+}
+
 std::string Conv(const std::string& x, const std::string& w) {
   return "stablehlo.convolution(" + x + ", " + w +
          ") dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = "
@@ -204,22 +235,30 @@ std::string Conv(const std::string& x, const std::string& w) {
          "(tensor<1x9x9x16xf32>, tensor<3x3x16x24xf32>) -> tensor<1x9x9x24xf32>";
 }
 
-// Through the plugin: a forward program run on a weight buffer, an update
-// program that donates that buffer and writes its result into the same
-// storage, and the forward program again on the update's result.
-TEST(KeptWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
+std::string TensorType(const std::vector<int64_t>& dims) {
+  std::string out = "tensor<";
+  for (int64_t d : dims) out += std::to_string(d) + "x";
+  return out + "f32>";
+}
+
+// Through the plugin: a forward program (`op` of %x and %w) run on a weight
+// buffer, an update program that donates that buffer and writes its result
+// into the same storage, and the forward program again on the update's
+// result: halving every weight halves every output.
+void ExpectAWeightBufferRewrittenByADonatingProgramIsSeen(const std::string& op,
+                                                          const std::vector<int64_t>& x_dims,
+                                                          const std::vector<int64_t>& w_dims,
+                                                          const std::vector<int64_t>& y_dims) {
   StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  const std::string forward =
-      "func.func @main(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x24xf32>) -> "
-      "tensor<1x9x9x24xf32> {\n  %y = " + Conv("%x", "%w") +
-      "\n  return %y : tensor<1x9x9x24xf32>\n}\n";
+  const std::string x_type = TensorType(x_dims), w_type = TensorType(w_dims),
+                    y_type = TensorType(y_dims);
+  const std::string forward = "func.func @main(%x: " + x_type + ", %w: " + w_type + ") -> " +
+                              y_type + " {\n  %y = " + op + "\n  return %y : " + y_type + "\n}\n";
   const std::string update =
-      "func.func @main(%w: tensor<3x3x16x24xf32> {tf.aliasing_output = 0 : i32}) -> "
-      "tensor<3x3x16x24xf32> {\n"
-      "  %h = stablehlo.constant dense<0.5> : tensor<3x3x16x24xf32>\n"
-      "  %v = stablehlo.multiply %w, %h : tensor<3x3x16x24xf32>\n"
-      "  return %v : tensor<3x3x16x24xf32>\n}\n";
+      "func.func @main(%w: " + w_type + " {tf.aliasing_output = 0 : i32}) -> " + w_type + " {\n" +
+      "  %h = stablehlo.constant dense<0.5> : " + w_type + "\n" +
+      "  %v = stablehlo.multiply %w, %h : " + w_type + "\n" + "  return %v : " + w_type + "\n}\n";
   StatusOr<LoadedExecutable> run = (*client)->Compile(forward, CompileOptions());
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   StatusOr<LoadedExecutable> step = (*client)->Compile(update, CompileOptions());
@@ -227,11 +266,16 @@ TEST(KeptWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
   StatusOr<std::vector<Device>> devices = (*client)->addressable_devices();
   ASSERT_TRUE(devices.ok());
   std::mt19937 rng(9);
-  std::vector<float> xs(9 * 9 * 16), ws(3 * 3 * 16 * 24);
+  auto count = [](const std::vector<int64_t>& dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return static_cast<size_t>(n);
+  };
+  std::vector<float> xs(count(x_dims)), ws(count(w_dims));
   Fill(xs.data(), xs.size(), rng);
   Fill(ws.data(), ws.size(), rng);
-  Buffer x = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {1, 9, 9, 16}, xs);
-  Buffer w = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {3, 3, 16, 24}, ws);
+  Buffer x = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, x_dims, xs);
+  Buffer w = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, w_dims, ws);
 
   auto forward_on = [&](Buffer& weights) {
     StatusOr<std::vector<std::vector<Buffer>>> out = run->Execute({{&x, &weights}});
@@ -250,11 +294,22 @@ TEST(KeptWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
   ASSERT_TRUE(half_pointer.ok());
   ASSERT_EQ(*half_pointer, *w_pointer);
   const std::vector<float> after = forward_on(w_half);
-  // Halving every weight halves every output.
   ASSERT_EQ(after.size(), before.size());
   for (size_t i = 0; i < after.size(); ++i) {
     ASSERT_NEAR(after[i], 0.5f * before[i], 1e-4) << "element " << i;
   }
+}
+
+TEST(KeptWeightsTest, AWeightBufferRewrittenByADonatingProgramIsSeen) {
+  ExpectAWeightBufferRewrittenByADonatingProgramIsSeen(Conv("%x", "%w"), {1, 9, 9, 16},
+                                                       {3, 3, 16, 24}, {1, 9, 9, 24});
+}
+
+TEST(KeptWeightsTest, APanelPackedWeightRewrittenByADonatingProgramIsSeen) {
+  ExpectAWeightBufferRewrittenByADonatingProgramIsSeen(
+      "stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x96xf32>, "
+      "tensor<96x400xf32>) -> tensor<2x400xf32>",
+      {2, 96}, {96, 400}, {2, 400});
 }
 
 }  // namespace

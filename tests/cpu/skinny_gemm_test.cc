@@ -5,6 +5,7 @@
 // product; and dot_general's fast path on such shapes (PyTorch's transposed
 // weights, JAX's kernels, a decode step's attention) against the reference
 // kernel.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -92,33 +93,57 @@ TEST(SkinnyGemmTest, EqualsTheProductWithinF32Rounding) {
 // Both instruction-set variants of the kernels, called directly where the
 // CPU has their set (the dispatcher takes the wider one, so the AVX2 variant
 // would otherwise go untested on AVX-512 machines): the same sums within f32
-// rounding, both rhs layouts, bands that start and end mid-vector.
+// rounding, both rhs layouts and packed panels, bands that start and end
+// mid-vector.
 TEST(SkinnyGemmTest, EachInstructionSetVariantEqualsTheProduct) {
   if (!cpu::SkinnyGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA on this CPU (or not x86-64)";
   using Kernel = void (*)(const float*, int64_t, int64_t, const float*, int64_t, int64_t, int64_t,
                           float*, int64_t);
+  using PackedKernel = void (*)(const float*, int64_t, int64_t, const float*, int64_t, int64_t,
+                                int64_t, int64_t, float*, int64_t);
   struct Variant {
     const char* name;
     bool available;
+    int lanes;
     Kernel columns_of_rows, rows_of_columns;
+    PackedKernel packed_panels;
   };
   const Variant variants[] = {
-      {"AVX2", true, cpu::skinny_gemm::ColumnsOfRowsAvx2, cpu::skinny_gemm::RowsOfColumnsAvx2},
-      {"AVX-512", __builtin_cpu_supports("avx512f") != 0, cpu::skinny_gemm::ColumnsOfRowsAvx512,
-       cpu::skinny_gemm::RowsOfColumnsAvx512},
+      {"AVX2", true, 8, cpu::skinny_gemm::ColumnsOfRowsAvx2, cpu::skinny_gemm::RowsOfColumnsAvx2,
+       cpu::skinny_gemm::PackedPanelsAvx2},
+      {"AVX-512", __builtin_cpu_supports("avx512f") != 0, 16,
+       cpu::skinny_gemm::ColumnsOfRowsAvx512, cpu::skinny_gemm::RowsOfColumnsAvx512,
+       cpu::skinny_gemm::PackedPanelsAvx512},
   };
   const int64_t k = 37, n = 70, n0 = 5, n1 = 61;
   for (const Variant& v : variants) {
     if (!v.available) continue;
     for (int64_t m = 1; m <= cpu::skinny_gemm::kMaxRows; ++m) {
-      for (bool k_contiguous : {true, false}) {
-        SCOPED_TRACE(testing::Message() << v.name << " m " << m << (k_contiguous ? " [n, k]" : " [k, n]"));
+      for (int layout = 0; layout < 3; ++layout) {
+        const bool k_contiguous = layout == 0, packed = layout == 2;
+        SCOPED_TRACE(testing::Message() << v.name << " m " << m
+                                        << (k_contiguous ? " [n, k]" : packed ? " packed [k, n]" : " [k, n]"));
         const std::vector<float> a = RandomFloats(m * k, 31 + m);
         const std::vector<float> w = RandomFloats(k * n, 37 + m);
         std::vector<float> got(m * n, NAN);
-        (k_contiguous ? v.columns_of_rows : v.rows_of_columns)(a.data(), m, k, w.data(),
-                                                                k_contiguous ? k : n, n0, n1,
-                                                                got.data(), n);
+        if (packed) {
+          // Panels of 2 vectors: the band starts and ends inside one, and the
+          // last panel is narrower.
+          const int64_t width = 2 * v.lanes;
+          std::vector<float> panels;
+          for (int64_t first = 0; first < n; first += width) {
+            const int64_t columns = std::min(width, n - first);
+            for (int64_t x = 0; x < k; ++x) {
+              panels.insert(panels.end(), w.begin() + x * n + first,
+                            w.begin() + x * n + first + columns);
+            }
+          }
+          v.packed_panels(a.data(), m, k, panels.data(), n, width, n0, n1, got.data(), n);
+        } else {
+          (k_contiguous ? v.columns_of_rows : v.rows_of_columns)(a.data(), m, k, w.data(),
+                                                                  k_contiguous ? k : n, n0, n1,
+                                                                  got.data(), n);
+        }
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             const float at = got[i * n + j];
@@ -137,6 +162,59 @@ TEST(SkinnyGemmTest, EachInstructionSetVariantEqualsTheProduct) {
       }
     }
   }
+}
+
+// The rhs packed into panels (SkinnyPack) and read from them
+// (SkinnyGemmPacked): every row count, column counts of one panel and a bit,
+// several panels and a narrow last one, bands that split panels, batches and
+// thread counts, against a double-precision product of the rhs as it lies.
+TEST(SkinnyGemmTest, PackedPanelsEqualTheProduct) {
+  if (!cpu::SkinnyGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA on this CPU (or not x86-64)";
+  int case_index = 0;
+  for (int64_t m = 1; m <= cpu::skinny_gemm::kMaxRows; ++m) {
+    const int64_t width = cpu::SkinnyPanelColumns(m);
+    ASSERT_GT(width, 0);
+    struct Shape {
+      int64_t batch, n, k;
+    };
+    const Shape shapes[] = {{1, width + 1, 9},     {1, 3 * width, 33}, {2, 2 * width + 37, 70},
+                            {1, 5 * width + 5, 3}, {3, width + 16, 17}};
+    for (const Shape& s : shapes) {
+      const int threads = 1 + case_index++ % 3;
+      SCOPED_TRACE(testing::Message() << "batch " << s.batch << " m " << m << " n " << s.n << " k "
+                                      << s.k << ", threads " << threads);
+      const std::vector<float> a = RandomFloats(s.batch * m * s.k, 41 + case_index);
+      const std::vector<float> w = RandomFloats(s.batch * s.k * s.n, 43 + case_index);
+      const F32Matrices lhs = View(a, m, s.k, false);
+      const F32Matrices rhs = View(w, s.k, s.n, false);
+      ASSERT_TRUE(cpu::SkinnyGemmPacks(rhs, m, s.n));
+      std::vector<float> packed(s.batch * s.k * s.n, NAN);
+      cpu::SkinnyPack(rhs, s.batch, m, s.k, s.n, packed.data(), threads);
+      std::vector<float> got(s.batch * m * s.n, NAN);
+      cpu::SkinnyGemmPacked(lhs, packed.data(), s.batch, m, s.n, s.k, got.data(), threads);
+      int mismatches = 0;
+      for (int64_t b = 0; b < s.batch; ++b) {
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < s.n; ++j) {
+            double want = 0;
+            for (int64_t x = 0; x < s.k; ++x) {
+              want += static_cast<double>(At(lhs, b, i, x)) * At(rhs, b, x, j);
+            }
+            const float at = got[(b * m + i) * s.n + j];
+            if (!(std::fabs(at - want) <= 1e-5 * (s.k + 1)) && mismatches++ < 3) {
+              ADD_FAILURE() << "[" << b << ", " << i << ", " << j << "]: " << at << " vs " << want;
+            }
+          }
+        }
+      }
+      EXPECT_EQ(mismatches, 0);
+    }
+  }
+  // One panel or less, or the rhs not contiguous along n: nothing to pack.
+  const std::vector<float> w = RandomFloats(8 * 300, 1);
+  EXPECT_FALSE(cpu::SkinnyGemmPacks(View(w, 8, cpu::SkinnyPanelColumns(1), false), 1,
+                                    cpu::SkinnyPanelColumns(1)));
+  EXPECT_FALSE(cpu::SkinnyGemmPacks(View(w, 8, 300, true), 1, 300));
 }
 
 // Through dot_general's fast path: the shapes serving at batch 1 brings, in

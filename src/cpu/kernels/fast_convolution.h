@@ -5,7 +5,7 @@
 // without copying the input or output; the kernel operand is reordered into
 // oneDNN's blocked weights format, once for weights that stay the same from
 // run to run (a model's weight arguments: kept while their storage lives,
-// unchanged, see Tensor::HandOverCount), on each run otherwise. Taken: 1 to 3
+// unchanged, see KeptCopy), on each run otherwise. Taken: 1 to 3
 // spatial dims, strides, non-negative padding, kernel dilation. Left to the
 // reference kernel (convolution.h): input dilation, window reversal, feature
 // or batch groups, negative padding, other types. A plan may also apply an

@@ -12,6 +12,7 @@
 #include "cpu/kernels/data_movement.h"
 #include "cpu/kernels/compute_common.h"
 #include "cpu/kernels/int8_gemm.h"
+#include "cpu/kernels/kept_copy.h"
 #include "cpu/kernels/onednn_kept_weights.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/parallel.h"
@@ -255,6 +256,8 @@ struct FastDot::Impl {
   // oneDNN's matmul otherwise copies panels of it into that layout on every
   // run (up to a fifth of the time of BERT-base's products).
   onednn::KeptWeights kept;
+  // The rhs in the skinny product's panels, when it is a weight argument.
+  KeptCopy kept_panels;
 };
 
 FastDot::FastDot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -373,16 +376,37 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
                        : !p.rhs_perm.empty()                     ? " (rhs transposed first)"
                                                                  : "";
   if (p.skinny) {
+    Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
+    auto matrices = [](const Tensor& t, const MatrixView& v) {
+      return F32Matrices{t.as<float>(), v.strides[0], v.strides[1], v.strides[2]};
+    };
+    const F32Matrices rhs_matrices = matrices(rhs, p.rhs);
+    if (KeptCopy::Keepable(rhs) && SkinnyGemmPacks(rhs_matrices, p.m, p.n)) {
+      // Weights: read from panels packed on the first run and kept.
+      PLUGRT_ASSIGN_OR_RETURN(
+          std::shared_ptr<void> packed,
+          p.kept_panels.Get(
+              rhs, &p.kept_panels, sizeof(float) * p.batch * p.k * p.n,
+              [&](void* to) {
+                SkinnyPack(rhs_matrices, p.batch, p.m, p.k, p.n, static_cast<float*>(to), team);
+                return Status();
+              },
+              "skinny f32 GEMM"));
+      if (profiler::Enabled()) {
+        profiler::AnnotateKernel(profiler::stat::kImplementation,
+                                 std::string("plugrt skinny f32 GEMM (") +
+                                     SkinnyGemmInstructionSet() + "), rhs kept in panels" + copied);
+      }
+      SkinnyGemmPacked(matrices(lhs, p.lhs), static_cast<const float*>(packed.get()), p.batch,
+                       p.m, p.n, p.k, result.mutable_as<float>(), team);
+      return result;
+    }
     if (profiler::Enabled()) {
       profiler::AnnotateKernel(profiler::stat::kImplementation,
                                std::string("plugrt skinny f32 GEMM (") +
                                    SkinnyGemmInstructionSet() + ")" + copied);
     }
-    Tensor result = Tensor::Uninitialized(p.result_type, p.result_dims);
-    auto matrices = [](const Tensor& t, const MatrixView& v) {
-      return F32Matrices{t.as<float>(), v.strides[0], v.strides[1], v.strides[2]};
-    };
-    SkinnyGemm(matrices(lhs, p.lhs), matrices(rhs, p.rhs), p.batch, p.m, p.n, p.k,
+    SkinnyGemm(matrices(lhs, p.lhs), rhs_matrices, p.batch, p.m, p.n, p.k,
                result.mutable_as<float>(), team);
     return result;
   }

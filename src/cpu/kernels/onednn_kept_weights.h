@@ -1,24 +1,19 @@
 // plugrt CPU kernels: weights in a oneDNN primitive's own layout, kept from
-// one run to the next.
+// one run to the next (a KeptCopy).
 //
 // A convolution or matmul runs fastest on weights reordered into oneDNN's
-// blocked layout. Models pass their weights as arguments whose device
-// buffers nothing writes while they live, so the reordered copy stays right
-// for as long as it comes from the same storage and no storage has been
-// handed over since (Tensor::HandOverCount). Reordering on every execute read
-// and wrote every weight each time (ResNet-50: 100 MB). The kept copy costs
-// the memory of one more copy of the op's weights; weights computed during a
-// run are reordered into the caller's scratch block instead, every run.
+// blocked layout. Reordering on every execute read and wrote every weight
+// each time (ResNet-50: 100 MB). Weights computed during a run are reordered
+// into the caller's scratch block instead, every run.
 #ifndef PLUGRT_CPU_KERNELS_ONEDNN_KEPT_WEIGHTS_H_
 #define PLUGRT_CPU_KERNELS_ONEDNN_KEPT_WEIGHTS_H_
 
-#include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "common/status.h"
+#include "cpu/kernels/kept_copy.h"
 #include "cpu/kernels/onednn_util.h"
 #include "cpu/kernels/tensor.h"
 
@@ -37,11 +32,10 @@ struct WeightsLayout {
 class KeptWeights {
  public:
   // `weights` in `layout.layout`: the kept copy when it is still `weights`'s
-  // (same storage and data, same layout, nothing handed over since); else a
-  // new copy, kept when `weights` wraps shared storage, otherwise written into
-  // `scratch` (a block from the per-thread pool). The result holds the kept
-  // block, so another run may replace it meanwhile. `what` names the kernel
-  // in errors.
+  // (KeptCopy); else a new copy, kept when `weights` wraps shared storage,
+  // otherwise written into `scratch` (a block from the per-thread pool). The
+  // result holds the kept block, so another run may replace it meanwhile.
+  // `what` names the kernel in errors.
   // With `scales` (one per output channel, the layout's reorder made with
   // runtime output scales), the copy holds the weights times those scales,
   // and is kept while the scales' values stay the same too.
@@ -50,15 +44,7 @@ class KeptWeights {
                                       const std::vector<float>* scales = nullptr) const;
 
  private:
-  bool SameScales(const std::vector<float>* scales) const;  // under mu_
-
-  mutable std::mutex mu_;
-  mutable std::weak_ptr<void> storage_;
-  mutable const std::byte* data_ = nullptr;
-  mutable const WeightsLayout* layout_ = nullptr;
-  mutable uint64_t hand_overs_ = 0;
-  mutable std::shared_ptr<void> block_;
-  mutable std::vector<float> scales_;
+  KeptCopy kept_;
 };
 
 }  // namespace plugrt::cpu::onednn

@@ -41,6 +41,24 @@ bool SkinnyGemmFits(int64_t m, const F32Matrices& rhs);
 void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, int64_t m,
                 int64_t n, int64_t k, float* out, int threads);
 
+// The rhs packed into panels (skinny_gemm_simd.h's PackedPanels), each read
+// front to back by one pass of m lhs rows: the rows of a [k, n] matrix as it
+// lies are n floats apart, and the product read them at 0.6-0.8 of the
+// speed of one stream (docs/performance.md). Packing reads and writes the
+// whole rhs, so it pays only for weights packed once and kept (KeptCopy).
+// The panels' width, in columns, for products of m lhs rows.
+int64_t SkinnyPanelColumns(int64_t m);
+// Whether packing helps this rhs ([batch, k, n] as F32Matrices) for m lhs
+// rows: contiguous along n, its rows apart, wider than one panel.
+bool SkinnyGemmPacks(const F32Matrices& rhs, int64_t m, int64_t n);
+// Writes the panels of each matrix for products of m lhs rows, batch * k * n
+// floats in all, to `to`.
+void SkinnyPack(const F32Matrices& rhs, int64_t batch, int64_t m, int64_t k, int64_t n,
+                float* to, int threads);
+// SkinnyGemm with the rhs as SkinnyPack wrote it for these m rows.
+void SkinnyGemmPacked(const F32Matrices& lhs, const float* packed, int64_t batch, int64_t m,
+                      int64_t n, int64_t k, float* out, int threads);
+
 }  // namespace plugrt::cpu
 
 #endif  // PLUGRT_CPU_KERNELS_SKINNY_GEMM_H_

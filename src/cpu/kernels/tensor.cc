@@ -1,5 +1,6 @@
 #include "cpu/kernels/tensor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -48,7 +49,25 @@ Tensor Tensor::Uninitialized(ElementType type, std::vector<int64_t> dims) {
 }
 
 namespace {
-std::atomic<uint64_t> hand_overs{0};
+
+// Hand-overs counted per 1 MiB of address space, the chunks folded onto a
+// table: weights elsewhere than a donated buffer (a decode step's KV cache,
+// handed over every run) keep their copies in other layouts.
+constexpr int kChunkBits = 20;
+constexpr size_t kGenerationSlots = 4096;
+std::atomic<uint64_t> hand_over_generations[kGenerationSlots];
+
+// Calls `visit` with each slot the bytes at `data` fall in (each once when
+// the range covers the whole table).
+template <typename Visit>
+void ForEachGenerationSlot(const std::byte* data, size_t bytes, Visit visit) {
+  const uintptr_t first = reinterpret_cast<uintptr_t>(data) >> kChunkBits;
+  const uintptr_t last =
+      (reinterpret_cast<uintptr_t>(data) + (bytes == 0 ? 0 : bytes - 1)) >> kChunkBits;
+  const uintptr_t count = std::min<uintptr_t>(last - first + 1, kGenerationSlots);
+  for (uintptr_t c = 0; c < count; ++c) visit(hand_over_generations[(first + c) % kGenerationSlots]);
+}
+
 }  // namespace
 
 Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void> keepalive,
@@ -60,10 +79,20 @@ Tensor::Tensor(ElementType type, std::vector<int64_t> dims, std::shared_ptr<void
       data_(data),
       shared_(!exclusive) {
   // Counted before any kernel can write through this tensor.
-  if (exclusive) hand_overs.fetch_add(1, std::memory_order_acq_rel);
+  if (exclusive) {
+    ForEachGenerationSlot(data_, byte_size(), [](std::atomic<uint64_t>& slot) {
+      slot.fetch_add(1, std::memory_order_acq_rel);
+    });
+  }
 }
 
-uint64_t Tensor::HandOverCount() { return hand_overs.load(std::memory_order_acquire); }
+uint64_t Tensor::HandOverGeneration(const std::byte* data, size_t bytes) {
+  uint64_t sum = 0;  // each slot only grows, so the sum changes when any does
+  ForEachGenerationSlot(data, bytes, [&](const std::atomic<uint64_t>& slot) {
+    sum += slot.load(std::memory_order_acquire);
+  });
+  return sum;
+}
 
 size_t Tensor::byte_size() const {
   return static_cast<size_t>(num_elements_) * static_cast<size_t>(shlo::StorageBytes(type_));

@@ -67,12 +67,15 @@ class Tensor {
   // True when this tensor wraps storage others may see (a device buffer, a
   // constant) without having been handed it: no kernel writes such storage,
   // so its contents stay as they are for as long as the storage lives, unless
-  // a later tensor over it is made `exclusive` (see HandOverCount).
+  // a later tensor over it is made `exclusive` (see HandOverGeneration).
   bool WrapsSharedStorage() const { return shared_; }
-  // How many tensors have been made over storage handed over `exclusive`, in
-  // this process: a value computed from shared storage (oneDNN's reordered
-  // convolution weights) may be kept while this count stays the same.
-  static uint64_t HandOverCount();
+  // A number that changes whenever a tensor is made over storage handed over
+  // `exclusive` (which kernels may then write) that overlaps the `bytes` at
+  // `data`; it may also change for hand-overs elsewhere (the count is kept
+  // per 1 MiB of address space, folded into a fixed table). A value computed
+  // from shared storage (weights in another layout, KeptCopy) stays right
+  // while this number stays the same.
+  static uint64_t HandOverGeneration(const std::byte* data, size_t bytes);
 
   // Row-major strides in elements.
   std::vector<int64_t> Strides() const;

@@ -1,0 +1,51 @@
+#include "cpu/kernels/kept_copy.h"
+
+#include "cpu/kernels/host_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace plugrt::cpu {
+
+bool KeptCopy::Keepable(const Tensor& weights) {
+  return weights.WrapsSharedStorage() && weights.storage() != nullptr;
+}
+
+StatusOr<std::shared_ptr<void>> KeptCopy::Get(const Tensor& weights, const void* layout,
+                                              size_t bytes, const Fill& fill, const char* what,
+                                              std::span<const std::byte> extra) const {
+  if (!Keepable(weights)) {
+    return Internal(what, ": a copy of weights that do not wrap shared storage cannot be kept");
+  }
+  const uint64_t generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
+        generation_ == generation && storage_.lock() == weights.storage() &&
+        extra.size() == extra_.size() &&
+        (extra.empty() || std::memcmp(extra.data(), extra_.data(), extra.size()) == 0)) {
+      return block_;
+    }
+  }
+  // From the host memory pool: large blocks come in huge pages (a fresh
+  // 4 KiB page faults on first touch, and its TLB entry covers 512 times
+  // less of a weight that every run streams through).
+  const size_t rounded = std::max<size_t>(kHostAlignment, bytes);
+  std::shared_ptr<void> block(AllocateHostMemory(rounded),
+                              [rounded](void* p) { FreeHostMemory(p, rounded); });
+  if (block == nullptr) {
+    return ResourceExhausted(what, ": no memory for ", rounded, " bytes of weights");
+  }
+  PLUGRT_RETURN_IF_ERROR(fill(block.get()));
+  std::lock_guard<std::mutex> lock(mu_);
+  storage_ = weights.storage();
+  data_ = weights.data();
+  data_bytes_ = weights.byte_size();
+  layout_ = layout;
+  generation_ = generation;
+  extra_.assign(extra.begin(), extra.end());
+  block_ = block;
+  return block;
+}
+
+}  // namespace plugrt::cpu

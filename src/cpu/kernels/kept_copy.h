@@ -1,0 +1,60 @@
+// plugrt CPU kernels: a copy of an op's weights in another layout, kept from
+// one run to the next.
+//
+// Models pass their weights as arguments whose device buffers nothing writes
+// while they live, so a copy in the layout a kernel reads fastest (oneDNN's
+// blocked layouts, the skinny product's panels) stays right for as long as it
+// comes from the same storage and data and no storage over those bytes has
+// been handed over since (Tensor::HandOverGeneration). Remaking it on every
+// run would read and write every weight each time. The kept copy costs the
+// memory of one more copy of the op's weights.
+#ifndef PLUGRT_CPU_KERNELS_KEPT_COPY_H_
+#define PLUGRT_CPU_KERNELS_KEPT_COPY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "common/status.h"
+#include "cpu/kernels/tensor.h"
+
+namespace plugrt::cpu {
+
+// One op's kept copy (one: of the last weights it was run with).
+class KeptCopy {
+ public:
+  // Writes the copy into `to` (`bytes` of KeptCopy::Get, 64-byte aligned).
+  using Fill = std::function<Status(void* to)>;
+
+  // Whether a copy of `weights` may be kept: it wraps shared storage, which
+  // no kernel writes.
+  static bool Keepable(const Tensor& weights);
+
+  // The copy of `weights` that `layout` (the caller's key for how the copy is
+  // laid out) and `extra` (values the copy was computed with besides the
+  // weights, compared bit for bit) describe: the kept one when it is still
+  // right, otherwise a new block of `bytes` written by `fill` and kept. Only
+  // for Keepable weights. The result holds the block, so another run may
+  // replace the kept one meanwhile. `what` names the kernel in errors.
+  StatusOr<std::shared_ptr<void>> Get(const Tensor& weights, const void* layout, size_t bytes,
+                                      const Fill& fill, const char* what,
+                                      std::span<const std::byte> extra = {}) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::weak_ptr<void> storage_;
+  mutable const std::byte* data_ = nullptr;
+  mutable size_t data_bytes_ = 0;
+  mutable const void* layout_ = nullptr;
+  mutable uint64_t generation_ = 0;
+  mutable std::vector<std::byte> extra_;
+  mutable std::shared_ptr<void> block_;
+};
+
+}  // namespace plugrt::cpu
+
+#endif  // PLUGRT_CPU_KERNELS_KEPT_COPY_H_
