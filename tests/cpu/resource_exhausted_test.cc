@@ -207,8 +207,8 @@ TEST(ResourceExhaustedTest, EveryAllocationOfARunFailsCleanly) {
   expected_t = want_t;
   expected_s = want_c;
 
-  auto run_and_check = [&](bool must_succeed) -> Status {
-    auto outputs = executable.Execute({{&xb, &wb}});
+  auto run_and_check = [&](bool must_succeed, LoadedExecutable* other = nullptr) -> Status {
+    auto outputs = (other != nullptr ? *other : executable).Execute({{&xb, &wb}});
     if (!outputs.ok()) return outputs.status();
     std::vector<float> t(128 * 128), s(256);
     Status read = (*outputs)[0][0].ToHost(t.data(), t.size() * sizeof(float));
@@ -221,7 +221,9 @@ TEST(ResourceExhaustedTest, EveryAllocationOfARunFailsCleanly) {
     return OkStatus();
   };
 
-  // How many allocations one run makes.
+  // How many allocations one run makes, after a first run has made what it
+  // makes once and keeps (the weights in oneDNN's layout, KeptCopy).
+  PLUGRT_ASSERT_OK(run_and_check(true));
   cpu::InjectHostAllocationFailure(std::numeric_limits<int64_t>::max());
   PLUGRT_ASSERT_OK(run_and_check(true));
   const int64_t calls = cpu::InjectHostAllocationFailure(0);
@@ -243,6 +245,22 @@ TEST(ResourceExhaustedTest, EveryAllocationOfARunFailsCleanly) {
   // Each allocation is needed by the run, so each failure shows (no site
   // swallows it and computes on without the memory).
   EXPECT_EQ(failed, calls);
+
+  // The first run of a new executable, which also makes what it keeps:
+  // each of its allocations fails cleanly too, and a run after the failure
+  // makes what the failed one did not.
+  for (int64_t n = 1;; ++n) {
+    ASSERT_LT(n, 4 * calls) << "the first run never got past its allocations";
+    PLUGRT_ASSERT_OK_AND_ASSIGN(LoadedExecutable fresh, client->Compile(kRepresentative));
+    cpu::InjectHostAllocationFailure(n);
+    Status status = run_and_check(false, &fresh);
+    cpu::InjectHostAllocationFailure(0);
+    if (status.ok()) break;  // n is past the first run's allocations
+    EXPECT_TRUE(IsOutOfMemory(status)) << "first run, allocation " << n << ": " << status.ToString();
+    PLUGRT_ASSERT_OK_AND_ASSIGN(MemoryStats after, devices[0].memory_stats());
+    EXPECT_EQ(after.bytes_in_use, before.bytes_in_use) << "first run, allocation " << n;
+    PLUGRT_EXPECT_OK(run_and_check(true, &fresh));
+  }
 
   // The process stays usable: the same executable runs correctly again.
   PLUGRT_EXPECT_OK(run_and_check(true));
