@@ -389,7 +389,7 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
               rhs, &p.kept_panels, sizeof(float) * p.batch * p.k * p.n,
               [&](void* to) {
                 SkinnyPack(rhs_matrices, p.batch, p.m, p.k, p.n, static_cast<float*>(to), team);
-                return Status();
+                return OkStatus();
               },
               "skinny f32 GEMM"));
       if (profiler::Enabled()) {

@@ -1,9 +1,10 @@
 #include "cpu/kernels/kept_copy.h"
 
-#include "cpu/kernels/host_memory.h"
-
 #include <algorithm>
 #include <cstring>
+#include <utility>
+
+#include "cpu/kernels/host_memory.h"
 
 namespace plugrt::cpu {
 
@@ -11,22 +12,24 @@ bool KeptCopy::Keepable(const Tensor& weights) {
   return weights.WrapsSharedStorage() && weights.storage() != nullptr;
 }
 
-StatusOr<std::shared_ptr<void>> KeptCopy::Get(const Tensor& weights, const void* layout,
-                                              size_t bytes, const Fill& fill, const char* what,
-                                              std::span<const std::byte> extra) const {
+StatusOr<std::shared_ptr<void>> KeptCopy::Find(const Tensor& weights, const void* layout,
+                                               std::span<const std::byte> extra, const char* what,
+                                               uint64_t& generation) const {
   if (!Keepable(weights)) {
     return Internal(what, ": a copy of weights that do not wrap shared storage cannot be kept");
   }
-  const uint64_t generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
-        generation_ == generation && storage_.lock() == weights.storage() &&
-        extra.size() == extra_.size() &&
-        (extra.empty() || std::memcmp(extra.data(), extra_.data(), extra.size()) == 0)) {
-      return block_;
-    }
+  generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
+  std::lock_guard<std::mutex> lock(mu_);
+  if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
+      generation_ == generation && storage_.lock() == weights.storage() &&
+      extra.size() == extra_.size() &&
+      (extra.empty() || std::memcmp(extra.data(), extra_.data(), extra.size()) == 0)) {
+    return block_;
   }
+  return std::shared_ptr<void>();
+}
+
+StatusOr<std::shared_ptr<void>> KeptCopy::Allocate(size_t bytes, const char* what) {
   // From the host memory pool: large blocks come in huge pages (a fresh
   // 4 KiB page faults on first touch, and its TLB entry covers 512 times
   // less of a weight that every run streams through).
@@ -36,7 +39,11 @@ StatusOr<std::shared_ptr<void>> KeptCopy::Get(const Tensor& weights, const void*
   if (block == nullptr) {
     return ResourceExhausted(what, ": no memory for ", rounded, " bytes of weights");
   }
-  PLUGRT_RETURN_IF_ERROR(fill(block.get()));
+  return block;
+}
+
+void KeptCopy::Keep(const Tensor& weights, const void* layout, std::span<const std::byte> extra,
+                    uint64_t generation, std::shared_ptr<void> block) const {
   std::lock_guard<std::mutex> lock(mu_);
   storage_ = weights.storage();
   data_ = weights.data();
@@ -44,8 +51,7 @@ StatusOr<std::shared_ptr<void>> KeptCopy::Get(const Tensor& weights, const void*
   layout_ = layout;
   generation_ = generation;
   extra_.assign(extra.begin(), extra.end());
-  block_ = block;
-  return block;
+  block_ = std::move(block);
 }
 
 }  // namespace plugrt::cpu

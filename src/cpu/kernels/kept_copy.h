@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -27,9 +26,6 @@ namespace plugrt::cpu {
 // One op's kept copy (one: of the last weights it was run with).
 class KeptCopy {
  public:
-  // Writes the copy into `to` (`bytes` of KeptCopy::Get, 64-byte aligned).
-  using Fill = std::function<Status(void* to)>;
-
   // Whether a copy of `weights` may be kept: it wraps shared storage, which
   // no kernel writes.
   static bool Keepable(const Tensor& weights);
@@ -37,14 +33,35 @@ class KeptCopy {
   // The copy of `weights` that `layout` (the caller's key for how the copy is
   // laid out) and `extra` (values the copy was computed with besides the
   // weights, compared bit for bit) describe: the kept one when it is still
-  // right, otherwise a new block of `bytes` written by `fill` and kept. Only
-  // for Keepable weights. The result holds the block, so another run may
-  // replace the kept one meanwhile. `what` names the kernel in errors.
+  // right, otherwise a new block of `bytes` (64-byte aligned) that
+  // `fill(void* to)` writes, returning a Status, and kept. Only for Keepable
+  // weights. The result holds the block, so another run may replace the kept
+  // one meanwhile. `what` names the kernel in errors. A template, so that the
+  // common case (the copy is kept) builds no std::function on each run.
+  template <typename Fill>
   StatusOr<std::shared_ptr<void>> Get(const Tensor& weights, const void* layout, size_t bytes,
                                       const Fill& fill, const char* what,
-                                      std::span<const std::byte> extra = {}) const;
+                                      std::span<const std::byte> extra = {}) const {
+    uint64_t generation = 0;
+    PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<void> kept,
+                            Find(weights, layout, extra, what, generation));
+    if (kept != nullptr) return kept;
+    PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<void> block, Allocate(bytes, what));
+    PLUGRT_RETURN_IF_ERROR(fill(block.get()));
+    Keep(weights, layout, extra, generation, block);
+    return block;
+  }
 
  private:
+  // The kept block when it is still right for these weights, else null;
+  // `generation` is the weights' hand-over generation now.
+  StatusOr<std::shared_ptr<void>> Find(const Tensor& weights, const void* layout,
+                                       std::span<const std::byte> extra, const char* what,
+                                       uint64_t& generation) const;
+  static StatusOr<std::shared_ptr<void>> Allocate(size_t bytes, const char* what);
+  void Keep(const Tensor& weights, const void* layout, std::span<const std::byte> extra,
+            uint64_t generation, std::shared_ptr<void> block) const;
+
   mutable std::mutex mu_;
   mutable std::weak_ptr<void> storage_;
   mutable const std::byte* data_ = nullptr;
