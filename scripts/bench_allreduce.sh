@@ -23,14 +23,20 @@
 #    them, and on 2 processes with half of them each (per backend), timed the
 #    same way.
 #
+#    Then the same for an all-gather (each process's f32[N/P] into f32[N]; all-to-alls
+#    and collective permutes across processes travel the same way): time per
+#    all-gather and bus bandwidth (output bytes / time x (P-1)/P).
+#
 # Usage: scripts/bench_allreduce.sh [--procs "2 4"] [--sizes "1K 64K 1M 16M 256M"]
-#                                   [--backends "gloo mpi shm"] [--no-mlp]
+#                                   [--gather-sizes "1K 4M"] [--backends "gloo mpi shm"]
+#                                   [--no-mlp]
 # Builds nothing: needs build/bin/plugrt ($PLUGRT names another binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PLUGRT="${PLUGRT:-build/bin/plugrt}"
 PROCS="2 4"
 SIZES="1K 16K 256K 4M 64M 256M"
+GATHER_SIZES="1K 256K 4M 16M"
 MLP=1
 BACKENDS="gloo mpi shm"
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none --tag-output)
@@ -40,8 +46,9 @@ while [ $# -gt 0 ]; do
     --procs) PROCS="$2"; shift 2 ;;
     --backends) BACKENDS="$2"; shift 2 ;;
     --sizes) SIZES="$2"; shift 2 ;;
+    --gather-sizes) GATHER_SIZES="$2"; shift 2 ;;
     --no-mlp) MLP=0; shift ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_allreduce.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -73,6 +80,22 @@ workload() {
   echo "        stablehlo.return %s : tensor<f32>"
   echo "    }) {replica_groups = dense<[[$ids]]> : tensor<1x${procs}xi64>} : (tensor<${n}xf32>) -> tensor<${n}xf32>"
   echo "    return %r : tensor<${n}xf32>"
+  echo "  }"
+  echo "}"
+}
+
+# gather_workload P N: one all-gather of each process's f32[N/P] into f32[N].
+gather_workload() {
+  local procs="$1" n="$2" ids="" i
+  local part=$(( n / procs ))
+  [ "$part" -ge 1 ] || part=1
+  for ((i = 0; i < procs; i++)); do ids+="${ids:+, }$i"; done
+  echo "// plugrt-bench: kind=execute metric=bytes"
+  echo "// One all-gather over $procs processes (scripts/bench_allreduce.sh)."
+  echo "module @allgather attributes {mhlo.num_replicas = $procs : i32} {"
+  echo "  func.func @main(%x: tensor<${part}xf32>) -> tensor<$(( part * procs ))xf32> {"
+  echo "    %r = \"stablehlo.all_gather\"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[$ids]]> : tensor<1x${procs}xi64>} : (tensor<${part}xf32>) -> tensor<$(( part * procs ))xf32>"
+  echo "    return %r : tensor<$(( part * procs ))xf32>"
   echo "  }"
   echo "}"
 }
@@ -172,6 +195,27 @@ busbw = algbw * 2 * (procs - 1) / procs
 # memory's limit is those bytes at the rate P copying processes reach.
 limit = procs * 2 * nbytes / (copiers * 1e6)
 print(f"{backend:<8} {procs:<6} {size:<8} {per_op * 1e6:12.0f} {algbw:14.1f} {busbw:14.1f} {busbw / memcpy:12.3f} {limit / per_op:10.2f}")
+PY
+  done
+done
+done
+
+echo
+echo "== cross-process all-gather (f32, output size, loopback)"
+printf '%-8s %-6s %-8s %12s %14s\n' backend procs size "us/op" "busbw MB/s"
+for backend in $BACKENDS; do
+for procs in $PROCS; do
+  mkdir -p "$DIR/p$procs"
+  for size in $GATHER_SIZES; do
+    bytes=$(bytes_of "$size")
+    n=$(( bytes / 4 ))
+    gather_workload "$procs" "$n" > "$DIR/p$procs/ag_$size.mlir"
+    ms=$(median_ms "$backend" "$procs" 1 "$DIR/p$procs" "ag_$size" 20)
+    python3 - "$backend" "$procs" "$size" "$bytes" "$ms" <<'PY'
+import sys
+backend, procs, size, nbytes, ms = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+per_op = ms / 1e3
+print(f"{backend:<8} {procs:<6} {size:<8} {per_op * 1e6:12.0f} {nbytes / per_op / 1e6 * (procs - 1) / procs:14.1f}")
 PY
   done
 done

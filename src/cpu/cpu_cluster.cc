@@ -12,7 +12,7 @@
 #include "distributed/gloo_communicator.h"
 #include "distributed/mpi_communicator.h"
 #include "distributed/node_group.h"
-#include "distributed/shared_memory_all_reduce.h"
+#include "distributed/shared_memory_collectives.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -98,10 +98,11 @@ std::optional<distributed::DataType> DataTypeOf(shlo::ElementType type) {
 
 // RemoteExchange over one of src/distributed/'s byte-level communicators
 // (Gloo's or MPI's: the same contract). With `shared_memory`, the
-// all-reduces of a group whose members share this host go through shared
-// memory instead, below the size where the backend's own is faster
-// (Communicator::kSharedMemoryBelowBytes); each group finds out once,
-// through the backend, on its first such all-reduce.
+// collectives of a group whose members share this host go through shared
+// memory instead: every all-gather (which all-to-alls and collective
+// permutes are made of) and the all-reduces below the size where the
+// backend's own is faster (Communicator::kSharedMemoryBelowBytes); each
+// group finds out once, through the backend, on its first such operation.
 // Messages go through the job's key-value store (host transfers are small
 // and rare; the store already reaches every node and serves the
 // heartbeat): "plugrt/cpu/message/<from>-<to>/<key>", emptied once read.
@@ -122,6 +123,13 @@ class CommunicatorExchange final : public RemoteExchange {
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
                                                std::string_view bytes) override {
+    // Every size: the members must agree on the path, and their sizes may
+    // differ.
+    if (shared_memory_) {
+      PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryCollectives * local,
+                              SharedMemoryGroup(group_key, nodes));
+      if (local != nullptr) return local->AllGather(bytes);
+    }
     return communicator_->AllGather(group_key, nodes, bytes);
   }
   bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
@@ -141,7 +149,7 @@ class CommunicatorExchange final : public RemoteExchange {
     }
     const size_t bytes = count * distributed::DataTypeBytes(*data_type);
     if (shared_memory_ && bytes < Communicator::kSharedMemoryBelowBytes) {
-      PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryAllReduce * local,
+      PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryCollectives * local,
                               SharedMemoryGroup(group_key, nodes));
       if (local != nullptr) return local->AllReduce(how, *data_type, inputs, output, count);
     }
@@ -174,16 +182,16 @@ class CommunicatorExchange final : public RemoteExchange {
   }
 
  private:
-  // A group's shared-memory all-reduce, null when its members are not all
-  // on this host. Set up on the group's first all-reduce, under the group's
+  // A group's shared-memory collectives, null when its members are not all
+  // on this host. Set up on the group's first operation that would use them, under the group's
   // own lock: groups set up at once on several threads must not wait on
   // each other (their members may reach them in another order).
   struct LocalGroup {
     std::mutex mu;
     bool joined = false;
-    std::unique_ptr<distributed::SharedMemoryAllReduce> all_reduce;
+    std::unique_ptr<distributed::SharedMemoryCollectives> collectives;
   };
-  StatusOr<distributed::SharedMemoryAllReduce*> SharedMemoryGroup(std::string_view group_key,
+  StatusOr<distributed::SharedMemoryCollectives*> SharedMemoryGroup(std::string_view group_key,
                                                                   const std::vector<int>& nodes) {
     std::shared_ptr<LocalGroup> group;
     {
@@ -194,24 +202,24 @@ class CommunicatorExchange final : public RemoteExchange {
     }
     std::lock_guard<std::mutex> lock(group->mu);
     if (!group->joined) {
-      distributed::SharedMemoryAllReduce::Options options;
+      distributed::SharedMemoryCollectives::Options options;
       options.timeout = timeout_;
       PLUGRT_ASSIGN_OR_RETURN(
-          group->all_reduce,
-          distributed::SharedMemoryAllReduce::Join(
+          group->collectives,
+          distributed::SharedMemoryCollectives::Join(
               node_id_, nodes,
               [&](std::string_view bytes) {
                 return communicator_->AllGather(group_key, nodes, bytes);
               },
               heartbeat_, options));
       group->joined = true;
-      if (group->all_reduce != nullptr) {
+      if (group->collectives != nullptr) {
         Log(LogLevel::kInfo, "cpu",
             StrCat("nodes ", distributed::NodesText(nodes),
-                   ": all-reduces of processes on this host through shared memory"));
+                   ": collectives of processes on this host through shared memory"));
       }
     }
-    return group->all_reduce.get();
+    return group->collectives.get();
   }
 
   static std::string MessageKey(std::string_view key, int from, int to) {
@@ -321,9 +329,16 @@ StatusOr<std::shared_ptr<CpuCluster>> CpuCluster::Form(const CpuOptions& options
           options.node_id, std::move(*communicator), store, cluster->heartbeat_, cluster->timeout_,
           options.shared_memory_collectives);
       cluster->collectives_ = "mpi";
-    } else if (options.collectives == Collectives::kMpi) {
+    } else if (options.collectives == Collectives::kMpi ||
+               communicator.status().code() != StatusCode::kFailedPrecondition) {
+      // Asked for MPI, or MPI failed or was abandoned while starting (a lost
+      // process): the other processes may be inside MPI, and Gloo would
+      // only wait for them.
       return Status(communicator.status().code(),
-                    StrCat("collectives=mpi: ", communicator.status().message()));
+                    StrCat(options.collectives == Collectives::kMpi
+                               ? "collectives=mpi: "
+                               : "collectives on MPI (an MPI launcher started the job): ",
+                           communicator.status().message()));
     } else {
       Log(LogLevel::kInfo, "cpu",
           StrCat("collectives: MPI not used (", communicator.status().message(),

@@ -82,10 +82,10 @@ struct CpuOptions {
   // else "auto"): the cross-process collectives backend, "gloo", "mpi", or
   // "auto" (MPI when an MPI launcher started the job, else Gloo).
   // "shared_memory_collectives" (bool; default
-  // PLUGRT_SHARED_MEMORY_COLLECTIVES, else true): all-reduces among
-  // processes of one host go through shared memory
-  // (distributed/shared_memory_all_reduce.h) instead of the backend (below
-  // the backend's kSharedMemoryBelowBytes).
+  // PLUGRT_SHARED_MEMORY_COLLECTIVES, else true): all-reduces (below the
+  // backend's kSharedMemoryBelowBytes) and all-gathers, all-to-alls and
+  // collective permutes (every size) among processes of one host go through
+  // shared memory (distributed/shared_memory_collectives.h), not the backend.
   int node_id = 0;
   int num_nodes = 1;
   int64_t distributed_timeout_ms = kDefaultDistributedTimeoutMs;

@@ -40,8 +40,8 @@ namespace plugrt::distributed {
 
 class GlooCommunicator {
  public:
-  // Among processes of one host, all-reduces of any size go through shared
-  // memory (distributed/shared_memory_all_reduce.h) rather than Gloo's TCP
+  // Among processes of one host, all-reduces of any size (and every
+  // all-gather) go through shared memory (distributed/shared_memory_collectives.h) rather than Gloo's TCP
   // loopback (a tenth of its speed and latency: docs/performance.md).
   static constexpr size_t kSharedMemoryBelowBytes = SIZE_MAX;
 

@@ -5,9 +5,11 @@
 #include <atomic>
 #include <climits>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include "common/content_hash.h"
+#include "common/log.h"
 #include "distributed/node_group.h"
 #include "distributed/op_thread.h"
 
@@ -35,6 +37,9 @@ void Check(int code, const char* what) {
 }
 
 void FinalizeAtExit() {
+  // Checked first: MPI_Init may still be running on the thread it was left
+  // on, and no MPI call may overlap it.
+  if (g_abandoned.load()) return;
   int finalized = 0;
   MPI_Finalized(&finalized);
   // MPI_Finalize ends with a fence across the job: after a lost process
@@ -55,17 +60,71 @@ void NanAware(void* in, void* inout, int* length, MPI_Datatype* type) {
   }
 }
 
-Status InitializeMpi() {
+// Waits for `op` in slices. nullopt once it has ended (what it threw is the
+// caller's to read); else why it was walked away from (a lost node of
+// `nodes`, as the heartbeat names it, or the timeout), and MPI is marked
+// abandoned: the operation may never return.
+std::optional<std::string> WaitOrWalkAway(OpThread::Op& op, HeartbeatMonitor* heartbeat,
+                                          const std::vector<int>& nodes,
+                                          std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!op.WaitFor(std::chrono::milliseconds(50))) {
+    Status lost = heartbeat != nullptr ? heartbeat->Lost(nodes) : OkStatus();
+    const bool late = std::chrono::steady_clock::now() >= deadline;
+    if (lost.ok() && !late) continue;
+    g_abandoned = true;
+    return lost.ok() ? StrCat("no result within ", timeout.count(), " ms (distributed_timeout_ms)")
+                     : std::string(lost.message());
+  }
+  return std::nullopt;
+}
+
+// MPI_Init_thread, waited for in slices as the collectives are: its closing
+// fence waits for every process of the world, and a process stopped or cut
+// off before or inside it would keep this one there for good. The heartbeat
+// already runs (the job was formed through the store), so a lost node ends
+// the wait with an error naming it; MPI_Init is then left running on its
+// own thread, MPI is never touched again by this process, and MPI_Finalize
+// is skipped at exit.
+Status StartMpi(const MpiCommunicator::Options& options, HeartbeatMonitor* heartbeat,
+                int* provided) {
+  Log(LogLevel::kInfo, "distributed",
+      StrCat("node ", options.node_id, " of ", options.num_nodes, ": starting MPI"));
+  auto level = std::make_shared<int>(0);
+  OpThread starter;  // lets its thread go on when this returns
+  std::shared_ptr<OpThread::Op> op = starter.Post([level] {
+    Check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, level.get()),
+          "MPI_Init_thread");
+  });
+  std::vector<int> everyone(static_cast<size_t>(options.num_nodes));
+  for (int n = 0; n < options.num_nodes; ++n) everyone[static_cast<size_t>(n)] = n;
+  if (const std::optional<std::string> why = WaitOrWalkAway(*op, heartbeat, everyone,
+                                                           options.timeout)) {
+    return MakeError(StatusCode::kUnavailable, "starting MPI (MPI_Init_thread, node ",
+                     options.node_id, " of ", options.num_nodes, ") abandoned: ", *why,
+                     "; every process of the MPI world must start MPI");
+  }
+  if (const std::optional<std::string> failure = op->failure()) {
+    return MakeError(StatusCode::kUnavailable, "starting MPI failed: ", *failure);
+  }
+  *provided = *level;
+  return OkStatus();
+}
+
+Status InitializeMpi(const MpiCommunicator::Options& options, HeartbeatMonitor* heartbeat) {
   std::lock_guard<std::mutex> lock(g_init_mu);
   if (g_ready) return OkStatus();
+  // Once abandoned, MPI_Init may still be running: nothing calls into MPI.
+  if (g_abandoned.load()) {
+    return FailedPrecondition("MPI was abandoned earlier in this process (a lost process or "
+                              "an operation that never returned)");
+  }
   int initialized = 0;
   MPI_Initialized(&initialized);
   int provided = 0;
   if (!initialized) {
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
-      return MakeError(StatusCode::kUnavailable, "MPI_Init_thread failed");
-    }
     std::atexit(FinalizeAtExit);
+    PLUGRT_RETURN_IF_ERROR(StartMpi(options, heartbeat, &provided));
   } else {
     MPI_Query_thread(&provided);
   }
@@ -133,7 +192,7 @@ MpiCommunicator::~MpiCommunicator() = default;
 
 StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
     Options options, std::shared_ptr<HeartbeatMonitor> heartbeat) {
-  PLUGRT_RETURN_IF_ERROR(InitializeMpi());
+  PLUGRT_RETURN_IF_ERROR(InitializeMpi(options, heartbeat.get()));
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -195,18 +254,11 @@ Status MpiCommunicator::OnGroup(std::string_view group_key, const std::vector<in
         EnsureCommunicator(group->nodes, group->key, &group->comm);
         operation(*group);
       });
-  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  while (!op->WaitFor(std::chrono::milliseconds(50))) {
-    Status lost = heartbeat_ != nullptr ? heartbeat_->Lost(group->nodes) : OkStatus();
-    const bool late = std::chrono::steady_clock::now() >= deadline;
-    if (lost.ok() && !late) continue;
-    g_abandoned = true;
-    group->failed = MakeError(
-        StatusCode::kUnavailable, "cross-process ", what, " over nodes ", NodesText(group->nodes),
-        " (MPI, this is node ", options_.node_id, ") abandoned: ",
-        lost.ok() ? StrCat("no result within ", options_.timeout.count(),
-                           " ms (distributed_timeout_ms)")
-                  : std::string(lost.message()));
+  if (const std::optional<std::string> why =
+          WaitOrWalkAway(*op, heartbeat_.get(), group->nodes, options_.timeout)) {
+    group->failed = MakeError(StatusCode::kUnavailable, "cross-process ", what, " over nodes ",
+                              NodesText(group->nodes), " (MPI, this is node ", options_.node_id,
+                              ") abandoned: ", *why);
     return group->failed;
   }
   if (const std::optional<std::string> failure = op->failure()) {

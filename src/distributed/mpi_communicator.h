@@ -44,7 +44,7 @@ class MpiCommunicator {
   // processes, shared memory or TCP alike). MPI counts are int as well.
   static constexpr size_t kAllReduceCallBytes = size_t{4} << 20;
   // Among processes of one host, all-reduces below this size go through
-  // shared memory (distributed/shared_memory_all_reduce.h) rather than MPI:
+  // shared memory (distributed/shared_memory_collectives.h) rather than MPI:
   // faster up to about one call's size, slower past it (Open MPI's
   // single-copy transport reads the peer's buffer in place;
   // docs/performance.md has the measurements).

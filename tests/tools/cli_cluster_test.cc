@@ -158,10 +158,10 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
   EXPECT_EQ(expected[1], "array([ 3., nan], dtype=float32)");  // NaN wins the max
   EXPECT_EQ(expected[2], "array(-2147483648, dtype=int32)");  // 10 * 2^30 wraps
   EXPECT_EQ(expected[3], "array(176, dtype=uint8)");           // 7*8*9*10 mod 256
-  // Each backend alone, then shared memory (the default on one host) under
-  // MPI's.
-  for (const auto& [backend, shared_memory] :
-       std::vector<std::pair<std::string, int>>{{"gloo", 0}, {"mpi", 0}, {"mpi", 1}}) {
+  // Each backend alone, then shared memory (the default on one host: the
+  // all-reduces and the all_gather) under each.
+  for (const auto& [backend, shared_memory] : std::vector<std::pair<std::string, int>>{
+           {"gloo", 0}, {"mpi", 0}, {"mpi", 1}, {"gloo", 1}}) {
     SCOPED_TRACE(backend + (shared_memory ? " + shared memory" : ""));
     CommandResult result = RunCommand(
         "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_LOG_LEVEL=info "
@@ -172,7 +172,7 @@ TEST_F(CliClusterTest, EveryReductionOnBothBackendsMatchesOneProcess) {
     ASSERT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("collectives over " + backend), std::string::npos)
         << result.output;
-    EXPECT_EQ(result.output.find("all-reduces of processes on this host through shared memory") !=
+    EXPECT_EQ(result.output.find("collectives of processes on this host through shared memory") !=
                   std::string::npos,
               shared_memory == 1)
         << result.output;
@@ -271,6 +271,55 @@ TEST_F(CliClusterTest, ARankStoppedOrKilledMidCollectiveIsNamedAndTheJobEnds) {
     if (std::string(c.signal) == "STOP") {
       EXPECT_NE(result.output.find("node 1 (host "), std::string::npos) << result.output;
       EXPECT_NE(result.output.find("stopped answering"), std::string::npos) << result.output;
+    }
+  }
+}
+
+// MPI_Init ends with a fence over the whole world, which nothing can
+// interrupt. Rank 1 here forms the job through the store but is told to use
+// Gloo, so it never starts MPI; rank 0 (MPI, as the launcher is MPI's) waits
+// in MPI_Init. Then rank 1 is stopped: rank 0 must name it within the
+// heartbeat timeout and end, leaving MPI_Init behind; and with rank 1 alive
+// but never starting MPI, rank 0 gives up after distributed_timeout_ms.
+TEST_F(CliClusterTest, ARankThatNeverStartsMpiIsNamedNotWaitedForForever) {
+  if (RunCommand("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun is not installed";
+  for (const bool stop : {true, false}) {
+    SCOPED_TRACE(stop ? "rank 1 stopped" : "rank 1 alive");
+    const std::string program = dir_ + (stop ? "/init_stopped.mlir" : "/init_alive.mlir");
+    std::ofstream(program) << kAllReduceLoopProgram;
+    const std::string out = program + ".out";
+    const std::string job =
+        "env -u PLUGRT_NODE_ID -u PLUGRT_NUM_NODES -u PLUGRT_KV_STORE PLUGRT_LOG_LEVEL=info "
+        "PLUGRT_HEARTBEAT_INTERVAL_MS=200 PLUGRT_HEARTBEAT_TIMEOUT_MS=1500 "
+        "PLUGRT_DISTRIBUTED_TIMEOUT_MS=" + std::string(stop ? "60000" : "4000") +
+        " timeout 90 " + Mpirun() +
+        "-x PLUGRT_LOG_LEVEL -x PLUGRT_HEARTBEAT_INTERVAL_MS -x PLUGRT_HEARTBEAT_TIMEOUT_MS "
+        "-x PLUGRT_DISTRIBUTED_TIMEOUT_MS -n 1 " + PLUGRT_CLI_PATH + " run " + program +
+        // Rank 1 waits longer than rank 0, which must be the one to give up.
+        " : -n 1 env PLUGRT_COLLECTIVES=gloo PLUGRT_DISTRIBUTED_TIMEOUT_MS=60000 " +
+        PLUGRT_CLI_PATH + " run " + program + " > " +
+        out + " 2>&1";
+    const std::string rank1 =
+        "rank1() { for p in $(pgrep -f ' run " + program + "'); do "
+        "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && "
+        "echo $p; done; }; ";
+    CommandResult result = RunCommand(
+        rank1 + "(" + job + ") & job=$!; " +
+        (stop ? "for i in $(seq 600); do grep -q 'node 0 of 2: starting MPI' " + out +
+                    " && break; sleep 0.1; done; sleep 0.5; kill -STOP $(rank1); "
+              : std::string()) +
+        "wait $job; echo exit=$?; cat " + out + "; pkill -KILL -f ' run " + program + "'");
+    EXPECT_EQ(result.output.find("exit=0"), std::string::npos) << result.output;
+    EXPECT_EQ(result.output.find("exit=124"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("starting MPI (MPI_Init_thread, node 0 of 2) abandoned"),
+              std::string::npos)
+        << result.output;
+    if (stop) {
+      EXPECT_NE(result.output.find("node 1 (host "), std::string::npos) << result.output;
+      EXPECT_NE(result.output.find("stopped answering"), std::string::npos) << result.output;
+    } else {
+      EXPECT_NE(result.output.find("no result within 4000 ms"), std::string::npos)
+          << result.output;
     }
   }
 }

@@ -1,26 +1,32 @@
-// plugrt distributed: all-reduce through shared memory for a group whose
-// members all run on one host, whichever collectives backend the job uses
-// (Gloo's TCP and Open MPI's shared-memory transport both reach a fraction
-// of what memory can do there: docs/performance.md).
+// plugrt distributed: all-reduce and all-gather through shared memory for a
+// group whose members all run on one host, whichever collectives backend the
+// job uses (Gloo's TCP and Open MPI's shared-memory transport both reach a
+// fraction of what memory can do there, and Gloo takes 0.3-4 ms for any
+// exchange: docs/performance.md).
 //
 // The group's lowest member makes a shared memory segment, the others map
 // it, and its name is removed at once, so nothing outlives the processes.
 // The segment holds one step counter per member and two sets of slots, one
-// slot of `slot_bytes` per member. The buffer goes through in chunks of a
-// slot; for each chunk every member (1) puts its inputs' reduction into its
-// slot, (2) reduces its own part of the chunk over every member's slot into
-// its output and back into its slot, (3) copies the other members' parts
-// into its output. Each step ends by raising the member's counter; the next
-// one waits until every member's counter has come that far (a short spin,
-// then a futex wait). Two slot sets let a member fill the next chunk while
-// the others still read the last one. Slots stay in the cache: memory sees
+// slot of `slot_bytes` per member. Operations go through in chunks of a
+// slot, each chunk in steps: a step ends by raising the member's counter,
+// and the next one waits until every member's counter has come that far (a
+// short spin, then a futex wait). Two slot sets let a member fill the next
+// chunk while the others still read the last one.
+//
+// All-reduce, for each chunk: every member (1) puts its inputs' reduction
+// into its slot, (2) reduces its own part of the chunk over every member's
+// slot into its output and back into its slot, (3) copies the other
+// members' parts into its output. Slots stay in the cache: memory sees
 // little more than the inputs read and the output written.
+// All-gather (of any bytes, a size per member): every member puts its size
+// and then its bytes, a slot at a time, into its slot, and copies every
+// other member's out, until the largest is through.
 //
 // Waits end with the heartbeat's error when a member is lost, or with
 // DEADLINE_EXCEEDED after the timeout; the group then refuses every later
 // operation with that error (its members are no longer in step).
-#ifndef PLUGRT_DISTRIBUTED_SHARED_MEMORY_ALL_REDUCE_H_
-#define PLUGRT_DISTRIBUTED_SHARED_MEMORY_ALL_REDUCE_H_
+#ifndef PLUGRT_DISTRIBUTED_SHARED_MEMORY_COLLECTIVES_H_
+#define PLUGRT_DISTRIBUTED_SHARED_MEMORY_COLLECTIVES_H_
 
 #include <chrono>
 #include <cstddef>
@@ -43,7 +49,7 @@ namespace plugrt::distributed {
 // stay apart as real hosts would).
 std::string SharedMemoryDomain();
 
-class SharedMemoryAllReduce {
+class SharedMemoryCollectives {
  public:
   struct Options {
     // How long one operation may wait for the other members.
@@ -53,19 +59,20 @@ class SharedMemoryAllReduce {
   };
   // The group's own exchange over its backend: every member's bytes in
   // member order.
-  using AllGather = std::function<StatusOr<std::vector<std::string>>(std::string_view bytes)>;
+  using BackendAllGather =
+      std::function<StatusOr<std::vector<std::string>>(std::string_view bytes)>;
 
   // Sets up the group `nodes` (ascending; this node among them), every
   // member at the same point of the group's operations, through
   // `all_gather`. nullptr when the members do not share one
   // SharedMemoryDomain, or when some member could not make or map the
   // segment: the answer is the same on every member. Errors: all_gather's.
-  static StatusOr<std::unique_ptr<SharedMemoryAllReduce>> Join(
-      int node_id, const std::vector<int>& nodes, const AllGather& all_gather,
+  static StatusOr<std::unique_ptr<SharedMemoryCollectives>> Join(
+      int node_id, const std::vector<int>& nodes, const BackendAllGather& all_gather,
       std::shared_ptr<HeartbeatMonitor> heartbeat, Options options);
-  ~SharedMemoryAllReduce();
-  SharedMemoryAllReduce(const SharedMemoryAllReduce&) = delete;
-  SharedMemoryAllReduce& operator=(const SharedMemoryAllReduce&) = delete;
+  ~SharedMemoryCollectives();
+  SharedMemoryCollectives(const SharedMemoryCollectives&) = delete;
+  SharedMemoryCollectives& operator=(const SharedMemoryCollectives&) = delete;
 
   // Reduces this member's `inputs` (each `count` elements of `type`) and
   // every other member's into `output` (which may be inputs[0]): the same
@@ -73,15 +80,27 @@ class SharedMemoryAllReduce {
   // with the same count, type and reduction, in the same order.
   Status AllReduce(Reduction reduction, DataType type, const std::vector<const void*>& inputs,
                    void* output, size_t count);
+  // Every member's `bytes`, in member order (sizes may differ). Every
+  // member calls it at the same point of the group's operations.
+  StatusOr<std::vector<std::string>> AllGather(std::string_view bytes);
 
  private:
-  SharedMemoryAllReduce(std::vector<int> nodes, int rank,
+  SharedMemoryCollectives(std::vector<int> nodes, int rank,
                         std::shared_ptr<HeartbeatMonitor> heartbeat, Options options,
                         void* base, size_t bytes);
   uint32_t* Counter(int member) const;
   uint32_t* Sleepers() const;  // how many members sleep on a counter's futex
   char* Slot(uint64_t set, int member) const;
   void Post(uint32_t step);
+  // Starts the next chunk: waits until the members are done with what its
+  // slot set held last, and points `slot` at this member's slot of it.
+  Status NextChunk(std::chrono::steady_clock::time_point deadline, char** slot);
+  // Ends a step: posts it and waits until every member posted it.
+  Status Step(std::chrono::steady_clock::time_point deadline);
+  // Ends the chunk's last step (its slot set is free once all posted it).
+  void EndChunk();
+  // Breaks the group with `status`, naming the operation.
+  Status Fail(std::string_view what, const Status& status);
   // Waits until every member's counter reached `step`.
   Status WaitAll(uint32_t step, std::chrono::steady_clock::time_point deadline);
 
@@ -91,10 +110,15 @@ class SharedMemoryAllReduce {
   const Options options_;
   void* base_;
   size_t bytes_;
-  uint64_t chunks_ = 0;  // chunks done so far, the same count on every member
+  // Chunks begun and steps posted so far: the same counts on every member.
+  uint64_t chunks_ = 0;
+  uint32_t step_ = 0;
+  // The step after which each slot set is free again, once it was used.
+  uint32_t set_free_[2] = {0, 0};
+  bool set_used_[2] = {false, false};
   Status failed_;
 };
 
 }  // namespace plugrt::distributed
 
-#endif  // PLUGRT_DISTRIBUTED_SHARED_MEMORY_ALL_REDUCE_H_
+#endif  // PLUGRT_DISTRIBUTED_SHARED_MEMORY_COLLECTIVES_H_

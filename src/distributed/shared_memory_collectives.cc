@@ -1,4 +1,4 @@
-#include "distributed/shared_memory_all_reduce.h"
+#include "distributed/shared_memory_collectives.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -142,8 +142,8 @@ std::string SharedMemoryDomain() {
   return mounts.empty() ? "" : StrCat(mounts, " ", host);
 }
 
-StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
-    int node_id, const std::vector<int>& nodes, const AllGather& all_gather,
+StatusOr<std::unique_ptr<SharedMemoryCollectives>> SharedMemoryCollectives::Join(
+    int node_id, const std::vector<int>& nodes, const BackendAllGather& all_gather,
     std::shared_ptr<HeartbeatMonitor> heartbeat, Options options) {
   const auto found = std::find(nodes.begin(), nodes.end(), node_id);
   if (found == nodes.end()) return InvalidArgument("node ", node_id, " is not in its group");
@@ -155,7 +155,7 @@ StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
   // 1. One host? An empty domain (unknown) shares with no one.
   const std::string domain = SharedMemoryDomain();
   PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> domains, all_gather(domain));
-  if (domain.empty() || !AllEqual(domains)) return std::unique_ptr<SharedMemoryAllReduce>();
+  if (domain.empty() || !AllEqual(domains)) return std::unique_ptr<SharedMemoryCollectives>();
 
   // 2. The lowest member makes the segment and tells its name ("" when it
   // could not).
@@ -172,7 +172,7 @@ StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
       const uint64_t shape[2] = {members, options.slot_bytes};
       std::memcpy(base + 8, shape, sizeof(shape));
     } else {
-      Log(LogLevel::kInfo, "distributed", StrCat("shared-memory all-reduce: ", made.status().message()));
+      Log(LogLevel::kInfo, "distributed", StrCat("shared-memory collectives: ", made.status().message()));
       ::shm_unlink(name.c_str());
       name.clear();
     }
@@ -207,16 +207,16 @@ StatusOr<std::unique_ptr<SharedMemoryAllReduce>> SharedMemoryAllReduce::Join(
   for (size_t m = 0; m < outcomes.size(); ++m) {
     if (outcomes[m] == "ok") continue;
     Log(LogLevel::kInfo, "distributed",
-        StrCat("shared-memory all-reduce not used: node ", nodes[m], ": ", outcomes[m]));
-    return std::unique_ptr<SharedMemoryAllReduce>();
+        StrCat("shared-memory collectives not used: node ", nodes[m], ": ", outcomes[m]));
+    return std::unique_ptr<SharedMemoryCollectives>();
   }
   void* base = mapping->base;
   mapping->base = nullptr;  // the group owns it now
-  return std::unique_ptr<SharedMemoryAllReduce>(new SharedMemoryAllReduce(
+  return std::unique_ptr<SharedMemoryCollectives>(new SharedMemoryCollectives(
       nodes, rank, std::move(heartbeat), options, base, bytes));
 }
 
-SharedMemoryAllReduce::SharedMemoryAllReduce(std::vector<int> nodes, int rank,
+SharedMemoryCollectives::SharedMemoryCollectives(std::vector<int> nodes, int rank,
                                              std::shared_ptr<HeartbeatMonitor> heartbeat,
                                              Options options, void* base, size_t bytes)
     : nodes_(std::move(nodes)),
@@ -226,23 +226,23 @@ SharedMemoryAllReduce::SharedMemoryAllReduce(std::vector<int> nodes, int rank,
       base_(base),
       bytes_(bytes) {}
 
-SharedMemoryAllReduce::~SharedMemoryAllReduce() { ::munmap(base_, bytes_); }
+SharedMemoryCollectives::~SharedMemoryCollectives() { ::munmap(base_, bytes_); }
 
-uint32_t* SharedMemoryAllReduce::Counter(int member) const {
+uint32_t* SharedMemoryCollectives::Counter(int member) const {
   return reinterpret_cast<uint32_t*>(static_cast<char*>(base_) + kCountersOffset +
                                      static_cast<size_t>(member) * kCounterStride);
 }
 
-char* SharedMemoryAllReduce::Slot(uint64_t set, int member) const {
+char* SharedMemoryCollectives::Slot(uint64_t set, int member) const {
   const size_t index = static_cast<size_t>(set & 1) * nodes_.size() + static_cast<size_t>(member);
   return static_cast<char*>(base_) + DataOffset(nodes_.size()) + index * options_.slot_bytes;
 }
 
-uint32_t* SharedMemoryAllReduce::Sleepers() const {
+uint32_t* SharedMemoryCollectives::Sleepers() const {
   return reinterpret_cast<uint32_t*>(static_cast<char*>(base_) + kSleepersOffset);
 }
 
-void SharedMemoryAllReduce::Post(uint32_t step) {
+void SharedMemoryCollectives::Post(uint32_t step) {
   uint32_t* counter = Counter(rank_);
   AtomicAt(counter).store(step, std::memory_order_seq_cst);
   if (AtomicAt(Sleepers()).load(std::memory_order_seq_cst) != 0) {
@@ -250,7 +250,7 @@ void SharedMemoryAllReduce::Post(uint32_t step) {
   }
 }
 
-Status SharedMemoryAllReduce::WaitAll(uint32_t step,
+Status SharedMemoryCollectives::WaitAll(uint32_t step,
                                       std::chrono::steady_clock::time_point deadline) {
   uint32_t* sleepers = Sleepers();
   for (int member = 0; member < static_cast<int>(nodes_.size()); ++member) {
@@ -296,7 +296,7 @@ Status SharedMemoryAllReduce::WaitAll(uint32_t step,
   return OkStatus();
 }
 
-Status SharedMemoryAllReduce::AllReduce(Reduction reduction, DataType type,
+Status SharedMemoryCollectives::AllReduce(Reduction reduction, DataType type,
                                         const std::vector<const void*>& inputs, void* output,
                                         size_t count) {
   if (!failed_.ok()) return failed_;
@@ -308,11 +308,7 @@ Status SharedMemoryAllReduce::AllReduce(Reduction reduction, DataType type,
   const size_t chunk_elements = options_.slot_bytes / element;
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
   char* out = static_cast<char*>(output);
-  auto fail = [&](const Status& status) {
-    failed_ = Status(status.code(), StrCat("shared-memory all-reduce over nodes ",
-                                           NodesText(nodes_), ": ", status.message()));
-    return failed_;
-  };
+  auto fail = [&](const Status& status) { return Fail("all-reduce", status); };
   auto part = [&](size_t n, size_t member) { return n * member / members; };
   const bool stream = count * element >= kStreamFrom;
   auto copy = [stream](char* dst, const char* src, size_t bytes) {
@@ -324,24 +320,20 @@ Status SharedMemoryAllReduce::AllReduce(Reduction reduction, DataType type,
   };
   for (size_t begin = 0; begin < count; begin += chunk_elements) {
     const size_t n = std::min(chunk_elements, count - begin);
-    const uint64_t chunk = chunks_++;
-    const uint32_t step = static_cast<uint32_t>(3 * chunk);
-    char* mine = Slot(chunk, rank_);
+    char* mine = nullptr;
     // 1. This member's inputs, reduced, into its slot (once the members
-    // are done reading what this set held two chunks ago).
-    if (chunk >= 2) {
-      Status waited = WaitAll(step - 3, deadline);
-      if (!waited.ok()) return fail(waited);
-    }
+    // are done reading what this set held last).
+    Status waited = NextChunk(deadline, &mine);
+    if (!waited.ok()) return fail(waited);
+    const uint64_t chunk = chunks_ - 1;
     const size_t offset = begin * element;
     std::memcpy(mine, static_cast<const char*>(inputs[0]) + offset, n * element);
     for (size_t k = 1; k < inputs.size(); ++k) {
       reduce(mine, mine, static_cast<const char*>(inputs[k]) + offset, n);
     }
-    Post(step + 1);
     // 2. This member's part over every member's slot, into its own slot
     // (the others copy it from there) and then its output.
-    Status waited = WaitAll(step + 1, deadline);
+    waited = Step(deadline);
     if (!waited.ok()) return fail(waited);
     const size_t lo = part(n, static_cast<size_t>(rank_));
     const size_t hi = part(n, static_cast<size_t>(rank_) + 1);
@@ -350,10 +342,10 @@ Status SharedMemoryAllReduce::AllReduce(Reduction reduction, DataType type,
       if (static_cast<int>(m) == rank_) continue;
       reduce(reduced, reduced, Slot(chunk, static_cast<int>(m)) + lo * element, hi - lo);
     }
-    Post(step + 2);
+    Post(++step_);
     copy(out + offset + lo * element, reduced, (hi - lo) * element);
     // 3. The other members' parts.
-    waited = WaitAll(step + 2, deadline);
+    waited = WaitAll(step_, deadline);
     if (!waited.ok()) return fail(waited);
     for (size_t m = 0; m < members; ++m) {
       if (static_cast<int>(m) == rank_) continue;
@@ -361,12 +353,86 @@ Status SharedMemoryAllReduce::AllReduce(Reduction reduction, DataType type,
       copy(out + offset + from * element, Slot(chunk, static_cast<int>(m)) + from * element,
            (to - from) * element);
     }
-    Post(step + 3);
+    EndChunk();
   }
 #if defined(__SSE2__)
   if (stream) _mm_sfence();
 #endif
   return OkStatus();
+}
+
+Status SharedMemoryCollectives::Fail(std::string_view what, const Status& status) {
+  failed_ = Status(status.code(), StrCat("shared-memory ", what, " over nodes ",
+                                         NodesText(nodes_), ": ", status.message()));
+  return failed_;
+}
+
+Status SharedMemoryCollectives::NextChunk(std::chrono::steady_clock::time_point deadline,
+                                          char** slot) {
+  const uint64_t set = chunks_ & 1;
+  if (set_used_[set]) PLUGRT_RETURN_IF_ERROR(WaitAll(set_free_[set], deadline));
+  *slot = Slot(chunks_++, rank_);
+  return OkStatus();
+}
+
+Status SharedMemoryCollectives::Step(std::chrono::steady_clock::time_point deadline) {
+  Post(++step_);
+  return WaitAll(step_, deadline);
+}
+
+void SharedMemoryCollectives::EndChunk() {
+  Post(++step_);
+  const uint64_t set = (chunks_ - 1) & 1;
+  set_used_[set] = true;
+  set_free_[set] = step_;
+}
+
+StatusOr<std::vector<std::string>> SharedMemoryCollectives::AllGather(std::string_view bytes) {
+  if (!failed_.ok()) return failed_;
+  const size_t members = nodes_.size();
+  const size_t slot = options_.slot_bytes;
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  std::vector<std::string> gathered(members);
+  // The first chunk starts with every member's size; the data follows, a
+  // slot's worth per chunk, until the largest member's is through.
+  constexpr size_t kSizeBytes = sizeof(uint64_t);
+  size_t chunks = 1;
+  for (size_t c = 0; c < chunks; ++c) {
+    const size_t header = c == 0 ? kSizeBytes : 0;
+    const size_t from = c == 0 ? 0 : slot - kSizeBytes + (c - 1) * slot;
+    char* mine = nullptr;
+    Status waited = NextChunk(deadline, &mine);
+    if (!waited.ok()) return Fail("all-gather", waited);
+    const uint64_t chunk = chunks_ - 1;
+    if (c == 0) {
+      const uint64_t size = bytes.size();
+      std::memcpy(mine, &size, kSizeBytes);
+    }
+    const size_t n = from < bytes.size() ? std::min(slot - header, bytes.size() - from) : 0;
+    if (n > 0) std::memcpy(mine + header, bytes.data() + from, n);
+    waited = Step(deadline);
+    if (!waited.ok()) return Fail("all-gather", waited);
+    if (c == 0) {
+      uint64_t largest = 0;
+      for (size_t m = 0; m < members; ++m) {
+        uint64_t size = 0;
+        std::memcpy(&size, Slot(chunk, static_cast<int>(m)), kSizeBytes);
+        largest = std::max(largest, size);
+        gathered[m].resize(static_cast<size_t>(size));
+      }
+      if (largest + kSizeBytes > slot) chunks = 1 + (largest + kSizeBytes - slot + slot - 1) / slot;
+    }
+    for (size_t m = 0; m < members; ++m) {
+      std::string& out = gathered[m];
+      if (from >= out.size()) continue;
+      const size_t take = std::min(slot - header, out.size() - from);
+      const char* src = static_cast<int>(m) == rank_ ? bytes.data() + from
+                                                      : Slot(chunk, static_cast<int>(m)) + header;
+      std::memcpy(out.data() + from, src, take);
+    }
+    EndChunk();
+  }
+  return gathered;
 }
 
 }  // namespace plugrt::distributed

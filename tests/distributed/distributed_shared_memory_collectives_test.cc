@@ -1,9 +1,10 @@
-// The shared-memory all-reduce of one host's group: members as threads of
+// The shared-memory collectives of one host's group: members as threads of
 // this process (each maps the segment on its own, as processes do), their
-// set-up exchange an in-memory all-gather. Checks results against a plain
-// reduction for every element type's kind, chunk-crossing and odd sizes,
-// several inputs per member, in-place outputs, and what a member that never
-// comes or another host does.
+// set-up exchange an in-memory all-gather. Checks all-reduce results against
+// a plain reduction for every element type's kind, chunk-crossing and odd
+// sizes, several inputs per member, in-place outputs; all-gathers of
+// different sizes per member, empty ones and ones of many chunks, between
+// all-reduces; and what a member that never comes or another host does.
 #include <gtest/gtest.h>
 
 #include <barrier>
@@ -18,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "distributed/shared_memory_all_reduce.h"
+#include "distributed/shared_memory_collectives.h"
 
 namespace plugrt::distributed {
 namespace {
@@ -34,7 +35,7 @@ class ThreadAllGather {
   // Called by each member on what it got in each round.
   std::function<void(int member, int round, std::vector<std::string>&)> tamper;
 
-  SharedMemoryAllReduce::AllGather For(int member) {
+  SharedMemoryCollectives::BackendAllGather For(int member) {
     return [this, member](std::string_view bytes) -> StatusOr<std::vector<std::string>> {
       values_[static_cast<size_t>(member)] = std::string(bytes);
       barrier_.arrive_and_wait();
@@ -51,15 +52,15 @@ class ThreadAllGather {
   std::vector<int> rounds_;
 };
 
-std::vector<std::unique_ptr<SharedMemoryAllReduce>> JoinAll(
-    ThreadAllGather& gather, int members, SharedMemoryAllReduce::Options options = {}) {
+std::vector<std::unique_ptr<SharedMemoryCollectives>> JoinAll(
+    ThreadAllGather& gather, int members, SharedMemoryCollectives::Options options = {}) {
   std::vector<int> nodes;
   for (int m = 0; m < members; ++m) nodes.push_back(m * 2 + 1);  // any ascending ids
-  std::vector<std::unique_ptr<SharedMemoryAllReduce>> groups(static_cast<size_t>(members));
+  std::vector<std::unique_ptr<SharedMemoryCollectives>> groups(static_cast<size_t>(members));
   std::vector<std::thread> threads;
   for (int m = 0; m < members; ++m) {
     threads.emplace_back([&, m] {
-      auto joined = SharedMemoryAllReduce::Join(nodes[static_cast<size_t>(m)], nodes,
+      auto joined = SharedMemoryCollectives::Join(nodes[static_cast<size_t>(m)], nodes,
                                                 gather.For(m), nullptr, options);
       ASSERT_TRUE(joined.ok()) << joined.status().message();
       groups[static_cast<size_t>(m)] = std::move(*joined);
@@ -69,8 +70,8 @@ std::vector<std::unique_ptr<SharedMemoryAllReduce>> JoinAll(
   return groups;
 }
 
-SharedMemoryAllReduce::Options SmallSlots() {
-  SharedMemoryAllReduce::Options options;
+SharedMemoryCollectives::Options SmallSlots() {
+  SharedMemoryCollectives::Options options;
   options.slot_bytes = 4096;  // many chunks even for small buffers
   options.timeout = std::chrono::milliseconds(20'000);
   return options;
@@ -127,19 +128,19 @@ void CheckAllReduce(int members, size_t count, Reduction reduction, DataType typ
   }
 }
 
-TEST(SharedMemoryAllReduceTest, SumsFloatsOverChunksAndUnevenParts) {
+TEST(SharedMemoryCollectivesTest, SumsFloatsOverChunksAndUnevenParts) {
   // 3 members, 4096-byte slots: 1024 floats per chunk, parts of 341/341/342.
   CheckAllReduce<float>(3, 5000, Reduction::kSum, DataType::kF32, 1, false,
                         [](int m, int, size_t i) { return static_cast<float>(m * 1000 + i % 97); });
 }
 
-TEST(SharedMemoryAllReduceTest, SeveralInputsPerMemberAndInPlace) {
+TEST(SharedMemoryCollectivesTest, SeveralInputsPerMemberAndInPlace) {
   CheckAllReduce<double>(2, 3001, Reduction::kSum, DataType::kF64, 3, true,
                          // Dyadic values: every order of the sums is exact.
                          [](int m, int k, size_t i) { return 0.5 * m + k + i / 1024.0; });
 }
 
-TEST(SharedMemoryAllReduceTest, SignedIntegersWrapAround) {
+TEST(SharedMemoryCollectivesTest, SignedIntegersWrapAround) {
   CheckAllReduce<int32_t>(2, 777, Reduction::kSum, DataType::kS32, 1, false, [](int, int, size_t) {
     return std::numeric_limits<int32_t>::max();
   });
@@ -147,7 +148,7 @@ TEST(SharedMemoryAllReduceTest, SignedIntegersWrapAround) {
                          [](int m, int, size_t i) { return static_cast<int8_t>(m + i); });
 }
 
-TEST(SharedMemoryAllReduceTest, MinAndMaxPropagateNan) {
+TEST(SharedMemoryCollectivesTest, MinAndMaxPropagateNan) {
   auto make = [](int m, int, size_t i) {
     return (i % 5 == 0 && m == 1) ? std::numeric_limits<float>::quiet_NaN()
                                   : static_cast<float>((m * 7 + i) % 13);
@@ -158,7 +159,7 @@ TEST(SharedMemoryAllReduceTest, MinAndMaxPropagateNan) {
                            [](int m, int k, size_t i) { return uint64_t{1000} * m + k - i; });
 }
 
-TEST(SharedMemoryAllReduceTest, MembersOnAnotherHostGetTheBackend) {
+TEST(SharedMemoryCollectivesTest, MembersOnAnotherHostGetTheBackend) {
   ThreadAllGather gather(2);
   // Round 0 exchanges the members' shared-memory domains: member 1 says it
   // is elsewhere, so the group says no on both members.
@@ -170,9 +171,9 @@ TEST(SharedMemoryAllReduceTest, MembersOnAnotherHostGetTheBackend) {
   EXPECT_EQ(groups[1], nullptr);
 }
 
-TEST(SharedMemoryAllReduceTest, AMemberThatNeverComesEndsInTheTimeoutAndBreaksTheGroup) {
+TEST(SharedMemoryCollectivesTest, AMemberThatNeverComesEndsInTheTimeoutAndBreaksTheGroup) {
   ThreadAllGather gather(2);
-  SharedMemoryAllReduce::Options options = SmallSlots();
+  SharedMemoryCollectives::Options options = SmallSlots();
   options.timeout = std::chrono::milliseconds(300);
   auto groups = JoinAll(gather, 2, options);
   ASSERT_NE(groups[0], nullptr);
@@ -184,7 +185,7 @@ TEST(SharedMemoryAllReduceTest, AMemberThatNeverComesEndsInTheTimeoutAndBreaksTh
   EXPECT_EQ(again.code(), StatusCode::kDeadlineExceeded);
 }
 
-TEST(SharedMemoryAllReduceTest, TheSegmentsNameIsGoneOnceJoined) {
+TEST(SharedMemoryCollectivesTest, TheSegmentsNameIsGoneOnceJoined) {
   ThreadAllGather gather(2);
   std::string name;
   gather.tamper = [&](int member, int round, std::vector<std::string>& all) {
@@ -194,6 +195,65 @@ TEST(SharedMemoryAllReduceTest, TheSegmentsNameIsGoneOnceJoined) {
   ASSERT_NE(groups[0], nullptr);
   ASSERT_FALSE(name.empty());
   EXPECT_FALSE(std::filesystem::exists("/dev/shm" + name)) << name;
+}
+
+// Member m's bytes for all-gather round r: sizes differ by member and round
+// (empty, inside the first chunk, across it, many chunks of 4096-byte slots).
+std::string GatherBytes(int m, int round) {
+  static const size_t kSizes[] = {0, 1, 4088, 4089, 4096, 9000, 70001};
+  const size_t size = kSizes[(m * 3 + round) % 7];
+  std::string bytes(size, '\0');
+  for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(m * 31 + round * 7 + i * 13);
+  return bytes;
+}
+
+TEST(SharedMemoryCollectivesTest, AllGathersOfEverySizeBetweenAllReduces) {
+  for (const int members : {2, 3}) {
+    SCOPED_TRACE(members);
+    ThreadAllGather gather(members);
+    auto groups = JoinAll(gather, members, SmallSlots());
+    for (const auto& g : groups) ASSERT_NE(g, nullptr);
+    const size_t count = 3000;  // 3 chunks of the all-reduce between gathers
+    std::vector<std::thread> threads;
+    for (int m = 0; m < members; ++m) {
+      threads.emplace_back([&, m] {
+        SharedMemoryCollectives& group = *groups[static_cast<size_t>(m)];
+        for (int round = 0; round < 14; ++round) {
+          StatusOr<std::vector<std::string>> all = group.AllGather(GatherBytes(m, round));
+          ASSERT_TRUE(all.ok()) << all.status().message();
+          ASSERT_EQ(all->size(), static_cast<size_t>(members));
+          for (int from = 0; from < members; ++from) {
+            ASSERT_EQ((*all)[static_cast<size_t>(from)], GatherBytes(from, round))
+                << "member " << m << " round " << round << " from " << from;
+          }
+          if (round % 3 != 0) continue;
+          std::vector<float> in(count, static_cast<float>(m + 1)), out(count);
+          Status s = group.AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(),
+                                     count);
+          ASSERT_TRUE(s.ok()) << s.message();
+          const float sum = static_cast<float>(members * (members + 1) / 2);
+          for (float v : out) ASSERT_EQ(v, sum);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+  }
+}
+
+TEST(SharedMemoryCollectivesTest, AnAllGatherWhoseMemberNeverComesBreaksTheGroup) {
+  ThreadAllGather gather(2);
+  SharedMemoryCollectives::Options options = SmallSlots();
+  options.timeout = std::chrono::milliseconds(300);
+  auto groups = JoinAll(gather, 2, options);
+  ASSERT_NE(groups[0], nullptr);
+  StatusOr<std::vector<std::string>> all = groups[0]->AllGather("bytes");
+  EXPECT_EQ(all.status().code(), StatusCode::kDeadlineExceeded) << all.status().message();
+  EXPECT_NE(all.status().message().find("shared-memory all-gather over nodes [1, 3]"),
+            std::string::npos)
+      << all.status().message();
+  std::vector<float> in(4, 1.0f), out(4);
+  Status again = groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 4);
+  EXPECT_EQ(again.code(), StatusCode::kDeadlineExceeded);
 }
 
 }  // namespace
