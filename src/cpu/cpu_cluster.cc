@@ -123,12 +123,17 @@ class CommunicatorExchange final : public RemoteExchange {
   StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
                                                const std::vector<int>& nodes,
                                                std::string_view bytes) override {
-    // Every size: the members must agree on the path, and their sizes may
-    // differ.
+    // The sizes go through shared memory first: the members' sizes may
+    // differ, and all must take the same path for the bytes.
     if (shared_memory_) {
       PLUGRT_ASSIGN_OR_RETURN(distributed::SharedMemoryCollectives * local,
                               SharedMemoryGroup(group_key, nodes));
-      if (local != nullptr) return local->AllGather(bytes);
+      if (local != nullptr) {
+        PLUGRT_ASSIGN_OR_RETURN(
+            std::optional<std::vector<std::string>> gathered,
+            local->AllGather(bytes, Communicator::kSharedMemoryGatherBelowBytes));
+        if (gathered) return std::move(*gathered);
+      }
     }
     return communicator_->AllGather(group_key, nodes, bytes);
   }

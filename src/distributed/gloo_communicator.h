@@ -44,6 +44,9 @@ class GlooCommunicator {
   // all-gather) go through shared memory (distributed/shared_memory_collectives.h) rather than Gloo's TCP
   // loopback (a tenth of its speed and latency: docs/performance.md).
   static constexpr size_t kSharedMemoryBelowBytes = SIZE_MAX;
+  // All-gathers among them go through shared memory while every member's
+  // bytes are below this (docs/performance.md).
+  static constexpr size_t kSharedMemoryGatherBelowBytes = size_t{1} << 20;
 
   struct Options {
     int node_id = 0;

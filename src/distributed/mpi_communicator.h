@@ -49,6 +49,9 @@ class MpiCommunicator {
   // single-copy transport reads the peer's buffer in place;
   // docs/performance.md has the measurements).
   static constexpr size_t kSharedMemoryBelowBytes = kAllReduceCallBytes;
+  // All-gathers among them go through shared memory while every member's
+  // bytes are below this (docs/performance.md).
+  static constexpr size_t kSharedMemoryGatherBelowBytes = size_t{1} << 20;
 
   struct Options {
     int node_id = 0;

@@ -387,7 +387,8 @@ void SharedMemoryCollectives::EndChunk() {
   set_free_[set] = step_;
 }
 
-StatusOr<std::vector<std::string>> SharedMemoryCollectives::AllGather(std::string_view bytes) {
+StatusOr<std::optional<std::vector<std::string>>> SharedMemoryCollectives::AllGather(
+    std::string_view bytes, size_t largest_below) {
   if (!failed_.ok()) return failed_;
   const size_t members = nodes_.size();
   const size_t slot = options_.slot_bytes;
@@ -413,13 +414,16 @@ StatusOr<std::vector<std::string>> SharedMemoryCollectives::AllGather(std::strin
     waited = Step(deadline);
     if (!waited.ok()) return Fail("all-gather", waited);
     if (c == 0) {
-      uint64_t largest = 0;
+      std::vector<uint64_t> sizes(members);
       for (size_t m = 0; m < members; ++m) {
-        uint64_t size = 0;
-        std::memcpy(&size, Slot(chunk, static_cast<int>(m)), kSizeBytes);
-        largest = std::max(largest, size);
-        gathered[m].resize(static_cast<size_t>(size));
+        std::memcpy(&sizes[m], Slot(chunk, static_cast<int>(m)), kSizeBytes);
       }
+      const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+      if (largest >= largest_below) {
+        EndChunk();
+        return std::optional<std::vector<std::string>>();
+      }
+      for (size_t m = 0; m < members; ++m) gathered[m].resize(static_cast<size_t>(sizes[m]));
       if (largest + kSizeBytes > slot) chunks = 1 + (largest + kSizeBytes - slot + slot - 1) / slot;
     }
     for (size_t m = 0; m < members; ++m) {
@@ -432,7 +436,7 @@ StatusOr<std::vector<std::string>> SharedMemoryCollectives::AllGather(std::strin
     }
     EndChunk();
   }
-  return gathered;
+  return std::optional<std::vector<std::string>>(std::move(gathered));
 }
 
 }  // namespace plugrt::distributed

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,8 +82,14 @@ class SharedMemoryCollectives {
   Status AllReduce(Reduction reduction, DataType type, const std::vector<const void*>& inputs,
                    void* output, size_t count);
   // Every member's `bytes`, in member order (sizes may differ). Every
-  // member calls it at the same point of the group's operations.
-  StatusOr<std::vector<std::string>> AllGather(std::string_view bytes);
+  // member calls it at the same point of the group's operations. nullopt,
+  // on every member alike, when some member's bytes are `largest_below` or
+  // more: only the sizes went through, and the caller's backend is to
+  // gather them (each result is a fresh block that large here, whose pages
+  // fault in as it is written; the backends' own calls were faster from
+  // about 1-4 MiB on: docs/performance.md).
+  StatusOr<std::optional<std::vector<std::string>>> AllGather(std::string_view bytes,
+                                                              size_t largest_below = SIZE_MAX);
 
  private:
   SharedMemoryCollectives(std::vector<int> nodes, int rank,

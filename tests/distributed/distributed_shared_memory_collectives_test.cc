@@ -219,11 +219,12 @@ TEST(SharedMemoryCollectivesTest, AllGathersOfEverySizeBetweenAllReduces) {
       threads.emplace_back([&, m] {
         SharedMemoryCollectives& group = *groups[static_cast<size_t>(m)];
         for (int round = 0; round < 14; ++round) {
-          StatusOr<std::vector<std::string>> all = group.AllGather(GatherBytes(m, round));
+          StatusOr<std::optional<std::vector<std::string>>> all = group.AllGather(GatherBytes(m, round));
           ASSERT_TRUE(all.ok()) << all.status().message();
-          ASSERT_EQ(all->size(), static_cast<size_t>(members));
+          ASSERT_TRUE(all->has_value());
+          ASSERT_EQ((*all)->size(), static_cast<size_t>(members));
           for (int from = 0; from < members; ++from) {
-            ASSERT_EQ((*all)[static_cast<size_t>(from)], GatherBytes(from, round))
+            ASSERT_EQ((**all)[static_cast<size_t>(from)], GatherBytes(from, round))
                 << "member " << m << " round " << round << " from " << from;
           }
           if (round % 3 != 0) continue;
@@ -240,13 +241,42 @@ TEST(SharedMemoryCollectivesTest, AllGathersOfEverySizeBetweenAllReduces) {
   }
 }
 
+// At or above the limit on any member, every member is told to use its
+// backend (none gets bytes), and the group stays in step for what follows.
+TEST(SharedMemoryCollectivesTest, AnAllGatherAtTheLimitOnAnyMemberGoesToTheBackendOnAll) {
+  ThreadAllGather gather(3);
+  auto groups = JoinAll(gather, 3, SmallSlots());
+  for (const auto& g : groups) ASSERT_NE(g, nullptr);
+  std::vector<std::thread> threads;
+  for (int m = 0; m < 3; ++m) {
+    threads.emplace_back([&, m] {
+      SharedMemoryCollectives& group = *groups[static_cast<size_t>(m)];
+      // Member 1 alone has 5000 bytes: at the limit of 5000, and below 5001.
+      const std::string bytes(m == 1 ? 5000 : 10, static_cast<char>('a' + m));
+      StatusOr<std::optional<std::vector<std::string>>> at = group.AllGather(bytes, 5000);
+      ASSERT_TRUE(at.ok()) << at.status().message();
+      EXPECT_FALSE(at->has_value()) << "member " << m;
+      StatusOr<std::optional<std::vector<std::string>>> below = group.AllGather(bytes, 5001);
+      ASSERT_TRUE(below.ok()) << below.status().message();
+      ASSERT_TRUE(below->has_value()) << "member " << m;
+      EXPECT_EQ((**below)[1], std::string(5000, 'b'));
+      EXPECT_EQ((**below)[2], std::string(10, 'c'));
+      std::vector<float> in(3000, 1.0f), out(3000);
+      Status s = group.AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 3000);
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(out[2999], 3.0f);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
 TEST(SharedMemoryCollectivesTest, AnAllGatherWhoseMemberNeverComesBreaksTheGroup) {
   ThreadAllGather gather(2);
   SharedMemoryCollectives::Options options = SmallSlots();
   options.timeout = std::chrono::milliseconds(300);
   auto groups = JoinAll(gather, 2, options);
   ASSERT_NE(groups[0], nullptr);
-  StatusOr<std::vector<std::string>> all = groups[0]->AllGather("bytes");
+  StatusOr<std::optional<std::vector<std::string>>> all = groups[0]->AllGather("bytes");
   EXPECT_EQ(all.status().code(), StatusCode::kDeadlineExceeded) << all.status().message();
   EXPECT_NE(all.status().message().find("shared-memory all-gather over nodes [1, 3]"),
             std::string::npos)
