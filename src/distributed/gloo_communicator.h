@@ -40,13 +40,11 @@ namespace plugrt::distributed {
 
 class GlooCommunicator {
  public:
-  // Among processes of one host, all-reduces of any size (and every
-  // all-gather) go through shared memory (distributed/shared_memory_collectives.h) rather than Gloo's TCP
-  // loopback (a tenth of its speed and latency: docs/performance.md).
+  // Among processes of one host, all-reduces of any size go through shared
+  // memory (distributed/shared_memory_collectives.h) rather than Gloo's TCP
+  // loopback (a tenth of its speed and latency: docs/performance.md), as
+  // every all-gather does on either backend.
   static constexpr size_t kSharedMemoryBelowBytes = SIZE_MAX;
-  // All-gathers among them go through shared memory while every member's
-  // bytes are below this (docs/performance.md).
-  static constexpr size_t kSharedMemoryGatherBelowBytes = size_t{1} << 20;
 
   struct Options {
     int node_id = 0;

@@ -47,11 +47,9 @@ class MpiCommunicator {
   // shared memory (distributed/shared_memory_collectives.h) rather than MPI:
   // faster up to about one call's size, slower past it (Open MPI's
   // single-copy transport reads the peer's buffer in place;
-  // docs/performance.md has the measurements).
+  // docs/performance.md has the measurements). All-gathers go through
+  // shared memory at every size.
   static constexpr size_t kSharedMemoryBelowBytes = kAllReduceCallBytes;
-  // All-gathers among them go through shared memory while every member's
-  // bytes are below this (docs/performance.md).
-  static constexpr size_t kSharedMemoryGatherBelowBytes = size_t{1} << 20;
 
   struct Options {
     int node_id = 0;

@@ -58,6 +58,10 @@ std::atomic_ref<uint32_t> AtomicAt(uint32_t* word) { return std::atomic_ref<uint
 // line before overwriting it (a third of the memory traffic otherwise).
 constexpr size_t kStreamFrom = size_t{4} << 20;
 
+// All-gather receive buffers larger than this are given back after the call
+// instead of kept for the next.
+constexpr size_t kKeepReceivedBytes = size_t{64} << 20;
+
 // memcpy, with non-temporal stores where the CPU has them (SSE2).
 void StreamCopy(char* dst, const char* src, size_t n) {
 #if defined(__SSE2__)
@@ -387,16 +391,16 @@ void SharedMemoryCollectives::EndChunk() {
   set_free_[set] = step_;
 }
 
-StatusOr<std::optional<std::vector<std::string>>> SharedMemoryCollectives::AllGather(
-    std::string_view bytes, size_t largest_below) {
+Status SharedMemoryCollectives::AllGather(std::string_view bytes, const TakeBytes& take) {
   if (!failed_.ok()) return failed_;
   const size_t members = nodes_.size();
   const size_t slot = options_.slot_bytes;
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  std::vector<std::string> gathered(members);
+  received_.resize(members);
   // The first chunk starts with every member's size; the data follows, a
   // slot's worth per chunk, until the largest member's is through.
   constexpr size_t kSizeBytes = sizeof(uint64_t);
+  std::vector<size_t> sizes(members);
   size_t chunks = 1;
   for (size_t c = 0; c < chunks; ++c) {
     const size_t header = c == 0 ? kSizeBytes : 0;
@@ -414,29 +418,35 @@ StatusOr<std::optional<std::vector<std::string>>> SharedMemoryCollectives::AllGa
     waited = Step(deadline);
     if (!waited.ok()) return Fail("all-gather", waited);
     if (c == 0) {
-      std::vector<uint64_t> sizes(members);
       for (size_t m = 0; m < members; ++m) {
-        std::memcpy(&sizes[m], Slot(chunk, static_cast<int>(m)), kSizeBytes);
+        uint64_t size = 0;
+        std::memcpy(&size, Slot(chunk, static_cast<int>(m)), kSizeBytes);
+        sizes[m] = static_cast<size_t>(size);
       }
-      const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
-      if (largest >= largest_below) {
-        EndChunk();
-        return std::optional<std::vector<std::string>>();
+      const size_t largest = *std::max_element(sizes.begin(), sizes.end());
+      // Grown, not remade: what the strings held before is overwritten.
+      for (size_t m = 0; m < members; ++m) {
+        if (static_cast<int>(m) != rank_) received_[m].resize(sizes[m]);
       }
-      for (size_t m = 0; m < members; ++m) gathered[m].resize(static_cast<size_t>(sizes[m]));
       if (largest + kSizeBytes > slot) chunks = 1 + (largest + kSizeBytes - slot + slot - 1) / slot;
     }
     for (size_t m = 0; m < members; ++m) {
-      std::string& out = gathered[m];
-      if (from >= out.size()) continue;
-      const size_t take = std::min(slot - header, out.size() - from);
-      const char* src = static_cast<int>(m) == rank_ ? bytes.data() + from
-                                                      : Slot(chunk, static_cast<int>(m)) + header;
-      std::memcpy(out.data() + from, src, take);
+      if (static_cast<int>(m) == rank_ || from >= sizes[m]) continue;
+      const size_t take_bytes = std::min(slot - header, sizes[m] - from);
+      std::memcpy(received_[m].data() + from, Slot(chunk, static_cast<int>(m)) + header,
+                  take_bytes);
     }
     EndChunk();
   }
-  return std::optional<std::vector<std::string>>(std::move(gathered));
+  for (size_t m = 0; m < members; ++m) {
+    PLUGRT_RETURN_IF_ERROR(
+        take(m, static_cast<int>(m) == rank_ ? bytes : std::string_view(received_[m])));
+  }
+  // Buffers kept for the next call, up to a size worth keeping.
+  for (std::string& buffer : received_) {
+    if (buffer.capacity() > kKeepReceivedBytes) std::string().swap(buffer);
+  }
+  return OkStatus();
 }
 
 }  // namespace plugrt::distributed

@@ -33,7 +33,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,15 +80,14 @@ class SharedMemoryCollectives {
   // with the same count, type and reduction, in the same order.
   Status AllReduce(Reduction reduction, DataType type, const std::vector<const void*>& inputs,
                    void* output, size_t count);
-  // Every member's `bytes`, in member order (sizes may differ). Every
-  // member calls it at the same point of the group's operations. nullopt,
-  // on every member alike, when some member's bytes are `largest_below` or
-  // more: only the sizes went through, and the caller's backend is to
-  // gather them (each result is a fresh block that large here, whose pages
-  // fault in as it is written; the backends' own calls were faster from
-  // about 1-4 MiB on: docs/performance.md).
-  StatusOr<std::optional<std::vector<std::string>>> AllGather(std::string_view bytes,
-                                                              size_t largest_below = SIZE_MAX);
+  // Every member's `bytes` (sizes may differ), handed to `take` in member
+  // order once all have arrived; the views last until `take` returns (the
+  // group keeps its receive buffers from one call to the next, so a steady
+  // run faults in no fresh pages), and an error from `take` ends the call
+  // with it. Every member calls it at the same point of the group's
+  // operations.
+  using TakeBytes = std::function<Status(size_t member, std::string_view bytes)>;
+  Status AllGather(std::string_view bytes, const TakeBytes& take);
 
  private:
   SharedMemoryCollectives(std::vector<int> nodes, int rank,
@@ -123,6 +121,7 @@ class SharedMemoryCollectives {
   // The step after which each slot set is free again, once it was used.
   uint32_t set_free_[2] = {0, 0};
   bool set_used_[2] = {false, false};
+  std::vector<std::string> received_;  // AllGather's, by member
   Status failed_;
 };
 

@@ -20,6 +20,9 @@ namespace {
 
 // The channel of a cross-process group: the same on every node, one per
 // group of flattened ids.
+// The largest send buffer a thread keeps for its next exchange.
+constexpr size_t kKeptSendBytes = size_t{64} << 20;
+
 std::string ChannelOf(const std::vector<int64_t>& group) {
   std::string ids;
   for (int64_t id : group) ids += StrCat(id, ",");
@@ -47,8 +50,11 @@ Status CollectiveHub::ExchangeAcrossNodes(std::string_view key, const std::vecto
 
   // This node's part: which collective it is in (checked on arrival, so
   // nodes that disagree fail instead of mixing operands), then each local
-  // member's operands.
-  std::string bytes;
+  // member's operands. Written into a buffer this thread keeps between
+  // exchanges (up to kKeptSendBytes): the pages of a fresh one of some MiB
+  // fault in one by one, slower than the exchange itself.
+  thread_local std::string bytes;
+  bytes.clear();
   ByteWriter writer(bytes);
   writer.LengthPrefixed(key);
   writer.U64(static_cast<uint64_t>(sequence));
@@ -64,12 +70,10 @@ Status CollectiveHub::ExchangeAcrossNodes(std::string_view key, const std::vecto
                                              tensor.byte_size()));
     }
   }
-  PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> all,
-                          cross_.exchange->AllGather(ChannelOf(group), nodes, bytes));
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    if (nodes[n] == self) continue;
+  auto take = [&](size_t n, std::string_view their_bytes) -> Status {
+    if (nodes[n] == self) return OkStatus();
     const std::string subject = StrCat("collective operands from node ", nodes[n]);
-    ByteReader reader(all[n], subject);
+    ByteReader reader(their_bytes, subject);
     std::string_view their_key;
     uint64_t their_sequence = 0;
     PLUGRT_RETURN_IF_ERROR(reader.LengthPrefixed(&their_key, "collective name"));
@@ -119,7 +123,11 @@ Status CollectiveHub::ExchangeAcrossNodes(std::string_view key, const std::vecto
       slot.contributions[position] = std::move(tensors);
       slot.present[position] = true;
     }
-  }
+    return OkStatus();
+  };
+  const Status gathered = cross_.exchange->AllGather(ChannelOf(group), nodes, bytes, take);
+  if (bytes.capacity() > kKeptSendBytes) std::string().swap(bytes);
+  PLUGRT_RETURN_IF_ERROR(gathered);
   for (size_t i = 0; i < group.size(); ++i) {
     if (!slot.present[i]) {
       return Internal("collective '", key, "': no operands arrived for process ", group[i]);

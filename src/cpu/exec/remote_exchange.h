@@ -8,6 +8,7 @@
 #define PLUGRT_CPU_EXEC_REMOTE_EXCHANGE_H_
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,11 +26,14 @@ class RemoteExchange {
   // Every node of `nodes` (ascending, this one among them) calls this for
   // the same channel (`group_key`: the same string on every node, one
   // operation at a time per key, in the same order) and gets each node's
-  // bytes in `nodes` order. UNAVAILABLE when a peer fails, goes away or
-  // stops answering (the heartbeat), naming it.
-  virtual StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
-                                                       const std::vector<int>& nodes,
-                                                       std::string_view bytes) = 0;
+  // bytes through `take`, called once per node in `nodes` order (this one's
+  // included) after all arrived. The views last until `take` returns (an
+  // implementation may keep its buffers for the channel's next call), and
+  // an error from `take` ends the call with it. UNAVAILABLE when a peer
+  // fails, goes away or stops answering (the heartbeat), naming it.
+  using TakeBytes = std::function<Status(size_t index, std::string_view bytes)>;
+  virtual Status AllGather(std::string_view group_key, const std::vector<int>& nodes,
+                           std::string_view bytes, const TakeBytes& take) = 0;
 
   enum class Reduction { kSum, kProduct, kMin, kMax };
   // Whether AllReduce takes `type` (f32, f64, signed and unsigned 8..64-bit

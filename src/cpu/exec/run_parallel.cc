@@ -359,11 +359,11 @@ class RunParallelOp final : public CompiledOp {
       if (!encoded.ok()) encoded = EncodeOutcome(Results(encoded.status()));
       std::vector<int> nodes;
       for (size_t p = 0; p < count; ++p) nodes.push_back(static_cast<int>(p));
-      PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> all,
-                              job->exchange->AllGather("run-parallel-results", nodes, *encoded));
-      for (size_t p = 0; p < count; ++p) {
-        if (p != self) results[p] = DecodeOutcome(all[p], static_cast<int>(p));
-      }
+      PLUGRT_RETURN_IF_ERROR(job->exchange->AllGather(
+          "run-parallel-results", nodes, *encoded, [&](size_t p, std::string_view bytes) {
+            if (p != self) results[p] = DecodeOutcome(bytes, static_cast<int>(p));
+            return OkStatus();
+          }));
       // The first failure (in process order) is the run's error.
       for (size_t p = 0; p < count; ++p) {
         if (!results[p].ok()) return results[p].status();
