@@ -127,6 +127,50 @@ TEST(CollectiveHubTest, APeerThatFinishedWithoutComingFailsTheExchangeAtOnce) {
       << got.status().message();
 }
 
+// Node 0 of a two-node job, whose other node holds process 1 and
+// contributes the same values: the all-reduce doubles.
+class DoublingExchange final : public RemoteExchange {
+ public:
+  int node_id() const override { return 0; }
+  Status AllGather(std::string_view, const std::vector<int>&, std::string_view,
+                   const TakeBytes&) override {
+    return Unimplemented("not in this test");
+  }
+  bool CanReduce(shlo::ElementType type) const override { return type == ElementType::kF32; }
+  Status AllReduce(std::string_view, const std::vector<int>&, Reduction, shlo::ElementType,
+                   const std::vector<const void*>& inputs, void* output, size_t count,
+                   std::shared_ptr<const void>) override {
+    const float* in = static_cast<const float*>(inputs[0]);
+    for (size_t i = 0; i < count; ++i) static_cast<float*>(output)[i] = 2 * in[i];
+    return OkStatus();
+  }
+  Status Send(std::string_view, int, std::string_view) override { return OkStatus(); }
+  StatusOr<std::string> Recv(std::string_view, int, std::chrono::milliseconds) override {
+    return Unimplemented("not in this test");
+  }
+};
+
+// A process alone on its node takes the results of a cross-process
+// all-reduce as the only holder of their storage (an output adopts them
+// instead of copying), run after run: the hub lets go of a collective once
+// every member of this process has left it.
+TEST(CollectiveHubTest, ACrossProcessAllReducesResultsAreTheSoleMembersAlone) {
+  CrossProcess cross;
+  cross.node_of_process = {0, 1};
+  cross.exchange = std::make_shared<DoublingExchange>();
+  CollectiveHub hub(2, 1, cross, std::chrono::milliseconds(10000));
+  for (int run = 0; run < 3; ++run) {
+    Tensor operand(ElementType::kF32, {4});
+    for (int i = 0; i < 4; ++i) operand.mutable_as<float>()[i] = static_cast<float>(i + run);
+    StatusOr<std::vector<Tensor>> reduced = hub.AllReduceAcrossNodes(
+        "sum", {0, 1}, 0, {operand}, RemoteExchange::Reduction::kSum);
+    ASSERT_TRUE(reduced.ok()) << reduced.status().message();
+    ASSERT_EQ(reduced->size(), 1u);
+    EXPECT_TRUE((*reduced)[0].HasUniqueStorage()) << "run " << run;
+    EXPECT_EQ((*reduced)[0].as<float>()[3], 2.0f * static_cast<float>(3 + run));
+  }
+}
+
 // ---- process groups ----------------------------------------------------------
 
 std::vector<int64_t> GroupOf(GroupMode mode, std::vector<std::vector<int64_t>> groups,

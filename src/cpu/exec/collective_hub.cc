@@ -243,12 +243,17 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Meet(
   slot.present[position] = true;
   ++slot.arrived;
   if (slot.arrived == group.size()) changed_.notify_all();
-  if (!cross_.node_of_process.empty() && slot.arrived < group.size()) {
+  // The members in this OS process: all of them, unless the group spans
+  // processes.
+  size_t local_members = group.size();
+  if (!cross_.node_of_process.empty()) {
     const int here = cross_.exchange->node_id();
-    size_t local_members = 0;
+    local_members = 0;
     for (int64_t id : group) {
       local_members += cross_.node_of_process[static_cast<size_t>(id)] == here ? 1 : 0;
     }
+  }
+  if (!cross_.node_of_process.empty() && slot.arrived < group.size()) {
     // The last local member to arrive speaks for this node; the slot stays
     // where it is (std::map) while the lock is released.
     if (slot.arrived == local_members) {
@@ -303,10 +308,11 @@ StatusOr<std::vector<std::vector<Tensor>>> CollectiveHub::Meet(
   if (slot.arrived < group.size()) return aborted_;
 
   // Tensors share storage, so this copy is cheap; the slot goes once every
-  // member has taken its copy.
+  // member of this process has taken its copy (a sole member's results then
+  // hold their storage alone, and an output can take it over uncopied).
   std::vector<std::vector<Tensor>> all =
       reduction ? std::vector<std::vector<Tensor>>{slot.reduced} : slot.contributions;
-  if (++slot.departed == group.size()) slots_.erase(slot_key);
+  if (++slot.departed == local_members) slots_.erase(slot_key);
   return all;
 }
 
