@@ -6,7 +6,8 @@
 # 2. Cross-process all-reduce, for each way the processes of one host can
 #    reduce: gloo and mpi (the backends alone, shared_memory_collectives off) and
 #    shm (the default: shared memory among one host's processes, whichever
-#    backend), all under Open MPI's mpirun (without mpirun, gloo and shm under
+#    backend; under mpirun that is MPI from 4 MiB on), and gloo+shm (shared memory
+#    at every size, as a job on Gloo gets it), all under Open MPI's mpirun (without mpirun, gloo and shm under
 #    `plugrt launch`): for each process count P and size, a job of P
 #    processes of `plugrt bench` (one device and one kernel thread each) times
 #    in every process a program of one f32 sum all-reduce over all of them
@@ -28,7 +29,7 @@
 #    all-gather and bus bandwidth (output bytes / time x (P-1)/P).
 #
 # Usage: scripts/bench_allreduce.sh [--procs "2 4"] [--sizes "1K 64K 1M 16M 256M"]
-#                                   [--gather-sizes "1K 4M"] [--backends "gloo mpi shm"]
+#                                   [--gather-sizes "1K 4M"] [--backends "gloo mpi shm gloo+shm"]
 #                                   [--no-mlp]
 # Builds nothing: needs build/bin/plugrt ($PLUGRT names another binary).
 set -euo pipefail
@@ -38,9 +39,9 @@ PROCS="2 4"
 SIZES="1K 16K 256K 4M 64M 256M"
 GATHER_SIZES="1K 256K 4M 16M"
 MLP=1
-BACKENDS="gloo mpi shm"
+BACKENDS="gloo mpi shm gloo+shm"
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none --tag-output)
-command -v mpirun >/dev/null || { BACKENDS="gloo shm"; MPIRUN=(); }
+command -v mpirun >/dev/null || { BACKENDS="gloo shm"; MPIRUN=(); }  # shm is gloo+shm there
 while [ $# -gt 0 ]; do
   case "$1" in
     --procs) PROCS="$2"; shift 2 ;;
@@ -102,12 +103,14 @@ gather_workload() {
 
 # median_ms BACKEND PROCS THREADS DIR NAME REPEATS: node 0's median execute
 # time of workload DIR/NAME.mlir in a job of PROCS processes (1: no job) whose
-# collectives run on BACKEND (gloo, mpi, or shm: shared memory, auto backend).
+# collectives run on BACKEND (gloo, mpi, shm: shared memory and the auto backend,
+# or gloo+shm: shared memory and Gloo).
 median_ms() {
   local backend="$1" procs="$2" threads="$3" dir="$4" name="$5" repeats="$6"
   export PLUGRT_COLLECTIVES="$backend" PLUGRT_SHARED_MEMORY_COLLECTIVES=0
   case "$backend" in
     shm) PLUGRT_COLLECTIVES=auto; PLUGRT_SHARED_MEMORY_COLLECTIVES=1 ;;
+    gloo+shm) PLUGRT_COLLECTIVES=gloo; PLUGRT_SHARED_MEMORY_COLLECTIVES=1 ;;
     gloo|mpi) ;;
     *) PLUGRT_COLLECTIVES=auto ;;  # one process: no collectives across processes
   esac
