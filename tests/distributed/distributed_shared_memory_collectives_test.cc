@@ -77,6 +77,18 @@ SharedMemoryCollectives::Options SmallSlots() {
   return options;
 }
 
+// AllGather's bytes, collected: every member's, checked to come in order.
+StatusOr<std::vector<std::string>> Gather(SharedMemoryCollectives& group,
+                                          std::string_view bytes) {
+  std::vector<std::string> got;
+  PLUGRT_RETURN_IF_ERROR(group.AllGather(bytes, [&](size_t member, std::string_view b) {
+    if (member != got.size()) return Internal("out of order");
+    got.emplace_back(b);
+    return OkStatus();
+  }));
+  return got;
+}
+
 // Every member reduces `inputs_per_member` buffers of `count` elements; the
 // value of element i of input k of member m is make(m, k, i).
 template <typename T, typename Make>
@@ -171,18 +183,31 @@ TEST(SharedMemoryCollectivesTest, MembersOnAnotherHostGetTheBackend) {
   EXPECT_EQ(groups[1], nullptr);
 }
 
+// Node 3 never comes, to an all-reduce or an all-gather: the call ends in
+// the timeout naming the operation and the node, and the group refuses what
+// follows with the same error.
 TEST(SharedMemoryCollectivesTest, AMemberThatNeverComesEndsInTheTimeoutAndBreaksTheGroup) {
-  ThreadAllGather gather(2);
-  SharedMemoryCollectives::Options options = SmallSlots();
-  options.timeout = std::chrono::milliseconds(300);
-  auto groups = JoinAll(gather, 2, options);
-  ASSERT_NE(groups[0], nullptr);
-  std::vector<float> in(100, 1.0f), out(100);
-  Status s = groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 100);
-  EXPECT_EQ(s.code(), StatusCode::kDeadlineExceeded) << s.message();
-  EXPECT_NE(s.message().find("node 3 did not take part"), std::string::npos) << s.message();
-  Status again = groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 1);
-  EXPECT_EQ(again.code(), StatusCode::kDeadlineExceeded);
+  for (const bool gather_first : {false, true}) {
+    SCOPED_TRACE(gather_first ? "all-gather" : "all-reduce");
+    ThreadAllGather gather(2);
+    SharedMemoryCollectives::Options options = SmallSlots();
+    options.timeout = std::chrono::milliseconds(300);
+    auto groups = JoinAll(gather, 2, options);
+    ASSERT_NE(groups[0], nullptr);
+    std::vector<float> in(100, 1.0f), out(100);
+    const Status s =
+        gather_first
+            ? Gather(*groups[0], "bytes").status()
+            : groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 100);
+    EXPECT_EQ(s.code(), StatusCode::kDeadlineExceeded) << s.message();
+    const std::string what = gather_first ? "all-gather" : "all-reduce";
+    EXPECT_NE(s.message().find("shared-memory " + what + " over nodes [1, 3]"), std::string::npos)
+        << s.message();
+    EXPECT_NE(s.message().find("node 3 did not take part"), std::string::npos) << s.message();
+    Status again = groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 1);
+    EXPECT_EQ(again.code(), StatusCode::kDeadlineExceeded);
+    EXPECT_EQ(Gather(*groups[0], "more").status().code(), StatusCode::kDeadlineExceeded);
+  }
 }
 
 TEST(SharedMemoryCollectivesTest, TheSegmentsNameIsGoneOnceJoined) {
@@ -195,18 +220,6 @@ TEST(SharedMemoryCollectivesTest, TheSegmentsNameIsGoneOnceJoined) {
   ASSERT_NE(groups[0], nullptr);
   ASSERT_FALSE(name.empty());
   EXPECT_FALSE(std::filesystem::exists("/dev/shm" + name)) << name;
-}
-
-// AllGather's bytes, collected: every member's, checked to come in order.
-StatusOr<std::vector<std::string>> Gather(SharedMemoryCollectives& group,
-                                          std::string_view bytes) {
-  std::vector<std::string> got;
-  PLUGRT_RETURN_IF_ERROR(group.AllGather(bytes, [&](size_t member, std::string_view b) {
-    if (member != got.size()) return Internal("out of order");
-    got.emplace_back(b);
-    return OkStatus();
-  }));
-  return got;
 }
 
 // Member m's bytes for all-gather round r: sizes differ by member and round
@@ -274,22 +287,6 @@ TEST(SharedMemoryCollectivesTest, AnErrorFromTakeIsTheCallsAndTheGroupGoesOn) {
     });
   }
   for (auto& t : threads) t.join();
-}
-
-TEST(SharedMemoryCollectivesTest, AnAllGatherWhoseMemberNeverComesBreaksTheGroup) {
-  ThreadAllGather gather(2);
-  SharedMemoryCollectives::Options options = SmallSlots();
-  options.timeout = std::chrono::milliseconds(300);
-  auto groups = JoinAll(gather, 2, options);
-  ASSERT_NE(groups[0], nullptr);
-  StatusOr<std::vector<std::string>> all = Gather(*groups[0], "bytes");
-  EXPECT_EQ(all.status().code(), StatusCode::kDeadlineExceeded) << all.status().message();
-  EXPECT_NE(all.status().message().find("shared-memory all-gather over nodes [1, 3]"),
-            std::string::npos)
-      << all.status().message();
-  std::vector<float> in(4, 1.0f), out(4);
-  Status again = groups[0]->AllReduce(Reduction::kSum, DataType::kF32, {in.data()}, out.data(), 4);
-  EXPECT_EQ(again.code(), StatusCode::kDeadlineExceeded);
 }
 
 }  // namespace
