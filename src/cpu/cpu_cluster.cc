@@ -129,10 +129,7 @@ class CommunicatorExchange final : public RemoteExchange {
                               SharedMemoryGroup(group_key, nodes));
       if (local != nullptr) return local->AllGather(bytes, take);
     }
-    PLUGRT_ASSIGN_OR_RETURN(std::vector<std::string> all,
-                            communicator_->AllGather(group_key, nodes, bytes));
-    for (size_t i = 0; i < all.size(); ++i) PLUGRT_RETURN_IF_ERROR(take(i, all[i]));
-    return OkStatus();
+    return communicator_->AllGather(group_key, nodes, bytes, take);
   }
   bool CanReduce(shlo::ElementType type) const override { return DataTypeOf(type).has_value(); }
   Status AllReduce(std::string_view group_key, const std::vector<int>& nodes, Reduction reduction,
@@ -210,8 +207,14 @@ class CommunicatorExchange final : public RemoteExchange {
           group->collectives,
           distributed::SharedMemoryCollectives::Join(
               node_id_, nodes,
-              [&](std::string_view bytes) {
-                return communicator_->AllGather(group_key, nodes, bytes);
+              [&](std::string_view bytes) -> StatusOr<std::vector<std::string>> {
+                std::vector<std::string> all;
+                PLUGRT_RETURN_IF_ERROR(communicator_->AllGather(
+                    group_key, nodes, bytes, [&](size_t, std::string_view theirs) {
+                      all.emplace_back(theirs);
+                      return OkStatus();
+                    }));
+                return all;
               },
               heartbeat_, options));
       group->joined = true;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "distributed/gloo_store.h"
+#include "distributed/kept_buffer.h"
 #include "distributed/node_group.h"
 #include "distributed/op_thread.h"
 
@@ -22,6 +23,10 @@ struct GlooCommunicator::Group {
   std::shared_ptr<gloo::rendezvous::Context> context;  // touched by `thread` only
   Status failed;  // once set, the context is not used again
   OpThread thread;
+  // AllGather's bytes, kept from one call to the next (kept_buffer.h);
+  // touched by one operation at a time, and never after a failure.
+  std::string sent, received;
+  std::vector<size_t> counts;
 };
 
 GlooCommunicator::GlooCommunicator(std::shared_ptr<KeyValueStore> store, Options options,
@@ -58,7 +63,7 @@ StatusOr<std::shared_ptr<GlooCommunicator::Group>> GlooCommunicator::FindGroup(
 
 Status GlooCommunicator::OnGroup(
     std::string_view group_key, const std::vector<int>& nodes,
-    std::function<void(const std::shared_ptr<gloo::Context>&)> operation) {
+    std::function<void(Group&)> operation) {
   PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
   std::lock_guard<std::mutex> lock(group->mu);
   if (!group->failed.ok()) return group->failed;
@@ -89,7 +94,7 @@ Status GlooCommunicator::OnGroup(
           context->connectFullMesh(gloo_store, device);
           group->context = std::move(context);
         }
-        operation(std::shared_ptr<gloo::Context>(group->context));
+        operation(*group);
       });
   const auto slice = std::chrono::milliseconds(50);
   while (!op->WaitFor(slice)) {
@@ -123,35 +128,43 @@ Status GlooCommunicator::OnGroup(
   return group->failed;
 }
 
-StatusOr<std::vector<std::string>> GlooCommunicator::AllGather(std::string_view group_key,
-                                                               const std::vector<int>& nodes,
-                                                               std::string_view bytes) {
-  const size_t size = nodes.size();
-  auto result = std::make_shared<std::vector<std::string>>(size);
-  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, [size, result, input = std::string(bytes)](
-                                                       const std::shared_ptr<gloo::Context>& context) mutable {
+Status GlooCommunicator::AllGather(std::string_view group_key, const std::vector<int>& nodes,
+                                   std::string_view bytes, const TakeBytes& take) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
+  {
+    std::lock_guard<std::mutex> lock(group->mu);
+    if (!group->failed.ok()) return group->failed;
+    group->sent.assign(bytes.data(), bytes.size());
+  }
+  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, [](Group& group) {
+    const size_t size = group.nodes.size();
+    const std::shared_ptr<gloo::Context> context = group.context;
     // Sizes first, then the bytes (allgatherv needs every member's count).
-    uint64_t mine = input.size();
+    uint64_t mine = group.sent.size();
     std::vector<uint64_t> sizes(size);
     gloo::AllgatherOptions sizes_options(context);
     sizes_options.setInput(&mine, 1);
     sizes_options.setOutput(sizes.data(), size);
     gloo::allgather(sizes_options);
-    std::vector<size_t> counts(sizes.begin(), sizes.end());
+    group.counts.assign(sizes.begin(), sizes.end());
     size_t total = 0;
-    for (size_t count : counts) total += count;
-    std::string gathered(total, '\0');
+    for (size_t count : group.counts) total += count;
+    group.received.resize(total);
     gloo::AllgathervOptions options(context);
-    options.setInput(input.data(), input.size());
-    options.setOutput(gathered.data(), counts);
+    options.setInput(group.sent.data(), group.sent.size());
+    options.setOutput(group.received.data(), group.counts);
     gloo::allgatherv(options);
-    size_t offset = 0;
-    for (size_t i = 0; i < size; ++i) {
-      (*result)[i] = gathered.substr(offset, counts[i]);
-      offset += counts[i];
-    }
   }));
-  return std::move(*result);
+  const std::string_view received(group->received);
+  Status taken;
+  size_t offset = 0;
+  for (size_t i = 0; i < group->counts.size() && taken.ok(); ++i) {
+    taken = take(i, received.substr(offset, group->counts[i]));
+    offset += group->counts[i];
+  }
+  LetGoIfLarge(group->sent);
+  LetGoIfLarge(group->received);
+  return taken;
 }
 
 namespace {
@@ -180,10 +193,9 @@ Status GlooCommunicator::AllReduce(std::string_view group_key, const std::vector
   if (inputs.empty()) return InvalidArgument("all-reduce: no inputs");
   if (count == 0) return OkStatus();
   return OnGroup(group_key, nodes, [type, reduction, inputs, output, count,
-                                    keep_alive = std::move(keep_alive)](
-                                       const std::shared_ptr<gloo::Context>& context) {
+                                    keep_alive = std::move(keep_alive)](Group& group) {
     VisitDataType(type, [&](auto zero) {
-      RunAllReduce<decltype(zero)>(context, reduction, inputs, output, count);
+      RunAllReduce<decltype(zero)>(group.context, reduction, inputs, output, count);
     });
   });
 }

@@ -68,10 +68,13 @@ class GlooCommunicator {
   // malformed group; UNAVAILABLE naming the group when a peer fails, goes
   // away or does not answer within the timeout, or when the heartbeat
   // loses a member (named); the group's context is then unusable: later
-  // operations on it fail at once with the same error.
-  StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
-                                               const std::vector<int>& nodes,
-                                               std::string_view bytes);
+  // operations on it fail at once with the same error. The bytes go to
+  // `take`, member by member, once all have arrived; the views last until it
+  // returns (the group keeps its buffers for its next call), and an error
+  // from `take` ends the call with it.
+  using TakeBytes = std::function<Status(size_t index, std::string_view bytes)>;
+  Status AllGather(std::string_view group_key, const std::vector<int>& nodes,
+                   std::string_view bytes, const TakeBytes& take);
 
   using Reduction = distributed::Reduction;
   using DataType = distributed::DataType;
@@ -93,7 +96,7 @@ class GlooCommunicator {
   // on the group's thread, turning Gloo's exceptions and lost members into
   // the group's UNAVAILABLE error. `operation` owns what it touches.
   Status OnGroup(std::string_view group_key, const std::vector<int>& nodes,
-                 std::function<void(const std::shared_ptr<gloo::Context>&)> operation);
+                 std::function<void(Group&)> operation);
 
   std::shared_ptr<KeyValueStore> store_;
   const Options options_;

@@ -10,6 +10,7 @@
 
 #include "common/content_hash.h"
 #include "common/log.h"
+#include "distributed/kept_buffer.h"
 #include "distributed/node_group.h"
 #include "distributed/op_thread.h"
 
@@ -179,6 +180,9 @@ struct MpiCommunicator::Group {
   MPI_Comm comm = MPI_COMM_NULL;  // made on the group's thread, first use
   Status failed;                  // once failed, every later operation fails so
   OpThread thread;
+  // AllGather's bytes, kept from one call to the next (kept_buffer.h).
+  std::string sent, received;
+  std::vector<int> counts, offsets;
 };
 
 bool MpiCommunicator::LaunchedByMpi() {
@@ -270,39 +274,46 @@ Status MpiCommunicator::OnGroup(std::string_view group_key, const std::vector<in
   return OkStatus();
 }
 
-StatusOr<std::vector<std::string>> MpiCommunicator::AllGather(std::string_view group_key,
-                                                              const std::vector<int>& nodes,
-                                                              std::string_view bytes) {
-  auto result = std::make_shared<std::vector<std::string>>(nodes.size());
-  PLUGRT_RETURN_IF_ERROR(OnGroup(
-      group_key, nodes, "all-gather", [result, input = std::string(bytes)](Group& group) {
-        const int size = static_cast<int>(group.nodes.size());
-        // Sizes first, then the bytes (allgatherv needs every member's count).
-        int64_t mine = static_cast<int64_t>(input.size());
-        std::vector<int64_t> sizes(static_cast<size_t>(size));
-        Check(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, group.comm),
-              "MPI_Allgather");
-        std::vector<int> counts(static_cast<size_t>(size)), offsets(static_cast<size_t>(size));
-        int64_t total = 0;
-        for (int i = 0; i < size; ++i) {
-          offsets[static_cast<size_t>(i)] = static_cast<int>(total);
-          counts[static_cast<size_t>(i)] = static_cast<int>(sizes[static_cast<size_t>(i)]);
-          total += sizes[static_cast<size_t>(i)];
-          if (total > INT_MAX) {
-            throw std::runtime_error("an all-gather of more than 2 GiB in all (MPI counts are int)");
-          }
-        }
-        std::string gathered(static_cast<size_t>(total), '\0');
-        Check(MPI_Allgatherv(input.data(), static_cast<int>(input.size()), MPI_BYTE,
-                             gathered.data(), counts.data(), offsets.data(), MPI_BYTE, group.comm),
-              "MPI_Allgatherv");
-        for (int i = 0; i < size; ++i) {
-          (*result)[static_cast<size_t>(i)] =
-              gathered.substr(static_cast<size_t>(offsets[static_cast<size_t>(i)]),
-                              static_cast<size_t>(counts[static_cast<size_t>(i)]));
-        }
-      }));
-  return std::move(*result);
+Status MpiCommunicator::AllGather(std::string_view group_key, const std::vector<int>& nodes,
+                                  std::string_view bytes, const TakeBytes& take) {
+  PLUGRT_ASSIGN_OR_RETURN(std::shared_ptr<Group> group, FindGroup(group_key, nodes));
+  if (!group->failed.ok()) return group->failed;
+  // The group's own buffers: its operations run one at a time, and one
+  // walked away from fails the group for good, so nothing else touches them.
+  group->sent.assign(bytes.data(), bytes.size());
+  PLUGRT_RETURN_IF_ERROR(OnGroup(group_key, nodes, "all-gather", [](Group& group) {
+    const int size = static_cast<int>(group.nodes.size());
+    // Sizes first, then the bytes (allgatherv needs every member's count).
+    int64_t mine = static_cast<int64_t>(group.sent.size());
+    std::vector<int64_t> sizes(static_cast<size_t>(size));
+    Check(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, group.comm),
+          "MPI_Allgather");
+    group.counts.assign(static_cast<size_t>(size), 0);
+    group.offsets.assign(static_cast<size_t>(size), 0);
+    int64_t total = 0;
+    for (size_t i = 0; i < static_cast<size_t>(size); ++i) {
+      group.offsets[i] = static_cast<int>(total);
+      group.counts[i] = static_cast<int>(sizes[i]);
+      total += sizes[i];
+      if (total > INT_MAX) {
+        throw std::runtime_error("an all-gather of more than 2 GiB in all (MPI counts are int)");
+      }
+    }
+    group.received.resize(static_cast<size_t>(total));
+    Check(MPI_Allgatherv(group.sent.data(), static_cast<int>(group.sent.size()), MPI_BYTE,
+                         group.received.data(), group.counts.data(), group.offsets.data(),
+                         MPI_BYTE, group.comm),
+          "MPI_Allgatherv");
+  }));
+  const std::string_view received(group->received);
+  Status taken;
+  for (size_t i = 0; i < group->counts.size() && taken.ok(); ++i) {
+    taken = take(i, received.substr(static_cast<size_t>(group->offsets[i]),
+                                    static_cast<size_t>(group->counts[i])));
+  }
+  LetGoIfLarge(group->sent);
+  LetGoIfLarge(group->received);
+  return taken;
 }
 
 Status MpiCommunicator::AllReduce(std::string_view group_key, const std::vector<int>& nodes,

@@ -71,10 +71,11 @@ class MpiCommunicator {
 
   const Options& options() const { return options_; }
 
-  // As GlooCommunicator::AllGather: every member's bytes, in `nodes` order.
-  StatusOr<std::vector<std::string>> AllGather(std::string_view group_key,
-                                               const std::vector<int>& nodes,
-                                               std::string_view bytes);
+  // As GlooCommunicator::AllGather: every member's bytes, in `nodes` order,
+  // through `take`.
+  using TakeBytes = std::function<Status(size_t index, std::string_view bytes)>;
+  Status AllGather(std::string_view group_key, const std::vector<int>& nodes,
+                   std::string_view bytes, const TakeBytes& take);
 
   // As GlooCommunicator::AllReduce: this node's `inputs` are combined here,
   // then reduced with the other members' by MPI (its own operations for sums,

@@ -21,6 +21,7 @@
 
 #include "common/log.h"
 #include "distributed/host_identity.h"
+#include "distributed/kept_buffer.h"
 #include "distributed/node_group.h"
 
 namespace plugrt::distributed {
@@ -58,9 +59,6 @@ std::atomic_ref<uint32_t> AtomicAt(uint32_t* word) { return std::atomic_ref<uint
 // line before overwriting it (a third of the memory traffic otherwise).
 constexpr size_t kStreamFrom = size_t{4} << 20;
 
-// All-gather receive buffers larger than this are given back after the call
-// instead of kept for the next.
-constexpr size_t kKeepReceivedBytes = size_t{64} << 20;
 
 // memcpy, with non-temporal stores where the CPU has them (SSE2).
 void StreamCopy(char* dst, const char* src, size_t n) {
@@ -442,10 +440,7 @@ Status SharedMemoryCollectives::AllGather(std::string_view bytes, const TakeByte
     PLUGRT_RETURN_IF_ERROR(
         take(m, static_cast<int>(m) == rank_ ? bytes : std::string_view(received_[m])));
   }
-  // Buffers kept for the next call, up to a size worth keeping.
-  for (std::string& buffer : received_) {
-    if (buffer.capacity() > kKeepReceivedBytes) std::string().swap(buffer);
-  }
+  for (std::string& buffer : received_) LetGoIfLarge(buffer);
   return OkStatus();
 }
 
