@@ -6,11 +6,12 @@
 # 2. Cross-process all-reduce, for each way the processes of one host can
 #    reduce: gloo and mpi (the backends alone, shared_memory_collectives off) and
 #    shm (the default: shared memory among one host's processes, whichever
-#    backend; under mpirun that is MPI from 4 MiB on), and gloo+shm (shared memory
-#    at every size, as a job on Gloo gets it), all under Open MPI's mpirun (without mpirun, gloo and shm under
-#    `plugrt launch`): for each process count P and size, a job of P
-#    processes of `plugrt bench` (one device and one kernel thread each) times
-#    in every process a program of one f32 sum all-reduce over all of them
+#    backend; under mpirun that is MPI from 4 MiB on), and gloo+shm (shared
+#    memory at every size, as a job on Gloo gets it), all under Open MPI's
+#    mpirun (without mpirun, gloo and shm under `plugrt launch`): for each
+#    process count P and size, a job of P processes of `plugrt bench` (one
+#    device and one kernel thread each) times in every process a program of
+#    one f32 sum all-reduce over all of them
 #    (--repeats runs after warm-up ones, so connections are up); node 0's
 #    median is reported as time per all-reduce (the program's output included),
 #    with algorithm bandwidth (bytes / time), bus bandwidth (x 2(P-1)/P, what a

@@ -182,9 +182,10 @@ class CommunicatorExchange final : public RemoteExchange {
 
  private:
   // A group's shared-memory collectives, null when its members are not all
-  // on this host. Set up on the group's first operation that would use them, under the group's
-  // own lock: groups set up at once on several threads must not wait on
-  // each other (their members may reach them in another order).
+  // on this host. Set up on the group's first operation that would use
+  // them, under the group's own lock: groups set up at once on several
+  // threads must not wait on each other (their members may reach them in
+  // another order).
   struct LocalGroup {
     std::mutex mu;
     bool joined = false;

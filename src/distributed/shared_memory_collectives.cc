@@ -59,7 +59,6 @@ std::atomic_ref<uint32_t> AtomicAt(uint32_t* word) { return std::atomic_ref<uint
 // line before overwriting it (a third of the memory traffic otherwise).
 constexpr size_t kStreamFrom = size_t{4} << 20;
 
-
 // memcpy, with non-temporal stores where the CPU has them (SSE2).
 void StreamCopy(char* dst, const char* src, size_t n) {
 #if defined(__SSE2__)
@@ -426,7 +425,7 @@ Status SharedMemoryCollectives::AllGather(std::string_view bytes, const TakeByte
       for (size_t m = 0; m < members; ++m) {
         if (static_cast<int>(m) != rank_) received_[m].resize(sizes[m]);
       }
-      if (largest + kSizeBytes > slot) chunks = 1 + (largest + kSizeBytes - slot + slot - 1) / slot;
+      chunks = (kSizeBytes + largest + slot - 1) / slot;
     }
     for (size_t m = 0; m < members; ++m) {
       if (static_cast<int>(m) == rank_ || from >= sizes[m]) continue;
@@ -436,12 +435,12 @@ Status SharedMemoryCollectives::AllGather(std::string_view bytes, const TakeByte
     }
     EndChunk();
   }
-  for (size_t m = 0; m < members; ++m) {
-    PLUGRT_RETURN_IF_ERROR(
-        take(m, static_cast<int>(m) == rank_ ? bytes : std::string_view(received_[m])));
+  Status taken;
+  for (size_t m = 0; m < members && taken.ok(); ++m) {
+    taken = take(m, static_cast<int>(m) == rank_ ? bytes : std::string_view(received_[m]));
   }
   for (std::string& buffer : received_) LetGoIfLarge(buffer);
-  return OkStatus();
+  return taken;
 }
 
 }  // namespace plugrt::distributed

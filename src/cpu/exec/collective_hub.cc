@@ -18,11 +18,11 @@ std::string GroupString(const std::vector<int64_t>& group) {
 
 namespace {
 
-// The channel of a cross-process group: the same on every node, one per
-// group of flattened ids.
 // The largest send buffer a thread keeps for its next exchange.
 constexpr size_t kKeptSendBytes = size_t{64} << 20;
 
+// The channel of a cross-process group: the same on every node, one per
+// group of flattened ids.
 std::string ChannelOf(const std::vector<int64_t>& group) {
   std::string ids;
   for (int64_t id : group) ids += StrCat(id, ",");
