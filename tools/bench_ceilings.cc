@@ -263,6 +263,16 @@ int OnlineCores() {
 
 StatusOr<std::vector<CeilingResult>> MeasureCeilings(const CeilingSelection& selection,
                                                      int threads, const RepeatPolicy& policy) {
+  // The ceilings run OpenMP (oneDNN's matmul, the bandwidth loops) on this
+  // thread, and the plugin runs its own on its device threads. libgomp
+  // counts every thread any team ever made; once that count passes the
+  // cores, every team's idle threads spin only about 100 times before they
+  // sleep, and each later parallel loop pays a futex wake-up. This thread's
+  // team is let go on the way out, so the workloads timed next run as in a
+  // process that never measured a ceiling (LSTM b1: 32 against 26 ms).
+  struct ReleaseTeam {
+    ~ReleaseTeam() { omp_pause_resource_all(omp_pause_soft); }
+  } release_team;
   std::vector<CeilingResult> results;
   for (CeilingKind kind : {CeilingKind::kSgemm, CeilingKind::kBf16Gemm, CeilingKind::kInt8Gemm}) {
     const bool wanted = kind == CeilingKind::kSgemm      ? selection.sgemm

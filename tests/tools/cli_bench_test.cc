@@ -9,15 +9,18 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "testutil/corpus.h"
+#include "tools/bench_ceilings.h"
 #include "testutil/run_command.h"
 #include "testutil/temp_dir.h"
 
@@ -270,6 +273,38 @@ void ExpectTimes(const Json& row, int runs) {
     EXPECT_TRUE(row.Has(field)) << name << " lacks " << field;
   }
   EXPECT_FALSE(row.Has("error")) << name << ": " << row["error"].string;
+}
+
+int ThreadsOfThisProcess() {
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+    ++count;
+  }
+  return count;
+}
+
+// The ceilings run OpenMP on the calling thread; the team they made must be
+// gone when they return. libgomp counts every thread of every team, and once
+// the count passes the cores each team's idle threads barely spin: the
+// plugin's loops, on its device thread, would each pay a futex wake-up
+// (the LSTM b1 model ran a quarter slower after the ceilings).
+TEST(CliBenchTest, CeilingsLeaveNoOpenMpThreadsBehind) {
+  const int before = ThreadsOfThisProcess();
+  tools::CeilingSelection selection;
+  selection.bandwidth = true;
+  tools::RepeatPolicy policy;
+  policy.warmup = 0;
+  policy.repeats = 1;
+  StatusOr<std::vector<tools::CeilingResult>> ceilings = tools::MeasureCeilings(selection, 3, policy);
+  ASSERT_TRUE(ceilings.ok()) << ceilings.status().ToString();
+  EXPECT_FALSE(ceilings->empty());
+  // The team's threads leave after the call returns: a moment to exit.
+  int after = ThreadsOfThisProcess();
+  for (int i = 0; i < 200 && after > before; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    after = ThreadsOfThisProcess();
+  }
+  EXPECT_EQ(after, before) << "threads before the ceilings: " << before;
 }
 
 TEST(CliBenchTest, TimesEveryKindAndWritesJson) {
