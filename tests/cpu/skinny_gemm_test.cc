@@ -167,10 +167,13 @@ TEST(SkinnyGemmTest, EachInstructionSetVariantEqualsTheProduct) {
 // The rhs packed into panels (SkinnyPack) and read from them
 // (SkinnyGemmPacked): every row count, column counts of one panel and a bit,
 // several panels and a narrow last one, bands that split panels, batches and
-// thread counts, against a double-precision product of the rhs as it lies.
+// thread counts, the rhs as [k, n] (copied into panels) and as [n, k]
+// (transposed into them), against a double-precision product of the rhs as
+// it lies.
 TEST(SkinnyGemmTest, PackedPanelsEqualTheProduct) {
   if (!cpu::SkinnyGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA on this CPU (or not x86-64)";
   int case_index = 0;
+  for (const bool n_by_k : {false, true})
   for (int64_t m = 1; m <= cpu::skinny_gemm::kMaxRows; ++m) {
     const int64_t width = cpu::SkinnyPanelColumns(m);
     ASSERT_GT(width, 0);
@@ -182,11 +185,12 @@ TEST(SkinnyGemmTest, PackedPanelsEqualTheProduct) {
     for (const Shape& s : shapes) {
       const int threads = 1 + case_index++ % 3;
       SCOPED_TRACE(testing::Message() << "batch " << s.batch << " m " << m << " n " << s.n << " k "
-                                      << s.k << ", threads " << threads);
+                                      << s.k << ", threads " << threads << ", rhs "
+                                      << (n_by_k ? "[n, k]" : "[k, n]"));
       const std::vector<float> a = RandomFloats(s.batch * m * s.k, 41 + case_index);
       const std::vector<float> w = RandomFloats(s.batch * s.k * s.n, 43 + case_index);
       const F32Matrices lhs = View(a, m, s.k, false);
-      const F32Matrices rhs = View(w, s.k, s.n, false);
+      const F32Matrices rhs = View(w, s.k, s.n, n_by_k);
       ASSERT_TRUE(cpu::SkinnyGemmPacks(rhs, m, s.n));
       std::vector<float> packed(s.batch * s.k * s.n, NAN);
       cpu::SkinnyPack(rhs, s.batch, m, s.k, s.n, packed.data(), threads);
@@ -210,11 +214,15 @@ TEST(SkinnyGemmTest, PackedPanelsEqualTheProduct) {
       EXPECT_EQ(mismatches, 0);
     }
   }
-  // One panel or less, or the rhs not contiguous along n: nothing to pack.
-  const std::vector<float> w = RandomFloats(8 * 300, 1);
+  // One panel or less, or the rhs contiguous along neither dim: nothing to
+  // pack.
+  const std::vector<float> w = RandomFloats(8 * 300 * 2, 1);
   EXPECT_FALSE(cpu::SkinnyGemmPacks(View(w, 8, cpu::SkinnyPanelColumns(1), false), 1,
                                     cpu::SkinnyPanelColumns(1)));
-  EXPECT_FALSE(cpu::SkinnyGemmPacks(View(w, 8, 300, true), 1, 300));
+  EXPECT_FALSE(cpu::SkinnyGemmPacks(View(w, cpu::SkinnyPanelColumns(1), 8, true), 1,
+                                    cpu::SkinnyPanelColumns(1)));
+  EXPECT_FALSE(cpu::SkinnyGemmPacks(F32Matrices{w.data(), 0, 600, 2}, 1, 300));
+  EXPECT_TRUE(cpu::SkinnyGemmPacks(View(w, 8, 300, true), 1, 300));
 }
 
 // Through dot_general's fast path: the shapes serving at batch 1 brings, in

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cpu/kernels/parallel.h"
+#include "cpu/kernels/strided_copy.h"
 
 namespace plugrt::cpu {
 namespace {
@@ -47,7 +48,9 @@ int64_t SkinnyPanelColumns(int64_t m) {
 }
 
 bool SkinnyGemmPacks(const F32Matrices& rhs, int64_t m, int64_t n) {
-  return rhs.col_stride == 1 && rhs.row_stride != 1 && n > SkinnyPanelColumns(m);
+  const bool n_contiguous = rhs.col_stride == 1 && rhs.row_stride != 1;
+  const bool k_contiguous = rhs.row_stride == 1 && rhs.col_stride != 1;
+  return (n_contiguous || k_contiguous) && n > SkinnyPanelColumns(m);
 }
 
 void SkinnyPack(const F32Matrices& rhs, int64_t batch, int64_t m, int64_t k, int64_t n,
@@ -59,10 +62,18 @@ void SkinnyPack(const F32Matrices& rhs, int64_t batch, int64_t m, int64_t k, int
     for (int64_t item = begin; item < end; ++item) {
       const int64_t b = item / panels, first = item % panels * width;
       const int64_t columns = std::min(width, n - first);
-      const float* from = rhs.data + b * rhs.batch_stride + first;
+      const float* from = rhs.data + b * rhs.batch_stride + first * rhs.col_stride;
       float* panel = to + b * k * n + first * k;
-      for (int64_t x = 0; x < k; ++x) {
-        std::memcpy(panel + x * columns, from + x * rhs.row_stride, sizeof(float) * columns);
+      if (rhs.col_stride == 1) {
+        for (int64_t x = 0; x < k; ++x) {
+          std::memcpy(panel + x * columns, from + x * rhs.row_stride, sizeof(float) * columns);
+        }
+      } else {
+        // [n, k] (a PyTorch linear layer's weight): the panel's columns are
+        // rows of the matrix, transposed in tiles.
+        StridedCopy(reinterpret_cast<const std::byte*>(from), {rhs.row_stride, rhs.col_stride},
+                    reinterpret_cast<std::byte*>(panel), {columns, 1}, {k, columns},
+                    sizeof(float));
       }
     }
   });

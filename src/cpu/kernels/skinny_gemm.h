@@ -49,7 +49,10 @@ void SkinnyGemm(const F32Matrices& lhs, const F32Matrices& rhs, int64_t batch, i
 // The panels' width, in columns, for products of m lhs rows.
 int64_t SkinnyPanelColumns(int64_t m);
 // Whether packing helps this rhs ([batch, k, n] as F32Matrices) for m lhs
-// rows: contiguous along n, its rows apart, wider than one panel.
+// rows: contiguous along n with its rows apart, or contiguous along k (a
+// [n, k] weight, which the pack transposes; its dot products otherwise end
+// in horizontal sums and re-read the lhs for every few columns), and wider
+// than one panel.
 bool SkinnyGemmPacks(const F32Matrices& rhs, int64_t m, int64_t n);
 // Writes the panels of each matrix for products of m lhs rows, batch * k * n
 // floats in all, to `to`.
