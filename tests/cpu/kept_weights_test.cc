@@ -312,5 +312,90 @@ TEST(KeptWeightsTest, APanelPackedWeightRewrittenByADonatingProgramIsSeen) {
       {2, 96}, {96, 400}, {2, 400});
 }
 
+// A program's constants are kept in the kernels' layouts as arguments are
+// (panels for the skinny product, oneDNN's layout for a convolution), and
+// stay as they are: the program returns its constant weight too, a second
+// program donates that output and halves it in place, and the first program
+// run again still sees the constant as written.
+TEST(KeptWeightsTest, ConstantWeightsAreKeptAndNeverWritten) {
+  StatusOr<std::unique_ptr<Client>> client = testing::CreateCpuClient();
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  auto dense = [&](int64_t count, std::vector<float>& values) {
+    std::string text = "dense<[";
+    for (int64_t i = 0; i < count; ++i) {
+      values.push_back(u(rng));
+      text += (i == 0 ? "" : ", ") + std::to_string(values.back());
+      values.back() = std::stof(std::to_string(values.back()));  // as printed
+    }
+    return text + "]>";
+  };
+  std::vector<float> wd, wc;
+  const std::string dot_weights = dense(64 * 200, wd), conv_weights = dense(3 * 3 * 16 * 24, wc);
+  const std::string program =
+      "func.func @main(%x: tensor<2x64xf32>, %i: tensor<1x9x9x16xf32>) -> (tensor<2x200xf32>, "
+      "tensor<64x200xf32>, tensor<1x9x9x24xf32>) {\n"
+      "  %w0 = stablehlo.constant " + dot_weights + " : tensor<12800xf32>\n"
+      "  %w = stablehlo.reshape %w0 : (tensor<12800xf32>) -> tensor<64x200xf32>\n"
+      "  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x64xf32>, "
+      "tensor<64x200xf32>) -> tensor<2x200xf32>\n"
+      "  %k0 = stablehlo.constant " + conv_weights + " : tensor<3456xf32>\n"
+      "  %k = stablehlo.reshape %k0 : (tensor<3456xf32>) -> tensor<3x3x16x24xf32>\n"
+      "  %c = " + Conv("%i", "%k") + "\n"
+      "  return %y, %w, %c : tensor<2x200xf32>, tensor<64x200xf32>, tensor<1x9x9x24xf32>\n}\n";
+  const std::string halve =
+      "func.func @main(%w: tensor<64x200xf32> {tf.aliasing_output = 0 : i32}) -> "
+      "tensor<64x200xf32> {\n"
+      "  %h = stablehlo.constant dense<0.5> : tensor<64x200xf32>\n"
+      "  %v = stablehlo.multiply %w, %h : tensor<64x200xf32>\n"
+      "  return %v : tensor<64x200xf32>\n}\n";
+  StatusOr<LoadedExecutable> run = (*client)->Compile(program, CompileOptions());
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  StatusOr<LoadedExecutable> step = (*client)->Compile(halve, CompileOptions());
+  ASSERT_TRUE(step.ok()) << step.status().ToString();
+  StatusOr<std::vector<Device>> devices = (*client)->addressable_devices();
+  ASSERT_TRUE(devices.ok());
+  std::vector<float> xs(2 * 64), is(9 * 9 * 16);
+  Fill(xs.data(), xs.size(), rng);
+  Fill(is.data(), is.size(), rng);
+  Buffer x = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {2, 64}, xs);
+  Buffer i = testing::Upload<float>(**client, (*devices)[0], PJRT_Buffer_Type_F32, {1, 9, 9, 16},
+                                    is);
+  // The references: the reference kernels on the constants' values.
+  Tensor xt(ElementType::kF32, {2, 64}), wt(ElementType::kF32, {64, 200});
+  std::memcpy(xt.mutable_as<float>(), xs.data(), xs.size() * sizeof(float));
+  std::memcpy(wt.mutable_as<float>(), wd.data(), wd.size() * sizeof(float));
+  DotDimensions dd;
+  dd.lhs_contracting = {1};
+  dd.rhs_contracting = {0};
+  const Tensor want_y = cpu::DotGeneral(xt, wt, dd, ElementType::kF32);
+  Tensor it(ElementType::kF32, {1, 9, 9, 16}), kt(ElementType::kF32, {3, 3, 16, 24});
+  std::memcpy(it.mutable_as<float>(), is.data(), is.size() * sizeof(float));
+  std::memcpy(kt.mutable_as<float>(), wc.data(), wc.size() * sizeof(float));
+  const Tensor want_c = cpu::Convolution(
+      it, kt, testing::Nhwc2D(/*stride=*/1, /*padding=*/1, /*lhs_dilation=*/1), ElementType::kF32);
+  auto expect_near = [](const std::vector<float>& got, const Tensor& want, const char* what) {
+    ASSERT_EQ(static_cast<int64_t>(got.size()), want.num_elements()) << what;
+    for (size_t e = 0; e < got.size(); ++e) {
+      ASSERT_NEAR(got[e], want.as<float>()[e], 1e-4) << what << ", element " << e;
+    }
+  };
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    StatusOr<std::vector<std::vector<Buffer>>> out = run->Execute({{&x, &i}});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    expect_near(testing::Download<float>((*out)[0][0]), want_y, "product");
+    expect_near(testing::Download<float>((*out)[0][2]), want_c, "convolution");
+    ASSERT_EQ(testing::Download<float>((*out)[0][1]), wd);
+    // The returned constant, donated and halved in place.
+    StatusOr<std::vector<std::vector<Buffer>>> halved = step->Execute({{&(*out)[0][1]}});
+    ASSERT_TRUE(halved.ok()) << halved.status().ToString();
+    const std::vector<float> half = testing::Download<float>((*halved)[0][0]);
+    ASSERT_EQ(half.size(), wd.size());
+    for (size_t e = 0; e < half.size(); ++e) ASSERT_EQ(half[e], 0.5f * wd[e]) << e;
+  }
+}
+
 }  // namespace
 }  // namespace plugrt

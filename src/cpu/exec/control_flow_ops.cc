@@ -170,7 +170,7 @@ StatusOr<std::unique_ptr<CompiledOp>> CompileControlFlowOp(const shlo::Operation
       if (value == nullptr) return OpError(op, StatusCode::kInvalidArgument, "needs 'value'");
       StatusOr<Tensor> tensor = TensorFromAttribute(*value);
       if (!tensor.ok()) return OpError(op, tensor.status().code(), tensor.status().message());
-      RtValue constant = RtValue::Of(*tensor);
+      RtValue constant = RtValue::Of(tensor->AsShared());
       return MakeOp([constant](const std::vector<RtValue>&, ExecContext&) -> Results {
         return std::vector<RtValue>{constant};
       });

@@ -274,10 +274,15 @@ class RegionImpl final : public CompiledRegion {
   mutable int64_t peak_live_bytes_ = 0;
 };
 
-// A step that hands out values computed at compile time.
+// A step that hands out values computed at compile time (as shared
+// storage, as constants are).
 class ConstantValuesOp final : public CompiledOp {
  public:
-  explicit ConstantValuesOp(std::vector<RtValue> values) : values_(std::move(values)) {}
+  explicit ConstantValuesOp(std::vector<RtValue> values) : values_(std::move(values)) {
+    for (RtValue& value : values_) {
+      if (value.kind == RtValue::Kind::kTensor) value.tensor = value.tensor.AsShared();
+    }
+  }
   StatusOr<std::vector<RtValue>> Execute(const std::vector<RtValue>&,
                                          ExecContext&) const override {
     return values_;

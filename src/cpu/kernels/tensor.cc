@@ -113,6 +113,12 @@ Tensor Tensor::Reshaped(std::vector<int64_t> dims) const {
   return view;
 }
 
+Tensor Tensor::AsShared() const {
+  Tensor view = *this;
+  view.shared_ = true;
+  return view;
+}
+
 std::vector<int64_t> Tensor::Strides() const {
   std::vector<int64_t> strides(dims_.size(), 1);
   for (int64_t i = static_cast<int64_t>(dims_.size()) - 2; i >= 0; --i) {

@@ -56,6 +56,11 @@ class Tensor {
   Tensor Clone() const;
   // Same storage, other dims (same element count).
   Tensor Reshaped(std::vector<int64_t> dims) const;
+  // Same storage, seen as shared (WrapsSharedStorage): what a program's
+  // constants are handed out as, so that no kernel writes them and copies of
+  // them in other layouts may be kept from one run to the next (KeptCopy),
+  // as for weights passed as arguments.
+  Tensor AsShared() const;
 
   // True when no other tensor (or device buffer) shares this storage, so a
   // kernel holding the last reference may write its result into it.
