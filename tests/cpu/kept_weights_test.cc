@@ -20,6 +20,7 @@
 #include "cpu/kernels/dot.h"
 #include "cpu/kernels/fast_convolution.h"
 #include "cpu/kernels/fast_dot.h"
+#include "cpu/kernels/kept_copy.h"
 #include "cpu/kernels/tensor.h"
 #include "testutil/convolution_config.h"
 #include "testutil/plugin_env.h"
@@ -204,6 +205,34 @@ TEST(KeptWeightsTest, MatmulWeightsFollowNewStorageAndWritesAfterAHandOver) {
 
 TEST(KeptWeightsTest, SkinnyProductPanelsFollowNewStorageAndWritesAfterAHandOver) {
   ExpectMatmulWeightsFollowNewStorageAndWritesAfterAHandOver({3, 80}, {80, 300}, 0);
+}
+
+// Seen: the skinny product copies its weights into panels only on the second
+// run that sees them unchanged, so weights rewritten before every run are
+// never copied at all.
+TEST(KeptWeightsTest, SeenTellsWeightsUnchangedSinceTheLastRunFromNewOnes) {
+  const cpu::KeptCopy kept;
+  const int layout = 0;
+  std::shared_ptr<void> storage(std::malloc(4096), std::free);
+  auto* data = static_cast<std::byte*>(storage.get());
+  const Tensor w(ElementType::kF32, {1024}, storage, data);
+  EXPECT_FALSE(kept.Seen(w, &layout));
+  EXPECT_TRUE(kept.Seen(w, &layout));
+  EXPECT_TRUE(kept.Seen(w, &layout));
+  // Handed over (a donated buffer a program may write in place): new.
+  { Tensor handed(ElementType::kF32, {1024}, storage, data, /*exclusive=*/true); }
+  EXPECT_FALSE(kept.Seen(w, &layout));
+  EXPECT_TRUE(kept.Seen(w, &layout));
+  // Other storage, another layout, computed weights: new, or never kept.
+  std::shared_ptr<void> other(std::malloc(4096), std::free);
+  EXPECT_FALSE(kept.Seen(Tensor(ElementType::kF32, {1024}, other,
+                                static_cast<std::byte*>(other.get())), &layout));
+  EXPECT_FALSE(kept.Seen(w, &layout));
+  const int other_layout = 0;
+  EXPECT_FALSE(kept.Seen(w, &other_layout));
+  const Tensor computed(ElementType::kF32, {1024});
+  EXPECT_FALSE(kept.Seen(computed, &layout));
+  EXPECT_FALSE(kept.Seen(computed, &layout));
 }
 
 // A hand-over moves the generation of the bytes it covers, and of no bytes

@@ -381,8 +381,10 @@ StatusOr<Tensor> FastDot::Run(const Tensor& lhs_in, const Tensor& rhs_in, int ke
       return F32Matrices{t.as<float>(), v.strides[0], v.strides[1], v.strides[2]};
     };
     const F32Matrices rhs_matrices = matrices(rhs, p.rhs);
-    if (KeptCopy::Keepable(rhs) && SkinnyGemmPacks(rhs_matrices, p.m, p.n)) {
-      // Weights: read from panels packed on the first run and kept.
+    if (KeptCopy::Keepable(rhs) && SkinnyGemmPacks(rhs_matrices, p.m, p.n) &&
+        p.kept_panels.Seen(rhs, &p.kept_panels)) {
+      // Weights: read from panels packed on the second run that sees them
+      // unchanged, and kept.
       PLUGRT_ASSIGN_OR_RETURN(
           std::shared_ptr<void> packed,
           p.kept_panels.Get(

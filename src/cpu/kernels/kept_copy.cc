@@ -29,6 +29,24 @@ StatusOr<std::shared_ptr<void>> KeptCopy::Find(const Tensor& weights, const void
   return std::shared_ptr<void>();
 }
 
+bool KeptCopy::Seen(const Tensor& weights, const void* layout) const {
+  if (!Keepable(weights)) return false;
+  const uint64_t generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
+  std::lock_guard<std::mutex> lock(mu_);
+  if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
+      generation_ == generation && storage_.lock() == weights.storage()) {
+    return true;
+  }
+  storage_ = weights.storage();
+  data_ = weights.data();
+  data_bytes_ = weights.byte_size();
+  layout_ = layout;
+  generation_ = generation;
+  extra_.clear();
+  block_.reset();
+  return false;
+}
+
 StatusOr<std::shared_ptr<void>> KeptCopy::Allocate(size_t bytes, const char* what) {
   // From the host memory pool: large blocks come in huge pages (a fresh
   // 4 KiB page faults on first touch, and its TLB entry covers 512 times

@@ -52,6 +52,13 @@ class KeptCopy {
     return block;
   }
 
+  // Whether the last call of Seen or Get saw these same weights, unchanged
+  // since; if not, this call is remembered (any kept block let go). For a
+  // kernel that can also read the weights as they lie: copying them pays
+  // only from their second run, and weights rewritten before every run (a
+  // donated buffer updated in place) are then never copied.
+  bool Seen(const Tensor& weights, const void* layout) const;
+
  private:
   // The kept block when it is still right for these weights, else null;
   // `generation` is the weights' hand-over generation now.
