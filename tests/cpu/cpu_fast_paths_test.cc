@@ -731,6 +731,52 @@ func.func @main(%x: tensor<8192x1024xf32>, %y: tensor<8200x1031xf32>)
   EXPECT_EQ(counters.fused_loops, 2);
 }
 
+// An optimizer's update as JAX writes it: one traced scalar broadcast (and
+// shared after CSE) to every parameter of a large shape, each op done for
+// every parameter before the next. Each parameter's update is a loop of its
+// own, reading the scalar as a scalar; one loop over all of them would
+// stream every parameter's arrays at once.
+TEST(FastPathsTest, IndependentLargeUpdatesRunAsOneLoopEach) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%s: tensor<f32>, %p0: tensor<1024x512xf32>, %g0: tensor<1024x512xf32>,
+                %p1: tensor<1024x512xf32>, %g1: tensor<1024x512xf32>,
+                %p2: tensor<1024x512xf32>, %g2: tensor<1024x512xf32>)
+    -> (tensor<1024x512xf32>, tensor<1024x512xf32>, tensor<1024x512xf32>) {
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<1024x512xf32>
+  %u0 = stablehlo.multiply %b, %g0 : tensor<1024x512xf32>
+  %u1 = stablehlo.multiply %b, %g1 : tensor<1024x512xf32>
+  %u2 = stablehlo.multiply %b, %g2 : tensor<1024x512xf32>
+  %n0 = stablehlo.subtract %p0, %u0 : tensor<1024x512xf32>
+  %n1 = stablehlo.subtract %p1, %u1 : tensor<1024x512xf32>
+  %n2 = stablehlo.subtract %p2, %u2 : tensor<1024x512xf32>
+  func.return %n0, %n1, %n2 : tensor<1024x512xf32>, tensor<1024x512xf32>, tensor<1024x512xf32>
+}
+)",
+                                                             1e-6, 1e-6);
+  EXPECT_EQ(counters.fused_loops, 3);
+}
+
+// Two chains that meet are one loop: the older one's members join the
+// newer's where an op reads both, instead of writing its value out for the
+// other loop to read back; values read after the loop are still its outputs.
+TEST(FastPathsTest, ChainsThatMeetShareOneLoop) {
+  const KernelCounters counters = ExpectFastMatchesReference(R"(
+func.func @main(%s: tensor<f32>, %x0: tensor<1024x512xf32>, %y0: tensor<1024x512xf32>,
+                %x1: tensor<1024x512xf32>, %y1: tensor<1024x512xf32>)
+    -> (tensor<1024x512xf32>, tensor<1024x512xf32>) {
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<1024x512xf32>
+  %a0 = stablehlo.multiply %b, %x0 : tensor<1024x512xf32>
+  %a1 = stablehlo.multiply %b, %x1 : tensor<1024x512xf32>
+  %c0 = stablehlo.add %a0, %y0 : tensor<1024x512xf32>
+  %c1 = stablehlo.tanh %a1 : tensor<1024x512xf32>
+  %d = stablehlo.subtract %c0, %c1 : tensor<1024x512xf32>
+  func.return %d, %c0 : tensor<1024x512xf32>, tensor<1024x512xf32>
+}
+)",
+                                                             1e-6, 1e-6);
+  EXPECT_EQ(counters.fused_loops, 1);
+}
+
 TEST(FastPathsTest, FusedReductionOfAUniformValueAndColumnSum) {
   // A row sum of a broadcast scalar (uniform inside the loop) and a reduce
   // over the leading dim (not fused: reference kernel) side by side.
