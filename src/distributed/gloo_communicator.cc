@@ -6,7 +6,12 @@
 #include <gloo/rendezvous/context.h>
 #include <gloo/transport/tcp/device.h>
 
+#include <sched.h>
+
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <set>
 #include <type_traits>
 
 #include "distributed/gloo_store.h"
@@ -15,6 +20,44 @@
 #include "distributed/op_thread.h"
 
 namespace plugrt::distributed {
+namespace {
+
+std::set<pid_t> ThreadsOfThisProcess() {
+  std::set<pid_t> tids;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", error)) {
+    tids.insert(static_cast<pid_t>(std::atoi(entry.path().filename().c_str())));
+  }
+  return tids;
+}
+
+// Gloo's TCP device, with its event-loop thread made SCHED_BATCH. The loop
+// reads a pair's socket only if it can take the pair's lock at once; a
+// thread sending on the pair holds that lock while it writes, and when the
+// data the peer sends back wakes the loop, the kernel lets the loop preempt
+// the sender in the middle of its write. The loop then finds the lock taken
+// and polls again at once (epoll is level-triggered) until the scheduler's
+// next tick gives the sender its core back: with each process bound to one
+// core (mpirun's default for two processes) every operation took 4 ms. A
+// SCHED_BATCH thread does not preempt on wake-up: 1 KiB all-reduces bound
+// 4.0 to 0.14 ms, unbound 0.33 to 0.27 ms; 4 MiB 3.7 to 1.9 and 2.8 to 2.0 ms.
+// The loop thread is the one CreateDevice starts (a thread another part of
+// the process starts meanwhile would be made SCHED_BATCH too: harmless).
+std::shared_ptr<gloo::transport::Device> CreateTcpDevice(const std::string& hostname) {
+  gloo::transport::tcp::attr attr;
+  attr.hostname = hostname;
+  const std::set<pid_t> before = ThreadsOfThisProcess();
+  std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
+  for (pid_t tid : ThreadsOfThisProcess()) {
+    if (before.count(tid) > 0) continue;
+    const sched_param param{};
+    sched_setscheduler(tid, SCHED_BATCH, &param);  // best effort: the loop works either way
+  }
+  return device;
+}
+
+}  // namespace
+
 // One context per group key; `mu` keeps one operation at a time on it.
 struct GlooCommunicator::Group {
   std::vector<int> nodes;
@@ -45,11 +88,7 @@ StatusOr<std::shared_ptr<GlooCommunicator::Group>> GlooCommunicator::FindGroup(
     return it->second;
   }
   try {
-    if (device_ == nullptr) {
-      gloo::transport::tcp::attr attr;
-      attr.hostname = options_.hostname;
-      device_ = gloo::transport::tcp::CreateDevice(attr);
-    }
+    if (device_ == nullptr) device_ = CreateTcpDevice(options_.hostname);
   } catch (const std::exception& e) {
     return MakeError(StatusCode::kUnavailable, "Gloo TCP transport on ", options_.hostname,
                      ": ", e.what());
