@@ -567,8 +567,7 @@ class Planner {
     FusionPlan plan;
     for (size_t g = 0; g < groups_.size(); ++g) {
       const Group& group = groups_[g];
-      const int64_t elements = Product(group.dims, 0, group.dims.size());
-      if (elements < kMinFusedElements) continue;
+      if (!runs_fused[g]) continue;
       FusionGroup fg;
       // The columns: the last dim, or with middle-block broadcasts and no
       // other row structure (row reductions, values per row, column and

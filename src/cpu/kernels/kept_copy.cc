@@ -20,9 +20,7 @@ StatusOr<std::shared_ptr<void>> KeptCopy::Find(const Tensor& weights, const void
   }
   generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
   std::lock_guard<std::mutex> lock(mu_);
-  if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
-      generation_ == generation && storage_.lock() == weights.storage() &&
-      extra.size() == extra_.size() &&
+  if (SameWeightsLocked(weights, layout, generation) && extra.size() == extra_.size() &&
       (extra.empty() || std::memcmp(extra.data(), extra_.data(), extra.size()) == 0)) {
     return block_;
   }
@@ -33,18 +31,27 @@ bool KeptCopy::Seen(const Tensor& weights, const void* layout) const {
   if (!Keepable(weights)) return false;
   const uint64_t generation = Tensor::HandOverGeneration(weights.data(), weights.byte_size());
   std::lock_guard<std::mutex> lock(mu_);
-  if (layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
-      generation_ == generation && storage_.lock() == weights.storage()) {
-    return true;
-  }
+  if (SameWeightsLocked(weights, layout, generation)) return true;
+  RememberLocked(weights, layout, {}, generation, nullptr);
+  return false;
+}
+
+bool KeptCopy::SameWeightsLocked(const Tensor& weights, const void* layout,
+                                 uint64_t generation) const {
+  return layout_ == layout && data_ == weights.data() && data_bytes_ == weights.byte_size() &&
+         generation_ == generation && storage_.lock() == weights.storage();
+}
+
+void KeptCopy::RememberLocked(const Tensor& weights, const void* layout,
+                              std::span<const std::byte> extra, uint64_t generation,
+                              std::shared_ptr<void> block) const {
   storage_ = weights.storage();
   data_ = weights.data();
   data_bytes_ = weights.byte_size();
   layout_ = layout;
   generation_ = generation;
-  extra_.clear();
-  block_.reset();
-  return false;
+  extra_.assign(extra.begin(), extra.end());
+  block_ = std::move(block);
 }
 
 StatusOr<std::shared_ptr<void>> KeptCopy::Allocate(size_t bytes, const char* what) {
@@ -63,13 +70,7 @@ StatusOr<std::shared_ptr<void>> KeptCopy::Allocate(size_t bytes, const char* wha
 void KeptCopy::Keep(const Tensor& weights, const void* layout, std::span<const std::byte> extra,
                     uint64_t generation, std::shared_ptr<void> block) const {
   std::lock_guard<std::mutex> lock(mu_);
-  storage_ = weights.storage();
-  data_ = weights.data();
-  data_bytes_ = weights.byte_size();
-  layout_ = layout;
-  generation_ = generation;
-  extra_.assign(extra.begin(), extra.end());
-  block_ = std::move(block);
+  RememberLocked(weights, layout, extra, generation, std::move(block));
 }
 
 }  // namespace plugrt::cpu

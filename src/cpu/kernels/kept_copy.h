@@ -68,6 +68,11 @@ class KeptCopy {
   static StatusOr<std::shared_ptr<void>> Allocate(size_t bytes, const char* what);
   void Keep(const Tensor& weights, const void* layout, std::span<const std::byte> extra,
             uint64_t generation, std::shared_ptr<void> block) const;
+  // Under mu_: whether the remembered weights are these, unchanged (extra
+  // aside); and remembering these, with their copy (null: none yet).
+  bool SameWeightsLocked(const Tensor& weights, const void* layout, uint64_t generation) const;
+  void RememberLocked(const Tensor& weights, const void* layout, std::span<const std::byte> extra,
+                      uint64_t generation, std::shared_ptr<void> block) const;
 
   mutable std::mutex mu_;
   mutable std::weak_ptr<void> storage_;
